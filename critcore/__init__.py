@@ -1,0 +1,34 @@
+"""critcore: resolve critical hits for tabletop games, one installable plugin per game system.
+
+The names below are imported lazily so that ``import critcore`` (and ``crit --help``) stays
+fast; plugins use ``from critcore import hookimpl``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "hookimpl": ("critcore.plugins", "hookimpl"),
+    "resolve": ("critcore.api", "resolve"),
+    "treat": ("critcore.api", "treat"),
+    "systems": ("critcore.api", "systems"),
+    "Engine": ("critcore.engine", "Engine"),
+    "Context": ("critcore.engine", "Context"),
+    "render": ("critcore.render", "render"),
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        module, attr = _LAZY[name]
+        value = getattr(import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'critcore' has no attribute {name!r}")

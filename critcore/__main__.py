@@ -1,0 +1,5 @@
+"""``python -m critcore`` works like ``crit``."""
+
+from critcore.cli import main
+
+main()

@@ -1,0 +1,74 @@
+"""The Python API: what a bot, a virtual tabletop or a script calls.
+
+    import critcore
+    outcome = critcore.resolve("gurps", "attack", skill=14, seed=7)
+    print(critcore.render(outcome))
+
+Nothing here reads config files or writes anything: pass ``rules`` and ``options`` explicitly.
+For many resolutions keep an :class:`~critcore.engine.Engine` and call ``engine.run`` on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from .engine import Engine
+from .model import Outcome, SystemInfo
+from .plugins import Registry
+
+
+def _run(verb: str, system: str, procedure: str, *, seed: int | str | None, dice: str | Sequence[int] | None,
+         target: Mapping[str, Any] | None, rules: Iterable[str], options: Mapping[str, Any] | None,
+         registry: Registry | None, params: Mapping[str, Any]) -> Outcome:
+    engine = Engine(system, rules=rules, options=options, registry=registry)
+    engine.procedure(procedure, verb)
+    return engine.run(procedure, params, seed=seed, dice=dice, target=target)
+
+
+def resolve(system: str, procedure: str, *, seed: int | str | None = None, dice: str | Sequence[int] | None = None,
+            target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),
+            options: Mapping[str, Any] | None = None, registry: Registry | None = None,
+            **params: Any) -> Outcome:
+    """Run a ``resolve`` procedure of an installed system; ``params`` are the procedure's parameters.
+
+    ``seed`` makes random dice reproducible; ``dice`` scripts faces (``"6,6,5"``).
+    """
+    return _run("resolve", system, procedure, seed=seed, dice=dice, target=target, rules=rules,
+                options=options, registry=registry, params=params)
+
+
+def treat(system: str, procedure: str, *, seed: int | str | None = None, dice: str | Sequence[int] | None = None,
+          target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),
+          options: Mapping[str, Any] | None = None, registry: Registry | None = None,
+          **params: Any) -> Outcome:
+    """Run a ``treat`` procedure (healing, recovery, time passing) on ``target``."""
+    return _run("treat", system, procedure, seed=seed, dice=dice, target=target, rules=rules,
+                options=options, registry=registry, params=params)
+
+
+@dataclass(frozen=True)
+class SystemEntry:
+    """An installed system as ``crit systems`` lists it."""
+
+    name: str
+    package: str
+    version: str
+    info: SystemInfo | None = None
+    error: str = ""
+
+
+def systems(registry: Registry | None = None) -> list[SystemEntry]:
+    """Every installed system, loaded one by one; a broken one carries its error instead of info."""
+    from .errors import CritcoreError
+
+    registry = registry if registry is not None else Registry.installed()
+    out: list[SystemEntry] = []
+    for name in sorted(registry.systems):
+        spec = registry.systems[name]
+        try:
+            info = Engine(name, registry=registry).info
+            out.append(SystemEntry(name, spec.dist or info.package, spec.version or info.version, info))
+        except CritcoreError as exc:
+            out.append(SystemEntry(name, spec.dist, spec.version, None, str(exc)))
+    return out

@@ -1,0 +1,122 @@
+"""Configuration: ``critcore.toml`` in the current folder (or ``--config FILE``) over a user config
+file in the platform's config folder (``~/.config/critcore/config.toml`` on Linux).
+
+::
+
+    rules = ["floating-criticals", "house/our-table.toml"]   # enabled house rules
+
+    [systems.gurps]                 # options of one system
+    extended_critical_range = true
+
+The project file's ``rules`` replaces the user file's; options merge key by key, the project
+file winning. Rule file paths are taken relative to the config file that names them.
+Every error names the file and line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._toml import key_line, tomllib
+from .errors import ConfigError
+
+PROJECT_FILE = "critcore.toml"
+TOP_KEYS = {"rules", "systems"}
+
+
+def user_config_path() -> str:
+    """The user config file in the platform's config folder (same rules as click.get_app_dir)."""
+    if sys.platform.startswith("win"):
+        base = os.environ.get("APPDATA") or os.path.expanduser("~")
+        return os.path.join(base, "critcore", "config.toml")
+    if sys.platform == "darwin":
+        return os.path.join(os.path.expanduser("~/Library/Application Support"), "critcore", "config.toml")
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    return os.path.join(base, "critcore", "config.toml")
+
+
+@dataclass
+class Config:
+    """What the config files say: enabled rules and options per system, and where they came from."""
+
+    rules: list[str] = field(default_factory=list)
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    option_source: dict[tuple[str, str], str] = field(default_factory=dict)  # (system, option) -> "file, line N"
+
+    def system_options(self, system: str) -> dict[str, Any]:
+        return dict(self.options.get(system, {}))
+
+
+def read_config_file(path: str, config: Config) -> None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config file: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+
+    def at(key: str, section: str | None = None) -> str:
+        line = key_line(text, key, section)
+        return f"{path}, line {line}" if line else path
+
+    for key in data:
+        if key not in TOP_KEYS:
+            from .plugins import did_you_mean
+
+            raise ConfigError(f"{at(key)}: unknown setting {key!r}{did_you_mean(key, TOP_KEYS)} "
+                              f"(expected rules = [...] or [systems.NAME] sections)")
+    if "rules" in data:
+        rules = data["rules"]
+        if not isinstance(rules, list) or not all(isinstance(r, str) and r for r in rules):
+            raise ConfigError(f"{at('rules')}: rules must be a list of rule names or .toml files, e.g. rules = [\"my-rules.toml\"]")
+        folder = os.path.dirname(os.path.abspath(path))
+        from .houserules import is_rule_file
+
+        config.rules = [os.path.join(folder, r) if is_rule_file(r) and not os.path.isabs(r) else r for r in rules]
+    systems = data.get("systems", {})
+    if not isinstance(systems, dict):
+        raise ConfigError(f"{at('systems')}: systems must hold one [systems.NAME] section per system")
+    for system, opts in systems.items():
+        if not isinstance(opts, dict):
+            raise ConfigError(f"{at(system, 'systems')}: [systems.{system}] must hold option = value lines")
+        merged = config.options.setdefault(system, {})
+        for name, value in opts.items():
+            merged[name] = value
+            config.option_source[(system, name)] = at(name, f"systems.{system}")
+    config.files.append(path)
+
+
+def load_config(path: str | None = None, *, user: bool = True, cwd: str | None = None) -> Config:
+    """Read the user config, then ``path`` (or ``critcore.toml`` in ``cwd`` if present)."""
+    config = Config()
+    if user:
+        upath = os.environ.get("CRITCORE_CONFIG") or user_config_path()
+        if os.path.isfile(upath):
+            read_config_file(upath, config)
+    if path is not None:
+        read_config_file(path, config)
+    else:
+        local = os.path.join(cwd or os.getcwd(), PROJECT_FILE)
+        if os.path.isfile(local):
+            read_config_file(local, config)
+    return config
+
+
+def check_system_options(config: Config, system: str, declared: set[str]) -> None:
+    """Refuse an option the system does not declare, naming the file and line that set it."""
+    for name in config.options.get(system, {}):
+        if name not in declared:
+            from .plugins import did_you_mean
+
+            where = config.option_source.get((system, name), "config")
+            raise ConfigError(f"{where}: {system} has no option {name!r}{did_you_mean(name, declared)}"
+                              f" (options: {', '.join(sorted(declared)) or 'none'})")

@@ -1,0 +1,524 @@
+"""Dice: notation, success tests, rollers, and the per-resolution roll record.
+
+Plugins never touch :mod:`random`. They ask the :class:`Dice` they are handed for a roll with a
+label (``ctx.dice.roll("3d6", "attack roll")``) or a success test
+(``ctx.dice.test(4, 8, "Body check")``) and read ``.total`` / ``.successes``. Where the dice come
+from is the roller's business:
+
+* :class:`RandomRoller` - seeded pseudo-random faces;
+* :class:`ScriptedRoller` - faces typed by a player who rolled real dice (``--dice 6,6,5``);
+* :class:`PromptRoller` - asks for each roll by its label;
+* :class:`EnumeratingRoller` - branches on every distinct result with its exact probability
+  (see :func:`enumerate_runs`), so exact odds run any plugin's stages unchanged.
+
+Plugins must act only on ``total`` and ``successes``: the enumerating roller does not invent
+faces.
+"""
+
+from __future__ import annotations
+
+import random as _random
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Protocol, Sequence, TypeVar
+
+from .errors import Aborted, DiceError
+from .model import Roll
+
+MAX_DICE = 200
+MAX_SIDES = 1000
+MAX_CONSTANT = 1_000_000
+MAX_TN = 60
+
+_NOTATION = re.compile(
+    r"""^\s*(?P<count>\d+)?\s*[dD]\s*(?P<sides>\d+)?
+        \s*(?:(?P<sign>[+-])\s*(?P<plus>\d+))?
+        \s*(?:[xX*×]\s*(?P<times>\d+))?
+        \s*(?:/\s*(?P<divide>\d+))?\s*$""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class DiceExpr:
+    """``count`` dice of ``sides`` faces, summed, then ``+ plus``, ``* times``, ``/ divide``.
+
+    Division rounds up, so ``1d6/2`` gives 1, 1, 2, 2, 3, 3 (never 0 from a positive roll).
+    """
+
+    count: int
+    sides: int = 6
+    plus: int = 0
+    times: int = 1
+    divide: int = 1
+
+    @property
+    def notation(self) -> str:
+        text = f"{self.count}d{self.sides}"
+        if self.plus:
+            text += f"{self.plus:+d}"
+        if self.times != 1:
+            text += f"x{self.times}"
+        if self.divide != 1:
+            text += f"/{self.divide}"
+        return text
+
+    def value(self, face_sum: int) -> int:
+        """The expression's result for a given sum of faces."""
+        v = (face_sum + self.plus) * self.times
+        if self.divide != 1:
+            v = -(-v // self.divide)
+        return v
+
+    @property
+    def minimum(self) -> int:
+        return self.value(self.count)
+
+    @property
+    def maximum(self) -> int:
+        return self.value(self.count * self.sides)
+
+    def distribution(self) -> tuple[tuple[int, Fraction], ...]:
+        """Every distinct result with its exact probability, lowest result first."""
+        return _expr_distribution(self)
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+@lru_cache(maxsize=None)
+def _sum_counts(count: int, sides: int) -> tuple[int, ...]:
+    """Ways to roll each sum of ``count`` dice (index 0 is the sum ``count``)."""
+    ways = [1]
+    for _ in range(count):
+        nxt = [0] * (len(ways) + sides - 1)
+        for i, w in enumerate(ways):
+            if w:
+                for f in range(sides):
+                    nxt[i + f] += w
+        ways = nxt
+    return tuple(ways)
+
+
+@lru_cache(maxsize=None)
+def _expr_distribution(expr: DiceExpr) -> tuple[tuple[int, Fraction], ...]:
+    ways = _sum_counts(expr.count, expr.sides)
+    whole = expr.sides**expr.count
+    merged: dict[int, int] = {}
+    for i, w in enumerate(ways):
+        v = expr.value(expr.count + i)
+        merged[v] = merged.get(v, 0) + w
+    return tuple((v, Fraction(w, whole)) for v, w in sorted(merged.items()))
+
+
+@lru_cache(maxsize=1024)
+def parse(notation: str) -> DiceExpr:
+    """Parse ``NdS``, ``d6``, ``2d+1``, ``3d-3``, ``1d6x10``, ``1d6/2`` (a bare ``d`` is a d6).
+
+    Never evaluates anything; raises :class:`DiceError` naming what is wrong.
+    """
+    if not isinstance(notation, str):
+        raise DiceError(f"dice expression must be text, not {type(notation).__name__}")
+    if len(notation) > 64:
+        raise DiceError(f"dice expression too long: {notation[:30]!r}...")
+    m = _NOTATION.match(notation)
+    if not m:
+        raise DiceError(
+            f"cannot read dice expression {notation!r}: expected e.g. 3d6, 2d+1, 1d6x10 or 1d6/2"
+        )
+    count = int(m["count"]) if m["count"] else 1
+    sides = int(m["sides"]) if m["sides"] else 6
+    plus = int(m["plus"]) if m["plus"] else 0
+    if m["sign"] == "-":
+        plus = -plus
+    times = int(m["times"]) if m["times"] else 1
+    divide = int(m["divide"]) if m["divide"] else 1
+    if not 1 <= count <= MAX_DICE:
+        raise DiceError(f"{notation!r}: the number of dice must be 1 to {MAX_DICE}")
+    if not 2 <= sides <= MAX_SIDES:
+        raise DiceError(f"{notation!r}: dice must have 2 to {MAX_SIDES} sides")
+    if abs(plus) > MAX_CONSTANT or not 1 <= times <= MAX_CONSTANT or not 1 <= divide <= MAX_CONSTANT:
+        raise DiceError(f"{notation!r}: modifier, multiplier or divisor out of range")
+    if sides**count > 10**300 and count > 60:
+        raise DiceError(f"{notation!r}: too many dice")
+    return DiceExpr(count, sides, plus, times, divide)
+
+
+# --- success tests (Shadowrun) ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SuccessTest:
+    """``dice`` d6 against target number ``tn``; a die reaching the TN is a success.
+
+    Rule of Six (``rule_of_six``): a 6 is rolled again and the new face added to the same die,
+    as long as the die is still short of the TN (TN 7 needs 6 then 1+, TN 8 needs 6 then 2+).
+    Target numbers below 2 count as 2. Rule of One: when every die shows 1 the test is a
+    disaster (``all_ones``).
+    """
+
+    dice: int
+    tn: int
+    rule_of_six: bool = True
+
+    @property
+    def effective_tn(self) -> int:
+        return max(2, self.tn)
+
+    @property
+    def notation(self) -> str:
+        return f"{self.dice}d6 vs TN {self.effective_tn}"
+
+    @property
+    def p_die(self) -> Fraction:
+        """Probability that one die reaches the target number."""
+        tn = self.effective_tn
+        if tn <= 6:
+            return Fraction(7 - tn, 6)
+        if not self.rule_of_six:
+            return Fraction(0)
+        sixes = (tn - 1) // 6
+        rest = tn - 6 * sixes
+        return Fraction(1, 6**sixes) * Fraction(7 - rest, 6)
+
+    def distribution(self) -> tuple[tuple[tuple[int, bool], Fraction], ...]:
+        """Each distinct (successes, all_ones) with its exact probability."""
+        return _test_distribution(self)
+
+
+@lru_cache(maxsize=None)
+def _test_distribution(test: SuccessTest) -> tuple[tuple[tuple[int, bool], Fraction], ...]:
+    p = test.p_die
+    q = 1 - p
+    n = test.dice
+    out: list[tuple[tuple[int, bool], Fraction]] = []
+    for k in range(n + 1):
+        prob = _binom(n, k) * p**k * q ** (n - k)
+        if k == 0 and n > 0:
+            ones = Fraction(1, 6**n)
+            prob -= ones
+            out.append(((0, True), ones))
+        if prob:
+            out.append(((k, False), prob))
+    return tuple(out)
+
+
+def _binom(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k)
+
+
+def make_test(dice: int, tn: int, rule_of_six: bool = True) -> SuccessTest:
+    if not isinstance(dice, int) or isinstance(dice, bool) or not 0 <= dice <= MAX_DICE:
+        raise DiceError(f"a success test needs 0 to {MAX_DICE} dice, not {dice!r}")
+    if not isinstance(tn, int) or isinstance(tn, bool) or tn > MAX_TN:
+        raise DiceError(f"target number {tn!r} is out of range (at most {MAX_TN})")
+    return SuccessTest(dice, tn, rule_of_six)
+
+
+# --- rollers ------------------------------------------------------------------------------
+
+
+class Roller(Protocol):
+    """Where dice results come from. Both methods return faces as rolled (may be empty)."""
+
+    def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
+        """Roll ``expr``; return (faces, result)."""
+        ...
+
+    def roll_test(self, test: SuccessTest, label: str) -> tuple[tuple[int, ...], int, bool]:
+        """Roll a success test; return (faces, successes, all_ones)."""
+        ...
+
+
+class FaceRoller:
+    """A roller that produces individual faces; subclasses supply :meth:`faces`."""
+
+    def faces(self, sides: int, count: int, label: str, notation: str) -> list[int]:
+        raise NotImplementedError
+
+    def extra_face(self, label: str, notation: str, die: int, so_far: int) -> int:
+        """The extra face of a die that showed 6 under the Rule of Six."""
+        return self.faces(6, 1, f"{label}: die {die} showed 6, roll it again", notation)[0]
+
+    def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
+        faces = self.faces(expr.sides, expr.count, label, expr.notation)
+        return tuple(faces), expr.value(sum(faces))
+
+    def roll_test(self, test: SuccessTest, label: str) -> tuple[tuple[int, ...], int, bool]:
+        """Die by die: each die's face, then its extra faces under the Rule of Six."""
+        tn = test.effective_tn
+        flat: list[int] = []
+        first: list[int] = []
+        successes = 0
+        for i in range(1, test.dice + 1):
+            face = self.faces(6, 1, f"{label} (die {i} of {test.dice})", test.notation)[0]
+            first.append(face)
+            flat.append(face)
+            total = face
+            while test.rule_of_six and face == 6 and total < tn:
+                face = self.extra_face(label, test.notation, i, total)
+                flat.append(face)
+                total += face
+            if total >= tn:
+                successes += 1
+        return tuple(flat), successes, bool(first) and all(f == 1 for f in first)
+
+
+class RandomRoller(FaceRoller):
+    """Pseudo-random faces; the same seed gives the same faces in the same order."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.seed = seed
+        self._random = _random.Random(seed)
+        self._next = self._random.random
+
+    def faces(self, sides: int, count: int, label: str, notation: str) -> list[int]:
+        r = self._next
+        return [int(r() * sides) + 1 for _ in range(count)]
+
+    def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
+        r = self._next
+        s = expr.sides
+        faces = tuple([int(r() * s) + 1 for _ in range(expr.count)])
+        return faces, expr.value(sum(faces))
+
+    def extra_face(self, label: str, notation: str, die: int, so_far: int) -> int:
+        return int(self._next() * 6) + 1
+
+
+def parse_faces(text: str) -> list[int]:
+    """Read ``"6,6,5"`` or ``"6 6 5"`` into faces; raises :class:`DiceError` on anything else."""
+    parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
+    if not parts:
+        raise DiceError("no dice faces given: expected e.g. --dice 6,6,5")
+    faces: list[int] = []
+    for p in parts:
+        if not p.isdigit() or len(p) > 6:
+            raise DiceError(f"dice face {p!r} is not a whole number (expected e.g. --dice 6,6,5)")
+        faces.append(int(p))
+    return faces
+
+
+class ScriptedRoller(FaceRoller):
+    """Faces given in advance, consumed in the order the dice are rolled.
+
+    An exploding die's extra face comes right after it. A face that does not fit the die, or
+    running out of faces, is a :class:`DiceError` naming the roll.
+    """
+
+    def __init__(self, faces: Iterable[int] | str, then: FaceRoller | None = None) -> None:
+        self.script = parse_faces(faces) if isinstance(faces, str) else list(faces)
+        self.pos = 0
+        self.then = then  # a roller to fall back on when the script runs out (None: error)
+
+    @property
+    def unused(self) -> list[int]:
+        return self.script[self.pos :]
+
+    def faces(self, sides: int, count: int, label: str, notation: str) -> list[int]:
+        out: list[int] = []
+        for i in range(count):
+            if self.pos >= len(self.script):
+                if self.then is not None:
+                    return out + self.then.faces(sides, count - i, label, notation)
+                need = count - i
+                raise DiceError(
+                    f"not enough dice faces: {label} ({notation}) needs {need} more "
+                    f"(given {len(self.script)} in all)"
+                )
+            face = self.script[self.pos]
+            if not 1 <= face <= sides:
+                raise DiceError(
+                    f"dice face {face} (number {self.pos + 1} given) does not fit {label} "
+                    f"({notation}): a d{sides} shows 1 to {sides}"
+                )
+            self.pos += 1
+            out.append(face)
+        return out
+
+
+class PromptRoller(FaceRoller):
+    """Asks a person for each roll by its label (they roll real dice).
+
+    ``ask(prompt) -> str`` reads an answer; ``tell(message)`` reports a problem before asking
+    again. For a sum of several dice the person may type the faces or just the total.
+    """
+
+    def __init__(self, ask: Callable[[str], str], tell: Callable[[str], None] = print) -> None:
+        self.ask = ask
+        self.tell = tell
+
+    def _read(self, prompt: str) -> str:
+        try:
+            return self.ask(prompt)
+        except (EOFError, KeyboardInterrupt):
+            raise Aborted("stopped while waiting for a die roll") from None
+
+    def faces(self, sides: int, count: int, label: str, notation: str) -> list[int]:
+        how = f"{count} faces" if count > 1 else "the face"
+        while True:
+            answer = self._read(f"Roll {notation} for {label} ({how})")
+            try:
+                faces = parse_faces(answer)
+            except DiceError as exc:
+                self.tell(str(exc))
+                continue
+            if len(faces) != count or not all(1 <= f <= sides for f in faces):
+                self.tell(f"please type {count} number(s) from 1 to {sides}")
+                continue
+            return faces
+
+    def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
+        n, s = expr.count, expr.sides
+        while True:
+            answer = self._read(f"Roll {expr.notation} for {label} (the faces, or their sum)")
+            try:
+                faces = parse_faces(answer)
+            except DiceError as exc:
+                self.tell(str(exc))
+                continue
+            if len(faces) == n and all(1 <= f <= s for f in faces):
+                return tuple(faces), expr.value(sum(faces))
+            if len(faces) == 1 and n > 1 and n <= faces[0] <= n * s:
+                return (), expr.value(faces[0])
+            self.tell(f"please type {n} face(s) from 1 to {s}, or a sum from {n} to {n * s}")
+
+    def roll_test(self, test: SuccessTest, label: str) -> tuple[tuple[int, ...], int, bool]:
+        """All dice at once, then one question per die that must be rolled again."""
+        tn = test.effective_tn
+        first = self.faces(6, test.dice, label, test.notation) if test.dice else []
+        flat: list[int] = []
+        successes = 0
+        for i, face in enumerate(first, 1):
+            flat.append(face)
+            total = face
+            while test.rule_of_six and face == 6 and total < tn:
+                face = self.extra_face(label, test.notation, i, total)
+                flat.append(face)
+                total += face
+            if total >= tn:
+                successes += 1
+        return tuple(flat), successes, bool(first) and all(f == 1 for f in first)
+
+
+# --- exact enumeration --------------------------------------------------------------------
+
+
+class Pruned(Exception):
+    """Raised inside an enumerated run whose probability fell below the cut-off."""
+
+
+class EnumeratingRoller:
+    """Follows a path of choices, then takes the first result of each new roll.
+
+    Each roll branches on the distinct results of the roll (not on faces). ``prob`` is the
+    probability of the path so far; ``widths`` records how many results each new roll had so
+    that :func:`enumerate_runs` can visit every sibling.
+    """
+
+    def __init__(self, path: Sequence[int] = (), cutoff: Fraction = Fraction(0)) -> None:
+        self.path = path
+        self.pos = 0
+        self.prob = Fraction(1)
+        self.widths: list[int] = []
+        self.cutoff = cutoff
+
+    def _choose(self, options: Sequence[tuple[Any, Fraction]]) -> Any:
+        if self.pos < len(self.path):
+            value, p = options[self.path[self.pos]]
+        else:
+            self.widths.append(len(options))
+            value, p = options[0]
+        self.pos += 1
+        self.prob *= p
+        if self.prob < self.cutoff:
+            raise Pruned()
+        return value
+
+    def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
+        return (), self._choose(expr.distribution())
+
+    def roll_test(self, test: SuccessTest, label: str) -> tuple[tuple[int, ...], int, bool]:
+        successes, ones = self._choose(test.distribution())
+        return (), successes, ones
+
+
+T = TypeVar("T")
+
+
+def enumerate_runs(
+    run: Callable[[EnumeratingRoller], T], cutoff: Fraction = Fraction(0)
+) -> tuple[dict[T, Fraction], Fraction]:
+    """Run ``run`` once per distinct sequence of roll results; merge equal answers.
+
+    Returns ({answer: probability}, remainder) where remainder is the total probability of
+    runs cut off because their probability fell below ``cutoff`` (0 when nothing was cut).
+    ``run`` must be deterministic given the roller's answers.
+    """
+    results: dict[T, Fraction] = {}
+    remainder = Fraction(0)
+    stack: list[list[int]] = [[]]
+    while stack:
+        path = stack.pop()
+        roller = EnumeratingRoller(path, cutoff)
+        try:
+            answer = run(roller)
+        except Pruned:
+            remainder += roller.prob
+            answer = None
+            pruned = True
+        else:
+            pruned = False
+        for j, width in enumerate(roller.widths):
+            for alt in range(1, width):
+                stack.append(path + [0] * j + [alt])
+        if not pruned:
+            results[answer] = results.get(answer, Fraction(0)) + roller.prob
+    return results, remainder
+
+
+# --- the per-resolution record ------------------------------------------------------------
+
+
+class Dice:
+    """What a plugin rolls with. Records every roll (label, notation, faces, total)."""
+
+    __slots__ = ("roller", "rolls")
+
+    def __init__(self, roller: Roller) -> None:
+        self.roller = roller
+        self.rolls: list[Roll] = []
+
+    def roll(self, notation: str | DiceExpr, label: str) -> Roll:
+        """Roll a dice expression such as ``"3d6"`` or ``"1d6x10"``."""
+        expr = parse(notation) if isinstance(notation, str) else notation
+        faces, total = self.roller.roll_sum(expr, label)
+        roll = Roll(label, expr.notation, faces, total)
+        self.rolls.append(roll)
+        return roll
+
+    def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
+        """A success test: ``dice`` d6 against ``tn`` (Rule of Six, minimum TN 2, Rule of One)."""
+        test = make_test(dice, tn, rule_of_six)
+        faces, successes, all_ones = self.roller.roll_test(test, label)
+        detail = "rule of one: every die shows 1" if all_ones else ""
+        roll = Roll(label, test.notation, faces, successes, successes, detail)
+        self.rolls.append(roll)
+        return roll
+
+
+def make_roller(
+    seed: int | str | None = None,
+    faces: str | Sequence[int] | None = None,
+    prompt: tuple[Callable[[str], str], Callable[[str], None]] | None = None,
+) -> Roller:
+    """The roller the CLI options ask for: scripted faces, a prompt, or seeded random."""
+    if faces is not None:
+        return ScriptedRoller(faces)
+    if prompt is not None:
+        return PromptRoller(*prompt)
+    return RandomRoller(seed)

@@ -1,0 +1,288 @@
+"""The engine: runs one system's procedure through the stages and keeps the record.
+
+>>> engine = Engine("gurps")                                # doctest: +SKIP
+>>> outcome = engine.run("attack", {"skill": 14}, seed=7)   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from .dice import Dice, Roller, make_roller
+from .errors import ParamError, PluginError, UnknownNameError
+from .model import (
+    Applied, Data, Determination, Effect, Location, Note, Outcome, Param, Procedure, Step,
+    SystemInfo, freeze,
+)
+from .plugins import Registry, get_plugin_manager, unknown_message
+from .tables import TableSet
+
+STAGES = ("determine", "locate", "effect", "apply")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every stage is handed: the procedure, its parameters, options, tables, dice, target.
+
+    ``dice`` records every roll; ``note(...)`` adds a line to the outcome's notes (house rules
+    use ``by=`` to say they changed something). Stages must pass information to later stages
+    only through their return values, never by storing it on the context: the exact-odds
+    engine runs each stage separately.
+    """
+
+    system: SystemInfo
+    procedure: Procedure
+    params: Data
+    options: Data
+    tables: TableSet
+    dice: Dice
+    target: Data | None = None
+    rules: tuple[str, ...] = ()
+    notes: list[Note] = field(default_factory=list, compare=False)
+    stage: list[str] = field(default_factory=lambda: [""], compare=False)
+
+    def note(self, text: str, by: str = "") -> None:
+        """Record something worth telling (``by`` names the house rule responsible)."""
+        self.notes.append(Note(text, by, self.stage[0]))
+
+    def param(self, name: str, default: Any = None) -> Any:
+        return self.params.get(name, default)
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
+
+
+def coerce_param(param: Param, value: Any) -> Any:
+    """Check and convert one parameter value (from the CLI as text, or from Python)."""
+    flag = param.flag
+    if value is None:
+        return None
+    kind = param.type
+    try:
+        if kind == "int":
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise ValueError
+            value = int(value)
+        elif kind == "float":
+            value = float(value)
+        elif kind == "bool":
+            if isinstance(value, str):
+                low = value.lower()
+                if low not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+                    raise ValueError
+                value = low in ("true", "yes", "1", "on")
+            elif not isinstance(value, bool):
+                raise ValueError
+        elif kind in ("str", "choice", "dice"):
+            if not isinstance(value, str):
+                raise ValueError
+    except (TypeError, ValueError):
+        raise ParamError(f"{flag}: {value!r} is not a valid {kind}") from None
+    if param.choices and value not in param.choices:
+        from .plugins import did_you_mean
+
+        raise ParamError(
+            f"{flag}: {value!r} is not one of {', '.join(param.choices)}{did_you_mean(str(value), param.choices)}"
+        )
+    if kind in ("int", "float"):
+        if param.min is not None and value < param.min:
+            raise ParamError(f"{flag}: {value} is below the lowest allowed value, {param.min:g}")
+        if param.max is not None and value > param.max:
+            raise ParamError(f"{flag}: {value} is above the highest allowed value, {param.max:g}")
+    if kind == "dice":
+        from .dice import parse
+        from .errors import DiceError
+
+        try:
+            parse(value.split()[0] if value.strip() else value)
+        except DiceError as exc:
+            raise ParamError(f"{flag}: {exc}") from None
+    return value
+
+
+def check_params(procedure: Procedure, given: Mapping[str, Any]) -> Data:
+    """Every declared parameter checked, defaults filled in, unknown names refused."""
+    known = {p.name for p in procedure.params}
+    for name in given:
+        if name not in known and given[name] is not None:
+            from .plugins import did_you_mean
+
+            raise ParamError(
+                f"{procedure.name} takes no parameter {name!r}{did_you_mean(name, known)}"
+                f" (it takes: {', '.join(sorted(known)) or 'none'})"
+            )
+    values: dict[str, Any] = {}
+    for p in procedure.params:
+        value = coerce_param(p, given.get(p.name))
+        if value is None:
+            if p.required:
+                raise ParamError(f"{procedure.name} needs {p.flag}" + (f" ({p.help})" if p.help else ""))
+            value = p.default
+        values[p.name] = value
+    return Data(values)
+
+
+def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "options") -> dict[str, Any]:
+    """A system's options with defaults, updated by ``given`` (checked against the declaration)."""
+    from .errors import ConfigError
+
+    out = {o.name: o.default for o in info.options}
+    for name, value in given.items():
+        opt = info.option(name)
+        if opt is None:
+            from .plugins import did_you_mean
+
+            known = [o.name for o in info.options]
+            raise ConfigError(
+                f"{where}: {info.name} has no option {name!r}{did_you_mean(name, known)}"
+                f" (options: {', '.join(known) or 'none'})"
+            )
+        try:
+            value = coerce_param(Param(name, opt.type, choices=opt.choices), value)
+        except ParamError as exc:
+            raise ConfigError(f"{where}: option {exc}".replace("--", "")) from None
+        out[name] = value
+    return out
+
+
+class Engine:
+    """One system, loaded with its enabled rules, ready to run procedures many times.
+
+    ``rules`` names rule plugins (entry points in ``critcore.rules``) and house-rule TOML
+    files; ``options`` sets system options. Both are applied in the order given.
+    """
+
+    def __init__(
+        self,
+        system: str,
+        rules: Iterable[str] = (),
+        options: Mapping[str, Any] | None = None,
+        registry: Registry | None = None,
+    ) -> None:
+        self.registry = registry if registry is not None else Registry.installed()
+        rules = tuple(rules)
+        from .houserules import split_rules
+
+        plugin_rules, rule_files = split_rules(rules)
+        self.pm = get_plugin_manager(self.registry, system, plugin_rules)
+        info = self.pm.hook.critcore_system()
+        if not isinstance(info, SystemInfo):
+            raise PluginError(f"system plugin {system!r} did not describe itself (critcore_system returned {info!r})")
+        self.info: SystemInfo = info
+        self.rules = rules
+        tables = TableSet(info.tables_package, info.effect_codes or None)
+        merged: dict[str, Any] = {}
+        self.rule_notes: list[Note] = []
+        if rule_files:
+            from .houserules import apply_rule_files
+
+            tables, file_options, self.rule_notes = apply_rule_files(info, tables, rule_files)
+            merged.update(file_options)
+        merged.update(options or {})
+        self.tables = tables
+        self.options = Data(check_options(info, merged))
+        hook = self.pm.hook
+        self._stages = (hook.critcore_determine, hook.critcore_locate, hook.critcore_effect, hook.critcore_apply)
+
+    def procedure(self, name: str, verb: str | None = None) -> Procedure:
+        proc = self.info.procedure(name)
+        if proc is None or (verb is not None and proc.verb != verb):
+            names = [p.name for p in self.info.procedures if verb is None or p.verb == verb]
+            raise UnknownNameError(unknown_message(f"{self.info.name} procedure", name, names))
+        return proc
+
+    def context(self, procedure: Procedure, params: Data, roller: Roller, target: Any = None) -> Context:
+        return Context(
+            system=self.info,
+            procedure=procedure,
+            params=params,
+            options=self.options,
+            tables=self.tables,
+            dice=Dice(roller),
+            target=None if target is None else freeze(target),
+            rules=self.rules,
+            notes=list(self.rule_notes),
+        )
+
+    def run(
+        self,
+        procedure: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        roller: Roller | None = None,
+        seed: int | str | None = None,
+        dice: str | Sequence[int] | None = None,
+        target: Mapping[str, Any] | None = None,
+    ) -> Outcome:
+        """Run one procedure (``resolve`` or ``treat``, as the procedure declares)."""
+        proc = self.procedure(procedure)
+        checked = check_params(proc, params or {})
+        if roller is None:
+            roller = make_roller(seed=seed, faces=dice)
+        if proc.target == "required" and target is None:
+            raise ParamError(f"{self.info.name} {proc.name} needs a target (--target FILE)")
+        ctx = self.context(proc, checked, roller, target if proc.target != "none" else None)
+        return self.run_context(ctx)
+
+    def run_context(self, ctx: Context) -> Outcome:
+        """Call the stages for a prepared context and assemble the outcome."""
+        steps: list[Step] = []
+        rolls = ctx.dice.rolls
+        det: Determination | None = None
+        loc: Location | None = None
+        effects: tuple[Effect, ...] = ()
+        applied: Applied | None = None
+
+        def step(stage: str, summary: str, before: int) -> None:
+            steps.append(Step(stage, summary, tuple(range(before, len(rolls)))))
+
+        if ctx.procedure.verb == "treat":
+            ctx.stage[0] = "treat"
+            before = len(rolls)
+            applied = self.pm.hook.critcore_treat(ctx=ctx)
+            if applied is None:
+                raise PluginError(f"{self.info.name} did not handle treat procedure {ctx.procedure.name!r}")
+            step("treat", applied.summary, before)
+        else:
+            determine, locate, effect, apply = self._stages
+            ctx.stage[0] = "determine"
+            before = len(rolls)
+            det = determine(ctx=ctx)
+            if det is not None:
+                step("determine", det.summary, before)
+            if det is None or not det.final:
+                ctx.stage[0] = "locate"
+                before = len(rolls)
+                loc = locate(ctx=ctx, determination=det)
+                if loc is not None:
+                    step("locate", loc.summary or loc.name, before)
+                ctx.stage[0] = "effect"
+                before = len(rolls)
+                found = effect(ctx=ctx, determination=det, location=loc)
+                if found is not None:
+                    effects = tuple(found)
+                    step("effect", "; ".join(e.text for e in effects) or "no effect", before)
+                ctx.stage[0] = "apply"
+                before = len(rolls)
+                applied = apply(ctx=ctx, determination=det, location=loc, effects=effects)
+                if applied is not None:
+                    step("apply", applied.summary, before)
+        target = ctx.target
+        if applied is not None and applied.target is not None:
+            target = freeze(applied.target)
+        return Outcome(
+            system=self.info.name,
+            procedure=ctx.procedure.name,
+            params=ctx.params,
+            rolls=tuple(rolls),
+            steps=tuple(steps),
+            determination=det,
+            location=loc,
+            effects=effects,
+            applied=applied,
+            target=target,
+            notes=tuple(ctx.notes),
+            rules=self.rules,
+            options=self.options,
+        )

@@ -1,0 +1,50 @@
+"""Typed exceptions raised inside critcore.
+
+The CLI turns :class:`InputError` into exit code 2 (bad usage or bad input) and any other
+:class:`CritcoreError` into exit code 1. Anything else escaping is a bug.
+"""
+
+from __future__ import annotations
+
+
+class CritcoreError(Exception):
+    """Base class of every error critcore raises on purpose."""
+
+
+class InputError(CritcoreError):
+    """Something the user gave us is wrong: an option, a dice expression, a file.
+
+    The message is one line that says what is wrong, where, and if possible how to fix it.
+    """
+
+
+class DiceError(InputError):
+    """A dice expression does not parse, is absurdly large, or scripted faces do not fit."""
+
+
+class TableError(InputError):
+    """A roll-range table (shipped or from a house rule) is malformed."""
+
+
+class ConfigError(InputError):
+    """A ``critcore.toml`` or user config file is malformed."""
+
+
+class StateError(InputError):
+    """A target state file (a character, a unit) cannot be read or does not fit the system."""
+
+
+class ParamError(InputError):
+    """A procedure parameter is missing, of the wrong type or out of range."""
+
+
+class UnknownNameError(InputError):
+    """An unknown system, procedure, table or rule was asked for."""
+
+
+class PluginError(CritcoreError):
+    """A plugin is installed but broken (fails to import or declares nonsense)."""
+
+
+class Aborted(CritcoreError):
+    """The user stopped an interactive prompt."""

@@ -1,0 +1,131 @@
+"""The hook specifications: the stages of a critical and how a system describes itself.
+
+Every hook carries the project prefix ``critcore_``. The engine calls the stage hooks in this
+order for a ``resolve`` procedure::
+
+    critcore_determine -> critcore_locate -> critcore_effect -> critcore_apply
+
+and ``critcore_treat`` alone for a ``treat`` procedure. Each stage sees what the earlier ones
+returned. All stage hooks are ``firstresult``: the first implementation that returns something
+other than ``None`` wins, so a house rule marked ``tryfirst=True`` replaces the system's answer,
+and a ``wrapper=True`` implementation can adjust it (``result = yield``; return a new one).
+
+A spec may gain arguments in a later version but never loses or renames one; an
+implementation may take any subset of the arguments, by name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .engine import Context
+    from .model import Applied, Determination, Effect, Location, Outcome, SystemInfo
+
+hookspec = pluggy.HookspecMarker("critcore")
+
+
+@hookspec(firstresult=True)
+def critcore_system() -> SystemInfo | None:  # type: ignore[empty-body]
+    """Describe the game system: its name, title, procedures and their parameters, the package
+    holding its tables, its options and the effect codes its engine acts on.
+
+    Called once when a system is loaded (for ``crit systems``, ``crit tables``, ``crit resolve``
+    and the Python API), before any stage. Return a :class:`~critcore.model.SystemInfo`.
+    Only the system plugin answers; a house rule may adjust the answer with a
+    ``wrapper=True`` implementation (for example to add an option). First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_determine(ctx: Context) -> Determination | None:  # type: ignore[empty-body]
+    """Decide whether there is a critical and how bad it is.
+
+    Called first for every ``resolve`` procedure. Roll with ``ctx.dice``, read tables from
+    ``ctx.tables``, parameters from ``ctx.params`` and options from ``ctx.options``.
+    Return a :class:`~critcore.model.Determination` (``final=True`` stops the procedure there),
+    or ``None`` when this procedure has no determine stage. First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_locate(ctx: Context, determination: Determination | None) -> Location | None:  # type: ignore[empty-body]
+    """Decide where the critical landed.
+
+    Called after ``critcore_determine`` (unless it returned a final determination) with its
+    answer, which may be ``None``. Return a :class:`~critcore.model.Location`, or ``None`` when
+    there is nothing to locate. First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_effect(
+    ctx: Context, determination: Determination | None, location: Location | None
+) -> Sequence[Effect] | None:  # type: ignore[empty-body]
+    """Decide exactly what happened: the table rows that apply.
+
+    Called after ``critcore_locate`` with the answers so far. Return a sequence of
+    :class:`~critcore.model.Effect` (usually built with ``table.lookup(roll).effect(...)``), or
+    ``None`` when there is no effect stage for this procedure. First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_apply(
+    ctx: Context,
+    determination: Determination | None,
+    location: Location | None,
+    effects: Sequence[Effect],
+) -> Applied | None:  # type: ignore[empty-body]
+    """Work out what the effects do to the target and return its new state.
+
+    Called last for a ``resolve`` procedure, with every earlier answer. The target's current
+    state is ``ctx.target`` (frozen data, or ``None`` when no target was given: then say what
+    would happen without one). Never write files: return an :class:`~critcore.model.Applied`
+    whose ``target`` is the new state. ``None`` means this procedure changes no target.
+    First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_treat(ctx: Context) -> Applied | None:  # type: ignore[empty-body]
+    """Heal, treat, repair or let time pass: a ``treat`` procedure.
+
+    Called alone for procedures whose ``verb`` is ``treat``. The target is ``ctx.target``.
+    Return an :class:`~critcore.model.Applied` with the new state; ``None`` means the system
+    does not know this procedure (the engine then reports an error). First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_read_target(path: str, text: str) -> Mapping[str, Any] | None:  # type: ignore[empty-body]
+    """Read a target file in a format of the system's own (a BattleTech ``.mtf`` unit, say).
+
+    Called by ``--target FILE`` before critcore tries TOML and JSON itself. Return the target's
+    state as plain JSON data, or ``None`` when the file is not in a format this plugin reads.
+    Raise :class:`~critcore.errors.StateError` (with the file and line) for a broken file.
+    First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_show(ctx: Context) -> Sequence[str] | None:  # type: ignore[empty-body]
+    """Describe the target's current state in plain words, one line per item.
+
+    Called by ``crit show SYSTEM --target FILE`` and after every resolution when the human
+    output is asked to show the target. Return lines of text, or ``None`` to let critcore print
+    the state as data. First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:  # type: ignore[empty-body]
+    """Write an outcome in plain words for one audience.
+
+    ``view`` is ``"gm"`` (everything) or ``"player"`` (only what the character notices).
+    Called by the human output and by :func:`critcore.render.render`. Return lines of text, or
+    ``None`` to use critcore's generic report (every roll, every table row, every stage).
+    First answer wins.
+    """

@@ -1,0 +1,326 @@
+"""Roll-range tables, kept as TOML data inside each system's package.
+
+A table file looks like this (keys other than the ones named here become the row's numbers)::
+
+    id = "critical-hit"          # defaults to the file name without .toml
+    title = "Critical Hit Table"
+    dice = "3d6"                 # the roll that reads the table
+    range = [3, 18]              # optional; defaults to the dice's lowest and highest result
+
+    [[row]]
+    roll = "3"                   # a number, "9-11", or a list of them
+    id = "triple-damage"         # stable id, unique in the table
+    effect = "damage-multiplier" # the effect code the engine acts on
+    text = "Triple damage."      # a short text in our own words
+    multiplier = 3
+
+Loading checks that every row has an id and an effect, that ids are unique, and that the rows
+cover the roll range exactly once. Every error names the file and the row's line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Iterator, Mapping
+
+from .errors import DiceError, TableError
+from .model import Data, Effect
+
+_RANGE = re.compile(r"^\s*(-?\d+)\s*(?:-|–|\.\.)\s*(-?\d+)\s*$")
+ROW_KEYS = {"roll", "id", "effect", "text"}
+MAX_SPAN = 10_000
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row: the rolls it covers, its id, effect code, text and numbers."""
+
+    low: int
+    high: int
+    id: str
+    code: str
+    text: str
+    data: Data = Data()
+    line: int | None = field(default=None, compare=False)
+    changed_by: str = field(default="", compare=False)  # house rule that put this row here
+    rolls: tuple[int, ...] = ()  # when the row covers scattered rolls ("3, 18")
+
+    def covers(self) -> tuple[int, ...]:
+        return self.rolls or tuple(range(self.low, self.high + 1))
+
+    @property
+    def roll_text(self) -> str:
+        if self.rolls:
+            return ", ".join(str(r) for r in self.rolls)
+        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+
+    def effect(self, table: str, roll: int | None = None, **extra: Any) -> Effect:
+        """This row as an :class:`~critcore.model.Effect` (``extra`` adds or overrides numbers)."""
+        data = self.data.replace(**extra) if extra else self.data
+        return Effect(table=table, id=self.id, code=self.code, text=self.text, roll=roll, data=data)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A validated roll-range table. ``lookup(total)`` finds the row for a roll."""
+
+    id: str
+    title: str
+    dice: str
+    low: int
+    high: int
+    rows: tuple[Row, ...]
+    source: str = ""
+    _index: tuple[Row, ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: list[Row | None] = [None] * (self.high - self.low + 1)
+        for row in self.rows:
+            for r in row.covers():
+                index[r - self.low] = row
+        object.__setattr__(self, "_index", tuple(index))
+
+    def lookup(self, roll: int) -> Row:
+        """The row covering ``roll``."""
+        i = roll - self.low
+        if i < 0 or i >= len(self._index):
+            raise TableError(f"{self.source or self.id}: no row for roll {roll} (table covers {self.low}-{self.high})")
+        return self._index[i]
+
+    def row(self, row_id: str) -> Row:
+        """The row with this id."""
+        for row in self.rows:
+            if row.id == row_id:
+                return row
+        raise TableError(f"{self.source or self.id}: no row with id {row_id!r}")
+
+    def roll_on(self, dice: Any, label: str | None = None, **extra: Any) -> Effect:
+        """Roll the table's dice with ``dice`` (a :class:`~critcore.dice.Dice`) and return the row's effect."""
+        roll = dice.roll(self.dice, label or self.title)
+        return self.lookup(roll.total).effect(self.id, roll.total, **extra)
+
+    def to_json(self) -> dict[str, Any]:
+        from .model import thaw
+
+        return {
+            "id": self.id,
+            "title": self.title,
+            "dice": self.dice,
+            "range": [self.low, self.high],
+            "rows": [
+                {"roll": r.roll_text, "id": r.id, "effect": r.code, "text": r.text, **thaw(r.data),
+                 **({"changed_by": r.changed_by} if r.changed_by else {})}
+                for r in self.rows
+            ],
+        }
+
+
+def row_lines(text: str, header: str = "row") -> list[int]:
+    """Line numbers (1-based) of each ``[[header]]`` in a TOML text, in order."""
+    pat = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
+    return [i for i, line in enumerate(text.splitlines(), 1) if pat.match(line)]
+
+
+def parse_rolls(value: Any, where: str) -> tuple[int, int, tuple[int, ...]]:
+    """Read a row's ``roll``: ``7``, ``"9-11"``, ``"3, 18"`` or ``[3, 18]``."""
+    if isinstance(value, bool):
+        raise TableError(f"{where}: roll must be a number or a range like \"9-11\"")
+    if isinstance(value, int):
+        return value, value, ()
+    parts: list[Any]
+    if isinstance(value, str):
+        parts = [p for p in value.split(",") if p.strip()]
+    elif isinstance(value, list):
+        parts = value
+    else:
+        raise TableError(f"{where}: roll must be a number or a range like \"9-11\", not {value!r}")
+    if not parts:
+        raise TableError(f"{where}: roll is empty")
+    covered: list[int] = []
+    for p in parts:
+        if isinstance(p, bool):
+            raise TableError(f"{where}: roll {p!r} is not a number")
+        if isinstance(p, int):
+            covered.append(p)
+            continue
+        if not isinstance(p, str):
+            raise TableError(f"{where}: roll {p!r} is not a number or range")
+        p = p.strip()
+        m = _RANGE.match(p)
+        if m:
+            lo, hi = int(m[1]), int(m[2])
+            if lo > hi or hi - lo > MAX_SPAN:
+                raise TableError(f"{where}: roll range {p!r} runs backwards or is too wide")
+            covered.extend(range(lo, hi + 1))
+        elif re.fullmatch(r"-?\d+", p):
+            covered.append(int(p))
+        else:
+            raise TableError(f"{where}: cannot read roll {p!r} (expected e.g. 7 or \"9-11\")")
+    lo, hi = min(covered), max(covered)
+    if len(set(covered)) != len(covered):
+        raise TableError(f"{where}: roll {value!r} names the same result twice")
+    if sorted(covered) == list(range(lo, hi + 1)):
+        return lo, hi, ()
+    return lo, hi, tuple(sorted(covered))
+
+
+def make_row(raw: Any, where: str, effect_codes: frozenset[str] | None = None, line: int | None = None) -> Row:
+    """Check one raw row (a dict from TOML) and build a :class:`Row`."""
+    if not isinstance(raw, dict):
+        raise TableError(f"{where}: a row must be a table of keys, not {type(raw).__name__}")
+    for key in ("roll", "id", "effect"):
+        if key not in raw:
+            raise TableError(f"{where}: row has no {key!r}")
+    row_id, code, text = raw["id"], raw["effect"], raw.get("text", "")
+    if not isinstance(row_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", row_id):
+        raise TableError(f"{where}: row id {row_id!r} must be lower-case letters, digits, '-', '_' or '.'")
+    if not isinstance(code, str) or not code:
+        raise TableError(f"{where}: row {row_id!r} needs an effect code (text)")
+    if effect_codes and code not in effect_codes:
+        known = ", ".join(sorted(effect_codes))
+        raise TableError(f"{where}: row {row_id!r} has unknown effect code {code!r} (known: {known})")
+    if not isinstance(text, str):
+        raise TableError(f"{where}: row {row_id!r} text must be a string")
+    lo, hi, scattered = parse_rolls(raw["roll"], f"{where}: row {row_id!r}")
+    data = {k: v for k, v in raw.items() if k not in ROW_KEYS}
+    return Row(lo, hi, row_id, code, text, Data(data), line, "", scattered)
+
+
+def check_cover(rows: Iterable[Row], low: int, high: int, source: str) -> None:
+    """Every roll from ``low`` to ``high`` covered by exactly one row, and nothing outside."""
+    seen: dict[int, Row] = {}
+    for row in rows:
+        at = f"{source}" + (f", line {row.line}" if row.line else "")
+        for r in row.covers():
+            if not low <= r <= high:
+                raise TableError(f"{at}: row {row.id!r} covers roll {r}, outside the table's range {low}-{high}")
+            if r in seen:
+                raise TableError(f"{at}: rows {seen[r].id!r} and {row.id!r} both cover roll {r}")
+            seen[r] = row
+    missing = [r for r in range(low, high + 1) if r not in seen]
+    if missing:
+        raise TableError(f"{source}: no row covers roll(s) {', '.join(map(str, missing))}")
+
+
+def build_table(
+    data: Mapping[str, Any],
+    source: str,
+    text: str | None = None,
+    default_id: str = "",
+    effect_codes: frozenset[str] | None = None,
+) -> Table:
+    """Validate parsed TOML ``data`` as a table; ``source`` names the file in every error."""
+    from .dice import parse
+
+    if not isinstance(data, Mapping):
+        raise TableError(f"{source}: a table file must hold keys at the top level")
+    table_id = data.get("id", default_id)
+    if not isinstance(table_id, str) or not table_id:
+        raise TableError(f"{source}: the table needs an id (text)")
+    dice_text = data.get("dice")
+    if not isinstance(dice_text, str):
+        raise TableError(f"{source}: the table needs dice = \"...\" (e.g. \"3d6\")")
+    try:
+        expr = parse(dice_text)
+    except DiceError as exc:
+        raise TableError(f"{source}: {exc}") from None
+    low, high = expr.minimum, expr.maximum
+    if "range" in data:
+        rng = data["range"]
+        if (not isinstance(rng, list) or len(rng) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in rng) or rng[0] > rng[1]):
+            raise TableError(f"{source}: range must be [lowest, highest], e.g. [3, 18]")
+        low, high = rng
+        if high - low > MAX_SPAN:
+            raise TableError(f"{source}: range {low}-{high} is too wide")
+    raw_rows = data.get("row")
+    if not isinstance(raw_rows, list) or not raw_rows:
+        raise TableError(f"{source}: the table has no [[row]] entries")
+    lines = row_lines(text) if text else []
+    rows: list[Row] = []
+    ids: set[str] = set()
+    for n, raw in enumerate(raw_rows):
+        line = lines[n] if n < len(lines) else None
+        where = f"{source}, line {line}" if line else f"{source}, row {n + 1}"
+        row = make_row(raw, where, effect_codes, line)
+        if row.id in ids:
+            raise TableError(f"{where}: row id {row.id!r} is used twice")
+        ids.add(row.id)
+        rows.append(row)
+    check_cover(rows, low, high, source)
+    rows.sort(key=lambda r: r.low)
+    return Table(table_id, str(data.get("title", table_id)), dice_text, low, high, tuple(rows), source)
+
+
+def load_toml_text(text: str, source: str) -> dict[str, Any]:
+    """Parse TOML text; a syntax error becomes one line naming the file and line."""
+    from ._toml import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"{source}: not valid TOML: {exc}") from None
+
+
+def load_table_text(text: str, source: str, default_id: str = "",
+                    effect_codes: frozenset[str] | None = None) -> Table:
+    return build_table(load_toml_text(text, source), source, text, default_id, effect_codes)
+
+
+class TableSet(Mapping[str, Table]):
+    """A system's tables by id, loaded from its package on first use.
+
+    ``overrides`` (from house rules) replace whole tables by id.
+    """
+
+    def __init__(self, package: str | None, effect_codes: frozenset[str] | None = None,
+                 overrides: Mapping[str, Table] | None = None) -> None:
+        self.package = package
+        self.effect_codes = effect_codes
+        self._loaded: dict[str, Table] = dict(overrides or {})
+        self._names: tuple[str, ...] | None = None
+
+    def _files(self) -> dict[str, Any]:
+        if self.package is None:
+            return {}
+        from importlib.resources import files
+
+        root = files(self.package)
+        return {p.name[:-5]: p for p in root.iterdir() if p.name.endswith(".toml")}
+
+    def names(self) -> tuple[str, ...]:
+        if self._names is None:
+            self._names = tuple(sorted(set(self._files()) | set(self._loaded)))
+        return self._names
+
+    def __getitem__(self, name: str) -> Table:
+        table = self._loaded.get(name)
+        if table is not None:
+            return table
+        files = self._files()
+        if name not in files:
+            raise KeyError(name)
+        path = files[name]
+        source = f"{self.package}/{path.name}"
+        table = load_table_text(path.read_text(encoding="utf-8"), source, name, self.effect_codes)
+        self._loaded[name] = table
+        return table
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.names())
+
+    def with_overrides(self, overrides: Mapping[str, Table]) -> TableSet:
+        """A new set where ``overrides`` replace tables of the same id."""
+        new = TableSet(self.package, self.effect_codes, {**self._loaded, **overrides})
+        return new
+
+
+def replace_rows(table: Table, rows: Iterable[Row], source: str) -> Table:
+    """A copy of ``table`` with new rows, checked for cover."""
+    rows = sorted(rows, key=lambda r: r.low)
+    check_cover(rows, table.low, table.high, source)
+    return replace(table, rows=tuple(rows))

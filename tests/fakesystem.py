@@ -1,0 +1,98 @@
+"""A tiny fake game system used by critcore's own tests (registered directly, never installed).
+
+Rules of the fake game: an attack rolls 1d20; 20 is a critical, 1 a fumble, otherwise a hit
+when the roll plus --bonus reaches --ac. A critical rolls 1d6 on the 'confirm' table for a
+damage multiplier; --damage (dice) is rolled and multiplied, and the target's hp go down.
+'rest' (treat) heals 1d4 hp.
+"""
+
+from __future__ import annotations
+
+from critcore import hookimpl
+from critcore.model import Applied, Determination, Location, Option, Param, Procedure, SystemInfo
+
+INFO = SystemInfo(
+    name="fake",
+    title="Fake d20",
+    version="1.0",
+    package="fake-system",
+    tables_package="tests.fake_tables",
+    effect_codes=frozenset({"damage-multiplier"}),
+    options=(Option("crit_on_19", "bool", False, "Critical on 19-20."),),
+    target_noun="character",
+    procedures=(
+        Procedure(
+            "attack",
+            "Roll 1d20 to hit; 20 is a critical.",
+            (
+                Param("ac", "int", "Armour class to reach.", default=10, min=1, max=40),
+                Param("bonus", "int", "Attack bonus.", default=0),
+                Param("damage", "dice", "Damage dice.", default="1d8"),
+                Param("where", "choice", "Aimed location.", choices=("head", "body")),
+            ),
+        ),
+        Procedure("rest", "Heal 1d4 hp.", verb="treat", target="required"),
+    ),
+)
+
+
+@hookimpl
+def critcore_system():
+    return INFO
+
+
+@hookimpl
+def critcore_determine(ctx):
+    if ctx.procedure.name != "attack":
+        return None
+    roll = ctx.dice.roll("1d20", "attack roll").total
+    threshold = 19 if ctx.option("crit_on_19") else 20
+    if roll >= threshold:
+        return Determination("critical", True, "natural critical")
+    if roll == 1:
+        return Determination("fumble", False, "a fumble: nothing else happens", final=True)
+    if roll + ctx.param("bonus") >= ctx.param("ac"):
+        return Determination("hit", False, "an ordinary hit")
+    return Determination("miss", False, "a miss", final=True)
+
+
+@hookimpl
+def critcore_locate(ctx, determination):
+    if ctx.procedure.name != "attack":
+        return None
+    where = ctx.param("where") or "body"
+    return Location(where, where.capitalize(), f"aimed at the {where}")
+
+
+@hookimpl
+def critcore_effect(ctx, determination, location):
+    if determination is None or not determination.critical:
+        return None
+    return [ctx.tables["confirm"].roll_on(ctx.dice, "critical confirmation")]
+
+
+@hookimpl
+def critcore_apply(ctx, determination, location, effects):
+    if determination is None:
+        return None
+    multiplier = effects[0].data["multiplier"] if effects else 1
+    damage = ctx.dice.roll(ctx.param("damage"), "damage").total * multiplier
+    if ctx.target is None:
+        return Applied(f"{damage} damage", data={"damage": damage})
+    hp = ctx.target["hp"]
+    new = dict(ctx.target, hp=hp - damage)
+    return Applied(f"{damage} damage", (f"hp {hp} -> {hp - damage}",), new, data={"damage": damage})
+
+
+@hookimpl
+def critcore_treat(ctx):
+    if ctx.procedure.name != "rest":
+        return None
+    healed = ctx.dice.roll("1d4", "rest").total
+    hp = ctx.target["hp"]
+    return Applied(f"rested, {healed} hp back", (f"hp {hp} -> {hp + healed}",), dict(ctx.target, hp=hp + healed))
+
+
+@hookimpl
+def critcore_show(ctx):
+    return [f"hp: {ctx.target['hp']}"]
