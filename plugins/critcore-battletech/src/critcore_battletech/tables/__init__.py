@@ -1,0 +1,1 @@
+"""The BattleTech system's tables (TOML package data)."""
