@@ -446,6 +446,16 @@ class EnumeratingRoller:
         successes, ones = self._choose(test.distribution())
         return (), successes, ones
 
+    def roll_until(self, attempt: Callable[[Dice], Any], label: str) -> Any:
+        """Enumerate one attempt on its own, keep the acceptable answers, and branch on them
+        with probabilities conditioned on acceptance: exact, however many re-rolls it takes."""
+        dist, _ = enumerate_runs(lambda roller: attempt(Dice(roller)), self.cutoff)
+        accepted = [(value, p) for value, p in dist.items() if value is not None]
+        whole = sum((p for _, p in accepted), Fraction(0))
+        if not whole:
+            raise DiceError(f"{label}: no roll can ever give an acceptable result")
+        return self._choose([(value, p / whole) for value, p in accepted])
+
 
 T = TypeVar("T")
 
@@ -481,6 +491,23 @@ def enumerate_runs(
     return results, remainder
 
 
+def enumerate_within(
+    run: Callable[[EnumeratingRoller], T], tolerance: Fraction = Fraction(1, 10**6), max_rounds: int = 6
+) -> tuple[dict[T, Fraction], Fraction]:
+    """Like :func:`enumerate_runs`, lowering the per-branch cut-off until what is left
+    unaccounted is below ``tolerance`` (or ``max_rounds`` is reached: the remainder says so).
+
+    Runs that never roll open-endedly finish exactly in the first round (remainder 0).
+    """
+    cutoff = tolerance
+    for _ in range(max_rounds):
+        results, remainder = enumerate_runs(run, cutoff)
+        if remainder < tolerance:
+            break
+        cutoff /= 1000
+    return results, remainder
+
+
 # --- the per-resolution record ------------------------------------------------------------
 
 
@@ -500,6 +527,23 @@ class Dice:
         roll = Roll(label, expr.notation, faces, total)
         self.rolls.append(roll)
         return roll
+
+    def until(self, attempt: Callable[[Dice], T | None], label: str, limit: int = 1000) -> T:
+        """Repeat ``attempt`` (which rolls with the Dice it is given) until it returns something
+        other than None: the "roll again" of many rules. Every attempt's rolls are recorded.
+
+        Under the enumerating roller the attempt is enumerated once and its acceptable answers
+        are taken with their conditional probabilities, so exact odds stay exact and fast.
+        ``attempt`` must return a hashable answer and must not change anything outside.
+        """
+        handler = getattr(self.roller, "roll_until", None)
+        if handler is not None:
+            return handler(attempt, label)  # type: ignore[no-any-return]
+        for _ in range(limit):
+            answer = attempt(self)
+            if answer is not None:
+                return answer
+        raise DiceError(f"{label}: no acceptable result after {limit} tries")
 
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
         """A success test: ``dice`` d6 against ``tn`` (Rule of Six, minimum TN 2, Rule of One)."""

@@ -225,6 +225,18 @@ class Note:
         return {"text": self.text, "by": self.by, "stage": self.stage}
 
 
+def _freeze_fields(obj: Any) -> None:
+    """Let plugins pass plain dicts and lists: store them frozen (hashable) instead."""
+    for name in ("data", "target"):
+        value = getattr(obj, name, None)
+        if value is not None and not isinstance(value, Data):
+            object.__setattr__(obj, name, Data(value))
+    for name in ("changes", "effects"):
+        value = getattr(obj, name, None)
+        if value is not None and not isinstance(value, tuple):
+            object.__setattr__(obj, name, tuple(value))
+
+
 # --- stage results ------------------------------------------------------------------------
 
 
@@ -242,6 +254,9 @@ class Determination:
     final: bool = False
     data: Data = EMPTY
 
+    def __post_init__(self) -> None:
+        _freeze_fields(self)
+
 
 @dataclass(frozen=True)
 class Location:
@@ -251,6 +266,9 @@ class Location:
     name: str
     summary: str = ""
     data: Data = EMPTY
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self)
 
 
 @dataclass(frozen=True)
@@ -267,6 +285,9 @@ class Effect:
     text: str
     roll: int | None = field(default=None, compare=False)
     data: Data = EMPTY
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self)
 
     def to_json(self) -> dict[str, JSONValue]:
         out: dict[str, JSONValue] = {
@@ -307,6 +328,9 @@ class Applied:
     target: Data | None = None
     effects: tuple[Effect, ...] = ()
     data: Data = EMPTY
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self)
 
 
 Treatment = Applied

@@ -1,0 +1,242 @@
+"""Dice notation, success tests, rollers and exact enumeration."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from critcore.dice import (
+    Dice, DiceExpr, EnumeratingRoller, PromptRoller, RandomRoller, ScriptedRoller, SuccessTest,
+    enumerate_runs, enumerate_within, make_test, parse, parse_faces,
+)
+from critcore.errors import Aborted, DiceError
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("3d6", DiceExpr(3, 6)),
+        ("d6", DiceExpr(1, 6)),
+        ("d", DiceExpr(1, 6)),  # GURPS: a bare d is a d6
+        ("2d+1", DiceExpr(2, 6, 1)),
+        ("3d-3", DiceExpr(3, 6, -3)),
+        ("1d6x10", DiceExpr(1, 6, 0, 10)),
+        ("1d6/2", DiceExpr(1, 6, 0, 1, 2)),
+        ("2D10", DiceExpr(2, 10)),
+        (" 1d20 + 5 ", DiceExpr(1, 20, 5)),
+    ],
+)
+def test_notation_parses(text, expected):
+    assert parse(text) == expected
+
+
+def test_notation_ranges():
+    """2d+1 runs 3..13; 1d6x10 runs 10..60; 1d6/2 halves rounding up, so 1..3."""
+    assert (parse("2d+1").minimum, parse("2d+1").maximum) == (3, 13)
+    assert (parse("1d6x10").minimum, parse("1d6x10").maximum) == (10, 60)
+    assert [v for v, _ in parse("1d6/2").distribution()] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("bad", ["", "3", "d0", "0d6", "1d1", "3d6+", "2d6*", "1000d6", "1d100000", "3d6; rm", "abc",
+                                 "1d6x0", "1d6/0", "__import__('os')"])
+def test_bad_notation_is_a_dice_error(bad):
+    with pytest.raises(DiceError):
+        parse(bad)
+
+
+def test_3d6_distribution_is_exact():
+    """3d6: 27 of 216 ways make 10, one way makes 3, all 216 ways accounted for."""
+    dist = dict(parse("3d6").distribution())
+    assert dist[10] == Fraction(27, 216)
+    assert dist[3] == Fraction(1, 216)
+    assert dist[18] == Fraction(1, 216)
+    assert sum(dist.values()) == 1
+    assert len(dist) == 16
+
+
+@pytest.mark.parametrize(
+    "tn, p",
+    [
+        (1, Fraction(5, 6)),  # below 2 counts as 2
+        (2, Fraction(5, 6)),
+        (4, Fraction(3, 6)),
+        (6, Fraction(1, 6)),
+        (7, Fraction(1, 6)),  # 6, then anything
+        (8, Fraction(1, 6) * Fraction(5, 6)),  # 6, then 2+
+        (10, Fraction(1, 6) * Fraction(3, 6)),  # 6, then 4+
+        (12, Fraction(1, 36)),  # 6, then 6
+        (13, Fraction(1, 36)),  # 6, 6, then 1+
+    ],
+)
+def test_rule_of_six_probability_per_die(tn, p):
+    assert SuccessTest(1, tn).p_die == p
+
+
+def test_success_distribution_separates_rule_of_one():
+    """Two dice at TN 4: all ones is 1/36 and is a disaster; P(0 successes) is 1/4 in all."""
+    dist = dict(SuccessTest(2, 4).distribution())
+    assert dist[(0, True)] == Fraction(1, 36)
+    assert dist[(0, False)] + dist[(0, True)] == Fraction(1, 4)
+    assert dist[(2, False)] == Fraction(1, 4)
+    assert sum(dist.values()) == 1
+
+
+def test_scripted_faces_exploding_die_extra_face_follows_it():
+    """TN 8, faces 6,2 | 3 | 6,1: the first die is 6+2=8 (success), the third 6+1=7 (not)."""
+    roll = Dice(ScriptedRoller("6,2,3,6,1")).test(3, 8, "Body check")
+    assert roll.successes == 1
+    assert roll.faces == (6, 2, 3, 6, 1)
+
+
+def test_scripted_no_extra_face_when_six_already_succeeds():
+    """At TN 5 a 6 is enough: nobody rolls it again, so the next face is the next die."""
+    roll = Dice(ScriptedRoller("6,5")).test(2, 5, "check")
+    assert roll.successes == 2
+
+
+def test_rule_of_one_is_recorded():
+    roll = Dice(ScriptedRoller("1,1,1")).test(3, 4, "check")
+    assert roll.successes == 0 and "rule of one" in roll.detail
+
+
+def test_scripted_face_out_of_range_names_the_roll():
+    with pytest.raises(DiceError, match="attack roll"):
+        Dice(ScriptedRoller("7,1,1")).roll("3d6", "attack roll")
+
+
+def test_scripted_too_few_faces_names_the_roll():
+    with pytest.raises(DiceError, match="damage.*needs 1 more"):
+        Dice(ScriptedRoller("3,4")).roll("3d6", "damage")
+
+
+def test_scripted_faces_parse_errors():
+    with pytest.raises(DiceError):
+        parse_faces("6,x,5")
+    with pytest.raises(DiceError):
+        parse_faces("  ")
+
+
+def test_seed_reproduces_every_roll():
+    a, b = Dice(RandomRoller(42)), Dice(RandomRoller(42))
+    for d in (a, b):
+        d.roll("3d6", "one")
+        d.test(6, 9, "two")
+        d.roll("1d6x10", "three")
+    assert a.rolls == b.rolls
+
+
+def test_random_faces_stay_on_the_die():
+    d = Dice(RandomRoller(1))
+    for _ in range(500):
+        r = d.roll("2d6", "x")
+        assert all(1 <= f <= 6 for f in r.faces) and r.total == sum(r.faces)
+
+
+def test_prompt_roller_asks_with_label_and_accepts_a_total():
+    asked = []
+    answers = iter(["oops", "9", "4 5 6"])
+    roller = PromptRoller(lambda q: (asked.append(q), next(answers))[1], lambda m: asked.append("!" + m))
+    d = Dice(roller)
+    assert d.roll("2d6", "location").total == 9
+    assert d.roll("3d6", "attack").faces == (4, 5, 6)
+    assert "location" in asked[0] and asked[1].startswith("!")
+
+
+def test_prompt_roller_asks_again_for_a_six_under_rule_of_six():
+    answers = iter(["6 3", "4"])
+    d = Dice(PromptRoller(lambda q: next(answers), lambda m: None))
+    roll = d.test(2, 9, "Body")
+    assert roll.successes == 1 and roll.faces == (6, 4, 3)
+
+
+def test_prompt_roller_end_of_input_aborts():
+    def ask(_):
+        raise EOFError
+
+    with pytest.raises(Aborted):
+        Dice(PromptRoller(ask, lambda m: None)).roll("1d6", "x")
+
+
+def test_enumeration_branches_on_totals_with_exact_probabilities():
+    """P(3d6 <= 4) = 4/216; the enumerator visits 16 totals, not 216 faces."""
+    runs = []
+
+    def run(roller):
+        runs.append(1)
+        return Dice(roller).roll("3d6", "x").total <= 4
+
+    result, remainder = enumerate_runs(run)
+    assert result[True] == Fraction(4, 216)
+    assert remainder == 0 and len(runs) == 16
+
+
+def test_enumeration_of_success_test():
+    """At least one success with 2 dice at TN 8: 1 - (1 - 5/36)^2."""
+    result, _ = enumerate_runs(lambda r: Dice(r).test(2, 8, "x").successes >= 1)
+    assert result[True] == 1 - (1 - Fraction(5, 36)) ** 2
+
+
+def test_until_is_exact_under_enumeration():
+    """Roll 1d6 again until it is not a 1: each of 2..6 then has probability 1/5, nothing is lost."""
+
+    def not_a_one(d):
+        total = d.roll("1d6", "slot").total
+        return None if total == 1 else total
+
+    def run(roller):
+        return Dice(roller).until(not_a_one, "slot")
+
+    result, remainder = enumerate_runs(run)
+    assert remainder == 0
+    assert result == {v: Fraction(1, 5) for v in range(2, 7)}
+
+
+def test_until_records_every_reroll_with_real_dice():
+    d = Dice(ScriptedRoller("1,1,4"))
+    value = d.until(lambda dd: (lambda t: None if t == 1 else t)(dd.roll("1d6", "slot").total), "slot")
+    assert value == 4 and [r.total for r in d.rolls] == [1, 1, 4]
+
+
+def test_enumeration_cutoff_reports_remainder():
+    """An exploding d6 (a 6 adds another roll) has no end: cut off below one part in a
+    million per branch, the probabilities found plus the remainder make exactly 1."""
+
+    def run(roller):
+        d = Dice(roller)
+        total = face = d.roll("1d6", "exploding").total
+        while face == 6:
+            face = d.roll("1d6", "again").total
+            total += face
+        return total
+
+    result, remainder = enumerate_within(run, tolerance=Fraction(1, 10**6))
+    assert sum(result.values()) + remainder == 1
+    assert result[5] == Fraction(1, 6) and result[7] == Fraction(1, 36)
+    assert 0 < remainder < Fraction(1, 10**6)
+
+
+def test_make_test_refuses_absurd_sizes():
+    with pytest.raises(DiceError):
+        make_test(10_000, 4)
+    with pytest.raises(DiceError):
+        make_test(3, 1000)
+
+
+@given(st.text(max_size=40))
+def test_any_text_parses_or_raises_dice_error(text):
+    try:
+        expr = parse(text)
+    except DiceError:
+        return
+    assert 1 <= expr.count and 2 <= expr.sides and expr.minimum <= expr.maximum
+
+
+@given(st.integers(1, 12), st.sampled_from([4, 6, 8, 10, 12, 20]), st.integers(-20, 20))
+def test_parsed_expressions_round_trip_and_sum_to_one(count, sides, plus):
+    text = f"{count}d{sides}{plus:+d}" if plus else f"{count}d{sides}"
+    expr = parse(text)
+    assert parse(expr.notation) == expr
+    dist = expr.distribution()
+    assert sum(p for _, p in dist) == 1
+    assert dist[0][0] == count + plus and dist[-1][0] == count * sides + plus
