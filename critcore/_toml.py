@@ -33,6 +33,15 @@ def key_line(text: str, key: str, section: str | None = None) -> int | None:
     return None
 
 
-def decode_error(exc: Exception) -> str:
-    """tomllib's message, e.g. 'Expected '=' after a key in a key/value pair (at line 3, column 5)'."""
-    return str(exc)
+def decode_error(source: str, exc: Exception, text: str) -> str:
+    """One line for a TOML syntax error: ``FILE, line N: not valid TOML: what (column C)``."""
+    import re
+
+    message = str(exc)
+    m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+    if m:
+        return f"{source}, line {m[1]}: not valid TOML: {message[: m.start()]} (column {m[2]})"
+    if message.endswith("(at end of document)"):
+        line = max(1, len(text.splitlines()))
+        return f"{source}, line {line}: not valid TOML: {message[: -len(' (at end of document)')]} (at the end)"
+    return f"{source}: not valid TOML: {message}"

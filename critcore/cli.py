@@ -131,7 +131,7 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
     """Shared body of ``crit resolve`` and ``crit treat``."""
     import json
 
-    from .config import check_system_options, load_config
+    from .config import load_config
     from .engine import Engine
     from .errors import InputError
     from .render import render
@@ -148,8 +148,8 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
         raise InputError("use --save or --save-to, not both")
     config = load_config(common["config"])
     rules = list(config.rules) + list(common["rule"])
-    engine = Engine(system, rules=rules, registry=_registry(ctx), options=config.system_options(system))
-    check_system_options(config, system, {o.name for o in engine.info.options})
+    engine = Engine(system, rules=rules, registry=_registry(ctx), options=config.system_options(system),
+                    option_sources={n: w for (s, n), w in config.option_source.items() if s == system})
     proc = engine.procedure(procedure, verb)
     roller = _make_roller(common["seed"], common["dice"], common["prompt"])
     target = None
@@ -183,7 +183,7 @@ class ProcedureGroup(click.Group):
     """``crit resolve SYSTEM``: one subcommand per procedure the system declares."""
 
     def __init__(self, system: str, verb: str, **kwargs: Any) -> None:
-        super().__init__(name=system, **kwargs)
+        super().__init__(name=system, invoke_without_command=True, callback=self.when_alone, **kwargs)
         self.system = system
         self.verb = verb
         self._info: Any = None
@@ -226,13 +226,16 @@ class ProcedureGroup(click.Group):
                                            help=f"Same as --target: the {noun} file."))
         return cmd
 
-    def invoke(self, ctx: click.Context) -> Any:
-        if not ctx.protected_args and not ctx.args and self.verb == "treat":
-            info = self.info(ctx)
-            if not self.list_commands(ctx) and getattr(info, "treat_note", ""):
-                click.echo(f"{info.name} has no treat procedures: {info.treat_note}")
-                ctx.exit(0)
-        return super().invoke(ctx)
+    def when_alone(self) -> None:
+        """``crit resolve SYSTEM`` with no procedure: list them (or say why there are none)."""
+        ctx = click.get_current_context()
+        if ctx.invoked_subcommand is not None:
+            return
+        info = self.info(ctx)
+        if not self.list_commands(ctx) and getattr(info, "treat_note", ""):
+            click.echo(f"{info.name} has no {self.verb} procedures: {info.treat_note}")
+            return
+        click.echo(ctx.get_help())
 
 
 class SystemsGroup(click.Group):
@@ -361,7 +364,8 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
 
     cfg = load_config(config)
     engine = Engine(system, rules=list(cfg.rules) + list(rule), registry=_registry(ctx),
-                    options=cfg.system_options(system))
+                    options=cfg.system_options(system),
+                    option_sources={n: w for (s, n), w in cfg.option_source.items() if s == system})
     names = list(engine.tables.names())
     if table is not None and table not in names:
         raise UnknownNameError(unknown_message(f"{system} table", table, names))

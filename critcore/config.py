@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._toml import key_line, tomllib
+from ._toml import decode_error, key_line, tomllib
 from .errors import ConfigError
 
 PROJECT_FILE = "critcore.toml"
@@ -62,7 +62,7 @@ def read_config_file(path: str, config: Config) -> None:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(decode_error(path, exc, text)) from None
 
     def at(key: str, section: str | None = None) -> str:
         line = key_line(text, key, section)
@@ -110,13 +110,3 @@ def load_config(path: str | None = None, *, user: bool = True, cwd: str | None =
             read_config_file(local, config)
     return config
 
-
-def check_system_options(config: Config, system: str, declared: set[str]) -> None:
-    """Refuse an option the system does not declare, naming the file and line that set it."""
-    for name in config.options.get(system, {}):
-        if name not in declared:
-            from .plugins import did_you_mean
-
-            where = config.option_source.get((system, name), "config")
-            raise ConfigError(f"{where}: {system} has no option {name!r}{did_you_mean(name, declared)}"
-                              f" (options: {', '.join(sorted(declared)) or 'none'})")

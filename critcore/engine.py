@@ -123,25 +123,30 @@ def check_params(procedure: Procedure, given: Mapping[str, Any]) -> Data:
     return Data(values)
 
 
-def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "options") -> dict[str, Any]:
-    """A system's options with defaults, updated by ``given`` (checked against the declaration)."""
+def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "options",
+                  sources: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A system's options with defaults, updated by ``given`` (checked against the declaration).
+
+    ``sources`` maps an option to where it was set ("critcore.toml, line 3") for the error.
+    """
     from .errors import ConfigError
 
     out = {o.name: o.default for o in info.options}
     for name, value in given.items():
         opt = info.option(name)
+        at = (sources or {}).get(name, where)
         if opt is None:
             from .plugins import did_you_mean
 
             known = [o.name for o in info.options]
             raise ConfigError(
-                f"{where}: {info.name} has no option {name!r}{did_you_mean(name, known)}"
+                f"{at}: {info.name} has no option {name!r}{did_you_mean(name, known)}"
                 f" (options: {', '.join(known) or 'none'})"
             )
         try:
             value = coerce_param(Param(name, opt.type, choices=opt.choices), value)
         except ParamError as exc:
-            raise ConfigError(f"{where}: option {exc}".replace("--", "")) from None
+            raise ConfigError(f"{at}: option {exc}".replace("--", "")) from None
         out[name] = value
     return out
 
@@ -159,6 +164,7 @@ class Engine:
         rules: Iterable[str] = (),
         options: Mapping[str, Any] | None = None,
         registry: Registry | None = None,
+        option_sources: Mapping[str, str] | None = None,
     ) -> None:
         self.registry = registry if registry is not None else Registry.installed()
         rules = tuple(rules)
@@ -181,7 +187,7 @@ class Engine:
             merged.update(file_options)
         merged.update(options or {})
         self.tables = tables
-        self.options = Data(check_options(info, merged))
+        self.options = Data(check_options(info, merged, sources=option_sources))
         hook = self.pm.hook
         self._stages = (hook.critcore_determine, hook.critcore_locate, hook.critcore_effect, hook.critcore_apply)
 

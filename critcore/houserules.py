@@ -29,7 +29,7 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from ._toml import key_line, tomllib
+from ._toml import decode_error, key_line, tomllib
 from .errors import ConfigError, TableError, UnknownNameError
 from .model import Note, SystemInfo
 from .plugins import did_you_mean
@@ -67,7 +67,7 @@ def read_rule_file(path: str) -> tuple[dict[str, Any], str]:
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(decode_error(path, exc, text)) from None
 
 
 def rule_system(path: str) -> str | None:

@@ -21,7 +21,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import pluggy
 
@@ -249,14 +249,3 @@ def get_plugin_manager(registry: Registry | None, system: str, rules: Iterable[s
         pm.register(robj, name=f"rule:{rule}")
     return pm
 
-
-def load_warning(spec: PluginSpec, exc: Exception) -> str:
-    return f"warning: {exc}"
-
-
-def safe_call(fn: Callable[[], Any], warn: Callable[[str], None]) -> Any:
-    try:
-        return fn()
-    except PluginError as exc:
-        warn(f"warning: {exc}")
-        return None

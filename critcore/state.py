@@ -37,12 +37,12 @@ def read_target(path: str, reader: Callable[[str, str], Mapping[str, Any] | None
         if data is not None:
             return dict(data), "other"
     if suffix == ".toml":
-        from ._toml import tomllib
+        from ._toml import decode_error, tomllib
 
         try:
             return tomllib.loads(text), "toml"
         except tomllib.TOMLDecodeError as exc:
-            raise StateError(f"{path}: not valid TOML: {exc}") from None
+            raise StateError(decode_error(path, exc, text)) from None
     if suffix == ".json" or text.lstrip().startswith("{"):
         try:
             data = json.loads(text)

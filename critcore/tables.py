@@ -255,12 +255,12 @@ def build_table(
 
 def load_toml_text(text: str, source: str) -> dict[str, Any]:
     """Parse TOML text; a syntax error becomes one line naming the file and line."""
-    from ._toml import tomllib
+    from ._toml import decode_error, tomllib
 
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise TableError(f"{source}: not valid TOML: {exc}") from None
+        raise TableError(decode_error(source, exc, text)) from None
 
 
 def load_table_text(text: str, source: str, default_id: str = "",

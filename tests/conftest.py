@@ -15,3 +15,26 @@ def registry():
     from tests import fakesystem
 
     return Registry.installed(extra_systems={"fake": fakesystem}, discover=False)
+
+
+@pytest.fixture(autouse=True)
+def isolated_config(tmp_path, monkeypatch):
+    """No user config and no critcore.toml from the machine leak into the core's tests."""
+    monkeypatch.setenv("CRITCORE_CONFIG", str(tmp_path / "no-user-config.toml"))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    return work
+
+
+@pytest.fixture
+def invoke(registry):
+    """Run the CLI with the fake system: invoke("resolve", "fake", "attack", ...)."""
+    from click.testing import CliRunner
+
+    from critcore.cli import cli
+
+    def run(*args, input=None, obj=None):
+        return CliRunner().invoke(cli, list(args), obj=obj if obj is not None else registry, input=input)
+
+    return run

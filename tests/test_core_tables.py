@@ -66,7 +66,7 @@ def _broken(old, new):
         (_broken('roll = "1-2"', 'roll = "one"'), "cannot read roll"),
         (_broken('dice = "1d6"', 'dice = "1q6"'), "cannot read dice"),
         (_broken('id = "low"', 'id = "Low Row"'), "row id"),
-        (_broken('[[row]]\nroll = "1-2"', '[[row]]\nroll = "1-2'), "not valid TOML.*line"),
+        (_broken('[[row]]\nroll = "1-2"', '[[row]]\nroll = "1-2'), "line 7: not valid TOML"),
         ('id = "x"\ndice = "1d6"\n', "no \\[\\[row\\]\\]"),
     ],
 )
