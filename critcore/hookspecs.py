@@ -83,8 +83,8 @@ def critcore_apply(
 
     Called last for a ``resolve`` procedure, with every earlier answer. The target's current
     state is ``ctx.target`` (frozen data, or ``None`` when no target was given: then say what
-    would happen without one). Never write files: return an :class:`~critcore.model.Applied`
-    whose ``target`` is the new state. ``None`` means this procedure changes no target.
+    would happen without one). Never write files. Return an :class:`~critcore.model.Applied`
+    whose ``target`` is the new state; ``None`` means this procedure changes no target.
     First answer wins.
     """
 

@@ -3,16 +3,18 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# The fake system and rules live beside the tests; only this folder goes on sys.path, never the
+# checkout itself, so the tests run against the installed critcore (as CI installs it).
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
 
 
 @pytest.fixture
 def registry():
     """A registry holding only the fake system (no installed plugins)."""
     from critcore.plugins import Registry
-    from tests import fakesystem
+    import fakesystem
 
     return Registry.installed(extra_systems={"fake": fakesystem}, discover=False)
 

@@ -16,7 +16,7 @@ INFO = SystemInfo(
     title="Fake d20",
     version="1.0",
     package="fake-system",
-    tables_package="tests.fake_tables",
+    tables_package="fake_tables",
     effect_codes=frozenset({"damage-multiplier"}),
     options=(Option("crit_on_19", "bool", False, "Critical on 19-20."),),
     target_noun="character",
@@ -96,3 +96,25 @@ def critcore_treat(ctx):
 @hookimpl
 def critcore_show(ctx):
     return [f"hp: {ctx.target['hp']}"]
+
+
+@hookimpl
+def critcore_read_target(path, text):
+    """The fake game's own character format: a file NAME.fake holding 'hp: N'."""
+    if not path.endswith(".fake"):
+        return None
+    from critcore.errors import StateError
+
+    key, _, value = text.partition(":")
+    if key.strip() != "hp" or not value.strip().isdigit():
+        raise StateError(f"{path}, line 1: expected 'hp: NUMBER'")
+    return {"hp": int(value)}
+
+
+@hookimpl
+def critcore_report(outcome, view):
+    """Players only learn whether it was a critical, never the table row."""
+    if view != "player":
+        return None
+    det = outcome.determination
+    return ["Something terrible happened!" if det and det.critical else "The attack is over."]

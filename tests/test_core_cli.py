@@ -156,3 +156,21 @@ def test_explain_says_more(invoke):
 def test_version():
     result = subprocess.run([sys.executable, "-m", "critcore", "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("crit (critcore) ")
+
+
+def test_system_reads_its_own_target_format_and_saves_json_beside_it(invoke, isolated_config):
+    path = isolated_config / "hero.fake"
+    path.write_text("hp: 12")
+    result = invoke("resolve", "fake", "attack", "--dice", "10,4", "--target", str(path), "--save")
+    assert result.exit_code == 0, result.output
+    assert json.loads((isolated_config / "hero.json").read_text()) == {"hp": 8}
+    assert path.read_text() == "hp: 12"
+    path.write_text("hp: lots")
+    bad = invoke("resolve", "fake", "attack", "--dice", "10,4", "--target", str(path))
+    assert bad.exit_code == 2 and "hero.fake, line 1" in bad.output
+
+
+def test_player_view_shows_only_what_the_character_notices(invoke):
+    gm = invoke("resolve", "fake", "attack", "--dice", "20,6,8").output
+    player = invoke("resolve", "fake", "attack", "--dice", "20,6,8", "--view", "player").output
+    assert "brutal" in gm and player.strip() == "Something terrible happened!"

@@ -8,7 +8,8 @@ from critcore.engine import Engine
 from critcore.errors import ConfigError, ParamError, UnknownNameError
 from critcore.model import Outcome
 from critcore.plugins import Registry
-from tests import fakerules, fakesystem
+import fakerules
+import fakesystem
 
 
 def engine(registry, **kw):

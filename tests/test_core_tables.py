@@ -87,7 +87,7 @@ def test_range_key_overrides_the_dice_range():
 
 
 def test_tableset_loads_package_tables_lazily():
-    tables = TableSet("tests.fake_tables")
+    tables = TableSet("fake_tables")
     assert tables.names() == ("confirm",)
     assert tables["confirm"].lookup(6).id == "brutal"
     with pytest.raises(KeyError):
