@@ -1,0 +1,75 @@
+"""The critcore hooks of the Shadowrun 2nd Edition critical-hit system (entry point ``shadowrun2``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from critcore import hookimpl
+from critcore.model import Applied, Determination, Effect, Location, Outcome, SystemInfo
+
+from . import healing, medicine, report, wound
+from .character import read_character
+from .info import INFO
+
+TREATMENTS: dict[str, Callable[[Any], Applied]] = {
+    "diagnose": medicine.diagnose,
+    "medic": medicine.medic,
+    "heal-magic": healing.heal_magic,
+    "heal-natural": healing.heal_natural,
+    "advance": healing.advance,
+}
+
+
+@hookimpl
+def critcore_system() -> SystemInfo:
+    return INFO
+
+
+@hookimpl
+def critcore_determine(ctx: Any) -> Determination | None:
+    if ctx.procedure.name != "wound":
+        return None
+    return wound.determine(ctx)
+
+
+@hookimpl
+def critcore_locate(ctx: Any, determination: Determination | None) -> Location | None:
+    if ctx.procedure.name != "wound":
+        return None
+    return wound.locate(ctx, determination)
+
+
+@hookimpl
+def critcore_effect(ctx: Any, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
+    if ctx.procedure.name != "wound":
+        return None
+    return wound.effect(ctx, determination, location)
+
+
+@hookimpl
+def critcore_apply(ctx: Any, determination: Determination | None, location: Location | None,
+                   effects: Sequence[Effect]) -> Applied | None:
+    if ctx.procedure.name != "wound":
+        return None
+    return wound.apply(ctx, determination, location, effects)
+
+
+@hookimpl
+def critcore_treat(ctx: Any) -> Applied | None:
+    handler = TREATMENTS.get(ctx.procedure.name)
+    return None if handler is None else handler(ctx)
+
+
+@hookimpl
+def critcore_show(ctx: Any) -> Sequence[str] | None:
+    if ctx.target is None:
+        return None
+    name = ctx.target.get("name", "")
+    return report.show_lines(ctx.tables, read_character(ctx.target), name if isinstance(name, str) else "")
+
+
+@hookimpl
+def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
+    if outcome.system != INFO.name:
+        return None
+    return report.report(outcome, view)

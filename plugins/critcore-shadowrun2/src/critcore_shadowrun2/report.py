@@ -1,0 +1,87 @@
+"""Plain-words reports: the GM's full view, the player's view (only what the character notices),
+and ``crit show`` for a character file."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from critcore.model import Outcome
+from critcore.render import roll_line
+
+from .character import Character, clock_text
+from .monitors import level_name, modifiers
+
+
+def _header(outcome: Outcome) -> str:
+    shown = [f"{k.replace('_', '-')} {v}" for k, v in outcome.params.items() if v not in (None, False, "", 0)]
+    return f"shadowrun2 {outcome.procedure}" + (f" ({', '.join(shown)})" if shown else "")
+
+
+def gm_report(outcome: Outcome) -> list[str]:
+    """Everything: every roll, the lethality, the location, the time before death."""
+    lines = [_header(outcome)]
+    lines += [f"  rolled {roll_line(r)}" for r in outcome.rolls]
+    det, applied = outcome.determination, outcome.applied
+    if det is not None:
+        lines.append(f"Body check: {det.kind.upper() if det.critical else det.summary}"
+                     + (f" - {det.summary}" if det.critical else ""))
+    if outcome.location is not None:
+        lines.append(f"location: {outcome.location.name}")
+    for eff in outcome.effects:
+        d = eff.data
+        lines.append(f"critical: {d['part']} ({eff.text}) - cause {d['cause']}, time before death {d['time']}"
+                     + (f", rolled {clock_text(d['death_in'])}" if "death_in" in d else ""))
+    if applied is not None:
+        if det is None:
+            lines.append(applied.summary)
+        lines += [f"  {c}" for c in applied.changes]
+    lines += [f"note: {n.text}" for n in outcome.notes if n.by]
+    return lines
+
+
+def player_report(outcome: Outcome) -> list[str]:
+    """Only what the character notices: no Body check, no lethality, no time before death."""
+    applied = outcome.applied
+    if outcome.procedure == "wound":
+        lines = [f"the character takes a {outcome.params.get('severity')} wound"]
+        phys = applied.data.get("physical") if applied is not None else None
+        if phys is not None and phys[0] != phys[1]:
+            lines.append(f"Physical {phys[0]} -> {phys[1]} boxes")
+        lines.append("(the GM has rolled for critical hits in secret)")
+        return lines
+    lines = [f"shadowrun2 {outcome.procedure}"]
+    if applied is not None:
+        lines += [f"  {p}" for p in applied.data.get("player", ())]
+    return lines
+
+
+def report(outcome: Outcome, view: str) -> list[str]:
+    return player_report(outcome) if view == "player" else gm_report(outcome)
+
+
+def show_lines(tables: Mapping[str, Any], char: Character, name: str = "") -> Sequence[str]:
+    """The character file in plain words, for the GM."""
+    lines = [f"{name or 'character'}: Body {char.body}, clock {clock_text(char.clock)}"
+             + (f", DEAD ({char.cause_of_death})" if char.dead else "")]
+    lines.append(f"  Physical {char.physical}/10 ({level_name(tables, char.physical)}), "
+                 f"Stun {char.stun}/10 ({level_name(tables, char.stun)})")
+    for c in char.criticals:
+        bits = [f"{c.lethality.capitalize()}", f"{c.boxes}/10 boxes ({level_name(tables, c.boxes)})",
+                f"cause {c.cause}", "diagnosed" if c.diagnosed else "not diagnosed",
+                "open wound" if c.open_wound else "closed wound"]
+        if c.crippled:
+            bits.append(f"{c.part} crippled")
+        if c.death_at is not None:
+            bits.append(f"dies at clock {clock_text(c.death_at)} ({clock_text(max(0, c.death_at - char.clock))} left)")
+        if c.heals_at is not None:
+            bits.append(f"heals at clock {clock_text(c.heals_at)}")
+        if c.treatment != "none":
+            bits.append(f"treated: {c.treatment}")
+        lines.append(f"  critical {c.label}: " + ", ".join(bits))
+    mods = modifiers(tables, char)
+    lines.append(f"  {mods.text()}")
+    by_loc = mods.by_location()
+    if by_loc:
+        lines.append("  tests using: " + ", ".join(f"the {k} +{mods.general + v}" for k, v in by_loc.items())
+                     + f"; any other test +{mods.general}")
+    return lines

@@ -1,0 +1,1 @@
+"""The Shadowrun 2nd Edition critical-hit tables (TOML files read by critcore)."""

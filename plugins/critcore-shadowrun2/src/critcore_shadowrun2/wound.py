@@ -1,0 +1,166 @@
+"""The ``wound`` procedure: Body check, hit location, the critical itself, and its monitor.
+
+This is the hot path of exact odds, so it stays lean: constant stage results are built once per
+table row and cached, tables are looked up by index, and raw rolls stay out of the results
+(only the time before death of a Mortal critical, which the death clock needs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any, Sequence
+
+from critcore.errors import ParamError, StateError
+from critcore.model import Applied, Data, Determination, Effect, Location
+from critcore.tables import Row
+
+from .character import Critical, alive, clock_text, read_character
+from .info import SEVERITIES
+from .monitors import level_name, modifiers
+
+SEVERITY_ROW = {name: i for i, name in enumerate(SEVERITIES, 1)}
+MAX_DICE = 200
+
+AUTO_NONE = Determination(
+    "none", False, "no check: with the gentle target numbers a light wound is never a critical",
+    data=Data(lethality="none", critical=False, wound="", boxes=0, penalty=0, checked=False),
+)
+
+
+@lru_cache(maxsize=64)
+def _determination(row: Row) -> Determination:
+    return Determination(row.id, bool(row.data["critical"]), row.text, data=row.data)
+
+
+@lru_cache(maxsize=64)
+def _location(row: Row) -> Location:
+    return Location(row.id, str(row.data["name"]), f"struck the {row.data['name']}", Data(list=row.data["list"]))
+
+
+def body_dice(ctx: Any) -> int:
+    """Body (from --body or the character file) plus Combat Pool, checked."""
+    body = ctx.params["body"]
+    if body is None:
+        target = ctx.target
+        if target is None or target.get("body") is None:
+            raise ParamError("wound needs --body N (or a character file that has a body rating)")
+        body = target["body"]
+        if isinstance(body, bool) or not isinstance(body, int) or body < 1:
+            raise StateError(f"character: body must be a whole number of 1 or more, not {body!r}")
+    elif body < 1:
+        raise ParamError(f"--body: {body} is not a Body rating (a character has Body 1 or more)")
+    pool = ctx.params["combat_pool"]
+    if pool:
+        if pool < 0:
+            raise ParamError(f"--combat-pool: {pool} dice is not possible (0 or more)")
+        if not ctx.options["allow_combat_pool"]:
+            raise ParamError("--combat-pool: Combat Pool on the Body check is off (set option allow_combat_pool)")
+    dice = body + pool
+    if dice > MAX_DICE:
+        raise ParamError(f"--body/--combat-pool: {dice} dice is more than critcore rolls ({MAX_DICE})")
+    return dice
+
+
+def severity_row(ctx: Any) -> Row:
+    severity = ctx.params["severity"]
+    index = SEVERITY_ROW.get(severity)
+    if index is None:
+        raise ParamError(f"--severity: {severity!r} is not a wound severity (light, moderate, serious or deadly)")
+    return ctx.tables["body-check"].lookup(index)
+
+
+def determine(ctx: Any) -> Determination:
+    """The GM's Body check against the severity's TN; successes give the lethality."""
+    row = severity_row(ctx)
+    dice = body_dice(ctx)
+    tn = row.data["tn_gentle"] if ctx.options["tn_set"] == "gentle" else row.data["tn_recommended"]
+    if tn == "auto":
+        return AUTO_NONE
+    roll = ctx.dice.test(dice, tn, "Body check (the GM rolls in secret)")
+    table = ctx.tables["lethality-no-critical" if ctx.options["no_critical_category"] else "lethality"]
+    return _determination(table.lookup(roll.successes))
+
+
+def locate(ctx: Any, determination: Determination | None) -> Location | None:
+    if determination is None or not determination.critical:
+        return None
+    table = ctx.tables["hit-location"]
+    roll = ctx.dice.roll(table.dice, "hit location")
+    return _location(table.lookup(roll.total))
+
+
+def effect(ctx: Any, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
+    if determination is None or location is None:
+        return None
+    table = ctx.tables["critical-" + location.data["list"]]
+    roll = ctx.dice.roll(table.dice, f"critical in the {location.name}").total
+    row = table.lookup(roll)
+    if determination.kind == "mortal":
+        time = ctx.dice.roll(row.data["time_dice"], f"time before death ({row.data['time']})").total
+        return (row.effect(table.id, roll, death_in=time * row.data["time_unit_seconds"]),)
+    return (row.effect(table.id, roll),)
+
+
+def _critical_lines(determination: Determination, location: Location, eff: Effect) -> list[str]:
+    d, e = determination.data, eff.data
+    where = location.name
+    lines = [f"critical monitor: {d['wound']} wound, {d['boxes']} boxes, +{d['penalty']} to tests using the {where}"]
+    if determination.kind == "mortal":
+        lines.append(f"death clock: dies in {clock_text(e['death_in'])} unless treated ({e['cause']})")
+    elif determination.kind == "crippling":
+        lines.append(f"the {e['part']} ({where}) is crippled")
+    star = " (automatic for an open wound)" if e["auto_if_open"] else ""
+    lines.append(f"diagnosis: Biotech TN {e['diagnosis_tn']}{star}")
+    return lines
+
+
+def apply(ctx: Any, determination: Determination | None, location: Location | None,
+          effects: Sequence[Effect]) -> Applied | None:
+    if determination is None:
+        return None
+    critical = determination.critical and location is not None and bool(effects)
+    if critical:
+        eff = effects[0]
+        summary = f"{determination.kind.capitalize()} critical: {eff.data['part']} ({location.name}), {eff.text}"
+    else:
+        summary = "no critical hit: the wound follows the ordinary rules"
+    if ctx.target is None:
+        if not critical:
+            return Applied(summary)
+        return Applied(summary, tuple(_critical_lines(determination, location, eff)))
+    return _apply_to_character(ctx, determination, location, effects[0] if critical else None, summary)
+
+
+def _apply_to_character(ctx: Any, determination: Determination, location: Location | None,
+                        eff: Effect | None, summary: str) -> Applied:
+    char = alive(read_character(ctx.target))
+    tables = ctx.tables
+    wound_boxes = int(severity_row(ctx).data["boxes"])
+    changes: list[str] = []
+    before = char.physical
+    if not ctx.params["no_mark"]:
+        after = min(10, before + wound_boxes)
+        changes.append(f"Physical {before} -> {after} boxes ({level_name(tables, after)})")
+        if before + wound_boxes > 10:
+            changes.append(f"Physical track full: {before + wound_boxes - 10} boxes past it (ordinary SR2 overflow rules)")
+        char = replace(char, physical=after)
+    data: dict[str, Any] = {"lethality": determination.kind, "physical": [before, char.physical]}
+    if eff is not None and location is not None:
+        d, e = determination.data, eff.data
+        death_at = char.clock + int(e["death_in"]) if determination.kind == "mortal" else None
+        crit = Critical(
+            id=char.next_id(), lethality=determination.kind, boxes=int(d["boxes"]), location=location.id,
+            location_name=location.name, area=str(location.data["list"]), part_id=eff.id, part=str(e["part"]),
+            cause=str(e["cause"]), diagnosis_tn=int(e["diagnosis_tn"]), auto_if_open=bool(e["auto_if_open"]),
+            open_wound=not ctx.params["closed"], death_at=death_at, wound=str(ctx.params["severity"]),
+        )
+        char = replace(char, criticals=char.criticals + (crit,))
+        changes.append(f"new critical #{crit.id}: " + "; ".join(_critical_lines(determination, location, eff)))
+        if death_at is not None:
+            changes.append(f"death clock: dies at clock {clock_text(death_at)}")
+        data.update(critical=crit.id, penalty=int(d["penalty"]))
+    mods = modifiers(tables, char)
+    changes.append(mods.text())
+    data["total_modifier"] = mods.total
+    return Applied(summary, tuple(changes), Data(char.to_dict()), data=Data(data))
