@@ -94,12 +94,20 @@ def effect(ctx: Any, determination: Determination | None, location: Location | N
     if determination is None or location is None:
         return None
     table = ctx.tables["critical-" + location.data["list"]]
-    roll = ctx.dice.roll(table.dice, f"critical in the {location.name}").total
+    roll = ctx.dice.roll(table.dice, "critical in the " + location.name).total
     row = table.lookup(roll)
     if determination.kind == "mortal":
-        time = ctx.dice.roll(row.data["time_dice"], f"time before death ({row.data['time']})").total
-        return (row.effect(table.id, roll, death_in=time * row.data["time_unit_seconds"]),)
-    return (row.effect(table.id, roll),)
+        data = row.data
+        time = ctx.dice.roll(data["time_dice"], "time before death (" + data["time"] + ")").total
+        return _effects(table.id, row, roll, time * data["time_unit_seconds"])
+    return _effects(table.id, row, roll, None)
+
+
+@lru_cache(maxsize=4096)
+def _effects(table_id: str, row: Row, roll: int, death_in: int | None) -> tuple[Effect, ...]:
+    if death_in is None:
+        return (row.effect(table_id, roll),)
+    return (row.effect(table_id, roll, death_in=death_in),)
 
 
 def _critical_lines(determination: Determination, location: Location, eff: Effect) -> list[str]:
@@ -120,20 +128,32 @@ def apply(ctx: Any, determination: Determination | None, location: Location | No
     if determination is None:
         return None
     critical = determination.critical and location is not None and bool(effects)
-    if critical:
-        eff = effects[0]
-        summary = f"{determination.kind.capitalize()} critical: {eff.data['part']} ({location.name}), {eff.text}"
-    else:
-        summary = "no critical hit: the wound follows the ordinary rules"
     if ctx.target is None:
-        if not critical:
-            return Applied(summary)
-        return Applied(summary, tuple(_critical_lines(determination, location, eff)))
-    return _apply_to_character(ctx, determination, location, effects[0] if critical else None, summary)
+        return _bare_applied(determination, location, effects[0] if critical else None)
+    return _apply_to_character(ctx, determination, location, effects[0] if critical else None)
+
+
+def _summary(determination: Determination, location: Location | None, eff: Effect | None) -> str:
+    if eff is None or location is None:
+        return NO_CRITICAL
+    return f"{determination.kind.capitalize()} critical: {eff.data['part']} ({location.name}), {eff.text}"
+
+
+NO_CRITICAL = "no critical hit: the wound follows the ordinary rules"
+NO_CRITICAL_APPLIED = Applied(NO_CRITICAL)
+
+
+@lru_cache(maxsize=4096)
+def _bare_applied(determination: Determination, location: Location | None, eff: Effect | None) -> Applied:
+    """What the critical would do, without a character file (cached: it is the same every time)."""
+    if eff is None or location is None:
+        return NO_CRITICAL_APPLIED
+    return Applied(_summary(determination, location, eff), tuple(_critical_lines(determination, location, eff)))
 
 
 def _apply_to_character(ctx: Any, determination: Determination, location: Location | None,
-                        eff: Effect | None, summary: str) -> Applied:
+                        eff: Effect | None) -> Applied:
+    summary = _summary(determination, location, eff)
     char = alive(read_character(ctx.target))
     tables = ctx.tables
     wound_boxes = int(severity_row(ctx).data["boxes"])
