@@ -14,6 +14,8 @@ _LAZY = {
     "hookimpl": ("critcore.plugins", "hookimpl"),
     "resolve": ("critcore.api", "resolve"),
     "treat": ("critcore.api", "treat"),
+    "odds": ("critcore.api", "odds"),
+    "simulate": ("critcore.api", "simulate"),
     "systems": ("critcore.api", "systems"),
     "Engine": ("critcore.engine", "Engine"),
     "Context": ("critcore.engine", "Context"),

@@ -72,3 +72,22 @@ def systems(registry: Registry | None = None) -> list[SystemEntry]:
         except CritcoreError as exc:
             out.append(SystemEntry(name, spec.dist, spec.version, None, str(exc)))
     return out
+
+
+def odds(system: str, procedure: str, *, target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),
+         options: Mapping[str, Any] | None = None, registry: Registry | None = None, **params: Any) -> Any:
+    """Exact probability of every distinct outcome (a :class:`critcore.exact.Odds`)."""
+    from .exact import exact_odds
+
+    engine = Engine(system, rules=rules, options=options, registry=registry)
+    return exact_odds(engine, procedure, params, target=target)
+
+
+def simulate(system: str, procedure: str, *, n: int = 100_000, seed: int | str | None = 0,
+             target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),
+             options: Mapping[str, Any] | None = None, registry: Registry | None = None, **params: Any) -> Any:
+    """Monte Carlo: ``n`` seeded resolutions counted (a :class:`critcore.montecarlo.Simulation`)."""
+    from .montecarlo import simulate as run
+
+    engine = Engine(system, rules=rules, options=options, registry=registry)
+    return run(engine, procedure, params, n, seed, target=target)

@@ -1,0 +1,45 @@
+"""What every ``crit`` command shares: the error edge and the plugin registry."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import click
+
+
+class BadInput(click.ClickException):
+    """Bad usage or bad input: one line, exit code 2, nothing written."""
+
+    exit_code = 2
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn critcore's typed errors into click errors at the edge (exit 2 for bad input)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .errors import CritcoreError, InputError
+
+        try:
+            return fn(*args, **kwargs)
+        except InputError as exc:
+            raise BadInput(str(exc)) from None
+        except CritcoreError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper
+
+
+def registry(ctx: click.Context) -> Any:
+    """The plugins available to this invocation (``obj`` of the root context, for tests)."""
+    root = ctx.find_root()
+    if root.obj is None:
+        from .plugins import Registry
+
+        root.obj = Registry.installed()
+    return root.obj
+
+
+def warn(message: str) -> None:
+    click.echo(message, err=True)

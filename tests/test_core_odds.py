@@ -1,0 +1,76 @@
+"""Exact odds and simulation on the fake system, checked against probabilities worked by hand."""
+
+import json
+from fractions import Fraction
+
+import critcore
+from critcore.engine import Engine
+from critcore.exact import exact_odds
+from critcore.montecarlo import simulate, wilson
+
+
+def kind(k):
+    return lambda b: b.determination is not None and b.determination.kind == k
+
+
+def test_odds_match_the_d20_by_hand(registry):
+    """AC 15, bonus 0: 1 fumbles (1/20), 2-14 miss (13/20), 15-19 hit (5/20), 20 crits (1/20);
+    a critical rolls 1d6 on the confirm table: 1-2 graze, 3-5 solid, 6 brutal."""
+    odds = exact_odds(Engine("fake", registry=registry), "attack", {"ac": 15})
+    assert odds.exact and sum(b.probability for b in odds.branches) == 1
+    assert odds.probability(kind("fumble")) == Fraction(1, 20)
+    assert odds.probability(kind("miss")) == Fraction(13, 20)
+    assert odds.probability(kind("hit")) == Fraction(5, 20)
+    solid = odds.probability(lambda b: any(e.id == "solid" for e in b.effects))
+    assert solid == Fraction(1, 20) * Fraction(3, 6)
+
+
+def test_odds_merge_equal_outcomes(registry):
+    """Damage 1d8 x3 on a brutal critical gives 8 distinct results; 1d8 on a hit gives 8 more."""
+    odds = exact_odds(Engine("fake", registry=registry), "attack", {"ac": 15, "damage": "1d8"})
+    brutal = [b for b in odds.branches if b.effects and b.effects[0].id == "brutal"]
+    assert len(brutal) == 8 and all(b.probability == Fraction(1, 20) * Fraction(1, 6) * Fraction(1, 8) for b in brutal)
+
+
+def test_option_and_rule_change_the_odds(registry):
+    """With crit_on_19 the critical chance doubles to 2/20."""
+    odds = critcore.odds("fake", "attack", registry=registry, options={"crit_on_19": True}, ac=15)
+    assert odds.probability(kind("critical")) == Fraction(2, 20)
+
+
+def test_treat_odds(registry):
+    odds = critcore.odds("fake", "rest", registry=registry, target={"hp": 1})
+    assert sorted(b.applied.target["hp"] for b in odds.branches) == [2, 3, 4, 5]
+
+
+def test_simulation_agrees_with_exact_odds_within_its_interval(registry):
+    engine = Engine("fake", registry=registry)
+    exact = exact_odds(engine, "attack", {"ac": 12})
+    sim = simulate(engine, "attack", {"ac": 12}, n=40_000, seed=3)
+    for k in ("fumble", "miss", "hit", "critical"):
+        freq, low, high = sim.frequency(kind(k))
+        assert low <= float(exact.probability(kind(k))) <= high, k
+
+
+def test_simulation_is_reproducible_by_seed(registry):
+    engine = Engine("fake", registry=registry)
+    a = simulate(engine, "attack", {}, n=2000, seed=9)
+    b = simulate(engine, "attack", {}, n=2000, seed=9)
+    assert a.counts == b.counts
+
+
+def test_wilson_interval():
+    """50 of 100: the 95% Wilson interval is about 0.4038 to 0.5962."""
+    low, high = wilson(50, 100)
+    assert abs(low - 0.4038) < 1e-3 and abs(high - 0.5962) < 1e-3
+
+
+def test_cli_odds_and_simulate(invoke):
+    result = invoke("odds", "fake", "attack", "--ac", "15", "--depth", "1")
+    assert result.exit_code == 0, result.output
+    assert "65.0000%  13/20" in result.output and "exact: every outcome accounted for" in result.output
+    data = json.loads(invoke("odds", "fake", "attack", "--ac", "15", "--json").output)
+    assert data["exact"] and {g["label"]: g["probability"] for g in data["groups"]}["critical"] == "1/20"
+    sim = json.loads(invoke("simulate", "fake", "attack", "-n", "5000", "--json").output)
+    assert sim["n"] == 5000 and sum(g["count"] for g in sim["groups"]) == 5000
+    assert invoke("odds", "fake", "attack", "--ac", "99").exit_code == 2
