@@ -1,0 +1,145 @@
+"""House rules as TOML files: data only, validated like shipped tables, errors with file and line."""
+
+import json
+
+import pytest
+
+from critcore.engine import Engine
+from critcore.errors import ConfigError
+
+MORE_BRUTAL = """\
+system = "fake"
+summary = "Brutal blows come more often"
+
+[options]
+crit_on_19 = true
+
+[tables.confirm]
+remove = ["solid"]
+
+[[tables.confirm.row]]
+roll = "3-4"
+id = "solid"
+effect = "damage-multiplier"
+text = "Double damage."
+multiplier = 2
+
+[[tables.confirm.row]]
+roll = "5"
+id = "brutal-5"
+effect = "damage-multiplier"
+text = "Triple damage on a 5 too."
+multiplier = 3
+"""
+
+
+def write(folder, name, text):
+    path = folder / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_rule_file_changes_rows_and_options(registry, isolated_config):
+    rule = write(isolated_config, "brutal.toml", MORE_BRUTAL)
+    engine = Engine("fake", rules=[rule], registry=registry)
+    assert engine.options["crit_on_19"] is True
+    table = engine.tables["confirm"]
+    assert table.lookup(5).id == "brutal-5" and table.lookup(5).changed_by == "brutal"
+    out = engine.run("attack", {}, dice="19,5,2")
+    assert out.effects[0].id == "brutal-5" and out.applied.data["damage"] == 6
+    assert any(n.by == "brutal" for n in out.notes)
+
+
+def test_disabled_rule_file_changes_nothing(registry):
+    engine = Engine("fake", registry=registry)
+    assert engine.tables["confirm"].lookup(5).id == "solid"
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (('roll = "3-4"', 'roll = "3"'), "no row covers roll.*4"),
+        (('roll = "5"', 'roll = "4-5"'), "line 17: rows 'solid' and 'brutal-5' both cover roll 4"),
+        (('roll = "5"', 'roll = "7"'), "line 17: row 'brutal-5' covers roll 7, outside"),
+        (("[tables.confirm]", "[tables.confrim]"), "unknown table 'confrim' \\(did you mean 'confirm'"),
+        (("crit_on_19 = true", "crit_on_91 = true"), "line 5: fake has no option 'crit_on_91'"),
+        (('effect = "damage-multiplier"\ntext = "Triple', 'effect = "explode"\ntext = "Triple'), "line 17.*unknown effect code 'explode'"),
+        (('remove = ["solid"]', 'remove = ["sold"]'), "line 8: confirm has no row 'sold' \\(did you mean 'solid'"),
+        (('summary = ', 'sumary = '), "line 2: unknown key 'sumary'"),
+        (('system = "fake"\n', ''), "must say which system"),
+        (('[options]', '[options'), "line 4: not valid TOML"),
+    ],
+)
+def test_broken_rule_file_is_one_line_with_file_and_line(registry, isolated_config, change, message):
+    rule = write(isolated_config, "bad.toml", MORE_BRUTAL.replace(*change))
+    with pytest.raises(ConfigError, match=message) as err:
+        Engine("fake", rules=[rule], registry=registry)
+    assert str(err.value).startswith(rule) and "\n" not in str(err.value)
+
+
+def test_rule_file_for_another_system_is_ignored(registry, isolated_config):
+    rule = write(isolated_config, "other.toml", 'system = "gurps"\n[options]\nwhatever = 1\n')
+    assert Engine("fake", rules=[rule], registry=registry).options["crit_on_19"] is False
+
+
+CONFLICT = """\
+system = "fake"
+{overrides}
+[[tables.confirm.row]]
+roll = "6"
+id = "brutal"
+effect = "damage-multiplier"
+text = "Quadruple damage."
+multiplier = 4
+"""
+
+
+def test_two_rules_changing_the_same_row_is_an_error_unless_one_overrides(registry, isolated_config):
+    first = write(isolated_config, "first.toml", MORE_BRUTAL.replace("crit_on_19 = true", "").replace(
+        '[[tables.confirm.row]]\nroll = "5"', '[[tables.confirm.row]]\nroll = "5-6"').replace(
+        "remove = [\"solid\"]", "remove = [\"solid\", \"brutal\"]"))
+    second = write(isolated_config, "second.toml", CONFLICT.format(overrides=""))
+    with pytest.raises(ConfigError, match="second.toml, line 3: row 'brutal' of confirm is already changed by house rule 'first'"):
+        Engine("fake", rules=[first, second], registry=registry)
+    third = write(isolated_config, "third.toml", CONFLICT.format(overrides='overrides = ["first"]').replace(
+        'roll = "6"', 'roll = "6"').replace('id = "brutal"', 'id = "brutal"'))
+    # third removes nothing but re-adds 'brutal' at 6; first put brutal-5 on 5-6, so 6 now overlaps
+    with pytest.raises(ConfigError, match="both cover roll 6"):
+        Engine("fake", rules=[first, third], registry=registry)
+
+
+def test_later_rule_may_override_an_earlier_one_explicitly(registry, isolated_config):
+    first = write(isolated_config, "first.toml", 'system = "fake"\n[options]\ncrit_on_19 = true\n')
+    second = write(isolated_config, "second.toml", 'system = "fake"\n[options]\ncrit_on_19 = false\n')
+    with pytest.raises(ConfigError, match="second.toml, line 3: option 'crit_on_19' is already set by house rule 'first'"):
+        Engine("fake", rules=[first, second], registry=registry)
+    second = write(isolated_config, "second.toml", 'system = "fake"\noverrides = ["first"]\n[options]\ncrit_on_19 = false\n')
+    assert Engine("fake", rules=[first, second], registry=registry).options["crit_on_19"] is False
+
+
+def test_cli_tables_marks_changed_rows(invoke, isolated_config):
+    rule = write(isolated_config, "brutal.toml", MORE_BRUTAL)
+    result = invoke("tables", "fake", "confirm", "--rule", rule)
+    assert result.exit_code == 0
+    import re
+
+    lines = {m[2]: m[1] + line for line in result.output.splitlines() if (m := re.match(r"^([* ]) +(\S+)  ", line))}
+    assert lines["5"].startswith("*") and "changed by brutal" in lines["5"]
+    assert lines["3-4"].startswith("*") and lines["1-2"].startswith(" ")
+
+
+def test_cli_rule_file_from_config_and_explain(invoke, isolated_config):
+    write(isolated_config, "brutal.toml", MORE_BRUTAL)
+    (isolated_config / "critcore.toml").write_text('rules = ["brutal.toml"]\n')
+    result = invoke("resolve", "fake", "attack", "--dice", "19,5,2", "--explain")
+    assert "[brutal]" in result.output and "brutal-5" in result.output
+    data = json.loads(invoke("resolve", "fake", "attack", "--dice", "19,5,2", "--json").output)
+    assert any(n["by"] == "brutal" for n in data["notes"])
+
+
+def test_cli_broken_rule_file_exit_2(invoke, isolated_config):
+    rule = write(isolated_config, "bad.toml", MORE_BRUTAL.replace('roll = "3-4"', 'roll = "3"'))
+    result = invoke("resolve", "fake", "attack", "--dice", "20,1,1", "--rule", rule)
+    assert result.exit_code == 2 and "bad.toml" in result.output
+    missing = invoke("resolve", "fake", "attack", "--dice", "20,1,1", "--rule", "nope.toml")
+    assert missing.exit_code == 2 and "not found" in missing.output
