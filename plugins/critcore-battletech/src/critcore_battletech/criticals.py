@@ -1,0 +1,138 @@
+"""Determining Critical Hits and choosing the slot each critical strikes.
+
+Slot choice follows the record sheet: a six-slot location (head, legs) rolls 1d6; a
+twelve-slot location rolls 1d6 for the half (the ``critical-slot-half`` table) and 1d6 for the
+slot in it. A slot that cannot take the hit (a kind whose ``components`` row has the
+``roll-again`` effect: empty and "roll again" slots) or is already destroyed is rolled again;
+when one half has nothing left to hit, only the other half is rolled.
+
+Rolling again until a good face comes up is how people roll real dice. Under exact odds (a
+roller that does not produce faces) the same choice is made with one uniform roll among the
+faces that can be hit: the odds are identical and the enumeration stays finite.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable, Mapping, Sequence
+
+from critcore.dice import Dice, FaceRoller
+from critcore.model import Data, Determination
+from critcore.tables import Row, Table
+
+from . import locations as L
+
+ROLL_AGAIN = "roll-again"
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+@lru_cache(maxsize=256)
+def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determination:
+    """The answer of the determine stage for one Determining Critical Hits row and location."""
+    name = L.name(code)
+    blown = row.code == "blown-off-or-three" and loc_kind in tuple(row.data.get("blown_off", ()))
+    if blown:
+        what = "head" if loc_kind == "head" else loc_kind
+        return Determination(f"{what}-blown-off", True, f"The {name} is blown off.",
+                             data=Data(row=row.id, criticals=0, blown_off=True))
+    count = int(row.data.get("criticals", 0))
+    if count == 0:
+        return Determination("none", False, f"No critical hit in the {name}.", final=not with_unit,
+                             data=Data(row=row.id, criticals=0, blown_off=False))
+    words = NUMBER_WORDS.get(count, str(count))
+    return Determination("critical-hit", True, f"{words.capitalize()} critical hit{'s' if count > 1 else ''} "
+                         f"in the {name}.", data=Data(row=row.id, criticals=count, blown_off=False))
+
+
+def roll_again_kinds(components: Table) -> frozenset[str]:
+    """Slot kinds that a critical never stays on (their row's effect is ``roll-again``)."""
+    return frozenset(r.id for r in components.rows if r.code == ROLL_AGAIN)
+
+
+def hittable(slots: Sequence[Mapping[str, Any]], skip: frozenset[str], taken: frozenset[int] | set[int]) -> list[int]:
+    """Indexes (0-based) of the slots a critical can still strike."""
+    return [i for i, s in enumerate(slots) if s["kind"] not in skip and not s["destroyed"] and i not in taken]
+
+
+def _faces_roller(dice: Dice) -> bool:
+    return isinstance(dice.roller, FaceRoller)
+
+
+def _pick_face(dice: Dice, faces: list[int], label: str, why: Callable[[int], str]) -> int:
+    """1d6 until one of ``faces`` comes up (or one uniform roll among them under exact odds)."""
+    if len(faces) == 6 or _faces_roller(dice):
+        text = label
+        while True:
+            face = dice.roll("1d6", text).total
+            if face in faces:
+                return face
+            text = f"{label}, again ({why(face)})"
+    if len(faces) == 1:
+        return faces[0]
+    return faces[dice.roll(f"1d{len(faces)}", f"{label} (one of slots {', '.join(map(str, faces))})").total - 1]
+
+
+def _equal_rows(table: Table) -> bool:
+    widths = {len(r.covers()) for r in table.rows}
+    return len(widths) == 1
+
+
+def _roll_half(dice: Dice, half: Table, label: str) -> Row:
+    if _faces_roller(dice) or not _equal_rows(half):
+        return half.lookup(dice.roll(half.dice, label).total)
+    rows = half.rows
+    return rows[dice.roll(f"1d{len(rows)}", label).total - 1]
+
+
+def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
+                reroll: str = "slot") -> int:
+    """Roll for the slot a critical strikes among ``slots``; ``ok`` lists those it can strike.
+
+    ``reroll`` is the ``slot_reroll`` option: ``slot`` rolls only the slot die again within the
+    chosen half, ``both`` rolls both dice again.
+    """
+    okset = set(ok)
+
+    def why(first: int) -> Callable[[int], str]:
+        def text(face: int) -> str:
+            i = first - 1 + face - 1
+            s = slots[i]
+            state = "already destroyed" if s["destroyed"] else s.get("name") or s["kind"]
+            return f"slot {i + 1} is {state}"
+        return text
+
+    if len(slots) <= 6:
+        face = _pick_face(dice, [i + 1 for i in ok], f"{label}: slot (1d6)", why(1))
+        return face - 1
+    upper = [i for i in ok if i < 6]
+    lower = [i for i in ok if i >= 6]
+    if upper and lower:
+        if reroll == "both":
+            if not _faces_roller(dice) and _equal_rows(half):
+                return ok[dice.roll(f"1d{len(ok)}", f"{label}: slot (one of {len(ok)} that can be hit)").total - 1]
+            text = label
+            while True:
+                row = half.lookup(dice.roll(half.dice, f"{text}: half (1-3 upper, 4-6 lower)").total)
+                first = int(row.data.get("first_slot", 1))
+                face = dice.roll("1d6", f"{text}: slot in slots {first}-{first + 5}").total
+                i = first - 1 + face - 1
+                if i in okset:
+                    return i
+                text = f"{label}, again ({why(first)(face)})"
+        row = _roll_half(dice, half, f"{label}: half (1-3 upper, 4-6 lower)")
+        first = int(row.data.get("first_slot", 1))
+    else:
+        first = 1 if upper else 7
+    faces = [i - first + 2 for i in ok if first - 1 <= i < first + 5]
+    face = _pick_face(dice, faces, f"{label}: slot in slots {first}-{first + 5}", why(first))
+    return first - 1 + face - 1
+
+
+def generic_slot(dice: Dice, half: Table, code: str, label: str) -> tuple[int, str]:
+    """Without a unit: the slot number a critical strikes (1-based) and which half."""
+    if L.slot_count(code) == 6:
+        return dice.roll("1d6", f"{label}: slot (1d6)").total, ""
+    row = half.lookup(dice.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
+    first = int(row.data.get("first_slot", 1))
+    face = dice.roll("1d6", f"{label}: slot in slots {first}-{first + 5}").total
+    return first - 1 + face, row.id

@@ -1,0 +1,329 @@
+"""Damage to a 'Mech: armor, then internal structure, transfer inward, critical checks, and the
+explosions that feed back into damage (cascades).
+
+A :class:`Resolver` works on one resolution: it holds the copy-on-write state, the dice, the
+tables and options, and collects the plain-words changes, the table rows rolled on the way
+and the events (PSRs due now). It lives only inside the ``apply`` stage.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from critcore.dice import Dice
+from critcore.model import Data, Effect
+from critcore.tables import Table
+
+from . import criticals as C
+from . import effects as E
+from . import locations as L
+from .unitview import Work
+
+PILOT_DEAD_AT = 6  # Total Warfare: the sixth point of damage kills the MechWarrior
+
+
+class Resolver:
+    """One resolution's working state and record."""
+
+    def __init__(self, work: Work, dice: Dice, tables: Mapping[str, Table], options: Mapping[str, Any],
+                 turn: int | None = None) -> None:
+        self.w = work
+        self.dice = dice
+        self.components = tables["components"]
+        self.crit_table = tables["determining-critical-hits"]
+        self.half = tables["critical-slot-half"]
+        self.options = options
+        self.changes: list[str] = []
+        self.effects: list[Effect] = []
+        self.events: list[str] = []
+        self.known_rows = frozenset(r.id for r in self.components.rows)
+        self.skip = C.roll_again_kinds(self.components)
+        dmg = self.w.wsub("damage")
+        dmg["resolutions"] = int(dmg.get("resolutions", 0)) + 1
+        self.batch = dmg["resolutions"]
+        if turn is not None:
+            self.w.set("turn", turn)
+        self.turn = self.w.get("turn")
+        self.gyro_before = self.count_kind("gyro")
+
+    # -- record ----------------------------------------------------------------------------
+    def change(self, text: str) -> None:
+        self.changes.append(text)
+
+    def event(self, text: str) -> None:
+        if text not in self.events:
+            self.events.append(text)
+
+    @property
+    def destroyed(self) -> bool:
+        return bool(self.w.get("destroyed"))
+
+    # -- the unit as a whole ---------------------------------------------------------------
+    def destroy_unit(self, reason: str) -> None:
+        if not self.destroyed:
+            self.w.set("destroyed", True)
+            self.w.set("destroyed_reason", reason)
+            self.change(f"The 'Mech is destroyed: {reason}")
+
+    def pilot_damage(self, amount: int, why: str) -> None:
+        if amount <= 0:
+            return
+        pilot = self.w.wsub("pilot")
+        if pilot.get("dead"):
+            return
+        before = int(pilot.get("hits", 0))
+        pilot["hits"] = min(PILOT_DEAD_AT, before + amount)
+        self.change(f"MechWarrior takes {amount} damage ({why}): hits {before} -> {pilot['hits']}")
+        if pilot["hits"] >= PILOT_DEAD_AT:
+            self.kill_pilot(f"{PILOT_DEAD_AT} points of damage")
+            self.destroy_unit("MechWarrior killed")
+        else:
+            self.event("consciousness roll for the MechWarrior (damage taken)")
+
+    def kill_pilot(self, why: str) -> None:
+        pilot = self.w.wsub("pilot")
+        if not pilot.get("dead"):
+            pilot["dead"] = True
+            pilot["conscious"] = False
+            self.change(f"MechWarrior killed ({why})")
+
+    def disable_item(self, item_id: str) -> None:
+        it = self.w.witem(item_id)
+        if it is not None and not it.get("disabled"):
+            it["disabled"] = True
+
+    def count_kind(self, kind: str, with_lost_locations: bool = False) -> int:
+        """Slots of a kind hit by a critical (and, if asked, those in destroyed locations)."""
+        n = 0
+        for code in self.w.codes():
+            loc = self.w.loc(code)
+            gone = with_lost_locations and loc.get("destroyed")
+            n += sum(1 for s in loc["slots"] if s["kind"] == kind and (gone or s["destroyed"]))
+        return n
+
+    def settle(self) -> None:
+        """Check what destroys the 'Mech as a whole: engine hits, a lost cockpit."""
+        if self.destroyed:
+            return
+        limit = int(self.components.row("engine").data.get("destroyed_at", 3))
+        if self.count_kind("engine", True) >= limit:
+            self.destroy_unit(f"{limit} engine hits")
+        if self.count_kind("cockpit", True) and not self.w.get("pilot", {}).get("dead"):
+            self.kill_pilot("cockpit lost")
+            self.destroy_unit("cockpit destroyed")
+
+    # -- locations -------------------------------------------------------------------------
+    def destroy_location(self, code: str, why: str, blown_off: bool = False) -> None:
+        loc = self.w.wloc(code)
+        if loc.get("destroyed"):
+            return
+        loc["destroyed"] = True
+        loc["structure"] = 0
+        loc["armor"] = 0
+        if loc.get("rear_armor") is not None:
+            loc["rear_armor"] = 0
+        if blown_off:
+            loc["blown_off"] = True
+        for s in loc["slots"]:
+            if s.get("item") is not None and s["kind"] in E.ITEM_KINDS:
+                self.disable_item(s["item"])
+        self.change(f"{L.name(code)} {'blown off' if blown_off else 'destroyed'} ({why}); "
+                    "nothing in it explodes")
+        if code in L.VITAL:
+            self.destroy_unit(f"{L.name(code).lower()} destroyed")
+        arm = L.ARM_OF_TORSO.get(code)
+        if arm and not L.is_quad(self.w.config) and self.w.has(arm):
+            self.destroy_location(arm, "its side torso is gone")
+        self.settle()
+
+    def blow_off(self, code: str) -> None:
+        row = self.components.row(f"{L.kind(code)}-blown-off")
+        self.effects.append(row.effect(self.components.id, None, location=code))
+        self.destroy_location(code, "a 12 on Determining Critical Hits", blown_off=True)
+
+    # -- damage ----------------------------------------------------------------------------
+    def damage(self, code: str, amount: int, rear: bool = False, structure_only: bool = False,
+               cause: str = "") -> None:
+        """Damage to a location: armor (front or rear), then internal structure, then inward.
+
+        ``structure_only`` is explosion damage: it goes to internal structure, here and in
+        every location it passes to. Each location whose structure took damage and still
+        stands gets a critical check afterwards, in the order they were damaged.
+        """
+        remaining = amount
+        damaged: list[str] = []
+        case = self.options.get("case", False) and structure_only
+        while remaining > 0 and code is not None:
+            loc = self.w.loc(code)
+            if loc.get("destroyed"):
+                nxt = L.INWARD[code]
+                if nxt is None or not self.w.has(nxt):
+                    self.change(f"{L.name(code)} is already destroyed: {remaining} damage is lost")
+                    break
+                self.change(f"{L.name(code)} is already destroyed: {remaining} damage passes to the {L.name(nxt)}")
+                code = nxt
+                continue
+            wl = self.w.wloc(code)
+            if not structure_only:
+                key = "rear_armor" if rear and code in L.TORSOS_WITH_REAR and wl.get("rear_armor") is not None else "armor"
+                have = int(wl.get(key) or 0)
+                take = min(have, remaining)
+                if take:
+                    wl[key] = have - take
+                    remaining -= take
+                    label = "rear armor" if key == "rear_armor" else "armor"
+                    self.change(f"{L.name(code)} {label} {have} -> {have - take}")
+            if remaining <= 0:
+                break
+            have = int(wl["structure"])
+            take = min(have, remaining)
+            wl["structure"] = have - take
+            remaining -= take
+            self.change(f"{L.name(code)} internal structure {have} -> {have - take}")
+            if take and code not in damaged:
+                damaged.append(code)
+            if wl["structure"] > 0:
+                break
+            self.destroy_location(code, cause or "internal structure gone")
+            if case and self.has_case(code):
+                if remaining:
+                    self.change(f"CASE in the {L.name(code)}: the other {remaining} explosion damage is vented")
+                break
+            nxt = L.INWARD[code]
+            if nxt is None or not self.w.has(nxt):
+                break
+            if remaining:
+                self.change(f"{remaining} damage passes inward to the {L.name(nxt)}")
+            code = nxt
+        for where in damaged:
+            if not self.w.loc(where).get("destroyed"):
+                self.critical_check(where)
+
+    def has_case(self, code: str) -> bool:
+        """CASE protects this location: a CASE slot in it, or any location of a Clan 'Mech."""
+        if str(self.w.get("tech_base", "")).lower() == "clan":
+            return True
+        return any(s["kind"] in ("roll-again", "equipment") and "CASE" in str(s.get("name", "")).upper()
+                   for s in self.w.loc(code)["slots"])
+
+    # -- criticals -------------------------------------------------------------------------
+    def critical_check(self, code: str) -> None:
+        """Roll Determining Critical Hits for a location whose internal structure was damaged."""
+        if self.destroyed:
+            self.change(f"No critical check for the {L.name(code)}: the 'Mech is already destroyed")
+            return
+        total = self.dice.roll(self.crit_table.dice, f"Determining Critical Hits: {L.name(code)}").total
+        row = self.crit_table.lookup(total)
+        self.effects.append(row.effect(self.crit_table.id, total, location=code))
+        det = C.determination(row, L.kind(code), code, True)
+        if det.data["blown_off"]:
+            self.blow_off(code)
+        elif det.data["criticals"]:
+            self.criticals(code, int(det.data["criticals"]))
+
+    def choose(self, code: str, count: int, label: str) -> list[Effect]:
+        """Roll the slots of ``count`` criticals in a location and say what each strikes."""
+        out: list[Effect] = []
+        taken: set[tuple[str, int]] = set()
+        knocked: set[str] = set()
+        reroll = str(self.options.get("slot_reroll", "slot"))
+        for n in range(1, count + 1):
+            where = code
+            while True:
+                loc = self.w.loc(where)
+                slots = loc["slots"][:6] if L.slot_count(where) == 6 else loc["slots"]
+                ok = [] if loc.get("destroyed") else C.hittable(slots, self.skip, {i for c, i in taken if c == where})
+                if ok:
+                    break
+                nxt = L.INWARD[where] if self.options.get("no_slot_left") == "transfer" else None
+                if nxt is None or not self.w.has(nxt):
+                    break
+                self.change(f"Nothing left to hit in the {L.name(where)}: critical {n} passes to the {L.name(nxt)}")
+                where = nxt
+            if not ok:
+                out.append(self.components.row("nothing-to-hit").effect(self.components.id, None, location=where))
+                continue
+            tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
+            idx = C.choose_slot(self.dice, self.half, slots, ok, tag, reroll)
+            taken.add((where, idx))
+            row_id = E.classify(self.w, where, idx, self.known_rows, knocked)
+            item = slots[idx].get("item")
+            if item is not None and row_id not in ("absorbed",):
+                knocked.add(item)
+            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, str(self.options.get("explosion_damage", "per-turn"))))
+        return out
+
+    def criticals(self, code: str, count: int) -> None:
+        self.apply_batch(self.choose(code, count, "critical"))
+
+    def apply_batch(self, batch: list[Effect], record: bool = True) -> None:
+        """Mark every slot of a batch first, then act on each in order (cascades follow).
+
+        ``record=False`` leaves the batch's own rows out of :attr:`effects` (the effect stage
+        already reported them); rows rolled in cascades are always recorded.
+        """
+        dmg = self.w.wsub("damage")
+        for eff in batch:
+            if "slot" not in eff.data:
+                continue
+            loc = self.w.wloc(eff.data["location"])
+            slot = loc["slots"][eff.data["slot"] - 1]
+            dmg["criticals"] = int(dmg.get("criticals", 0)) + 1
+            slot["destroyed"] = True
+            slot["hit_seq"] = dmg["criticals"]
+            slot["hit_turn"] = self.turn
+            slot["hit_batch"] = self.batch
+        for eff in batch:
+            if record:
+                self.effects.append(eff)
+            if eff.code == "nothing-to-hit":
+                self.change(f"Nothing in the {L.name(eff.data['location'])} can take the critical: it is lost")
+                continue
+            E.consequences(self, eff)
+        self.settle()
+
+    def finish(self) -> None:
+        """Bring the damage counters up to date and note the PSRs this resolution calls for."""
+        self.settle()
+        dmg = self.w.wsub("damage")
+        dmg["engine_hits"] = self.count_kind("engine", True)
+        gyro = self.count_kind("gyro")
+        dmg["gyro_hits"] = gyro
+        dmg["sensor_hits"] = self.count_kind("sensors")
+        dmg["life_support_hit"] = self.count_kind("life-support") > 0
+        dmg["heat_sinks_destroyed"] = self.count_items("heat-sink")
+        dmg["jump_jets_destroyed"] = self.count_items("jump-jet")
+        destroyed_at = int(self.components.row("gyro").data.get("destroyed_at", 2))
+        if gyro > self.gyro_before:
+            if gyro >= destroyed_at and self.gyro_before < destroyed_at:
+                fall = self.components.row("gyro").data.get("fall_psr", 6)
+                self.event(f"the 'Mech falls automatically (gyro destroyed); the PSR against MechWarrior damage "
+                           f"in the fall is at +{fall}")
+            else:
+                self.event("PSR now (gyro damaged)")
+        if self.w.get("pilot", {}).get("dead"):
+            self.events = [e for e in self.events if not e.startswith("consciousness")]
+
+    def count_items(self, kind: str) -> int:
+        """Items of a kind knocked out (a critical on any of their slots, or their location lost)."""
+        seen: set[str] = set()
+        n = 0
+        for code in self.w.codes():
+            loc = self.w.loc(code)
+            for s in loc["slots"]:
+                if s["kind"] != kind:
+                    continue
+                item_id = s.get("item")
+                key = item_id if item_id is not None else f"{code}-{id(s)}"
+                if key in seen:
+                    continue
+                it = self.w.item(item_id)
+                out = loc.get("destroyed") or s["destroyed"] or (it is not None and it.get("disabled"))
+                if out:
+                    seen.add(key)
+                    n += 1
+        return n
+
+
+def result_data(res: Resolver) -> Data:
+    return Data(psr_now=tuple(res.events))

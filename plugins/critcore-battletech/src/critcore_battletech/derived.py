@@ -1,0 +1,256 @@
+"""Numbers that follow from a unit's damage: MP, heat, PSR, to-hit modifiers, pilot, destroyed.
+
+Everything is computed from the state (slots hit, locations lost) and the ``components``
+table's numbers, so the same state always gives the same figures and a house rule that
+changes a row changes them too.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+from typing import Any, Mapping
+
+from critcore.tables import Table
+
+from . import locations as L
+
+LEG_ACTUATORS = ("upper-leg-actuator", "lower-leg-actuator", "foot-actuator")
+ARM_ACTUATORS = ("upper-arm-actuator", "lower-arm-actuator", "hand-actuator")
+
+
+def _num(row: Any, key: str, default: int = 0) -> int:
+    return int(row.data.get(key, default))
+
+
+def _same_turn(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    ta, tb = a.get("hit_turn"), b.get("hit_turn")
+    if ta is not None and tb is not None:
+        return bool(ta == tb)
+    return a.get("hit_batch") is not None and a.get("hit_batch") == b.get("hit_batch")
+
+
+def _before_hip(act: Mapping[str, Any], hip: Mapping[str, Any]) -> bool:
+    """An actuator hit from an earlier turn than the hip's (its PSR modifier is then ignored)."""
+    sa, sh = act.get("hit_seq"), hip.get("hit_seq")
+    if sa is None or sh is None:
+        return False
+    return bool(sa < sh) and not _same_turn(act, hip)
+
+
+def _hits(loc: Mapping[str, Any], kind: str) -> list[Mapping[str, Any]]:
+    return [s for s in loc["slots"] if s["kind"] == kind and s["destroyed"]]
+
+
+def _has(loc: Mapping[str, Any], kind: str) -> bool:
+    return any(s["kind"] == kind for s in loc["slots"])
+
+
+def _out_count(locs: Mapping[str, Any], kind: str, with_lost_locations: bool = False) -> int:
+    """Slots of a kind hit by a critical (and, if asked, those in destroyed locations)."""
+    return sum(1 for loc in locs.values() for s in loc["slots"]
+               if s["kind"] == kind and (s["destroyed"] or (with_lost_locations and loc.get("destroyed"))))
+
+
+def _items_out(state: Mapping[str, Any], kind: str) -> int:
+    locs = state["locations"]
+    items = state.get("items") or {}
+    seen: set[Any] = set()
+    for code, loc in locs.items():
+        for i, s in enumerate(loc["slots"]):
+            if s["kind"] != kind:
+                continue
+            key = s.get("item") if s.get("item") is not None else (code, i)
+            it = items.get(s.get("item")) if s.get("item") is not None else None
+            if loc.get("destroyed") or s["destroyed"] or (it is not None and it.get("disabled")):
+                seen.add(key)
+    return len(seen)
+
+
+def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
+    """The derived numbers of a unit (plain data, ready for JSON)."""
+    row = comp.row
+    locs: Mapping[str, Mapping[str, Any]] = state["locations"]
+    quad = L.is_quad(state.get("config"))
+    notes: list[str] = []
+    legs = [c for c in locs if L.kind(c) == "leg"]
+    arms = [c for c in locs if L.kind(c) == "arm"]
+    lost_legs = [c for c in legs if locs[c].get("destroyed")]
+
+    # -- movement ---------------------------------------------------------------------------
+    hip, leg_row = row("hip"), row("leg-destroyed")
+    base_walk = int(state.get("walk_mp", 0))
+    walk = base_walk
+    hipped = [c for c in legs if c not in lost_legs and _hits(locs[c], "hip")]
+    for n, _ in enumerate(hipped, 1):
+        walk = _num(hip, "second_hip_walk") if n >= 2 else ceil(walk / 2 ** _num(hip, "walk_halvings", 1))
+    if len(hipped) >= 2:
+        notes.append("both hips frozen: 0 MP, yet the 'Mech does not count as immobile")
+    for c in legs:
+        if c in lost_legs:
+            continue
+        for kind in LEG_ACTUATORS:
+            walk += _num(row(kind), "walk_mp") * len(_hits(locs[c], kind))
+    walk = max(0, walk)
+    no_run = False
+    if lost_legs:
+        if quad:
+            if len(lost_legs) == 1:
+                walk = max(0, walk + _num(leg_row, "quad_one_leg_walk_mp"))
+            elif len(lost_legs) == 2:
+                walk, no_run = min(walk, _num(leg_row, "quad_two_legs_walk")), True
+            else:
+                walk, no_run = _num(leg_row, "quad_three_legs_walk"), True
+        else:
+            walk, no_run = min(walk, _num(leg_row, "biped_walk")), True
+    run = walk if no_run else ceil(walk * 1.5)
+    jump = max(0, int(state.get("jump_mp", 0)) + _num(row("jump-jet"), "jump_mp", -1) * _items_out(state, "jump-jet"))
+
+    # -- heat -------------------------------------------------------------------------------
+    engine = row("engine")
+    engine_hits = _out_count(locs, "engine", True)
+    heat = _num(engine, "heat_per_hit") * min(engine_hits, _num(engine, "destroyed_at", 3))
+    hs = state.get("heat_sinks") or {}
+    hs_type = str(hs.get("type", "single"))
+    per_sink = _num(row("heat-sink"), hs_type if hs_type in ("single", "double") else "single", 1)
+    sinks_out = _items_out(state, "heat-sink")
+    dissipation = max(0, int(hs.get("count", 0)) * per_sink - sinks_out * per_sink)
+
+    # -- piloting ---------------------------------------------------------------------------
+    psr = 0
+    why: list[str] = []
+    psr_for: set[str] = set()
+    gyro = row("gyro")
+    gyro_hits = _out_count(locs, "gyro")
+    gyro_destroyed = gyro_hits >= _num(gyro, "destroyed_at", 2)
+    if gyro_hits:
+        psr += _num(gyro, "psr_damaged")
+        why.append(f"gyro damaged +{_num(gyro, 'psr_damaged')}")
+        psr_for.update(gyro.data.get("psr_on", ()))
+    if gyro_destroyed:
+        psr += _num(gyro, "psr_destroyed")
+        why.append(f"gyro destroyed +{_num(gyro, 'psr_destroyed')}")
+        notes.append("gyro destroyed: the 'Mech is down and cannot stand; it may fire as if prone and turn "
+                     "one hexside a turn with at least 1 MP; it is not immobile")
+    for c in legs:
+        loc = locs[c]
+        if c in lost_legs:
+            psr += _num(leg_row, "psr")
+            why.append(f"{L.name(c)} lost +{_num(leg_row, 'psr')}")
+            continue
+        hips = sorted(_hits(loc, "hip"), key=lambda s: s.get("hit_seq") or 0)
+        if hips:
+            psr += _num(hip, "psr") * len(hips)
+            why.append(f"{L.name(c)} hip +{_num(hip, 'psr') * len(hips)}")
+            psr_for.update(hip.data.get("psr_on", ()))
+        for kind in LEG_ACTUATORS:
+            r = row(kind)
+            for s in _hits(loc, kind):
+                psr_for.update(r.data.get("psr_on", ()))
+                if hips and _before_hip(s, hips[0]):
+                    why.append(f"{L.name(c)} {kind.replace('-', ' ')} ignored (hip hit later)")
+                    continue
+                psr += _num(r, "psr")
+                why.append(f"{L.name(c)} {kind.replace('-', ' ')} +{_num(r, 'psr')}")
+
+    # -- weapons ----------------------------------------------------------------------------
+    sensors = row("sensors")
+    sensor_hits = _out_count(locs, "sensors")
+    can_fire = sensor_hits < _num(sensors, "no_fire_at", 2)
+    base_to_hit = _num(sensors, "weapon_to_hit") if sensor_hits else 0
+    weapons: dict[str, Any] = {"all": {"to_hit": base_to_hit, "can_fire": can_fire,
+                                       "why": ([f"sensors +{base_to_hit}"] if sensor_hits and can_fire else [])
+                                       + ([] if can_fire else ["sensors destroyed: no weapon fire"])}}
+    punches: dict[str, Any] = {}
+    club_ok, club_mod, club_why = bool(arms), 0, [] if arms else ["no arms"]
+    for c in arms:
+        loc = locs[c]
+        if loc.get("destroyed"):
+            weapons[c] = {"to_hit": None, "can_fire": False, "why": [f"{L.name(c)} {'blown off' if loc.get('blown_off') else 'destroyed'}"]}
+            punches[c] = {"possible": False, "to_hit": None, "halvings": 0, "why": [f"{L.name(c)} gone"]}
+            club_ok = False
+            club_why.append(f"{L.name(c)} gone")
+            continue
+        shoulder = _hits(loc, "shoulder")
+        w_mod, w_why = 0, []
+        p_mod, p_why, halvings = 0, [], 0
+        p_ok = True
+        if shoulder:
+            sr = row("shoulder")
+            w_mod, w_why = _num(sr, "weapon_to_hit"), [f"shoulder +{_num(sr, 'weapon_to_hit')} (replaces the arm's other modifiers)"]
+            p_ok = False
+            p_why.append("shoulder frozen")
+            club_ok = False
+            club_why.append(f"{L.name(c)} shoulder frozen")
+        for kind in ARM_ACTUATORS:
+            r = row(kind)
+            hit = len(_hits(loc, kind))
+            missing = 0 if _has(loc, kind) else 1
+            label = kind.replace("-", " ")
+            if hit and not shoulder and _num(r, "weapon_to_hit"):
+                w_mod += _num(r, "weapon_to_hit") * hit
+                w_why.append(f"{label} +{_num(r, 'weapon_to_hit') * hit}")
+            if missing and r.data.get("missing_counts_for_weapons") and not shoulder and _num(r, "weapon_to_hit"):
+                w_mod += _num(r, "weapon_to_hit")
+                w_why.append(f"no {label} +{_num(r, 'weapon_to_hit')}")
+            n = hit + missing
+            if n:
+                state_word = "missing" if missing else "destroyed"
+                p_mod += _num(r, "punch_to_hit") * n
+                halvings += _num(r, "punch_halvings") * n
+                p_why.append(f"{label} {state_word} +{_num(r, 'punch_to_hit') * n}")
+                club_mod += _num(r, "club_to_hit") * n
+                if _num(r, "club_to_hit"):
+                    club_why.append(f"{L.name(c)} {label} {state_word} +{_num(r, 'club_to_hit') * n}")
+                if r.data.get("club") is False:
+                    club_ok = False
+                    club_why.append(f"{L.name(c)} {label} {state_word}: no club")
+        weapons[c] = {"to_hit": w_mod + base_to_hit, "can_fire": can_fire, "why": w_why + weapons["all"]["why"]}
+        punches[c] = {"possible": p_ok, "to_hit": p_mod if p_ok else None, "halvings": halvings, "why": p_why}
+
+    # -- kicks ------------------------------------------------------------------------------
+    k_ok, k_mod, k_half, k_why = bool(legs), 0, 0, []
+    if lost_legs and not quad:
+        k_ok = False
+        k_why.append("a leg is lost")
+    if hipped:
+        k_ok = False
+        k_why.append("hip frozen: no kicks")
+    for c in legs:
+        if c in lost_legs:
+            continue
+        for kind in LEG_ACTUATORS:
+            r = row(kind)
+            n = len(_hits(locs[c], kind))
+            if n:
+                k_mod += _num(r, "kick_to_hit") * n
+                k_half += _num(r, "kick_halvings") * n
+                k_why.append(f"{L.name(c)} {kind.replace('-', ' ')} +{_num(r, 'kick_to_hit') * n}")
+
+    # -- pilot, heat effects, lost limbs ----------------------------------------------------
+    pilot = state.get("pilot") or {}
+    ls = row("life-support")
+    if _out_count(locs, "life-support"):
+        now = int(state.get("heat", 0))
+        dmg = (_num(ls, "very_hot_damage") if now >= _num(ls, "very_hot_from")
+               else _num(ls, "hot_damage") if now >= _num(ls, "hot_from") else 0)
+        notes.append(f"life support out: the MechWarrior takes {_num(ls, 'hot_damage')} damage each heat phase at heat "
+                     f"{_num(ls, 'hot_from')}-{_num(ls, 'very_hot_from') - 1}, {_num(ls, 'very_hot_damage')} at "
+                     f"{_num(ls, 'very_hot_from')}+ (heat now {now}: {dmg})")
+    for c, loc in locs.items():
+        if loc.get("blown_off") and L.kind(c) in ("arm", "leg"):
+            notes.append(f"the {L.name(c)} lies in the hex where it was lost and can be picked up as a club")
+
+    return {
+        "walk": walk, "run": run, "jump": jump, "base_walk": base_walk,
+        "engine_hits": engine_hits, "heat_per_turn": heat, "dissipation": dissipation,
+        "heat_sinks": {"count": int(hs.get("count", 0)), "type": hs_type, "destroyed": sinks_out},
+        "psr": psr, "psr_why": why, "psr_for": sorted(psr_for),
+        "gyro_destroyed": gyro_destroyed,
+        "weapons": weapons, "punch": punches,
+        "kick": {"possible": k_ok, "to_hit": k_mod if k_ok else None, "halvings": k_half, "why": k_why},
+        "club": {"possible": club_ok, "to_hit": club_mod if club_ok else None, "why": club_why},
+        "pilot": {"hits": int(pilot.get("hits", 0)), "dead": bool(pilot.get("dead")),
+                  "conscious": bool(pilot.get("conscious", True))},
+        "destroyed": bool(state.get("destroyed")), "destroyed_reason": str(state.get("destroyed_reason", "")),
+        "notes": notes,
+    }

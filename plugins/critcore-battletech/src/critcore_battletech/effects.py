@@ -1,0 +1,115 @@
+"""What a critical hit does to the slot it strikes: which ``components`` row applies, and its
+consequences (an item knocked out, an explosion, the pilot killed, ...).
+
+:func:`classify` picks the row for a slot from its kind and the state of its item (an empty
+ammunition bin, a Gauss rifle's first hit, a second slot of a weapon already knocked out).
+:func:`consequences` acts on the row's effect code; the numbers come from the row.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Collection, Mapping
+
+from critcore.model import Data, Effect
+
+from . import locations as L
+
+if TYPE_CHECKING:
+    from .damage import Resolver
+
+ITEM_KINDS = frozenset({"weapon", "equipment", "heat-sink", "jump-jet", "ammo"})
+
+
+class Reader:
+    """The read side shared by a frozen state and a :class:`~critcore_battletech.unitview.Work`."""
+
+    def loc(self, code: str) -> Mapping[str, Any]: ...  # pragma: no cover
+    def item(self, item_id: str | None) -> Mapping[str, Any] | None: ...  # pragma: no cover
+
+
+def explosion_damage(item: Mapping[str, Any], option: str) -> int:
+    """Damage of an exploding ammunition bin: one turn's shots (``per-turn``) or every shot left
+    (``total-warfare``). A bin holding fewer shots than a turn's worth explodes with what it has."""
+    ammo = item.get("ammo") or {}
+    per = int(ammo.get("damage_per_shot", 0))
+    shots = int(ammo.get("shots", 0))
+    if option == "total-warfare":
+        return per * shots
+    return per * min(shots, int(ammo.get("shots_per_turn", 1) or 1))
+
+
+def classify(view: Any, code: str, index: int, known_rows: Collection[str],
+             knocked_out: Collection[str] = ()) -> str:
+    """The ``components`` row id for a critical on slot ``index`` of location ``code``.
+
+    ``knocked_out`` names items already knocked out earlier in the same batch of criticals.
+    """
+    slot = view.loc(code)["slots"][index]
+    kind = slot["kind"]
+    item_id = slot.get("item")
+    item = view.item(item_id) if kind in ITEM_KINDS else None
+    if item is not None and (item.get("disabled") or item_id in knocked_out):
+        return "absorbed"
+    if kind == "ammo" and item is not None:
+        if int((item.get("ammo") or {}).get("shots", 0)) <= 0:
+            return "empty-ammo-bin"
+        return "ammo" if item.get("explosive", True) else "non-explosive-ammo"
+    if kind in ("weapon", "equipment") and item is not None and item.get("explosive"):
+        return "explosive-component"
+    return kind if kind in known_rows else "equipment"
+
+
+def slot_effect(components: Any, row_id: str, view: Any, code: str, index: int, option: str) -> Effect:
+    """The Effect for a critical on a slot, with the numbers the engine acts on."""
+    slot = view.loc(code)["slots"][index]
+    row = components.row(row_id)
+    extra: dict[str, Any] = {"location": code, "slot": index + 1, "component": slot.get("name", slot["kind"])}
+    if slot.get("item") is not None:
+        extra["item"] = slot["item"]
+    if row.code == "ammo-explosion":
+        extra["explosion_damage"] = explosion_damage(view.item(slot.get("item")) or {}, option)
+    elif row.code == "component-explosion":
+        extra["explosion_damage"] = int((view.item(slot.get("item")) or {}).get("explosion_damage", 0))
+    return row.effect(components.id, None, **extra)
+
+
+def consequences(res: Resolver, effect: Effect) -> None:
+    """Act on one slot's critical (the slot is already marked destroyed)."""
+    code = effect.code
+    data: Data = effect.data
+    where = data["location"]
+    name = data.get("component", "")
+    item_id = data.get("item")
+    place = f"{L.name(where)} slot {data['slot']}"
+    if code in ("disabled", "heat-sink", "jump-jet") or (code in ("ammo-explosion", "component-explosion")):
+        if item_id is not None:
+            res.disable_item(item_id)
+    if code == "ammo-explosion":
+        dmg = int(data.get("explosion_damage", 0))
+        it = res.w.witem(item_id) if item_id is not None else None
+        if it is not None and isinstance(it.get("ammo"), dict):
+            before = it["ammo"].get("shots", 0)
+            it["ammo"]["shots"] = 0
+            res.change(f"{name} ({place}) explodes: {before} shots gone, {dmg} damage to internal structure")
+        else:
+            res.change(f"{name} ({place}) explodes: {dmg} damage to internal structure")
+        res.pilot_damage(int(effect.data.get("pilot_damage", 0)), "ammunition explosion feedback")
+        res.damage(where, dmg, structure_only=True, cause=f"{name} explosion")
+    elif code == "component-explosion":
+        dmg = int(data.get("explosion_damage", 0))
+        res.change(f"{name} ({place}) explodes on its first hit: {dmg} damage to internal structure")
+        res.pilot_damage(int(effect.data.get("pilot_damage", 0)), "explosion feedback")
+        res.damage(where, dmg, structure_only=True, cause=f"{name} explosion")
+    elif code == "cockpit":
+        res.change(f"Cockpit hit ({place}): the MechWarrior is killed")
+        res.kill_pilot("cockpit destroyed")
+        res.destroy_unit("cockpit destroyed")
+    elif code == "absorbed":
+        res.change(f"{name} ({place}) takes the hit; nothing more happens")
+    elif code == "disabled":
+        res.change(f"{name} ({place}) is knocked out")
+    elif code in ("leg-actuator", "hip"):
+        res.change(f"{name} ({place}) destroyed")
+        res.event(f"PSR at the end of this phase ({name}, {L.name(where)})")
+    else:
+        res.change(f"{name} ({place}) destroyed")

@@ -1,0 +1,261 @@
+"""The BattleTech system plugin: hook implementations for critcore (entry point ``battletech``).
+
+Procedures: ``hit-location`` (2d6 on the 'Mech hit location table), ``critical`` (Determining
+Critical Hits and the slots struck, with every component effect and cascade) and ``damage``
+(armor, internal structure, transfer inward, critical checks).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from critcore import hookimpl
+from critcore.errors import ParamError, StateError
+from critcore.model import Applied, Data, Determination, Effect, Location, Option, Outcome, Param, Procedure, SystemInfo
+
+from . import __version__
+from . import criticals as C
+from . import effects as E
+from . import locations as L
+from .damage import Resolver
+from .derived import derive
+from .status import derived_lines, show_lines
+from .unitview import Work, check_unit, unit_name
+
+TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
+              "stay on the unit for the rest of the game (edit or re-import the unit file to start fresh).")
+
+_TURN = Param("turn", "int", "The game turn, so the hip rule can tell earlier turns' hits apart "
+              "(kept in the unit once given).", min=0)
+
+INFO = SystemInfo(
+    name="battletech",
+    title="BattleTech ('Mech critical hits)",
+    version=__version__,
+    package="critcore-battletech",
+    tables_package="critcore_battletech.tables",
+    target_noun="unit",
+    treat_note=TREAT_NOTE,
+    effect_codes=frozenset({
+        "hit-location", "through-armor-critical", "no-critical", "criticals", "blown-off-or-three", "slot-half",
+        "roll-again", "engine", "gyro", "cockpit", "life-support", "sensors", "shoulder", "arm-actuator", "hip",
+        "leg-actuator", "heat-sink", "jump-jet", "ammo-explosion", "disabled", "component-explosion",
+        "absorbed", "blown-off", "nothing-to-hit", "slot-roll", "leg-destroyed",
+    }),
+    options=(
+        Option("explosion_damage", "choice", "per-turn",
+               "Ammunition explosion damage: one turn's worth of shots in the bin (per-turn, the rule document) "
+               "or damage per shot times the shots left (total-warfare).", ("per-turn", "total-warfare")),
+        Option("case", "bool", False,
+               "CASE: explosion damage stops in a location holding CASE (every location of a Clan 'Mech) "
+               "instead of passing inward."),
+        Option("slot_reroll", "choice", "slot",
+               "When a critical lands on a slot that cannot take it: roll only the slot die again in the same "
+               "half (slot) or both dice again (both).", ("slot", "both")),
+        Option("no_slot_left", "choice", "lost",
+               "When nothing left in a location can take a critical: it is lost (lost) or passes to the next "
+               "location inward (transfer).", ("lost", "transfer")),
+    ),
+    procedures=(
+        Procedure("hit-location", "Roll 2d6 on the 'Mech hit location table for the side the attack comes from.",
+                  (Param("side", "choice", "Where the attack comes from.", default="front",
+                         choices=("front", "rear", "left", "right")),
+                   Param("quad", "bool", "A four-legged 'Mech (taken from the unit when one is given).",
+                         default=False))),
+        Procedure("critical", "Roll Determining Critical Hits for a location and resolve every critical "
+                  "(slot rolls, component effects, explosions) on the unit.",
+                  (Param("location", "choice", "The location (HD CT LT RT LA RA LL RL CL FLL FRL RLL RRL).",
+                         required=True, choices=L.CODES), _TURN)),
+        Procedure("damage", "Damage a location: armor, internal structure, transfer inward, critical checks.",
+                  (Param("location", "choice", "The location hit.", required=True, choices=L.CODES),
+                   Param("amount", "int", "Points of damage.", required=True, min=1, max=10_000),
+                   Param("rear", "bool", "The hit strikes the rear armor (torsos).", default=False), _TURN),
+                  target="required"),
+    ),
+)
+
+
+@hookimpl
+def critcore_system() -> SystemInfo:
+    return INFO
+
+
+def _location(ctx: Any) -> str:
+    code = str(ctx.param("location"))
+    target = ctx.target
+    if target is not None:
+        check_unit(target)
+        if code not in target["locations"]:
+            raise ParamError(f"--location: {unit_name(target)} has no location {code} "
+                             f"(it has: {', '.join(target['locations'])})")
+    return code
+
+
+# -- determine ------------------------------------------------------------------------------------
+
+@hookimpl
+def critcore_determine(ctx: Any) -> Determination | None:
+    if ctx.procedure.name != "critical":
+        return None
+    code = _location(ctx)
+    table = ctx.tables["determining-critical-hits"]
+    total = ctx.dice.roll(table.dice, f"Determining Critical Hits: {L.name(code)}").total
+    return C.determination(table.lookup(total), L.kind(code), code, ctx.target is not None)
+
+
+# -- locate ---------------------------------------------------------------------------------------
+
+@hookimpl
+def critcore_locate(ctx: Any, determination: Determination | None) -> Location | None:
+    proc = ctx.procedure.name
+    if proc == "hit-location":
+        side = str(ctx.param("side"))
+        quad = bool(ctx.param("quad"))
+        if ctx.target is not None:
+            check_unit(ctx.target)
+            quad = quad or L.is_quad(ctx.target.get("config"))
+        table = ctx.tables["hit-location"]
+        row = table.lookup(ctx.dice.roll(table.dice, f"hit location ({side})").total)
+        code = str(row.data["front" if side in ("front", "rear") else side])
+        if quad:
+            code = L.QUAD_MAP.get(code, code)
+        rear = side == "rear" and code in L.TORSOS_WITH_REAR
+        where = L.name(code) + (" (rear armor)" if rear else "")
+        return Location(code, L.name(code), where, Data(row=row.id, side=side, rear=rear))
+    if proc in ("critical", "damage"):
+        code = _location(ctx)
+        if proc == "damage" and ctx.param("rear") and code not in L.TORSOS_WITH_REAR:
+            raise ParamError(f"--rear: only the torsos (CT, LT, RT) have rear armor, not {code}")
+        return Location(code, L.name(code))
+    return None
+
+
+# -- effect ---------------------------------------------------------------------------------------
+
+@hookimpl
+def critcore_effect(ctx: Any, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
+    proc = ctx.procedure.name
+    if proc == "hit-location" and location is not None:
+        table = ctx.tables["hit-location"]
+        return [table.row(location.data["row"]).effect(table.id, None, location=location.id,
+                                                        rear=location.data["rear"])]
+    if proc != "critical" or determination is None or location is None:
+        return None
+    table = ctx.tables["determining-critical-hits"]
+    comp = ctx.tables["components"]
+    code = location.id
+    out = [table.row(determination.data["row"]).effect(table.id, None, location=code)]
+    if determination.data["blown_off"]:
+        out.append(comp.row(f"{L.kind(code)}-blown-off").effect(comp.id, None, location=code))
+        return out
+    count = int(determination.data["criticals"])
+    if not count:
+        return out
+    if ctx.target is None:
+        half = ctx.tables["critical-slot-half"]
+        for n in range(1, count + 1):
+            label = f"critical {n}" if count > 1 else "critical"
+            slot, which = C.generic_slot(ctx.dice, half, code, label)
+            extra = {"location": code, "slot": slot}
+            if which:
+                extra["half"] = which
+            out.append(comp.row("slot-roll").effect(comp.id, None, **extra))
+        return out
+    res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options)
+    out.extend(res.choose(code, count, "critical"))
+    return out
+
+
+# -- apply ----------------------------------------------------------------------------------------
+
+def _derived(ctx: Any, state: Mapping[str, Any]) -> Data:
+    return Data(derive(state, ctx.tables["components"]))
+
+
+@hookimpl
+def critcore_apply(ctx: Any, determination: Determination | None, location: Location | None,
+                   effects: Sequence[Effect]) -> Applied | None:
+    proc = ctx.procedure.name
+    if proc == "hit-location":
+        if location is None:
+            return None
+        eff = effects[0] if effects else None
+        summary = f"the hit lands on the {location.summary}"
+        if eff is not None and eff.code == "through-armor-critical":
+            summary += f"; roll for a critical even if the armor holds (critical --location {location.id})"
+        data = {"location": location.id, "rear": location.data["rear"]}
+        if ctx.target is not None:
+            data["derived"] = _derived(ctx, ctx.target)
+        return Applied(summary, data=Data(data))
+    if proc == "critical":
+        if location is None or determination is None:
+            return None
+        if ctx.target is None:
+            return _apply_generic(determination, location, effects)
+        res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options, ctx.param("turn"))
+        if determination.data["blown_off"]:
+            res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
+        else:
+            res.apply_batch([e for e in effects if e.table == "components"], record=False)
+        return _finish(ctx, res, determination.summary, tuple(res.effects))
+    if proc == "damage":
+        if location is None or ctx.target is None:
+            return None
+        res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options, ctx.param("turn"))
+        amount = int(ctx.param("amount"))
+        rear = bool(ctx.param("rear"))
+        res.damage(location.id, amount, rear=rear)
+        side = " (rear)" if rear else ""
+        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}", tuple(res.effects))
+    return None
+
+
+def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> Applied:
+    res.finish()
+    state = res.w.result()
+    data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state))
+    if state.get("destroyed") and not ctx.target.get("destroyed"):
+        summary += f"; the 'Mech is destroyed ({state.get('destroyed_reason')})"
+    return Applied(summary, tuple(res.changes), state, extra, data)
+
+
+def _apply_generic(determination: Determination, location: Location, effects: Sequence[Effect]) -> Applied:
+    changes = []
+    for e in effects:
+        if e.code == "slot-roll":
+            half = f" ({e.data['half']} half)" if "half" in e.data else ""
+            changes.append(f"mark slot {e.data['slot']}{half} of the {location.name} on the record sheet; if it is "
+                           "empty, 'roll again' or already destroyed, roll that critical again")
+        elif e.code == "blown-off":
+            changes.append(e.text)
+    return Applied(determination.summary, tuple(changes))
+
+
+# -- treat, files, show, report -------------------------------------------------------------------
+
+@hookimpl
+def critcore_read_target(path: str, text: str) -> Mapping[str, Any] | None:
+    if not path.lower().endswith(".mtf"):
+        return None
+    try:
+        from .units import unit_from_mtf
+    except ImportError:
+        raise StateError(f"{path}: this critcore-battletech has no .mtf importer yet; give a unit .json") from None
+    return unit_from_mtf(text, path)
+
+
+@hookimpl
+def critcore_show(ctx: Any) -> Sequence[str] | None:
+    if ctx.target is None:
+        return None
+    check_unit(ctx.target)
+    return show_lines(ctx.target, derive(ctx.target, ctx.tables["components"]))
+
+
+@hookimpl
+def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
+    if outcome.system != INFO.name:
+        return None
+    from .report import report_lines
+
+    return report_lines(outcome, view)

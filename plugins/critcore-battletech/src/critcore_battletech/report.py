@@ -1,0 +1,55 @@
+"""The plain-words report of a BattleTech resolution (``critcore_report``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from critcore.model import Effect, Outcome
+from critcore.render import roll_line
+
+from . import locations as L
+from .status import derived_lines
+
+
+def effect_text(e: Effect) -> str:
+    d = e.data
+    where = ""
+    if "slot" in d and "location" in d:
+        comp = f" {d['component']}" if "component" in d else ""
+        where = f"{L.name(d['location'])} slot {d['slot']}{comp}: "
+    elif "location" in d and e.table == "determining-critical-hits":
+        where = f"{L.name(d['location'])}: "
+    boom = f" [{d['explosion_damage']} damage]" if "explosion_damage" in d else ""
+    return f"{where}{e.text}{boom}"
+
+
+def report_lines(outcome: Outcome, view: str) -> list[str]:
+    lines: list[str] = []
+    params = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in outcome.params.items() if v not in (None, False))
+    who = ""
+    if outcome.target is not None and outcome.target.get("chassis") is not None:
+        who = f" on {outcome.target.get('chassis', '')} {outcome.target.get('model', '')}".rstrip()
+    lines.append(f"battletech {outcome.procedure}{who}" + (f" ({params})" if params else ""))
+    if view == "gm":
+        for r in outcome.rolls:
+            lines.append(f"  rolled {roll_line(r)}")
+    for e in outcome.effects:
+        lines.append(f"- {effect_text(e)}")
+    applied = outcome.applied
+    if outcome.determination is not None and applied is None:
+        lines.append(outcome.determination.summary)
+    if applied is not None:
+        lines.append(applied.summary)
+        for c in applied.changes:
+            lines.append(f"  {c}")
+        if applied.effects:
+            lines.append("rolled while applying:")
+            for e in applied.effects:
+                lines.append(f"- {effect_text(e)}")
+        for ev in applied.data.get("psr_now", ()):
+            lines.append(f"now: {ev}")
+        derived = applied.data.get("derived")
+        if derived is not None:
+            lines.append("")
+            lines.extend(derived_lines(derived))
+    return lines
