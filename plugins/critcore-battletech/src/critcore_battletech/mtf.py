@@ -52,6 +52,13 @@ ARMOR_CODES = frozenset({
 })
 
 
+def _looks_like_header(s: str) -> bool:
+    """``Left Wing:``: a short line ending in a colon that names a body part."""
+    return (
+        s.endswith(":") and s.count(":") == 1 and len(s.split()) <= 4 and bool(_LOCATION_WORDS.search(s))
+    )
+
+
 def fail(source: str, line: int, what: str) -> StateError:
     """The importer's error: ``FILE, line N: what is wrong``."""
     return StateError(f"{source}, line {line}: {what}")
@@ -248,14 +255,14 @@ class _Reader:
                     self.fluff.append([key, value])
                     section = ("fluff", len(self.fluff) - 1)
                 continue
-            if s.endswith(":") and _LOCATION_WORDS.search(s):
+            if section and section[0] == "fluff":
+                self.fluff[section[1]][1] += "\n" + s
+                continue
+            if _looks_like_header(s):
                 raise self.error(number, f"unknown location header '{s}' (expected one of: "
                                  + ", ".join(sorted({h.title() for h in self.headers})) + ")")
             if section and section[0] == "loc":
                 self.add_slot(section[1], s, number)
-                continue
-            if section and section[0] == "fluff":
-                self.fluff[section[1]][1] += "\n" + s
                 continue
             if ":" in s and not s.startswith(":"):
                 key, value = s.split(":", 1)
