@@ -274,6 +274,10 @@ class Engine:
                 applied = apply(ctx=ctx, determination=det, location=loc, effects=effects)
                 if applied is not None:
                     step("apply", applied.summary, before)
+        for eff in effects + (applied.effects if applied is not None else ()):
+            by = eff.data.get("changed_by")
+            if by:
+                ctx.notes.append(Note(f"{eff.table} row {eff.id!r} is the house rule's version", by, "effect"))
         target = ctx.target
         if applied is not None and applied.target is not None:
             target = freeze(applied.target)

@@ -58,6 +58,8 @@ class Row:
     def effect(self, table: str, roll: int | None = None, **extra: Any) -> Effect:
         """This row as an :class:`~critcore.model.Effect` (``extra`` adds or overrides numbers)."""
         data = self.data.replace(**extra) if extra else self.data
+        if self.changed_by:
+            data = data.replace(changed_by=self.changed_by)
         return Effect(table=table, id=self.id, code=self.code, text=self.text, roll=roll, data=data)
 
 

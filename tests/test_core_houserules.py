@@ -47,7 +47,8 @@ def test_rule_file_changes_rows_and_options(registry, isolated_config):
     assert table.lookup(5).id == "brutal-5" and table.lookup(5).changed_by == "brutal"
     out = engine.run("attack", {}, dice="19,5,2")
     assert out.effects[0].id == "brutal-5" and out.applied.data["damage"] == 6
-    assert any(n.by == "brutal" for n in out.notes)
+    assert out.effects[0].data["changed_by"] == "brutal"
+    assert any(n.by == "brutal" and "brutal-5" in n.text for n in out.notes)
 
 
 def test_disabled_rule_file_changes_nothing(registry):
