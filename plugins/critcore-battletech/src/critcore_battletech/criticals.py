@@ -6,17 +6,17 @@ slot in it. A slot that cannot take the hit (a kind whose ``components`` row has
 ``roll-again`` effect: empty and "roll again" slots) or is already destroyed is rolled again;
 when one half has nothing left to hit, only the other half is rolled.
 
-Rolling again until a good face comes up is how people roll real dice. Under exact odds (a
-roller that does not produce faces) the same choice is made with one uniform roll among the
-faces that can be hit: the odds are identical and the enumeration stays finite.
+Each "roll again" loop goes through :meth:`critcore.dice.Dice.until`, so real dice are rolled
+again as people do at the table while exact odds take the acceptable results with their
+conditional probabilities (finite and exact).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from critcore.dice import Dice, FaceRoller
+from critcore.dice import Dice
 from critcore.model import Data, Determination
 from critcore.tables import Row, Table
 
@@ -54,34 +54,15 @@ def hittable(slots: Sequence[Mapping[str, Any]], skip: frozenset[str], taken: fr
     return [i for i, s in enumerate(slots) if s["kind"] not in skip and not s["destroyed"] and i not in taken]
 
 
-def _faces_roller(dice: Dice) -> bool:
-    return isinstance(dice.roller, FaceRoller)
+def _until_face(dice: Dice, faces: Sequence[int], label: str) -> int:
+    """1d6 again and again until one of ``faces`` comes up (exact under exact odds)."""
+    good = frozenset(faces)
 
+    def attempt(d: Dice) -> int | None:
+        face = d.roll("1d6", label).total
+        return face if face in good else None
 
-def _pick_face(dice: Dice, faces: list[int], label: str, why: Callable[[int], str]) -> int:
-    """1d6 until one of ``faces`` comes up (or one uniform roll among them under exact odds)."""
-    if len(faces) == 6 or _faces_roller(dice):
-        text = label
-        while True:
-            face = dice.roll("1d6", text).total
-            if face in faces:
-                return face
-            text = f"{label}, again ({why(face)})"
-    if len(faces) == 1:
-        return faces[0]
-    return faces[dice.roll(f"1d{len(faces)}", f"{label} (one of slots {', '.join(map(str, faces))})").total - 1]
-
-
-def _equal_rows(table: Table) -> bool:
-    widths = {len(r.covers()) for r in table.rows}
-    return len(widths) == 1
-
-
-def _roll_half(dice: Dice, half: Table, label: str) -> Row:
-    if _faces_roller(dice) or not _equal_rows(half):
-        return half.lookup(dice.roll(half.dice, label).total)
-    rows = half.rows
-    return rows[dice.roll(f"1d{len(rows)}", label).total - 1]
+    return dice.until(attempt, label)
 
 
 def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
@@ -91,41 +72,28 @@ def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok:
     ``reroll`` is the ``slot_reroll`` option: ``slot`` rolls only the slot die again within the
     chosen half, ``both`` rolls both dice again.
     """
-    okset = set(ok)
-
-    def why(first: int) -> Callable[[int], str]:
-        def text(face: int) -> str:
-            i = first - 1 + face - 1
-            s = slots[i]
-            state = "already destroyed" if s["destroyed"] else s.get("name") or s["kind"]
-            return f"slot {i + 1} is {state}"
-        return text
-
+    again = "again on a slot that cannot take it"
     if len(slots) <= 6:
-        face = _pick_face(dice, [i + 1 for i in ok], f"{label}: slot (1d6)", why(1))
-        return face - 1
+        return _until_face(dice, [i + 1 for i in ok], f"{label}: slot (1d6, {again})") - 1
     upper = [i for i in ok if i < 6]
     lower = [i for i in ok if i >= 6]
     if upper and lower:
         if reroll == "both":
-            if not _faces_roller(dice) and _equal_rows(half):
-                return ok[dice.roll(f"1d{len(ok)}", f"{label}: slot (one of {len(ok)} that can be hit)").total - 1]
-            text = label
-            while True:
-                row = half.lookup(dice.roll(half.dice, f"{text}: half (1-3 upper, 4-6 lower)").total)
+            good = frozenset(ok)
+
+            def attempt(d: Dice) -> int | None:
+                row = half.lookup(d.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
                 first = int(row.data.get("first_slot", 1))
-                face = dice.roll("1d6", f"{text}: slot in slots {first}-{first + 5}").total
-                i = first - 1 + face - 1
-                if i in okset:
-                    return i
-                text = f"{label}, again ({why(first)(face)})"
-        row = _roll_half(dice, half, f"{label}: half (1-3 upper, 4-6 lower)")
+                i = first - 2 + d.roll("1d6", f"{label}: slot in slots {first}-{first + 5}").total
+                return i if i in good else None
+
+            return dice.until(attempt, f"{label}: half and slot (both again on a slot that cannot take it)")
+        row = half.lookup(dice.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
         first = int(row.data.get("first_slot", 1))
     else:
         first = 1 if upper else 7
     faces = [i - first + 2 for i in ok if first - 1 <= i < first + 5]
-    face = _pick_face(dice, faces, f"{label}: slot in slots {first}-{first + 5}", why(first))
-    return first - 1 + face - 1
+    return first - 2 + _until_face(dice, faces, f"{label}: slot in slots {first}-{first + 5} ({again})")
 
 
 def generic_slot(dice: Dice, half: Table, code: str, label: str) -> tuple[int, str]:
