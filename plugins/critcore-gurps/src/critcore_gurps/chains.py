@@ -1,0 +1,238 @@
+"""The effect stage: roll on the right table and follow its re-roll and "treat as" rules.
+
+Every re-roll is a labelled roll in the record; a row replaced by another shows as an effect
+with an ``outcome`` saying why, followed by the row that applies. The last effect of a chain
+is the one the apply stage acts on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from critcore.model import Effect
+
+from .damage import parse_damage
+from .reference import RULES, success_roll
+
+PIERCING = frozenset({"imp", "pi-", "pi", "pi+", "pi++"})
+
+OUTCOMES = {key: Effect(v["table"], key, v["effect"], v["text"]) for key, v in RULES["outcomes"].items()}
+
+
+@dataclass(frozen=True)
+class Fumble:
+    """What a miss table needs to know about the fumbler and his weapon."""
+
+    ranged: bool
+    swinging: bool
+    parrying: bool
+    piercing: bool
+    cheap: bool
+    resistant: bool
+    natural: bool
+    foe_impaling: bool
+    head: bool
+    iq: int | None
+    dx: int | None
+    kick: bool
+    technique: int
+
+    @property
+    def self_reroll(self) -> bool:
+        """Impaling or piercing melee attacks and every ranged attack roll "hit yourself" again."""
+        return self.ranged or (self.piercing and not self.parrying)
+
+    def trip_modifier(self, row: Any) -> int:
+        """DX modifier of the trip roll: twice a technique's mishap penalty, else -4 for a kick."""
+        if self.technique:
+            return int(row["technique_factor"]) * self.technique
+        return int(row["kick_modifier"]) if self.kick else 0
+
+
+def fumble_from(ctx: Any, *, ranged: bool, parrying: bool) -> Fumble:
+    p = ctx.params
+    damage = p.get("damage")
+    piercing = damage is not None and parse_damage(damage).dtype in PIERCING
+    target = ctx.target or {}
+    iq = p.get("iq") if p.get("iq") is not None else target.get("iq")
+    dx = p.get("dx") if p.get("dx") is not None else target.get("dx")
+    return Fumble(
+        ranged=bool(ranged),
+        swinging=p.get("attack_kind", "swing") == "swing",
+        parrying=bool(parrying),
+        piercing=piercing,
+        cheap=bool(p.get("cheap")),
+        resistant=bool(p.get("fine") or p.get("magic") or p.get("solid_crushing") or p.get("firearm")),
+        natural=bool(p.get("natural_weapon")),
+        foe_impaling=bool(p.get("foe_impaling")),
+        head=p.get("unarmed_with") == "head",
+        iq=iq if isinstance(iq, int) else None,
+        dx=dx if isinstance(dx, int) else None,
+        kick=bool(p.get("kick")),
+        technique=int(p.get("technique_penalty") or 0),
+    )
+
+
+# --- the armed Critical Miss table -------------------------------------------------------------
+
+
+def armed_miss(ctx: Any, f: Fumble) -> list[Effect]:
+    t = ctx.tables["critical-miss"]
+    r = ctx.dice.roll(t.dice, "critical miss table").total
+    return _armed(ctx, t, r, f, True)
+
+
+def _broken(row: Any, f: Fumble) -> bool:
+    return row.code == "weapon-breaks" or (row.code == "drop-weapon" and f.cheap)
+
+
+def _treated(ctx: Any, t: Any, row: Any, r: int, new: int, why: str, f: Fumble, reroll_self: bool) -> list[Effect]:
+    first = row.effect(t.id, r, outcome=f"{why}: use result {new}")
+    rest = _armed(ctx, t, new, f, reroll_self, treated_from=r)
+    return [first, *rest]
+
+
+def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from: int | None = None) -> list[Effect]:
+    row = t.lookup(r)
+    code = row.code
+    extra: dict[str, Any] = {} if treated_from is None else {"treated_from": treated_from}
+    if code == "weapon-breaks":
+        if not f.resistant:
+            return [row.effect(t.id, r, broken=True, **extra)]
+        r2 = ctx.dice.roll(t.dice, "critical miss table: roll again (breakage-resistant weapon)").total
+        row2 = t.lookup(r2)
+        first = row.effect(t.id, r, outcome="breakage-resistant weapon: roll again", **extra)
+        if _broken(row2, f):
+            return [first, row2.effect(t.id, r2, outcome="broken a second time: the weapon breaks", broken=True)]
+        return [first, row2.effect(t.id, r2, outcome="not broken again: the weapon is only dropped"),
+                OUTCOMES["resisted-breakage"]]
+    if code == "hit-self":
+        if reroll_self and f.self_reroll:
+            r2 = ctx.dice.roll(t.dice, "critical miss table: roll again (piercing or impaling melee, or ranged)").total
+            row2 = t.lookup(r2)
+            first = row.effect(t.id, r, outcome="impaling or piercing melee attack, or ranged attack: roll again", **extra)
+            if row2.code == "hit-self":
+                return [first, _hit_self(ctx, t, row2, r2, {"outcome": "hit yourself again: it stands"})]
+            return [first, *_armed(ctx, t, r2, f, False)]
+        return [_hit_self(ctx, t, row, r, extra)]
+    if code == "drop-weapon" and f.cheap:
+        return _treated(ctx, t, row, r, int(row.data["cheap_treat_as"]), "cheap weapon", f, reroll_self)
+    if code == "weapon-flies":
+        if f.swinging and not f.ranged and not f.parrying:
+            yards = ctx.dice.roll("1d6", "weapon flies: yards").total
+            way = ctx.dice.roll("1d6", "weapon flies: 1-3 straight ahead, 4-6 straight back").total
+            return [row.effect(t.id, r, yards=yards, direction="ahead" if way <= 3 else "back", **extra)]
+        return _treated(ctx, t, row, r, int(row.data["unless_swinging_treat_as"]),
+                        "not a swung melee attack", f, reroll_self)
+    if code == "fall-down" and f.ranged:
+        return _treated(ctx, t, row, r, int(row.data["ranged_treat_as"]), "ranged attack", f, reroll_self)
+    return [row.effect(t.id, r, **extra)]
+
+
+def _hit_self(ctx: Any, t: Any, row: Any, r: int, extra: dict[str, Any]) -> Effect:
+    side = ctx.dice.roll("1d6", "hit yourself: 1-3 arm, 4-6 leg").total
+    return row.effect(t.id, r, location="right-arm" if side <= 3 else "right-leg", **extra)
+
+
+# --- the Unarmed Critical Miss table -----------------------------------------------------------
+
+
+def unarmed_miss(ctx: Any, f: Fumble) -> list[Effect]:
+    t = ctx.tables["unarmed-miss"]
+    r = ctx.dice.roll(t.dice, "unarmed critical miss table").total
+    return _unarmed(ctx, t, r, f)
+
+
+def _unarmed(ctx: Any, t: Any, r: int, f: Fumble, treated_from: int | None = None) -> list[Effect]:
+    row = t.lookup(r)
+    code = row.code
+    d = row.data
+    extra: dict[str, Any] = {} if treated_from is None else {"treated_from": treated_from}
+    if code == "stumble" and f.parrying:
+        new = int(d["parry_treat_as"])
+        return [row.effect(t.id, r, outcome=f"on a parry: use result {new}", **extra), *_unarmed(ctx, t, new, f, r)]
+    if code == "strain" and "animal_iq_max" in d and f.iq is not None and d["animal_iq_min"] <= f.iq <= d["animal_iq_max"]:
+        return [row.effect(t.id, r, outcome="an animal of IQ 3-5: it loses its nerve and flees", flees=True, **extra)]
+    if code == "hit-object" and "natural_weapon_damage" in d and f.natural:
+        return [row.effect(t.id, r, outcome="natural weapons break", natural_weapon_breaks=True, **extra)]
+    if code == "trip":
+        mod = f.trip_modifier(d)
+        if f.dx is None:
+            return [row.effect(t.id, r, outcome="DX roll owed", dx_modifier=mod, **extra)]
+        label = f"DX roll to stay standing (DX {f.dx}{mod:+d})" if mod else f"DX roll to stay standing (DX {f.dx})"
+        result, _ = success_roll(ctx.dice, f.dx + mod, label)
+        if result in ("success", "critical-success"):
+            return [row.effect(t.id, r, outcome="kept his feet", fell=False, **extra)]
+        fall = t.row("fall-down-8")
+        return [row.effect(t.id, r, outcome="failed the DX roll: he falls", fell=True, **extra),
+                fall.effect(t.id, fall.low, treated_from=r)]
+    return [row.effect(t.id, r, **extra)]
+
+
+# --- the stage ----------------------------------------------------------------------------------
+
+
+def miss_effects(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool) -> list[Effect]:
+    f = fumble_from(ctx, ranged=ranged, parrying=parrying)
+    return unarmed_miss(ctx, f) if unarmed else armed_miss(ctx, f)
+
+
+def head_effects(ctx: Any) -> list[Effect]:
+    t = ctx.tables["head-blow"]
+    r = ctx.dice.roll(t.dice, "critical head blow table").total
+    row = t.lookup(r)
+    if row.code == "eye-hit" and ctx.params.get("eye_impossible"):
+        new = int(row.data["fallback_roll"])
+        return [row.effect(t.id, r, outcome=f"no eye can be hit: use result {new}"),
+                t.lookup(new).effect(t.id, new, treated_from=r)]
+    return [row.effect(t.id, r)]
+
+
+def hit_effects(ctx: Any, head: bool) -> list[Effect]:
+    if head:
+        return head_effects(ctx)
+    return [ctx.tables["critical-hit"].roll_on(ctx.dice, "critical hit table")]
+
+
+def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
+    name = ctx.procedure.name
+    p = ctx.params
+    kind = determination.kind if determination is not None else None
+    if name == "attack":
+        if kind == "critical-hit":
+            from .reference import LOCATIONS
+
+            return hit_effects(ctx, LOCATIONS[location.id].head_blow)
+        if kind == "critical-miss":
+            return miss_effects(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False)
+        return None
+    if name == "defense":
+        if kind == "critical-success":
+            found = miss_effects(ctx, unarmed=bool(p["attacker_unarmed"]), ranged=bool(p["ranged"]), parrying=False)
+            if p["defense"] == "parry" and p["bare_handed"]:
+                found.insert(0, OUTCOMES["catch-thrown-weapon"])
+            return found
+        if kind == "critical-failure":
+            if p["defense"] == "dodge":
+                return [OUTCOMES["dodge-falls"]]
+            if p["defense"] == "block":
+                return [OUTCOMES["shield-unready"]]
+            return miss_effects(ctx, unarmed=bool(p["bare_handed"]), ranged=False, parrying=True)
+        return None
+    if name == "spell":
+        if kind == "critical-failure":
+            return [ctx.tables["spell-failure"].roll_on(ctx.dice, "critical spell failure table")]
+        return None
+    if name == "critical-hit":
+        return hit_effects(ctx, False)
+    if name == "head-blow":
+        return head_effects(ctx)
+    if name == "critical-miss":
+        return miss_effects(ctx, unarmed=False, ranged=bool(p["ranged"]), parrying=bool(p["parrying"]))
+    if name == "unarmed-miss":
+        return miss_effects(ctx, unarmed=True, ranged=False, parrying=bool(p["parrying"]))
+    if name == "spell-failure":
+        return [ctx.tables["spell-failure"].roll_on(ctx.dice, "critical spell failure table")]
+    return None
+

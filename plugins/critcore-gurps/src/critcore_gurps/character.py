@@ -1,0 +1,150 @@
+"""A GURPS character's state as critcore carries it (plain JSON data), and the helpers that read
+and change it. A character file looks like::
+
+    name = "Sir Bertram"
+    hp = 12            # the HP attribute
+    current_hp = 12    # HP left (defaults to hp)
+    ht = 11
+    iq = 10
+    dx = 12
+    dr = 2             # or a table per location: dr = { torso = 4, skull = 4 }
+    male = true
+    high_pain_threshold = false
+    low_pain_threshold = false
+    clock = 0          # seconds of game time; statuses expire against it
+    statuses = []      # what the tables did to him (see docs/systems/gurps.md)
+    injuries = []
+    owed_rolls = []    # knockdown rolls still to make (crit treat gurps knockdown)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from critcore.errors import StateError
+from critcore.model import thaw
+
+DEFAULT_HP = 10
+DEFAULT_HT = 10
+DEFAULT_ATTRIBUTE = 10
+
+
+def state_of(ctx: Any) -> dict[str, Any] | None:
+    """The target as a plain dict we may change, or None when there is no target."""
+    if ctx.target is None:
+        return None
+    state = thaw(ctx.target)
+    for key in ("statuses", "injuries", "owed_rolls"):
+        value = state.setdefault(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise StateError(f"target: {key!r} must be a list of tables")
+    _int(state, "clock", 0)
+    return state
+
+
+def _int(state: dict[str, Any] | None, key: str, default: int | None) -> int | None:
+    if state is None or key not in state:
+        return default
+    value = state[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StateError(f"target: {key!r} must be a whole number, not {value!r}")
+    return value
+
+
+def number(ctx: Any, state: dict[str, Any] | None, key: str, default: int | None) -> int | None:
+    """A number from the parameters first, then the target file, then ``default``."""
+    value = ctx.params.get(key)
+    if value is not None:
+        return int(value)
+    return _int(state, key, default)
+
+
+def hp_of(ctx: Any, state: dict[str, Any] | None) -> int:
+    hp = number(ctx, state, "hp", DEFAULT_HP)
+    assert hp is not None
+    if hp < 1:
+        raise StateError(f"target: hp must be at least 1, not {hp}")
+    return hp
+
+
+def current_hp(state: dict[str, Any], hp: int) -> int:
+    value = _int(state, "current_hp", hp)
+    assert value is not None
+    return value
+
+
+def flag(ctx: Any, state: dict[str, Any] | None, key: str) -> bool:
+    if ctx.params.get(key):
+        return True
+    return bool(state.get(key)) if state is not None else False
+
+
+def dr_at(ctx: Any, state: dict[str, Any] | None, location: str) -> int:
+    """DR at ``location``: the --dr parameter, else the target's dr (a number or a table)."""
+    value = ctx.params.get("dr")
+    if value is not None:
+        return int(value)
+    if state is None or "dr" not in state:
+        return 0
+    dr = state["dr"]
+    if isinstance(dr, dict):
+        dr = dr.get(location, dr.get("all", 0))
+    if isinstance(dr, bool) or not isinstance(dr, int) or dr < 0:
+        raise StateError(f"target: dr must be a whole number of 0 or more (or a table of them), not {dr!r}")
+    return dr
+
+
+def clock(state: dict[str, Any] | None) -> int:
+    return int(state.get("clock", 0)) if state is not None else 0
+
+
+def add_status(state: dict[str, Any] | None, changes: list[str], status: dict[str, Any], line: str) -> None:
+    """Record a status on the target (when there is one) and say so."""
+    changes.append(line)
+    if state is not None:
+        status.setdefault("since", clock(state))
+        state["statuses"].append(status)
+
+
+def find_status(state: dict[str, Any], status_id: str) -> dict[str, Any] | None:
+    for s in state["statuses"]:
+        if s.get("id") == status_id:
+            return s
+    return None
+
+
+def remove(state: dict[str, Any], doomed: Iterable[dict[str, Any]]) -> None:
+    gone = [id(s) for s in doomed]
+    state["statuses"] = [s for s in state["statuses"] if id(s) not in gone]
+
+
+def describe(status: dict[str, Any]) -> str:
+    """One line for ``crit show``."""
+    parts = [status.get("id", "?")]
+    if "location" in status:
+        parts.append(f"({status['location']})")
+    if status.get("text"):
+        parts.append(f"- {status['text']}")
+    if "until" in status:
+        parts.append(f"[until t={status['until']}s]")
+    check = status.get("check")
+    if isinstance(check, dict):
+        parts.append(f"[{str(check.get('roll', '')).upper()} roll every {check.get('every')}s, next at t={check.get('next')}s]")
+    if status.get("duration"):
+        parts.append(f"[{status['duration']}]")
+    return " ".join(parts)
+
+
+def show(state: Any) -> list[str]:
+    data = thaw(state)
+    hp = data.get("hp", DEFAULT_HP)
+    lines = [f"{data.get('name', 'character')}: HP {data.get('current_hp', hp)}/{hp}, HT {data.get('ht', DEFAULT_HT)}, "
+             f"clock {data.get('clock', 0)}s"]
+    for s in data.get("statuses", []):
+        lines.append("  status: " + describe(s))
+    for owed in data.get("owed_rolls", []):
+        lines.append(f"  owes: {str(owed.get('roll', 'ht')).upper()}{owed.get('modifier', 0):+d} roll against knockdown "
+                     f"and stunning ({owed.get('why', '')})")
+    for inj in data.get("injuries", []):
+        lines.append(f"  injury: {inj.get('injury')} to the {inj.get('location')} ({inj.get('why', '')})")
+    return lines

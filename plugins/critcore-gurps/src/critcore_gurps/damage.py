@@ -1,0 +1,166 @@
+"""Damage expressions (``"2d+1 cut"``, ``"6d (2) pi"``) and the injury arithmetic of GURPS:
+basic damage, effective DR, wounding modifier, crippling, major wounds, shock, knockdown.
+
+Pure functions: nothing here rolls dice or touches a target's state.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping
+
+from critcore.dice import DiceExpr, parse
+from critcore.errors import DiceError, ParamError
+
+from .reference import DAMAGE_TYPES, LEAST_BASIC, RULES, LocationRule, wounding_modifier
+
+_DAMAGE = re.compile(r"^\s*(?P<dice>[^\s(]+)\s*(?:\(\s*(?P<div>[0-9]*\.?[0-9]+)\s*\))?\s*(?P<type>\S+)?\s*$")
+
+
+@dataclass(frozen=True)
+class DamageSpec:
+    """A parsed damage expression: dice, damage type and armor divisor."""
+
+    expr: DiceExpr
+    dtype: str
+    divisor: float = 1.0
+
+    @property
+    def notation(self) -> str:
+        div = f" ({self.divisor:g})" if self.divisor != 1 else ""
+        return f"{self.expr.notation}{div} {self.dtype}"
+
+
+@lru_cache(maxsize=256)
+def parse_damage(text: str, flag: str = "--damage") -> DamageSpec:
+    """Read ``"2d+1 cut"``: dice through critcore's parser, then the damage type (and an
+    optional armor divisor in parentheses). Raises :class:`ParamError` naming what is wrong."""
+    m = _DAMAGE.match(text)
+    if not m:
+        raise ParamError(f"{flag}: cannot read {text!r}: expected dice and a damage type, e.g. \"2d+1 cut\"")
+    try:
+        expr = parse(m["dice"])
+    except DiceError as exc:
+        raise ParamError(f"{flag}: {exc}") from None
+    dtype = m["type"]
+    if dtype is None:
+        raise ParamError(f"{flag}: {text!r} has no damage type; add one of {', '.join(DAMAGE_TYPES)}")
+    if dtype not in DAMAGE_TYPES:
+        raise ParamError(f"{flag}: unknown damage type {dtype!r} in {text!r}; use one of {', '.join(DAMAGE_TYPES)}")
+    divisor = float(m["div"]) if m["div"] else 1.0
+    if divisor <= 0:
+        raise ParamError(f"{flag}: armor divisor must be above 0 in {text!r}")
+    return DamageSpec(expr, dtype, divisor)
+
+
+def least_basic(dtype: str) -> int:
+    """The smallest basic damage a hit does (0 for crushing, 1 for the other types)."""
+    return LEAST_BASIC[dtype]
+
+
+def effective_dr(dr: int, location: LocationRule, divisor: float, row: Mapping[str, Any]) -> int:
+    """DR at the location (plus its natural DR), divided by the armor divisor (fractions
+    dropped), then scaled by the critical row's ``dr_factor`` rounded as ``dr_round`` says."""
+    total = dr + location.extra_dr
+    after_divisor = math.floor(total / divisor)
+    factor = row.get("dr_factor", 1)
+    if factor == 1:
+        return after_divisor
+    scaled = after_divisor * factor
+    return math.ceil(scaled) if row.get("dr_round", "down") == "up" else math.floor(scaled)
+
+
+@dataclass(frozen=True)
+class Injury:
+    """What one blow does, in numbers."""
+
+    basic: int
+    dr: int
+    penetrating: int
+    wounding: float
+    injury: int  # after the limb cap
+    uncapped: int
+    major: bool
+    crippled: bool
+    dismembered: bool
+    shock: int
+    knockdown: int | None  # modifier of the owed knockdown roll, None when none is owed
+    knockdown_why: str
+    funny_bone_seconds: int
+
+
+def cripple_least(hp: int, location: LocationRule) -> int:
+    """The least injury that cripples the location (over HP / divisor)."""
+    return hp // location.cripple_divisor + 1
+
+
+def shock_penalty(injury: int, hp: int, factor: int, cap: int) -> int:
+    """Shock points: one per point of injury (one per HP/10 from 20 HP), times ``factor``, capped."""
+    if injury <= 0 or factor <= 0:
+        return 0
+    units = injury if hp < RULES["shock"]["large_hp"] else injury * 10 // hp
+    return min(units * factor, cap)
+
+
+def compute_injury(
+    basic: int,
+    dtype: str,
+    dr: int,
+    divisor: float,
+    location: LocationRule,
+    hp: int,
+    ht: int,
+    row: Mapping[str, Any],
+    *,
+    male: bool = False,
+    high_pain: bool = False,
+    low_pain: bool = False,
+) -> Injury:
+    """The whole injury computation for one blow of ``basic`` damage (already multiplied or
+    maximised by the critical row) to ``location``."""
+    eff = effective_dr(dr, location, divisor, row)
+    penetrating = max(0, basic - eff)
+    mod = wounding_modifier(location, dtype)
+    raw = math.floor(penetrating * mod)
+    if penetrating > 0:
+        raw = max(1, raw)
+    injury = raw
+    crippled = dismembered = False
+    if location.cripple_divisor and raw > 0:
+        least = cripple_least(hp, location)
+        crippled = raw * location.cripple_divisor > hp
+        if location.cap:
+            dismembered = raw >= RULES["crippling"]["dismember_factor"] * least
+            injury = min(raw, least)
+    major = injury * 2 > hp or crippled or (penetrating > 0 and bool(row.get("major_if_penetrates")))
+    # shock
+    shock_rules = RULES["shock"]
+    factor = int(row.get("shock_factor", 1))
+    cap = int(row.get("shock_cap", shock_rules["cap"]))
+    male_groin = male and location.male_crushing_shock_factor != 1
+    if male_groin and dtype == "cr":
+        factor *= location.male_crushing_shock_factor
+        cap = max(cap, location.male_shock_cap)
+    if low_pain:
+        factor *= shock_rules["lpt_factor"]
+        cap = max(cap, shock_rules["lpt_cap"])
+    if high_pain:
+        factor = shock_rules["hpt_factor"]
+    shock = shock_penalty(injury, hp, factor, cap)
+    # knockdown and stunning
+    knock: int | None = None
+    why = ""
+    pain = RULES["knockdown"]["hpt_modifier"] if high_pain else RULES["knockdown"]["lpt_modifier"] if low_pain else 0
+    if major:
+        knock = location.knockdown_major + (location.male_knockdown_major if male else 0) + pain
+        why = f"major wound to the {location.name}"
+    elif location.knockdown_on_shock and shock_penalty(injury, hp, 1, 99) > 0:
+        knock = pain
+        why = f"injury to the {location.name} big enough to cause shock"
+    funny = 0
+    if row.get("funny_bone") and penetrating > 0 and location.limb_like and not crippled:
+        funny = max(int(row["funny_bone_min"]), int(row["funny_bone_base"]) - ht)
+    return Injury(basic, eff, penetrating, mod, injury, raw, major, crippled, dismembered, shock, knock, why, funny)

@@ -1,0 +1,1 @@
+"""GURPS reference data that is not a roll table: locations, wounding modifiers, critical ranges."""

@@ -1,0 +1,132 @@
+"""Turning a blow (or a plain number of injury points) into changes to a character: HP, shock,
+crippling, major wounds and the knockdown rolls owed."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any, Mapping
+
+from critcore.model import Data
+
+from . import character as ch
+from .damage import DamageSpec, Injury, compute_injury, least_basic, shock_penalty
+from .reference import LOCATIONS, RULES, TURN_SECONDS, LocationRule
+
+
+def roll_basic(ctx: Any, spec: DamageSpec, row: Mapping[str, Any], fraction: float = 1.0) -> int:
+    """Basic damage: rolled (or the dice's maximum), at least the type's least, times the row's
+    multiplier, times ``fraction`` (half damage rounds down)."""
+    if row.get("maximum"):
+        basic = spec.expr.maximum
+    else:
+        basic = ctx.dice.roll(spec.expr, f"damage ({spec.notation})").total
+    basic = max(least_basic(spec.dtype), basic) * int(row.get("multiplier", 1))
+    if fraction != 1:
+        basic = int(basic * fraction)
+    return basic
+
+
+def blow(
+    ctx: Any,
+    state: dict[str, Any] | None,
+    changes: list[str],
+    spec: DamageSpec,
+    location: LocationRule,
+    row: Mapping[str, Any],
+    why: str,
+    fraction: float = 1.0,
+) -> Injury:
+    """Roll and apply one blow of ``spec`` to ``location``; return the numbers."""
+    hp = ch.hp_of(ctx, state)
+    ht = ch.number(ctx, state, "ht", ch.DEFAULT_HT) or ch.DEFAULT_HT
+    divisor = ctx.params.get("armor_divisor") or spec.divisor
+    basic = roll_basic(ctx, spec, row, fraction)
+    inj = compute_injury(
+        basic, spec.dtype, ch.dr_at(ctx, state, location.id), divisor, location, hp, ht, row,
+        male=ch.flag(ctx, state, "male"),
+        high_pain=ch.flag(ctx, state, "high_pain_threshold"),
+        low_pain=ch.flag(ctx, state, "low_pain_threshold"),
+    )
+    wound = f"{inj.wounding:g}"
+    changes.append(f"{basic} basic {spec.dtype} damage against DR {inj.dr}: {inj.penetrating} through, "
+                   f"x{wound} at the {location.name} = {inj.uncapped} injury"
+                   + (f", held to {inj.injury} by the limb cap" if inj.injury != inj.uncapped else ""))
+    record(ctx, state, changes, inj, location, spec.dtype, why, hp)
+    return inj
+
+
+def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Injury, location: LocationRule,
+           dtype: str, why: str, hp: int) -> None:
+    """Put the numbers of ``inj`` on the character: HP, statuses, owed rolls."""
+    now = ch.clock(state)
+    lose_hp(state, changes, inj.injury, location.id, dtype, why, hp)
+    if inj.major:
+        changes.append("a major wound")
+    if inj.dismembered:
+        word = "severed" if dtype == "cut" else "destroyed"
+        ch.add_status(state, changes, {"id": "dismembered", "location": location.id, "duration": "permanent",
+                                       "text": f"{location.name} {word}"}, f"{location.name} {word} (permanent)")
+    elif inj.crippled:
+        ch.add_status(state, changes, {"id": "crippled", "location": location.id, "duration": "pending",
+                                       "text": f"{location.name} {location.crippled_word}"},
+                      f"{location.name} {location.crippled_word} (roll after the fight: crit treat gurps after-fight)")
+    if inj.funny_bone_seconds:
+        ch.add_status(state, changes, {"id": "funny-bone", "location": location.id, "until": now + inj.funny_bone_seconds,
+                                       "text": f"{location.name} numb and useless"},
+                      f"{location.name} numb and useless for {inj.funny_bone_seconds} seconds (funny-bone blow)")
+    add_shock(state, changes, inj.shock)
+    if inj.knockdown is not None:
+        owe(state, changes, inj.knockdown, inj.knockdown_why)
+
+
+def lose_hp(state: dict[str, Any] | None, changes: list[str], amount: int, location: str, dtype: str, why: str,
+            hp: int) -> None:
+    if amount <= 0:
+        changes.append("no injury")
+        return
+    if state is None:
+        changes.append(f"{amount} HP of injury")
+        return
+    before = ch.current_hp(state, hp)
+    state["current_hp"] = before - amount
+    state["injuries"].append({"location": location, "injury": amount, "type": dtype, "why": why, "at": ch.clock(state)})
+    changes.append(f"HP {before} -> {before - amount}")
+
+
+def add_shock(state: dict[str, Any] | None, changes: list[str], shock: int) -> None:
+    if shock <= 0:
+        return
+    ch.add_status(state, changes, {"id": "shock", "penalty": -shock, "until": ch.clock(state) + TURN_SECONDS,
+                                   "text": f"-{shock} to DX and IQ (not defenses) on the next turn"},
+                  f"shock: -{shock} to DX and IQ on his next turn")
+
+
+def owe(state: dict[str, Any] | None, changes: list[str], modifier: int, why: str) -> None:
+    changes.append(f"owes an HT{modifier:+d} roll against knockdown and stunning ({why})" if modifier
+                   else f"owes an HT roll against knockdown and stunning ({why})")
+    if state is not None:
+        state["owed_rolls"].append({"roll": "ht", "modifier": modifier, "why": why})
+
+
+def plain_injury(ctx: Any, state: dict[str, Any] | None, changes: list[str], amount: int, location: str,
+                 why: str) -> None:
+    """Injury that is not damage (no DR, no wounding modifier): HP, shock, a major wound's roll."""
+    hp = ch.hp_of(ctx, state)
+    amount = max(0, amount)
+    lose_hp(state, changes, amount, location, "injury", why, hp)
+    high = ch.flag(ctx, state, "high_pain_threshold")
+    low = ch.flag(ctx, state, "low_pain_threshold")
+    rules = RULES["shock"]
+    factor = rules["hpt_factor"] if high else rules["lpt_factor"] if low else 1
+    add_shock(state, changes, shock_penalty(amount, hp, factor, rules["lpt_cap"] if low else rules["cap"]))
+    if amount * 2 > hp:
+        pain = RULES["knockdown"]["hpt_modifier"] if high else RULES["knockdown"]["lpt_modifier"] if low else 0
+        owe(state, changes, pain, "major wound")
+
+
+def injury_data(inj: Injury) -> Data:
+    return Data(asdict(inj))
+
+
+def location_rule(location_id: str) -> LocationRule:
+    return LOCATIONS[location_id]

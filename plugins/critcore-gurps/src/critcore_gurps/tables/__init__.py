@@ -1,0 +1,1 @@
+"""The GURPS tables (TOML package data, loaded by critcore)."""
