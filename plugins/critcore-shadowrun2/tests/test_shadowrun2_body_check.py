@@ -1,7 +1,7 @@
 """Step 1 and 1.1: the GM's Body check, its target numbers, the options and lethality.
 
 Expected numbers come from the document: TNs auto/2, 2/4, 4/6, 8/10 (the second, higher one
-recommended); successes 0 Mortal, 1 Crippling, 2 Critical, 3 no critical hit; optionally Combat
+recommended); no success is Mortal, one Crippling, two Critical, three or more nothing; optionally Combat
 Pool dice, or no Critical category so that two successes suffice.
 """
 
@@ -60,7 +60,8 @@ NO_CRITICAL = {0: "mortal", 1: "crippling", 2: "none", 3: "none", 4: "none"}
 @pytest.mark.parametrize("no_critical", [False, True])
 @pytest.mark.parametrize("successes", sorted(FACES))
 def test_lethality_by_successes(tn_set: str, no_critical: bool, successes: int) -> None:
-    """0 Mortal, 1 Crippling, 2 Critical, 3+ none; without the Critical category 2+ is none.
+    """Successes to lethality: none Mortal, one Crippling, two Critical, more nothing; without the
+    Critical category two or more is nothing.
 
     The TN set changes only the target number, never the success-to-lethality chart.
     """
@@ -74,7 +75,7 @@ def test_lethality_by_successes(tn_set: str, no_critical: bool, successes: int) 
 
 
 def test_body_three_needs_every_die_to_succeed() -> None:
-    """'A character with a body 3 will have to get all successes' to avoid a critical."""
+    """With Body 3 every die must succeed to escape a critical (the document's remark)."""
     assert wound("6,6,2,3,4,1", body=3, severity="serious").determination.kind == "critical"  # type: ignore[union-attr]
     assert wound("6,6,6", body=3, severity="serious").determination.kind == "none"  # type: ignore[union-attr]
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
+from critcore.model import Outcome
 from critcore.plugins import Registry
 
 REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
 
 
-def wound(dice: str, **params: object) -> critcore.model.Outcome:  # type: ignore[name-defined]
+def wound(dice: str, **params: object) -> Outcome:
     return critcore.resolve("shadowrun2", "wound", dice=dice, registry=REG, **params)
 
 
@@ -27,10 +28,11 @@ CRITICAL_CHECK = "6,6"
 # Body 2: faces 1,2 are no success -> Mortal (the time before death is rolled too).
 MORTAL_CHECK = "1,2"
 
-HIT_LOCATION = {  # the document's 2d6 hit location table
-    2: "head", 3: "right leg", 4: "right arm", 5: "abdomen", 6: "chest", 7: "chest", 8: "chest",
-    9: "abdomen", 10: "left arm", 11: "left leg", 12: "head",
+_AREAS = {  # the document's 2d6 hit location table, grouped by area
+    "head": (2, 12), "right leg": (3,), "right arm": (4,), "abdomen": (5, 9), "chest": (6, 7, 8),
+    "left arm": (10,), "left leg": (11,),
 }
+HIT_LOCATION = {total: area for area, totals in _AREAS.items() for total in totals}
 AREA_LIST = {"head": "head", "right leg": "leg", "left leg": "leg", "right arm": "arm", "left arm": "arm",
              "abdomen": "abdomen", "chest": "chest"}
 

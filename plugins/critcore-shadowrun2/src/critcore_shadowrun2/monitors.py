@@ -19,6 +19,11 @@ def penalty(tables: Mapping[str, Any], boxes: int) -> int:
     return int(level(tables, boxes).data["penalty"])
 
 
+def track_penalty(tables: Mapping[str, Any], boxes: int) -> int:
+    """The penalty of the Physical or Stun track (the ordinary rules: at most +3)."""
+    return int(level(tables, boxes).data["track_penalty"])
+
+
 def level_name(tables: Mapping[str, Any], boxes: int) -> str:
     return str(level(tables, boxes).data["level"])
 
@@ -57,8 +62,8 @@ class Modifiers:
 
 def modifiers(tables: Mapping[str, Any], char: Character) -> Modifiers:
     return Modifiers(
-        penalty(tables, char.physical),
-        penalty(tables, char.stun),
+        track_penalty(tables, char.physical),
+        track_penalty(tables, char.stun),
         tuple((c.id, c.location_name, penalty(tables, c.boxes)) for c in char.criticals),
     )
 

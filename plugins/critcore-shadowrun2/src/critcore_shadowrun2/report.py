@@ -64,7 +64,8 @@ def show_lines(tables: Mapping[str, Any], char: Character, name: str = "") -> Se
     lines = [f"{name or 'character'}: Body {char.body}, clock {clock_text(char.clock)}"
              + (f", DEAD ({char.cause_of_death})" if char.dead else "")]
     lines.append(f"  Physical {char.physical}/10 ({level_name(tables, char.physical)}), "
-                 f"Stun {char.stun}/10 ({level_name(tables, char.stun)})")
+                 f"Stun {char.stun}/10 ({level_name(tables, char.stun)})"
+                 + (" - unconscious (a full track)" if 10 in (char.physical, char.stun) else ""))
     for c in char.criticals:
         bits = [f"{c.lethality.capitalize()}", f"{c.boxes}/10 boxes ({level_name(tables, c.boxes)})",
                 f"cause {c.cause}", "diagnosed" if c.diagnosed else "not diagnosed",
