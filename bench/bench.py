@@ -49,7 +49,9 @@ def time_cmd(cmd: list[str]) -> float:
 
 
 def startup(runs: int, systems: list[str]) -> list[tuple[str, float, float]]:
-    crit = shutil.which("crit") or ""
+    # the crit of this Python's environment (not whichever crit comes first on PATH)
+    beside = os.path.join(os.path.dirname(sys.executable), "crit")
+    crit = beside if os.path.exists(beside) else (shutil.which("crit") or "")
     base = [crit] if crit else [sys.executable, "-m", "critcore"]
     commands: dict[str, list[str]] = {
         "floor: python -c 'import click'": [sys.executable, "-c", "import click"],
