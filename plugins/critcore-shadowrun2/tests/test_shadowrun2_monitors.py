@@ -14,6 +14,7 @@ import pytest
 from critcore.errors import StateError
 from critcore.model import Outcome, thaw
 from critcore.plugins import Registry
+from critcore.render import render
 from critcore_shadowrun2.character import read_character
 from critcore_shadowrun2.monitors import modifiers
 
@@ -134,3 +135,33 @@ def test_a_dead_character_takes_no_more_wounds() -> None:
     """A dead character's file is refused (one clear error)."""
     with pytest.raises(StateError, match="dead"):
         wound("critical", slot(dead=True))
+
+
+@pytest.mark.parametrize("physical,stun,expected", [(0, 0, 0), (1, 2, 2), (3, 5, 4), (6, 9, 6), (10, 1, 4)])
+def test_track_penalties_follow_the_ordinary_rules(physical: int, stun: int, expected: int) -> None:
+    """Physical and Stun tracks: Light +1, Moderate +2, Serious +3; a full track (Deadly) is
+    unconsciousness, not a +4 (that +4 belongs to a Mortal critical's own monitor)."""
+    char = read_character(slot(physical=physical, stun=stun))
+    mods = modifiers(critcore.Engine("shadowrun2", registry=REG).tables, char)
+    assert mods.general == expected
+
+
+def test_stun_wound_marks_the_stun_track() -> None:
+    """--stun: the same Body check, but the wound's boxes go on the Stun track."""
+    out = wound("critical", slot(stun=1), stun=True)
+    assert out.target is not None
+    assert (out.target["physical"], out.target["stun"]) == (0, 4)
+
+
+def test_hit_location_for_every_wound_option() -> None:
+    """Option: the hit location may be rolled for wounds that are not critical hits too."""
+    options = {"locate_all_wounds": True}
+    out = critcore.resolve("shadowrun2", "wound", dice="6,6,6,5,5", registry=REG, options=options, body=3,
+                           severity="serious")
+    assert out.determination is not None and out.determination.critical is False
+    assert out.location is not None and out.location.name == "left arm"
+    assert out.effects == ()
+    engine = critcore.Engine("shadowrun2", registry=REG, options=options)
+    assert "the wound is in the left arm" in render(out, view="player", pm=engine.pm)
+    crit_out = wound("critical", None, body=2)
+    assert "right arm" not in render(crit_out, view="player", pm=engine.pm)  # default: no location shown

@@ -27,8 +27,9 @@ WOUND = Procedure(
               default=0),
         Param("closed", "bool", "A closed wound (fall, blunt blow, spell); by default the wound is open "
               "(bullet, blade), which lets some criticals be diagnosed on sight.", default=False),
-        Param("no_mark", "bool", "Do not add the wound's boxes to the Physical track (already marked).",
+        Param("stun", "bool", "The wound is Stun damage: mark the Stun track instead of the Physical one.",
               default=False),
+        Param("no_mark", "bool", "Do not mark the wound's boxes on a track (already marked).", default=False),
     ),
     target="optional",
 )
@@ -108,6 +109,8 @@ OPTIONS = (
     Option("allow_combat_pool", "bool", False, "Allow Combat Pool dice on the Body check (--combat-pool)."),
     Option("no_critical_category", "bool", False,
            "Drop the Critical lethality: two successes are enough to avoid a critical hit."),
+    Option("locate_all_wounds", "bool", False,
+           "Roll the hit location for every wound, not only for critical hits (the document allows it)."),
     Option("body_12_healing", "choice", "9-12",
            "Which natural-healing row a Body of exactly 12 uses (the document lists both).", ("9-12", "12+")),
     Option("medic_tn_mortal", "int", None, "Biotech TN to treat a Mortal critical (unset: medic-chart, 6)."),

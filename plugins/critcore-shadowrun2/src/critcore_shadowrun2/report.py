@@ -44,9 +44,12 @@ def player_report(outcome: Outcome) -> list[str]:
     applied = outcome.applied
     if outcome.procedure == "wound":
         lines = [f"the character takes a {outcome.params.get('severity')} wound"]
-        phys = applied.data.get("physical") if applied is not None else None
-        if phys is not None and phys[0] != phys[1]:
-            lines.append(f"Physical {phys[0]} -> {phys[1]} boxes")
+        track = applied.data.get("boxes") if applied is not None else None
+        if track is not None and track[0] != track[1]:
+            lines.append(f"{applied.data['track'].capitalize()} {track[0]} -> {track[1]} boxes")  # type: ignore[union-attr]
+        if outcome.location is not None and outcome.options.get("locate_all_wounds"):
+            # every wound is located under this option, so the place gives no critical away
+            lines.append(f"the wound is in the {outcome.location.name}")
         lines.append("(the GM has rolled for critical hits in secret)")
         return lines
     lines = [f"shadowrun2 {outcome.procedure}"]

@@ -83,7 +83,7 @@ def determine(ctx: Any) -> Determination:
 
 
 def locate(ctx: Any, determination: Determination | None) -> Location | None:
-    if determination is None or not determination.critical:
+    if determination is None or not (determination.critical or ctx.options["locate_all_wounds"]):
         return None
     table = ctx.tables["hit-location"]
     roll = ctx.dice.roll(table.dice, "hit location")
@@ -91,7 +91,7 @@ def locate(ctx: Any, determination: Determination | None) -> Location | None:
 
 
 def effect(ctx: Any, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
-    if determination is None or location is None:
+    if determination is None or location is None or not determination.critical:
         return None
     table = ctx.tables["critical-" + location.data["list"]]
     roll = ctx.dice.roll(table.dice, "critical in the " + location.name).total
@@ -135,7 +135,7 @@ def apply(ctx: Any, determination: Determination | None, location: Location | No
 
 def _summary(determination: Determination, location: Location | None, eff: Effect | None) -> str:
     if eff is None or location is None:
-        return NO_CRITICAL
+        return NO_CRITICAL if location is None else f"{NO_CRITICAL} (the wound struck the {location.name})"
     return f"{determination.kind.capitalize()} critical: {eff.data['part']} ({location.name}), {eff.text}"
 
 
@@ -147,7 +147,7 @@ NO_CRITICAL_APPLIED = Applied(NO_CRITICAL)
 def _bare_applied(determination: Determination, location: Location | None, eff: Effect | None) -> Applied:
     """What the critical would do, without a character file (cached: it is the same every time)."""
     if eff is None or location is None:
-        return NO_CRITICAL_APPLIED
+        return NO_CRITICAL_APPLIED if location is None else Applied(_summary(determination, location, None))
     return Applied(_summary(determination, location, eff), tuple(_critical_lines(determination, location, eff)))
 
 
@@ -158,14 +158,16 @@ def _apply_to_character(ctx: Any, determination: Determination, location: Locati
     tables = ctx.tables
     wound_boxes = int(severity_row(ctx).data["boxes"])
     changes: list[str] = []
-    before = char.physical
+    track = "stun" if ctx.params["stun"] else "physical"
+    before = getattr(char, track)
     if not ctx.params["no_mark"]:
         after = min(10, before + wound_boxes)
-        changes.append(f"Physical {before} -> {after} boxes ({level_name(tables, after)})")
+        changes.append(f"{track.capitalize()} {before} -> {after} boxes ({level_name(tables, after)})")
         if before + wound_boxes > 10:
-            changes.append(f"Physical track full: {before + wound_boxes - 10} boxes past it (ordinary SR2 overflow rules)")
-        char = replace(char, physical=after)
-    data: dict[str, Any] = {"lethality": determination.kind, "physical": [before, char.physical]}
+            changes.append(f"{track.capitalize()} track full: {before + wound_boxes - 10} boxes past it "
+                           "(the ordinary SR2 rules take over)")
+        char = replace(char, **{track: after})
+    data: dict[str, Any] = {"lethality": determination.kind, "track": track, "boxes": [before, getattr(char, track)]}
     if eff is not None and location is not None:
         d, e = determination.data, eff.data
         death_at = char.clock + int(e["death_in"]) if determination.kind == "mortal" else None
