@@ -150,7 +150,7 @@ def test_stun_wound_marks_the_stun_track() -> None:
     """--stun: the same Body check, but the wound's boxes go on the Stun track."""
     out = wound("critical", slot(stun=1), stun=True)
     assert out.target is not None
-    assert (out.target["physical"], out.target["stun"]) == (0, 4)
+    assert (out.target["physical"], out.target["stun"]) == (0, 1 + 6)  # a serious wound is 6 boxes
 
 
 def test_hit_location_for_every_wound_option() -> None:
