@@ -237,6 +237,10 @@ def alive(char: Character) -> Character:
     return char
 
 
+def successes_text(n: int) -> str:
+    return f"{n} success" if n == 1 else f"{n} successes"
+
+
 # --- time ---------------------------------------------------------------------------------
 
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from math import ceil
-from typing import Any
+from typing import TYPE_CHECKING
 
 from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data
 
-from .character import Character, Critical, alive, clock_text, read_character
+from .character import successes_text, Character, Critical, alive, clock_text, read_character
 from .monitors import level_name, modifiers, pass_time, penalty, set_boxes
+
+if TYPE_CHECKING:
+    from critcore.engine import Context
 
 _ITEM = re.compile(r"^\s*(physical|#?\d+)\s*[=:]\s*(-?\d+)\s*$", re.IGNORECASE)
 
@@ -61,7 +64,7 @@ def even_split(char: Character, successes: int) -> dict[str, int]:
     return out
 
 
-def heal_magic(ctx: Any) -> Applied:
+def heal_magic(ctx: Context) -> Applied:
     char = alive(read_character(ctx.target))
     successes = ctx.params["successes"]
     if successes < 0:
@@ -151,7 +154,7 @@ def _healing_candidate(char: Character, number: int | None) -> Critical:
     return crit
 
 
-def heal_natural(ctx: Any) -> Applied:
+def heal_natural(ctx: Context) -> Applied:
     char = alive(read_character(ctx.target))
     crit = _healing_candidate(char, ctx.params["critical"])
     treated = ctx.params["treatment"] or STATE_TREATMENT[crit.treatment]
@@ -177,16 +180,16 @@ def heal_natural(ctx: Any) -> Applied:
     tn += mod
     why.append(f"Body {char.body} {mod:+d}")
     roll = ctx.dice.test(char.body, tn, f"Body to heal critical #{crit.id} (TN {tn})")
-    gm = [f"natural healing of {crit.label}: TN {tn} ({', '.join(why)}), {roll.successes} successes"]
-    if not roll.successes:
+    gm = [f"natural healing of {crit.label}: TN {tn} ({', '.join(why)}), {successes_text(roll.total)}"]
+    if not roll.total:
         gm.append("no success: it does not mend this time (the GM may call for a new test later)")
         player = [f"the {crit.part} is not mending"]
         return Applied("natural healing: no progress", tuple(gm), Data(char.to_dict()),
                        data=Data(player=tuple(player), seconds=0))
-    seconds = ceil(int(base["base_weeks"]) * 7 * 86400 / roll.successes)
+    seconds = ceil(int(base["base_weeks"]) * 7 * 86400 / roll.total)
     done = char.clock + seconds
     char = char.with_critical(replace(crit, heals_at=done))
-    gm.append(f"heals in {clock_text(seconds)} ({base['base_weeks']} weeks / {roll.successes}), at clock "
+    gm.append(f"heals in {clock_text(seconds)} ({base['base_weeks']} weeks / {roll.total}), at clock "
               f"{clock_text(done)}; its +{penalty(ctx.tables, crit.boxes)} "
               "lasts until then (advance the clock)")
     player = [f"the {crit.part} ({crit.location_name}) will mend in {clock_text(seconds)}"]
@@ -194,7 +197,7 @@ def heal_natural(ctx: Any) -> Applied:
                    data=Data(player=tuple(player), seconds=seconds))
 
 
-def advance(ctx: Any) -> Applied:
+def advance(ctx: Context) -> Applied:
     char = read_character(ctx.target)
     units = {"minutes": 60, "hours": 3600, "days": 86400, "weeks": 604800}
     total = 0.0

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from math import ceil
-from typing import Any
+from typing import TYPE_CHECKING
 
 from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data
 
-from .character import Character, Critical, alive, clock_text, read_character
+from .character import successes_text, Character, Critical, alive, clock_text, read_character
 from .monitors import level_name, modifiers, pass_time, penalty
+
+if TYPE_CHECKING:
+    from critcore.engine import Context
 
 CAUSE_WORDS = {"IB": "internal bleeding", "brain": "a brain injury", "heart": "heart damage",
                "suffo": "trouble breathing", "art": "a cut artery"}
@@ -18,7 +21,7 @@ RETRY_SECONDS = 60  # a watching medic may try again to find a critical every mi
 NOTHING_FOUND = "the medic finds nothing beyond the visible wound"
 
 
-def dice_param(ctx: Any, name: str) -> int:
+def dice_param(ctx: Context, name: str) -> int:
     value = ctx.params[name]
     if value < 1:
         raise ParamError(f"--{name}: {value} dice cannot make a test (1 or more; when defaulting, "
@@ -31,7 +34,7 @@ def found_line(crit: Critical) -> str:
     return f"the medic finds {CAUSE_WORDS.get(crit.cause, crit.cause)}: the {crit.part} ({crit.location_name})"
 
 
-def diagnose(ctx: Any) -> Applied:
+def diagnose(ctx: Context) -> Applied:
     char = alive(read_character(ctx.target))
     dice = dice_param(ctx, "biotech")
     tn_mod = ctx.params["modifier"] - (2 if ctx.params["assensing"] else 0)
@@ -57,13 +60,13 @@ def diagnose(ctx: Any) -> Applied:
                 continue
             tn = crit.diagnosis_tn + tn_mod
             roll = ctx.dice.test(dice, tn, f"Biotech to diagnose critical #{crit.id} (TN {tn})")
-            if not roll.successes:
+            if not roll.total:
                 retry = char.clock + RETRY_SECONDS
                 char = char.with_critical(replace(crit, diagnose_retry_at=retry))
                 gm.append(f"critical {crit.label}: not found (TN {tn}, no success); a watching medic may "
                           f"try again at clock {clock_text(retry)}")
                 continue
-            gm.append(f"critical {crit.label}: found (TN {tn}, {roll.successes} successes)")
+            gm.append(f"critical {crit.label}: found (TN {tn}, {successes_text(roll.total)})")
         char = char.with_critical(replace(crit, diagnosed=True, diagnose_retry_at=None))
         player.append(found_line(crit))
         found += 1
@@ -75,7 +78,7 @@ def diagnose(ctx: Any) -> Applied:
     return Applied(summary, tuple(gm), Data(char.to_dict()), data=Data(player=tuple(player), found=found))
 
 
-def _chart(ctx: Any, crit: Critical) -> tuple[int, int]:
+def _chart(ctx: Context, crit: Critical) -> tuple[int, int]:
     """(TN, base minutes) of the medic chart for this critical, options first."""
     row = ctx.tables["medic-chart"].row(crit.lethality)
     tn = ctx.options[f"medic_tn_{crit.lethality}"]
@@ -105,16 +108,16 @@ def _treatable(char: Character, number: int | None) -> Critical:
     return crit
 
 
-def medic(ctx: Any) -> Applied:
+def medic(ctx: Context) -> Applied:
     char = alive(read_character(ctx.target))
     dice = dice_param(ctx, "biotech")
     crit = _treatable(char, ctx.params["critical"])
     tn, minutes = _chart(ctx, crit)
     tn += ctx.params["modifier"]
     roll = ctx.dice.test(dice, tn, f"Biotech to treat critical #{crit.id} (TN {tn})")
-    ok = roll.successes > 0
-    seconds = ceil(minutes * 60 / roll.successes) if ok else minutes * 60
-    gm = [f"treatment of {crit.label}: TN {tn}, {roll.successes} successes, takes {clock_text(seconds)}"
+    ok = roll.total > 0
+    seconds = ceil(minutes * 60 / roll.total) if ok else minutes * 60
+    gm = [f"treatment of {crit.label}: TN {tn}, {successes_text(roll.total)}, takes {clock_text(seconds)}"
           + ("" if ok else " (failed: the whole base time is spent)")]
     passage = pass_time(ctx.tables, char, seconds)
     char = passage.char

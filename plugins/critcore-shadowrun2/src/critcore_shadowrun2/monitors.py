@@ -12,7 +12,8 @@ from .character import Character, Critical, clock_text
 
 def level(tables: Mapping[str, Any], boxes: int) -> Row:
     """The ``wound-levels`` row for a monitor with this many boxes marked (0-10)."""
-    return tables["wound-levels"].lookup(max(0, min(10, boxes)))
+    row: Row = tables["wound-levels"].lookup(max(0, min(10, boxes)))
+    return row
 
 
 def penalty(tables: Mapping[str, Any], boxes: int) -> int:

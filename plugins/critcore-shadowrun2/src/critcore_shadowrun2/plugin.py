@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from critcore import hookimpl
 from critcore.model import Applied, Determination, Effect, Location, Outcome, SystemInfo
@@ -10,6 +10,9 @@ from critcore.model import Applied, Determination, Effect, Location, Outcome, Sy
 from . import healing, medicine, report, wound
 from .character import read_character
 from .info import INFO
+
+if TYPE_CHECKING:
+    from critcore.engine import Context
 
 TREATMENTS: dict[str, Callable[[Any], Applied]] = {
     "diagnose": medicine.diagnose,
@@ -26,28 +29,28 @@ def critcore_system() -> SystemInfo:
 
 
 @hookimpl
-def critcore_determine(ctx: Any) -> Determination | None:
+def critcore_determine(ctx: Context) -> Determination | None:
     if ctx.procedure.name != "wound":
         return None
     return wound.determine(ctx)
 
 
 @hookimpl
-def critcore_locate(ctx: Any, determination: Determination | None) -> Location | None:
+def critcore_locate(ctx: Context, determination: Determination | None) -> Location | None:
     if ctx.procedure.name != "wound":
         return None
     return wound.locate(ctx, determination)
 
 
 @hookimpl
-def critcore_effect(ctx: Any, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
+def critcore_effect(ctx: Context, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
     if ctx.procedure.name != "wound":
         return None
     return wound.effect(ctx, determination, location)
 
 
 @hookimpl
-def critcore_apply(ctx: Any, determination: Determination | None, location: Location | None,
+def critcore_apply(ctx: Context, determination: Determination | None, location: Location | None,
                    effects: Sequence[Effect]) -> Applied | None:
     if ctx.procedure.name != "wound":
         return None
@@ -55,13 +58,13 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
 
 
 @hookimpl
-def critcore_treat(ctx: Any) -> Applied | None:
+def critcore_treat(ctx: Context) -> Applied | None:
     handler = TREATMENTS.get(ctx.procedure.name)
     return None if handler is None else handler(ctx)
 
 
 @hookimpl
-def critcore_show(ctx: Any) -> Sequence[str] | None:
+def critcore_show(ctx: Context) -> Sequence[str] | None:
     if ctx.target is None:
         return None
     name = ctx.target.get("name", "")

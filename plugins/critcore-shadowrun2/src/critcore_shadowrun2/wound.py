@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data, Determination, Effect, Location
@@ -18,6 +18,9 @@ from critcore.tables import Row
 from .character import Critical, alive, clock_text, read_character
 from .info import SEVERITIES
 from .monitors import level_name, modifiers
+
+if TYPE_CHECKING:
+    from critcore.engine import Context
 
 SEVERITY_ROW = {name: i for i, name in enumerate(SEVERITIES, 1)}
 MAX_DICE = 200
@@ -38,7 +41,7 @@ def _location(row: Row) -> Location:
     return Location(row.id, str(row.data["name"]), f"struck the {row.data['name']}", Data(list=row.data["list"]))
 
 
-def body_dice(ctx: Any) -> int:
+def body_dice(ctx: Context) -> int:
     """Body (from --body or the character file) plus Combat Pool, checked."""
     body = ctx.params["body"]
     if body is None:
@@ -56,13 +59,13 @@ def body_dice(ctx: Any) -> int:
             raise ParamError(f"--combat-pool: {pool} dice is not possible (0 or more)")
         if not ctx.options["allow_combat_pool"]:
             raise ParamError("--combat-pool: Combat Pool on the Body check is off (set option allow_combat_pool)")
-    dice = body + pool
+    dice = int(body) + int(pool)
     if dice > MAX_DICE:
         raise ParamError(f"--body/--combat-pool: {dice} dice is more than critcore rolls ({MAX_DICE})")
     return dice
 
 
-def severity_row(ctx: Any) -> Row:
+def severity_row(ctx: Context) -> Row:
     severity = ctx.params["severity"]
     index = SEVERITY_ROW.get(severity)
     if index is None:
@@ -70,7 +73,7 @@ def severity_row(ctx: Any) -> Row:
     return ctx.tables["body-check"].lookup(index)
 
 
-def determine(ctx: Any) -> Determination:
+def determine(ctx: Context) -> Determination:
     """The GM's Body check against the severity's TN; successes give the lethality."""
     row = severity_row(ctx)
     dice = body_dice(ctx)
@@ -79,10 +82,10 @@ def determine(ctx: Any) -> Determination:
         return AUTO_NONE
     roll = ctx.dice.test(dice, tn, "Body check (the GM rolls in secret)")
     table = ctx.tables["lethality-no-critical" if ctx.options["no_critical_category"] else "lethality"]
-    return _determination(table.lookup(roll.successes))
+    return _determination(table.lookup(roll.total))
 
 
-def locate(ctx: Any, determination: Determination | None) -> Location | None:
+def locate(ctx: Context, determination: Determination | None) -> Location | None:
     if determination is None or not (determination.critical or ctx.options["locate_all_wounds"]):
         return None
     table = ctx.tables["hit-location"]
@@ -90,7 +93,7 @@ def locate(ctx: Any, determination: Determination | None) -> Location | None:
     return _location(table.lookup(roll.total))
 
 
-def effect(ctx: Any, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
+def effect(ctx: Context, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
     if determination is None or location is None or not determination.critical:
         return None
     table = ctx.tables["critical-" + location.data["list"]]
@@ -123,7 +126,7 @@ def _critical_lines(determination: Determination, location: Location, eff: Effec
     return lines
 
 
-def apply(ctx: Any, determination: Determination | None, location: Location | None,
+def apply(ctx: Context, determination: Determination | None, location: Location | None,
           effects: Sequence[Effect]) -> Applied | None:
     if determination is None:
         return None
@@ -151,7 +154,7 @@ def _bare_applied(determination: Determination, location: Location | None, eff: 
     return Applied(_summary(determination, location, eff), tuple(_critical_lines(determination, location, eff)))
 
 
-def _apply_to_character(ctx: Any, determination: Determination, location: Location | None,
+def _apply_to_character(ctx: Context, determination: Determination, location: Location | None,
                         eff: Effect | None) -> Applied:
     summary = _summary(determination, location, eff)
     char = alive(read_character(ctx.target))
