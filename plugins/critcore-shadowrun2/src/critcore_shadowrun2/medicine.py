@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data
 
-from .character import successes_text, Character, Critical, alive, clock_text, read_character
+from .character import Character, Critical, alive, clock_text, read_character, successes_text
 from .monitors import level_name, modifiers, pass_time, penalty
 
 if TYPE_CHECKING:
