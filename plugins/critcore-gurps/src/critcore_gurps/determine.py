@@ -64,7 +64,8 @@ def check_location(ctx: Any, allowed: tuple[str, ...] | None = None) -> None:
         from critcore.plugins import did_you_mean
 
         names = allowed or (*LOCATIONS, "random")
-        raise ParamError(f"--location: unknown location {where!r}{did_you_mean(where, names)}; use one of {', '.join(names)}")
+        what = "unknown location" if rule is None else f"{ctx.procedure.name} cannot use location"
+        raise ParamError(f"--location: {what} {where!r}{did_you_mean(where, names)}; use one of {', '.join(names)}")
     damage = ctx.params.get("damage")
     if rule.aim_types and damage is not None and ctx.procedure.name in ("attack", "critical-hit"):
         dtype = parse_damage(damage).dtype
