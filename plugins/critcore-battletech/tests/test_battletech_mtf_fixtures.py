@@ -362,3 +362,36 @@ def test_structure_table_covers_10_to_100_tons_in_steps_of_5() -> None:
     cat = catalog()
     assert sorted(cat.structure_rows) == list(range(10, 101, 5))
     assert cat.structure(37) is None and cat.structure(105) is None
+
+
+# --- notes on odd but readable files -----------------------------------------------------------
+
+def test_keys_the_importer_does_not_use_are_noted() -> None:
+    u = unit("odd-keys-tripod-ft3x.mtf", text("odd-keys-tripod-ft3x.mtf"))
+    assert [n for n in u["import_notes"] if "not one this importer uses" in n] == [
+        "line 9: the key 'nickname' is not one this importer uses: ignored",
+        "line 35: the key 'paint scheme' is not one this importer uses: ignored",
+    ]
+
+
+def test_walk_mp_that_does_not_follow_from_engine_and_tonnage_is_kept_and_noted() -> None:
+    """Walking MP is the engine rating divided by the tonnage: 275 / 55 = 5."""
+    body = text("legacy-biped-fb1l.mtf").replace("walk mp:5", "walk mp:6")
+    u = unit("fb1l", body)
+    assert u["walk_mp"] == 6
+    assert "line 18: Walk MP 6, but a 275-rated engine in a 55-ton 'Mech gives 5: the file's value is kept" \
+        in u["import_notes"]
+
+
+def test_more_weapon_summary_lines_than_the_count_are_still_summary_lines() -> None:
+    body = text("legacy-biped-fb1l.mtf").replace("Weapons:8", "Weapons:7")
+    m = parse_mtf(body, "fb1l")
+    assert len(m.weapons) == 8 and m.weapons[-1] == "Fixture Widget, Left Arm"
+    assert m.notes == ("line 42: more weapon lines than 'Weapons:' says: 'Fixture Widget, Left Arm' is read as "
+                       "one of them",)
+
+
+def test_a_second_line_for_the_same_key_replaces_the_first_with_a_note() -> None:
+    body = text("legacy-biped-fb1l.mtf").replace("jump mp:3", "jump mp:3\njump mp:2")
+    m = parse_mtf(body, "fb1l")
+    assert m.jump_mp == 2 and m.notes == ("line 20: a second 'jump mp:' line replaces line 19",)

@@ -222,15 +222,20 @@ class _Reader:
         section: tuple[str, int] | None = None  # ("loc", index) or ("fluff", index)
         last_loc: int | None = None
         weapons_left = 0
+        in_weapons = False  # inside the summary list after Weapons:N
         while i < len(lines):
             number, s = lines[i]
             i += 1
-            if weapons_left:
-                if s and not self.header_of(s) and not self.key_of(s):
+            if weapons_left or in_weapons:
+                if s and not s.startswith("#") and not self.header_of(s) and not self.key_of(s):
+                    if not weapons_left:
+                        self.notes.append(f"line {number}: more weapon lines than 'Weapons:' says: "
+                                          f"'{s}' is read as one of them")
                     self.weapons.append(s)
-                    weapons_left -= 1
+                    weapons_left = max(weapons_left - 1, 0)
                     continue
                 weapons_left = 0
+                in_weapons = False
             if not s:
                 if section and section[0] == "loc":
                     section = None
@@ -251,6 +256,7 @@ class _Reader:
                 key, value = kv
                 section = None
                 weapons_left = self.take_key(key, value, number)
+                in_weapons = key == "weapons"
                 if key in FLUFF_KEYS:
                     self.fluff.append([key, value])
                     section = ("fluff", len(self.fluff) - 1)
@@ -397,6 +403,7 @@ class _Reader:
             tech = "Inner Sphere"
             self.notes.append("no 'TechBase:' line: read as Inner Sphere")
         model_v = self.last("model")
+        armor_v = self.last("armor")
         return MtfFile(
             source=self.source,
             header_style=self.header_style,
@@ -412,7 +419,7 @@ class _Reader:
             heat_sink_text=hs.group(2),
             walk_mp=walk,
             jump_mp=jump,
-            armor_type=self.last("armor").value if self.last("armor") is not None else "",  # type: ignore[union-attr]
+            armor_type=armor_v.value if armor_v is not None else "",
             armor=tuple(self.armor.values()),
             locations=tuple(MtfLocation(h, n, tuple(slots)) for h, n, slots in self.locations),
             values=tuple(self.values),

@@ -190,7 +190,7 @@ class _Item:
         return f"{self.first.code}-{self.first.index}"
 
 
-def _cut(spec: ConfigSpec, by_code: dict[str, list[_Slot]], source: str, notes: list[str]) -> list[_Item]:
+def _cut(spec: ConfigSpec, by_code: dict[str, list[_Slot]], notes: list[str]) -> list[_Item]:
     """Cut the runs of every location into items; join split remainders of neighbours."""
     items: list[_Item] = []
     rest: list[tuple[_Slot, ...]] = []
@@ -340,7 +340,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     tech_base = _tech_base(mtf.tech_base, notes)
     file_locs = _match_locations(mtf, spec)
     slots = {ls.code: _resolve(mtf, ls, file_locs[ls.code], cat, notes) for ls in spec.locations}
-    items = _cut(spec, slots, mtf.source, notes)
+    items = _cut(spec, slots, notes)
     item_of: dict[tuple[str, int], str] = {}
     for item in items:
         for part in item.parts:
@@ -371,6 +371,11 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
         if extra.code not in known:
             notes.append(f"line {extra.line}: '{extra.code} Armor:' is not a location of a {spec.id} 'Mech: ignored")
 
+    for odd in mtf.extra:
+        notes.append(f"line {odd.line}: the key '{odd.key}' is not one this importer uses: ignored")
+    if mtf.walk_mp != mtf.engine_rating // mtf.mass:
+        notes.append(f"line {mtf.line_of('walk mp')}: Walk MP {mtf.walk_mp}, but a {mtf.engine_rating}-rated engine "
+                     f"in a {mtf.mass}-ton 'Mech gives {mtf.engine_rating // mtf.mass}: the file's value is kept")
     hs = cat.heat_sink(mtf.heat_sink_text)
     if hs is None:
         notes.append(f"line {mtf.line_of('heat sinks')}: heat sink type '{mtf.heat_sink_text}' is not known: "
