@@ -165,3 +165,10 @@ def test_hit_location_for_every_wound_option() -> None:
     assert "the wound is in the left arm" in render(out, view="player", pm=engine.pm)
     crit_out = wound("critical", None, body=2)
     assert "right arm" not in render(crit_out, view="player", pm=engine.pm)  # default: no location shown
+
+
+def test_a_broken_character_is_refused_before_any_die_is_rolled() -> None:
+    """A character file that does not fit is named before the GM is asked for dice."""
+    with pytest.raises(StateError, match="physical must be 0 to 10, not 11"):
+        critcore.resolve("shadowrun2", "wound", dice="6", registry=REG, target=slot(body=4, physical=11),
+                         severity="serious")

@@ -77,6 +77,8 @@ def determine(ctx: Context) -> Determination:
     """The GM's Body check against the severity's TN; successes give the lethality."""
     row = severity_row(ctx)
     dice = body_dice(ctx)
+    if ctx.target is not None:
+        alive(read_character(ctx.target))  # a broken or dead character is refused before any roll
     tn = row.data["tn_gentle"] if ctx.options["tn_set"] == "gentle" else row.data["tn_recommended"]
     if tn == "auto":
         return AUTO_NONE
@@ -139,7 +141,7 @@ def apply(ctx: Context, determination: Determination | None, location: Location 
 def _summary(determination: Determination, location: Location | None, eff: Effect | None) -> str:
     if eff is None or location is None:
         return NO_CRITICAL if location is None else f"{NO_CRITICAL} (the wound struck the {location.name})"
-    return f"{determination.kind.capitalize()} critical: {eff.data['part']} ({location.name}), {eff.text}"
+    return f"{determination.kind.capitalize()} critical in the {location.name}: {eff.text}"
 
 
 NO_CRITICAL = "no critical hit: the wound follows the ordinary rules"
