@@ -150,6 +150,7 @@ def test_time_units_add_up() -> None:
 
 
 def test_time_does_not_run_backwards() -> None:
+    """The clock only moves forward: a negative time is refused."""
     with pytest.raises(ParamError, match="forward"):
         advance(char(), minutes=-1)
 

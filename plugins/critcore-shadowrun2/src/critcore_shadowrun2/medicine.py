@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data
 
-from .character import Character, Critical, alive, clock_text, read_character, successes_text
+from .character import Character, Critical, alive, read_character
+from .words import clock_text, successes_text
 from .monitors import level_name, modifiers, pass_time, penalty
 
 if TYPE_CHECKING:

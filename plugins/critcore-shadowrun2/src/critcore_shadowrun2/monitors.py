@@ -7,7 +7,8 @@ from typing import Any, Mapping
 
 from critcore.tables import Row
 
-from .character import Character, Critical, clock_text
+from .character import Character, Critical
+from .words import clock_text
 
 
 def level(tables: Mapping[str, Any], boxes: int) -> Row:

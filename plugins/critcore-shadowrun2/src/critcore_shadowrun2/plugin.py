@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from critcore import hookimpl
 from critcore.model import Applied, Determination, Effect, Location, Outcome, SystemInfo
 
-from . import healing, medicine, report, wound
-from .character import read_character
+from . import wound
 from .info import INFO
 
 if TYPE_CHECKING:
     from critcore.engine import Context
 
-TREATMENTS: dict[str, Callable[[Any], Applied]] = {
-    "diagnose": medicine.diagnose,
-    "medic": medicine.medic,
-    "heal-magic": healing.heal_magic,
-    "heal-natural": healing.heal_natural,
-    "advance": healing.advance,
+TREATMENTS: dict[str, tuple[str, str]] = {  # procedure -> (module, function), imported when used
+    "diagnose": ("medicine", "diagnose"),
+    "medic": ("medicine", "medic"),
+    "heal-magic": ("healing", "heal_magic"),
+    "heal-natural": ("healing", "heal_natural"),
+    "advance": ("healing", "advance"),
 }
 
 
@@ -59,14 +58,22 @@ def critcore_apply(ctx: Context, determination: Determination | None, location: 
 
 @hookimpl
 def critcore_treat(ctx: Context) -> Applied | None:
-    handler = TREATMENTS.get(ctx.procedure.name)
-    return None if handler is None else handler(ctx)
+    where = TREATMENTS.get(ctx.procedure.name)
+    if where is None:
+        return None
+    from importlib import import_module
+
+    handler: Callable[[Context], Applied] = getattr(import_module(f"{__package__}.{where[0]}"), where[1])
+    return handler(ctx)
 
 
 @hookimpl
 def critcore_show(ctx: Context) -> Sequence[str] | None:
     if ctx.target is None:
         return None
+    from . import report
+    from .character import read_character
+
     name = ctx.target.get("name", "")
     return report.show_lines(ctx.tables, read_character(ctx.target), name if isinstance(name, str) else "")
 
@@ -75,4 +82,6 @@ def critcore_show(ctx: Context) -> Sequence[str] | None:
 def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
     if outcome.system != INFO.name:
         return None
+    from . import report
+
     return report.report(outcome, view)

@@ -3,13 +3,15 @@ and ``crit show`` for a character file."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from critcore.model import Outcome
 from critcore.render import roll_line
 
-from .character import Character, clock_text
-from .monitors import level_name, modifiers
+from .words import clock_text
+
+if TYPE_CHECKING:
+    from .character import Character
 
 
 def _header(outcome: Outcome) -> str:
@@ -64,6 +66,8 @@ def report(outcome: Outcome, view: str) -> list[str]:
 
 def show_lines(tables: Mapping[str, Any], char: Character, name: str = "") -> Sequence[str]:
     """The character file in plain words, for the GM."""
+    from .monitors import level_name, modifiers
+
     lines = [f"{name or 'character'}: Body {char.body}, clock {clock_text(char.clock)}"
              + (f", DEAD ({char.cause_of_death})" if char.dead else "")]
     lines.append(f"  Physical {char.physical}/10 ({level_name(tables, char.physical)}), "

@@ -15,9 +15,8 @@ from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data, Determination, Effect, Location
 from critcore.tables import Row
 
-from .character import Critical, alive, clock_text, read_character
 from .info import SEVERITIES
-from .monitors import level_name, modifiers
+from .words import clock_text
 
 if TYPE_CHECKING:
     from critcore.engine import Context
@@ -78,6 +77,8 @@ def determine(ctx: Context) -> Determination:
     row = severity_row(ctx)
     dice = body_dice(ctx)
     if ctx.target is not None:
+        from .character import alive, read_character
+
         alive(read_character(ctx.target))  # a broken or dead character is refused before any roll
     tn = row.data["tn_gentle"] if ctx.options["tn_set"] == "gentle" else row.data["tn_recommended"]
     if tn == "auto":
@@ -158,6 +159,9 @@ def _bare_applied(determination: Determination, location: Location | None, eff: 
 
 def _apply_to_character(ctx: Context, determination: Determination, location: Location | None,
                         eff: Effect | None) -> Applied:
+    from .character import Critical, alive, read_character
+    from .monitors import level_name, modifiers
+
     summary = _summary(determination, location, eff)
     char = alive(read_character(ctx.target))
     tables = ctx.tables
