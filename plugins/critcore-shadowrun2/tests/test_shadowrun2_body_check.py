@@ -58,16 +58,20 @@ NO_CRITICAL = {0: "mortal", 1: "crippling", 2: "none", 3: "none", 4: "none"}
 
 @pytest.mark.parametrize("tn_set", ["recommended", "gentle"])
 @pytest.mark.parametrize("no_critical", [False, True])
+@pytest.mark.parametrize("pool", [False, True])
 @pytest.mark.parametrize("successes", sorted(FACES))
-def test_lethality_by_successes(tn_set: str, no_critical: bool, successes: int) -> None:
+def test_lethality_by_successes(tn_set: str, no_critical: bool, pool: bool, successes: int) -> None:
     """Successes to lethality: none Mortal, one Crippling, two Critical, more nothing; without the
     Critical category two or more is nothing.
 
-    The TN set changes only the target number, never the success-to-lethality chart.
+    The TN set changes only the target number, and Combat Pool dice (Body 2 + 2 pool here) only
+    the number of dice, never the success-to-lethality chart.
     """
     faces = FACES[successes] if tn_set == "recommended" else FACES[successes].replace("2", "1").replace("6", "4")
-    options = {"tn_set": tn_set, "no_critical_category": no_critical}
-    out = wound(faces + ",3,4,1,3", options=options, body=4, severity="serious")
+    options = {"tn_set": tn_set, "no_critical_category": no_critical, "allow_combat_pool": pool}
+    dice = {"body": 2, "combat_pool": 2} if pool else {"body": 4}
+    out = wound(faces + ",3,4,1,3", options=options, severity="serious", **dice)
+    assert out.rolls[0].notation == "4d6 vs TN " + ("6" if tn_set == "recommended" else "4")
     assert out.rolls[0].successes == successes
     expected = (NO_CRITICAL if no_critical else STANDARD)[successes]
     assert out.determination is not None and out.determination.kind == expected
