@@ -395,3 +395,9 @@ def test_a_second_line_for_the_same_key_replaces_the_first_with_a_note() -> None
     body = text("legacy-biped-fb1l.mtf").replace("jump mp:3", "jump mp:3\njump mp:2")
     m = parse_mtf(body, "fb1l")
     assert m.jump_mp == 2 and m.notes == ("line 20: a second 'jump mp:' line replaces line 19",)
+
+
+def test_a_comment_inside_the_weapon_summary_does_not_end_it() -> None:
+    body = text("legacy-biped-fb1l.mtf").replace("AC/20, Right Arm\n", "AC/20, Right Arm\n# missiles next\n")
+    m = parse_mtf(body, "fb1l")
+    assert len(m.weapons) == 8 and m.notes == ()

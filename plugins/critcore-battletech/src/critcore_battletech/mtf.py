@@ -226,8 +226,10 @@ class _Reader:
         while i < len(lines):
             number, s = lines[i]
             i += 1
+            if s.startswith("#"):
+                continue
             if weapons_left or in_weapons:
-                if s and not s.startswith("#") and not self.header_of(s) and not self.key_of(s):
+                if s and not self.header_of(s) and not self.key_of(s):
                     if not weapons_left:
                         self.notes.append(f"line {number}: more weapon lines than 'Weapons:' says: "
                                           f"'{s}' is read as one of them")
@@ -239,8 +241,6 @@ class _Reader:
             if not s:
                 if section and section[0] == "loc":
                     section = None
-                continue
-            if s.startswith("#"):
                 continue
             header = self.header_of(s)
             if header is not None:
