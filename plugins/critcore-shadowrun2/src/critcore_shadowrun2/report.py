@@ -31,7 +31,7 @@ def gm_report(outcome: Outcome) -> list[str]:
         lines.append(f"location: {outcome.location.name}")
     for eff in outcome.effects:
         d = eff.data
-        lines.append(f"critical: {d['part']} ({eff.text}) - cause {d['cause']}, time before death {d['time']}"
+        lines.append(f"critical: {eff.text.rstrip('.')} - cause {d['cause']}, time before death {d['time']}"
                      + (f", rolled {clock_text(d['death_in'])}" if "death_in" in d else ""))
     if applied is not None:
         if det is None:
