@@ -129,16 +129,17 @@ MISS = {
 @pytest.mark.parametrize("roll", sorted(MISS))
 def test_critical_miss_table_row(roll: int) -> None:
     row_id, status = MISS[roll]
-    out = run("critical-miss", faces(roll) + [2, 5, 4, 4], damage="2d cut", target={"hp": 10, "ht": 10})
+    extra = {5: [1, 5, 4], 6: [1, 5, 4], 14: [2, 2]}.get(roll, [])
+    out = run("critical-miss", faces(roll) + extra, damage="2d cut", target={"hp": 10, "ht": 10})
     assert [e.id for e in out.effects] == [row_id]
     if status:
         assert status in statuses(out)
     if roll in (5, 6):
-        # side roll 2 -> arm; 2d cut rolled 5+4 = 9, DR 0, x1.5 (limb cap 6 on 10 HP);
+        # side roll (1d2) 1 -> arm; 2d cut rolled 5+4 = 9, DR 0, x1.5 (limb cap 6 on 10 HP);
         # full damage: 9 x 1.5 = 13, capped at 6; half damage: 9 // 2 = 4 basic, 4 x 1.5 = 6
         assert out.effects[-1].data["location"] == "right-arm"
         assert out.target["current_hp"] == 10 - 6
-    if roll == 14:  # yards roll 2, direction roll 5 (4-6) -> straight back
+    if roll == 14:  # yards roll 2, direction roll (1d2) 2 -> straight back
         assert out.effects[-1].data["yards"] == 2 and out.effects[-1].data["direction"] == "back"
     if roll == 15:
         strained = [s for s in out.target["statuses"] if s["id"] == "strained"][0]

@@ -45,7 +45,7 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
     if row.get("drop_weapon"):
         which = ""
         if ctx.params.get("two_weapons"):
-            which = " (right-hand one)" if ctx.dice.roll("1d6", "which weapon drops: 1-3 right hand, 4-6 left hand").total <= 3 else " (left-hand one)"
+            which = " (right-hand one)" if ctx.dice.roll("1d2", "which weapon drops: 1 right hand, 2 left hand").total == 1 else " (left-hand one)"
         ch.add_status(state, changes, {"id": "dropped-weapon", "text": "dropped his weapon" + which, "ends_by": "ready"},
                       "drops his weapon" + which)
     if damage is None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from critcore.dice import parse
 from critcore.model import Effect
 
 from .damage import parse_damage
 from .reference import RULES, success_roll
 
+COIN = parse("1d2")  # an even chance either way
 PIERCING = frozenset({"imp", "pi-", "pi", "pi+", "pi++"})
 
 OUTCOMES = {key: Effect(v["table"], key, v["effect"], v["text"]) for key, v in RULES["outcomes"].items()}
@@ -121,8 +123,8 @@ def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from:
     if code == "weapon-flies":
         if f.swinging and not f.ranged and not f.parrying:
             yards = ctx.dice.roll("1d6", "weapon flies: yards").total
-            way = ctx.dice.roll("1d6", "weapon flies: 1-3 straight ahead, 4-6 straight back").total
-            return [row.effect(t.id, r, yards=yards, direction="ahead" if way <= 3 else "back", **extra)]
+            way = ctx.dice.roll(COIN, "weapon flies: 1 straight ahead, 2 straight back").total
+            return [row.effect(t.id, r, yards=yards, direction="ahead" if way == 1 else "back", **extra)]
         return _treated(ctx, t, row, r, int(row.data["unless_swinging_treat_as"]),
                         "not a swung melee attack", f, reroll_self)
     if code == "fall-down" and f.ranged:
@@ -131,8 +133,8 @@ def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from:
 
 
 def _hit_self(ctx: Any, t: Any, row: Any, r: int, extra: dict[str, Any]) -> Effect:
-    side = ctx.dice.roll("1d6", "hit yourself: 1-3 arm, 4-6 leg").total
-    return row.effect(t.id, r, location="right-arm" if side <= 3 else "right-leg", **extra)
+    side = ctx.dice.roll(COIN, "hit yourself: 1 arm, 2 leg").total
+    return row.effect(t.id, r, location="right-arm" if side == 1 else "right-leg", **extra)
 
 
 # --- the Unarmed Critical Miss table -----------------------------------------------------------
@@ -196,6 +198,8 @@ def hit_effects(ctx: Any, head: bool) -> list[Effect]:
 
 
 def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
+    if determination is not None and not determination.critical:
+        return None  # an ordinary hit, miss, success or failure rolls on no table
     name = ctx.procedure.name
     p = ctx.params
     kind = determination.kind if determination is not None else None

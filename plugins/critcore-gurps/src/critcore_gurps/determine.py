@@ -6,6 +6,7 @@ merge under exact odds and the hot path allocates almost nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from critcore.dice import parse
@@ -80,28 +81,74 @@ def check_damage(ctx: Any) -> None:
         parse_damage(damage)
 
 
-def determine(ctx: Any) -> Determination | None:
+@dataclass(frozen=True)
+class Plan:
+    """What determine and locate need from one set of parameters, worked out once.
+
+    A plan depends only on the parameters, the options and the procedure, so it is memoised
+    by the (hashable) parameters; it carries nothing from one stage to the next.
+    """
+
+    procedure: str
+    options: Any
+    results: tuple[Determination | None, ...]  # indexed by the 3d6 total
+    label: str
+    location: Location | None  # the aimed location; None: roll it (or none to locate)
+
+
+_PLANS: dict[Any, Plan] = {}
+
+
+def _results(table: dict[str, Determination], b: Any) -> tuple[Determination | None, ...]:
+    return (None, None, None) + tuple(table[grade(r, b)] for r in range(3, 19))
+
+
+def _plan(ctx: Any) -> Plan:
     name = ctx.procedure.name
     p = ctx.params
+    results: tuple[Determination | None, ...] = ()
+    label = ""
     if name == "attack":
-        ranged = p["ranged"]
-        b = _bounds(ctx, p["skill"], not ranged or bool(ctx.options["ranged_margin_critical"]), LOWEST_SKILL)
-        if p["location"] is not None:
-            check_location(ctx)
-        if p["damage"] is not None:
-            check_damage(ctx)
-        return ATTACK_RESULTS[grade(ctx.dice.roll(D3, "attack roll").total, b)]
-    if name == "defense":
+        b = _bounds(ctx, p["skill"], not p["ranged"] or bool(ctx.options["ranged_margin_critical"]), LOWEST_SKILL)
+        check_location(ctx)
+        check_damage(ctx)
+        results, label = _results(ATTACK_RESULTS, b), "attack roll"
+    elif name == "defense":
         b = _bounds(ctx, p["skill"], True, LOWEST_DEFENSE)
         check_damage(ctx)
-        return DEFENSE_RESULTS[(grade(ctx.dice.roll(D3, f"{p['defense']} roll").total, b), p["defense"])]
-    if name == "spell":
+        table = {g: DEFENSE_RESULTS[(g, p["defense"])] for g in ATTACK_RESULTS}
+        results, label = _results(table, b), f"{p['defense']} roll"
+    elif name == "spell":
         b = _bounds(ctx, p["skill"], True, LOWEST_SKILL)
-        return SPELL_RESULTS[grade(ctx.dice.roll(D3, "casting roll").total, b)]
-    if name in ("critical-hit", "head-blow", "critical-miss", "unarmed-miss"):
+        results, label = _results(SPELL_RESULTS, b), "casting roll"
+    elif name in ("critical-hit", "head-blow", "critical-miss", "unarmed-miss"):
         allowed = HEAD_BLOW_LOCATIONS if name == "head-blow" else BODY_PARTS if name == "unarmed-miss" else None
         check_location(ctx, allowed)
         check_damage(ctx)
+    where = p.get("location")
+    location = None
+    if name in ("attack", "critical-hit", "head-blow"):
+        if where is None and not (name == "attack" and ctx.options["random_location"]):
+            where = DEFAULT_LOCATION
+        location = AIMED.get(where) if where is not None else None
+    plan = Plan(name, ctx.options, results, label, location)
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    _PLANS[p] = plan
+    return plan
+
+
+def plan_of(ctx: Any) -> Plan:
+    plan = _PLANS.get(ctx.params)
+    if plan is None or plan.options is not ctx.options or plan.procedure != ctx.procedure.name:
+        plan = _plan(ctx)
+    return plan
+
+
+def determine(ctx: Any) -> Determination | None:
+    plan = plan_of(ctx)
+    if plan.results:
+        return plan.results[ctx.dice.roll(D3, plan.label).total]
     return None
 
 
@@ -119,20 +166,17 @@ def roll_location(ctx: Any) -> Location:
     return ROLLED[row.data["location"]]
 
 
+HITS = (ATTACK_RESULTS["critical-success"], ATTACK_RESULTS["success"])
+
+
 def locate(ctx: Any, determination: Determination | None) -> Location | None:
     name = ctx.procedure.name
     if name == "attack":
-        if determination is None or determination.kind not in ("critical-hit", "hit"):
+        if determination is not HITS[0] and determination is not HITS[1]:
             return None
     elif name == "hit-location":
         return roll_location(ctx)
-    elif name not in ("critical-hit", "head-blow"):
+    elif name != "critical-hit" and name != "head-blow":
         return None
-    where = ctx.params["location"]
-    if where is None:
-        if ctx.options["random_location"] and name == "attack":
-            return roll_location(ctx)
-        return AIMED[DEFAULT_LOCATION]
-    if where == "random":
-        return roll_location(ctx)
-    return AIMED[where]
+    found = plan_of(ctx).location
+    return found if found is not None else roll_location(ctx)

@@ -3,10 +3,7 @@ crippling, major wounds and the knockdown rolls owed."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any, Mapping
-
-from critcore.model import Data
 
 from . import character as ch
 from .damage import DamageSpec, Injury, compute_injury, least_basic, shock_penalty
@@ -124,8 +121,9 @@ def plain_injury(ctx: Any, state: dict[str, Any] | None, changes: list[str], amo
         owe(state, changes, pain, "major wound")
 
 
-def injury_data(inj: Injury) -> Data:
-    return Data(asdict(inj))
+def injury_data(inj: Injury) -> dict[str, Any]:
+    """The injury numbers as plain data (the fields of :class:`Injury`)."""
+    return dict(inj.__dict__)
 
 
 def location_rule(location_id: str) -> LocationRule:

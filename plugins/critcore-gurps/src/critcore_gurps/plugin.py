@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from critcore import hookimpl
-from critcore.model import Applied, Determination, Effect, Location, SystemInfo
+from critcore.model import Applied, SystemInfo
 
 from . import apply as _apply
 from . import chains, character, determine, treat
@@ -22,25 +22,11 @@ def critcore_system() -> SystemInfo:
     return INFO
 
 
-@hookimpl
-def critcore_determine(ctx: Any) -> Determination | None:
-    return determine.determine(ctx)
-
-
-@hookimpl
-def critcore_locate(ctx: Any, determination: Determination | None) -> Location | None:
-    return determine.locate(ctx, determination)
-
-
-@hookimpl
-def critcore_effect(ctx: Any, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
-    return chains.effect(ctx, determination, location)
-
-
-@hookimpl
-def critcore_apply(ctx: Any, determination: Determination | None, location: Location | None,
-                   effects: Sequence[Effect]) -> Applied | None:
-    return _apply.apply(ctx, determination, location, effects)
+# The stage functions are the hook implementations themselves (no extra call on the hot path).
+critcore_determine = hookimpl(determine.determine)
+critcore_locate = hookimpl(determine.locate)
+critcore_effect = hookimpl(chains.effect)
+critcore_apply = hookimpl(_apply.apply)
 
 
 @hookimpl
