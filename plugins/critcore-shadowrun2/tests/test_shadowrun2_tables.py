@@ -104,14 +104,14 @@ def test_critical_table_row(area: str, face: int) -> None:
     assert (eff.data["part"], eff.data["cause"], eff.data["time"]) == (part, reason, time)
     assert eff.data["diagnosis_tn"] == tn
     assert eff.data["auto_if_open"] is star
-    assert eff.data["death_in"] == seconds
+    assert out.applied is not None and out.applied.data["death_in"] == seconds
 
 
 @pytest.mark.parametrize("area,face", [("chest", 1), ("head", 5), ("leg", 6)])
 def test_time_before_death_is_rolled_only_for_a_mortal_critical(area: str, face: int) -> None:
     """Step 1 summary, point 3: time before death belongs to a Mortal critical only."""
     out = wound(f"{CRITICAL_CHECK},{AREA_2D6[area]},{face}", body=2, severity="serious")
-    assert "death_in" not in out.effects[0].data
+    assert out.applied is not None and "death_in" not in out.applied.data
     assert len(out.rolls) == 3  # Body check, hit location, the area's list: nothing more
 
 
@@ -120,7 +120,7 @@ def test_half_minutes_are_exact(face: int, seconds: int) -> None:
     """'1d6/2 min' (heart): half a die's minutes, kept to the half minute (1 -> 30 s, 5 -> 2.5 min)."""
     out = wound(f"{MORTAL_CHECK},3,4,5,{face}", body=2, severity="serious")
     assert out.effects[0].data["part"] == "heart"
-    assert out.effects[0].data["death_in"] == seconds
+    assert out.applied is not None and out.applied.data["death_in"] == seconds
 
 
 @pytest.mark.parametrize("time,faces,seconds", [
@@ -131,4 +131,4 @@ def test_time_notation_extremes(time: str, faces: str, seconds: int) -> None:
     where = {"1d6x10 min": ("3,4", 1), "2d6 hours": ("1,4", 1), "2d6 min": ("3,4", 4)}[time]
     out = wound(f"{MORTAL_CHECK},{where[0]},{where[1]},{faces}", body=2, severity="serious")
     assert out.effects[0].data["time"] == time
-    assert out.effects[0].data["death_in"] == seconds
+    assert out.applied is not None and out.applied.data["death_in"] == seconds

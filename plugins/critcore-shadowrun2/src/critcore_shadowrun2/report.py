@@ -29,10 +29,11 @@ def gm_report(outcome: Outcome) -> list[str]:
                      + (f" - {det.summary}" if det.critical else ""))
     if outcome.location is not None:
         lines.append(f"location: {outcome.location.name}")
+    death = applied.data.get("death_in") if applied is not None else None
     for eff in outcome.effects:
         d = eff.data
         lines.append(f"critical: {eff.text.rstrip('.')} - cause {d['cause']}, time before death {d['time']}"
-                     + (f", rolled {clock_text(d['death_in'])}" if "death_in" in d else ""))
+                     + ("" if death is None else f", rolled {clock_text(death)}"))
     if applied is not None:
         if det is None:
             lines.append(applied.summary)

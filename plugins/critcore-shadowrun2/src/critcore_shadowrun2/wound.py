@@ -101,27 +101,33 @@ def effect(ctx: Context, determination: Determination | None, location: Location
         return None
     table = ctx.tables["critical-" + location.data["list"]]
     roll = ctx.dice.roll(table.dice, "critical in the " + location.name).total
-    row = table.lookup(roll)
-    if determination.kind == "mortal":
-        data = row.data
-        time = ctx.dice.roll(data["time_dice"], "time before death (" + data["time"] + ")").total
-        return _effects(table.id, row, roll, time * data["time_unit_seconds"])
-    return _effects(table.id, row, roll, None)
+    return _effects(table.id, table.lookup(roll), roll)
 
 
-@lru_cache(maxsize=4096)
-def _effects(table_id: str, row: Row, roll: int, death_in: int | None) -> tuple[Effect, ...]:
-    if death_in is None:
-        return (row.effect(table_id, roll),)
-    return (row.effect(table_id, roll, death_in=death_in),)
+@lru_cache(maxsize=1024)
+def _effects(table_id: str, row: Row, roll: int) -> tuple[Effect, ...]:
+    return (row.effect(table_id, roll),)
 
 
-def _critical_lines(determination: Determination, location: Location, eff: Effect) -> list[str]:
+def death_in(ctx: Context, determination: Determination, eff: Effect | None) -> int | None:
+    """Seconds before a Mortal critical kills: its time roll (``time_dice`` x ``time_unit_seconds``).
+
+    Rolled while applying, the last stage, so that exact odds branch on it only once per part.
+    """
+    if eff is None or determination.kind != "mortal":
+        return None
+    data = eff.data
+    return int(ctx.dice.roll(data["time_dice"], "time before death (" + data["time"] + ")").total
+               * data["time_unit_seconds"])
+
+
+def _critical_lines(determination: Determination, location: Location, eff: Effect,
+                    death: int | None) -> list[str]:
     d, e = determination.data, eff.data
     where = location.name
     lines = [f"critical monitor: {d['wound']} wound, {d['boxes']} boxes, +{d['penalty']} to tests using the {where}"]
-    if determination.kind == "mortal":
-        lines.append(f"death clock: dies in {clock_text(e['death_in'])} unless treated ({e['cause']})")
+    if death is not None:
+        lines.append(f"death clock: dies in {clock_text(death)} unless treated ({e['cause']})")
     elif determination.kind == "crippling":
         lines.append(f"the {e['part']} ({where}) is crippled")
     star = " (automatic for an open wound)" if e["auto_if_open"] else ""
@@ -133,16 +139,19 @@ def apply(ctx: Context, determination: Determination | None, location: Location 
           effects: Sequence[Effect]) -> Applied | None:
     if determination is None:
         return None
-    critical = determination.critical and location is not None and bool(effects)
+    eff = effects[0] if determination.critical and location is not None and effects else None
+    death = death_in(ctx, determination, eff)
     if ctx.target is None:
-        return _bare_applied(determination, location, effects[0] if critical else None)
-    return _apply_to_character(ctx, determination, location, effects[0] if critical else None)
+        return _bare_applied(determination, location, eff, death)
+    return _apply_to_character(ctx, determination, location, eff, death)
 
 
-def _summary(determination: Determination, location: Location | None, eff: Effect | None) -> str:
+def _summary(determination: Determination, location: Location | None, eff: Effect | None,
+             death: int | None) -> str:
     if eff is None or location is None:
         return NO_CRITICAL if location is None else f"{NO_CRITICAL} (the wound struck the {location.name})"
-    return f"{determination.kind.capitalize()} critical in the {location.name}: {eff.text}"
+    text = f"{determination.kind.capitalize()} critical in the {location.name}: {eff.text}"
+    return text if death is None else f"{text[:-1]}; dies in {clock_text(death)} unless treated"
 
 
 NO_CRITICAL = "no critical hit: the wound follows the ordinary rules"
@@ -150,19 +159,22 @@ NO_CRITICAL_APPLIED = Applied(NO_CRITICAL)
 
 
 @lru_cache(maxsize=4096)
-def _bare_applied(determination: Determination, location: Location | None, eff: Effect | None) -> Applied:
+def _bare_applied(determination: Determination, location: Location | None, eff: Effect | None,
+                  death: int | None) -> Applied:
     """What the critical would do, without a character file (cached: it is the same every time)."""
     if eff is None or location is None:
-        return NO_CRITICAL_APPLIED if location is None else Applied(_summary(determination, location, None))
-    return Applied(_summary(determination, location, eff), tuple(_critical_lines(determination, location, eff)))
+        return NO_CRITICAL_APPLIED if location is None else Applied(_summary(determination, location, None, None))
+    data = Data() if death is None else Data(death_in=death)
+    return Applied(_summary(determination, location, eff, death),
+                   tuple(_critical_lines(determination, location, eff, death)), data=data)
 
 
 def _apply_to_character(ctx: Context, determination: Determination, location: Location | None,
-                        eff: Effect | None) -> Applied:
+                        eff: Effect | None, death: int | None) -> Applied:
     from .character import Critical, alive, read_character
     from .monitors import level_name, modifiers
 
-    summary = _summary(determination, location, eff)
+    summary = _summary(determination, location, eff, death)
     char = alive(read_character(ctx.target))
     tables = ctx.tables
     wound_boxes = int(severity_row(ctx).data["boxes"])
@@ -179,7 +191,7 @@ def _apply_to_character(ctx: Context, determination: Determination, location: Lo
     data: dict[str, Any] = {"lethality": determination.kind, "track": track, "boxes": [before, getattr(char, track)]}
     if eff is not None and location is not None:
         d, e = determination.data, eff.data
-        death_at = char.clock + int(e["death_in"]) if determination.kind == "mortal" else None
+        death_at = None if death is None else char.clock + death
         crit = Critical(
             id=char.next_id(), lethality=determination.kind, boxes=int(d["boxes"]), location=location.id,
             location_name=location.name, area=str(location.data["list"]), part_id=eff.id, part=str(e["part"]),
@@ -187,10 +199,12 @@ def _apply_to_character(ctx: Context, determination: Determination, location: Lo
             open_wound=not ctx.params["closed"], death_at=death_at, wound=str(ctx.params["severity"]),
         )
         char = replace(char, criticals=char.criticals + (crit,))
-        changes.append(f"new critical #{crit.id}: " + "; ".join(_critical_lines(determination, location, eff)))
+        changes.append(f"new critical #{crit.id}: " + "; ".join(_critical_lines(determination, location, eff, death)))
         if death_at is not None:
             changes.append(f"death clock: dies at clock {clock_text(death_at)}")
         data.update(critical=crit.id, penalty=int(d["penalty"]))
+        if death is not None:
+            data["death_in"] = death
     mods = modifiers(tables, char)
     changes.append(mods.text())
     data["total_modifier"] = mods.total
