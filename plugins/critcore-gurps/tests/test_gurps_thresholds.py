@@ -1,8 +1,8 @@
 """Critical thresholds of the 3d6 roll at every effective skill from 3 to 20.
 
 The rule, as the document gives it: 3 and 4 are always critical hits; 5 is one at effective
-skill 15 or more, 6 at 16 or more. 18 is always a critical miss; 17 is one unless effective
-skill is 16 or more (then it is an ordinary miss). A melee attack that misses by 10 or more is
+skill 15 or more, 6 at 16 or more. 18 is always a critical miss; 17 is one below effective
+skill 16 (from 16 up, 17 simply misses). Missing a melee attack by 10 or more is
 a critical miss too (attacks, dodges, parries and blocks). Otherwise a roll of skill or less hits.
 """
 

@@ -175,7 +175,7 @@ def apply_fumble(ctx: Any, effects: Sequence[Effect], on_target: bool) -> Applie
                 "text": f"{penalty} to {scope}"}, f"torn muscle: {penalty} to {scope} until healed")
     else:
         changes.append(f"{who}{eff.text}")
-    summary = (who or "") + eff.text
+    summary = eff.text if on_target else f"the attacker's fumble: {eff.text}"
     return _done(summary, changes, state if on_target else None, data)
 
 

@@ -134,7 +134,8 @@ def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from:
 
 def _hit_self(ctx: Any, t: Any, row: Any, r: int, extra: dict[str, Any]) -> Effect:
     side = ctx.dice.roll(COIN, "hit yourself: 1 arm, 2 leg").total
-    return row.effect(t.id, r, location="right-arm" if side == 1 else "right-leg", **extra)
+    found: Effect = row.effect(t.id, r, location="right-arm" if side == 1 else "right-leg", **extra)
+    return found
 
 
 # --- the Unarmed Critical Miss table -----------------------------------------------------------

@@ -33,7 +33,7 @@ def state_of(ctx: Any) -> dict[str, Any] | None:
     """The target as a plain dict we may change, or None when there is no target."""
     if ctx.target is None:
         return None
-    state = thaw(ctx.target)
+    state: dict[str, Any] = thaw(ctx.target)
     for key in ("statuses", "injuries", "owed_rolls"):
         value = state.setdefault(key, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
@@ -109,7 +109,8 @@ def add_status(state: dict[str, Any] | None, changes: list[str], status: dict[st
 def find_status(state: dict[str, Any], status_id: str) -> dict[str, Any] | None:
     for s in state["statuses"]:
         if s.get("id") == status_id:
-            return s
+            found: dict[str, Any] = s
+            return found
     return None
 
 

@@ -70,7 +70,7 @@ def effective_dr(dr: int, location: LocationRule, divisor: float, row: Mapping[s
     if factor == 1:
         return after_divisor
     scaled = after_divisor * factor
-    return math.ceil(scaled) if row.get("dr_round", "down") == "up" else math.floor(scaled)
+    return int(math.ceil(scaled) if row.get("dr_round", "down") == "up" else math.floor(scaled))
 
 
 @dataclass(frozen=True)

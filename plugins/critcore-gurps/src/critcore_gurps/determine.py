@@ -148,7 +148,8 @@ def plan_of(ctx: Any) -> Plan:
 def determine(ctx: Any) -> Determination | None:
     plan = plan_of(ctx)
     if plan.results:
-        return plan.results[ctx.dice.roll(D3, plan.label).total]
+        found: Determination | None = plan.results[ctx.dice.roll(D3, plan.label).total]
+        return found
     return None
 
 

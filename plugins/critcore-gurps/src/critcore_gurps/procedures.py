@@ -123,8 +123,8 @@ OPTIONS = (
            "Very high skill widens the critical success range: 7 at skill 20, 8 at 25, 9 at 30, 10 at 35 "
            "(GURPS Compendium II's cinematic table). Off by default."),
     Option("ranged_margin_critical", "bool", False,
-           "A ranged attack that misses by 10 or more is also a critical miss (the Basic Set's general rule; "
-           "the document names only melee attacks)."),
+           "Ranged attacks missing by 10+ become critical misses too (the Basic Set's general rule; "
+           "the document limits that rule to melee)."),
     Option("random_location", "bool", False,
            "An attack with no --location rolls on the hit-location table instead of striking the torso."),
 )

@@ -112,7 +112,7 @@ def _success_max(skill: int, extended: bool) -> int:
         for step in _CRIT["extended_success_at"]:
             if skill >= step["skill"]:
                 top = max(top, step["roll"])
-    return top
+    return int(top)
 
 
 def _failure_min(skill: int, margin: bool) -> int:
@@ -122,7 +122,7 @@ def _failure_min(skill: int, margin: bool) -> int:
             low = min(low, step["roll"])
     if margin:
         low = min(low, skill + _CRIT["margin"])
-    return low
+    return int(low)
 
 
 def bounds(skill: int, *, extended: bool = False, margin: bool = True) -> Bounds:
