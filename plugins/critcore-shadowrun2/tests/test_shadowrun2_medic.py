@@ -175,3 +175,26 @@ def test_several_criticals_need_a_choice() -> None:
         treat("medic", two, "6", biotech=1)
     out = treat("medic", two, "6", biotech=1, critical=2)
     assert [c["boxes"] for c in out.target["criticals"]] == [3, 1]  # type: ignore[index]
+
+
+def test_house_rule_file_can_replace_the_medic_chart(tmp_path: Any) -> None:
+    """The missing chart lives in a table, so a house-rule file can replace a row of it."""
+    rule = tmp_path / "field-surgery.toml"
+    rule.write_text('''system = "shadowrun2"
+summary = "Field surgery is quicker at our table"
+
+[[tables.medic-chart.row]]
+roll = 1
+id = "mortal"
+effect = "medic-treatment"
+text = "Field surgery on a Mortal critical: TN 5, 2 minutes base."
+tn = 5
+base_minutes = 2
+becomes = "crippling"
+boxes_after = 6
+''', encoding="utf-8")
+    mortal = crit(lethality="mortal", boxes=10, diagnosed=True, death_at=600)
+    out = critcore.treat("shadowrun2", "medic", dice="5", registry=REG, target=char(mortal), rules=[str(rule)],
+                         biotech=1)
+    assert out.rolls[0].notation == "1d6 vs TN 5"
+    assert out.target is not None and out.target["clock"] == 120
