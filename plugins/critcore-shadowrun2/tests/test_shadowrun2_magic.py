@@ -139,3 +139,15 @@ def test_allocate_or_split_must_be_said() -> None:
         heal(example(), successes=4, split="half")
     with pytest.raises(ParamError, match="not both"):
         heal(example(), successes=4, split="even", allocate="physical=1")
+
+
+def test_critical_numbers_may_be_written_with_hash_or_zeros() -> None:
+    """`#1=6` and `01=6` name the same critical as `1=6`."""
+    for spec in ("#1=6,2=6,physical=6", "01=6,#2=6,physical=6"):
+        assert boxes(heal(example(), successes=18, allocate=spec)) == {"physical": 0, "stun": 3}
+
+
+def test_unallocated_successes_are_reported_unused() -> None:
+    """Successes the healer does not allocate are simply not used."""
+    out = heal(example(), successes=10, allocate="physical=2")
+    assert out.applied is not None and "8 success(es) not allocated: unused" in out.applied.changes

@@ -12,8 +12,8 @@ from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data
 
 from .character import Character, Critical, alive, read_character
-from .words import clock_text, successes_text
 from .monitors import level_name, modifiers, pass_time, penalty, set_boxes
+from .words import clock_text, successes_text
 
 if TYPE_CHECKING:
     from critcore.engine import Context
@@ -31,6 +31,7 @@ def parse_allocation(text: str, char: Character, successes: int) -> dict[str, in
         if not m:
             raise ParamError(f"--allocate: cannot read {item.strip()!r} (expected e.g. physical=3,1=6,2=1)")
         key = m[1].lower().lstrip("#")
+        key = key if key == "physical" else str(int(key))
         n = int(m[2])
         if n < 0:
             raise ParamError(f"--allocate: {key}={n}: successes cannot be negative")
@@ -125,9 +126,12 @@ def heal_magic(ctx: Context) -> Applied:
         if crit.diagnosed:
             player.append(f"the {crit.part} ({crit.location_name}) is better")
     char = char.without(gone)
-    wasted = successes - used
-    if wasted:
-        gm.append(f"{wasted} success(es) found nothing to heal")
+    unallocated = successes - sum(plan.values())
+    lost = sum(plan.values()) - used
+    if unallocated:
+        gm.append(f"{unallocated} success(es) not allocated: unused")
+    if lost:
+        gm.append(f"{lost} success(es) found no box left to erase: lost")
     if not player:
         player.append("the spell does nothing the character can feel")
     gm.append(modifiers(tables, char).text())

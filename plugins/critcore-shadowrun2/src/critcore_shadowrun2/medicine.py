@@ -10,8 +10,8 @@ from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data
 
 from .character import Character, Critical, alive, read_character
-from .words import clock_text, successes_text
 from .monitors import level_name, modifiers, pass_time, penalty
+from .words import clock_text, successes_text
 
 if TYPE_CHECKING:
     from critcore.engine import Context
