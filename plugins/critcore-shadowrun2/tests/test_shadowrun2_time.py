@@ -159,3 +159,16 @@ def test_dead_characters_are_not_treated() -> None:
     """Treating a dead character is refused with one clear error."""
     with pytest.raises(StateError, match="dead"):
         natural(char(dead=True), "6,6,6,6")
+
+
+def test_player_hears_of_an_undiagnosed_critical_only_vaguely() -> None:
+    """Secrecy: healing of a critical nobody has found is told to the player without naming it."""
+    from critcore.render import render
+
+    engine = critcore.Engine("shadowrun2", registry=REG)
+    hidden = natural(char(crit(treatment="medic", diagnosed=False)), "6,6,1,1", hospital=True)
+    known = natural(char(crit(treatment="medic")), "6,6,1,1", hospital=True)
+    assert "wrist" not in render(hidden, view="player", pm=engine.pm)
+    assert "wrist" in render(known, view="player", pm=engine.pm)
+    done = advance(thaw(hidden.target), weeks=4)
+    assert "wrist" not in render(done, view="player", pm=engine.pm)

@@ -188,7 +188,7 @@ def heal_natural(ctx: Context) -> Applied:
     gm = [f"natural healing of {crit.label}: TN {tn} ({', '.join(why)}), {successes_text(roll.total)}"]
     if not roll.total:
         gm.append("no success: it does not mend this time (the GM may call for a new test later)")
-        player = [f"the {crit.part} is not mending"]
+        player = [f"the {crit.part} is not mending" if crit.diagnosed else "the character is slow to recover"]
         return Applied("natural healing: no progress", tuple(gm), Data(char.to_dict()),
                        data=Data(player=tuple(player), seconds=0))
     seconds = ceil(int(base["base_weeks"]) * 7 * 86400 / roll.total)
@@ -197,7 +197,8 @@ def heal_natural(ctx: Context) -> Applied:
     gm.append(f"heals in {clock_text(seconds)} ({base['base_weeks']} weeks / {roll.total}), at clock "
               f"{clock_text(done)}; its +{penalty(ctx.tables, crit.boxes)} "
               "lasts until then (advance the clock)")
-    player = [f"the {crit.part} ({crit.location_name}) will mend in {clock_text(seconds)}"]
+    player = [f"the {crit.part} ({crit.location_name}) will mend in {clock_text(seconds)}" if crit.diagnosed
+              else "the character is recovering"]
     return Applied(f"natural healing: {clock_text(seconds)}", tuple(gm), Data(char.to_dict()),
                    data=Data(player=tuple(player), seconds=seconds))
 

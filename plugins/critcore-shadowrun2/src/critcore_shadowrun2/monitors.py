@@ -104,7 +104,7 @@ def pass_time(tables: Mapping[str, Any], char: Character, seconds: int) -> Passa
     for c in char.criticals:
         if c.id in healed:
             gm.append(f"critical {c.label} has healed naturally (monitor cleared, +{penalty(tables, c.boxes)} gone)")
-            player.append(f"the injury to the {c.location_name} has healed")
+            player.append(f"the {c.part} ({c.location_name}) has healed" if c.diagnosed else "the character feels better")
     char = char.without(healed) if healed else char
     if deaths:
         when, cid = deaths[0]
