@@ -239,3 +239,9 @@ def test_random_location_is_rolled_and_can_reach_the_head() -> None:
 def test_spell_critical_failure_rolls_on_the_spell_table() -> None:
     out = run("spell", faces(18) + faces(13), skill=12)
     assert labels(out) == ["casting roll", "critical spell failure table"] and ids(out) == ["reversed-13"]
+
+
+def test_attackers_fumble_does_not_read_the_victims_file() -> None:
+    """In `attack` the file is the victim's: his IQ 4 must not make the attacker flee on 17."""
+    out = run("attack", faces(18) + faces(17), target={"hp": 10, "iq": 4}, skill=12, unarmed=True)
+    assert ids(out) == ["strain-17"] and out.applied.target is None

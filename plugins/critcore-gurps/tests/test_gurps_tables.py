@@ -223,3 +223,12 @@ def test_eye_and_vitals_are_chosen_never_rolled() -> None:
     out = run("critical-hit", faces(10), location="vitals")
     assert out.location.data["penalty"] == -3
     assert run("critical-hit", faces(10), location="eye").location.data["penalty"] == -9
+
+
+@pytest.mark.parametrize("roll,harmful,where", [
+    (4, True, "the caster"), (4, False, "a random nearby foe"),
+    (5, True, "one of the caster's companions"), (6, False, "a random nearby foe"),
+])
+def test_misdirected_spell_lands_by_intent(roll: int, harmful: bool, where: str) -> None:
+    out = run("spell-failure", faces(roll), harmful=harmful)
+    assert out.applied.changes == (f"the {'harmful' if harmful else 'helpful'} spell lands on {where}",)

@@ -125,6 +125,9 @@ def apply_fumble(ctx: Any, effects: Sequence[Effect], on_target: bool) -> Applie
         if d.get("flees"):
             status({"id": "fleeing", "until": now + TURN_SECONDS, "text": "flees (or cowers in surrender)"},
                    "loses its nerve: flees next turn, or cowers if cornered")
+        elif ctx.params.get("unarmed_with") == "head" and not on_target:
+            changes.append(f"{who}pulls a muscle: moderate pain for {d['pain_base']} minus HT minutes "
+                           f"(at least {d['pain_min_minutes']})")
         elif ctx.params.get("unarmed_with") == "head":
             ht = ch.number(ctx, state, "ht", ch.DEFAULT_HT) or ch.DEFAULT_HT
             minutes = max(int(d["pain_min_minutes"]), int(d["pain_base"]) - ht)
@@ -238,8 +241,9 @@ def apply_spell(ctx: Any, eff: Effect) -> Applied:
                                                                                       "next": now + every, "modifier": 0},
                                        "text": f"has forgotten {spell}"},
                       f"forgets {spell}: an IQ roll after a week, then every week, to remember it")
-    elif eff.code == "misdirected" and ctx.params.get("harmful") is not None:
-        changes.append("the spell is harmful" if ctx.params.get("harmful") else "the spell is beneficial")
+    elif eff.code == "misdirected" and "harmful_lands_on" in d:
+        key = "harmful_lands_on" if ctx.params.get("harmful") else "helpful_lands_on"
+        changes.append(f"the {'harmful' if ctx.params.get('harmful') else 'helpful'} spell lands on {d[key]}")
     else:
         changes.append(eff.text)
     return _done(eff.text, changes, state)

@@ -52,11 +52,12 @@ class Fumble:
         return int(row["kick_modifier"]) if self.kick else 0
 
 
-def fumble_from(ctx: Any, *, ranged: bool, parrying: bool) -> Fumble:
+def fumble_from(ctx: Any, *, ranged: bool, parrying: bool, own_file: bool) -> Fumble:
+    """``own_file``: the character file is the fumbler's (else it is his foe's and is not read)."""
     p = ctx.params
     damage = p.get("damage")
     piercing = damage is not None and parse_damage(damage).dtype in PIERCING
-    target = ctx.target or {}
+    target = (ctx.target or {}) if own_file else {}
     iq = p.get("iq") if p.get("iq") is not None else target.get("iq")
     dx = p.get("dx") if p.get("dx") is not None else target.get("dx")
     return Fumble(
@@ -176,8 +177,8 @@ def _unarmed(ctx: Any, t: Any, r: int, f: Fumble, treated_from: int | None = Non
 # --- the stage ----------------------------------------------------------------------------------
 
 
-def miss_effects(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool) -> list[Effect]:
-    f = fumble_from(ctx, ranged=ranged, parrying=parrying)
+def miss_effects(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool, own_file: bool = True) -> list[Effect]:
+    f = fumble_from(ctx, ranged=ranged, parrying=parrying, own_file=own_file)
     return unarmed_miss(ctx, f) if unarmed else armed_miss(ctx, f)
 
 
@@ -210,11 +211,13 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
 
             return hit_effects(ctx, LOCATIONS[location.id].head_blow)
         if kind == "critical-miss":
-            return miss_effects(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False)
+            return miss_effects(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False,
+                                own_file=False)
         return None
     if name == "defense":
         if kind == "critical-success":
-            found = miss_effects(ctx, unarmed=bool(p["attacker_unarmed"]), ranged=bool(p["ranged"]), parrying=False)
+            found = miss_effects(ctx, unarmed=bool(p["attacker_unarmed"]), ranged=bool(p["ranged"]), parrying=False,
+                                 own_file=False)
             if p["defense"] == "parry" and p["bare_handed"]:
                 found.insert(0, OUTCOMES["catch-thrown-weapon"])
             return found

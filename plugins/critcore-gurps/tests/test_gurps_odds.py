@@ -1,0 +1,74 @@
+"""The stages run unchanged under critcore's enumerating roller (exact odds), and the seeded
+simulation agrees with them.
+
+Expected fractions are counted by hand from 3d6 (216 equally likely rolls: 3 and 18 one way each,
+4 and 17 three ways, 5 and 16 six, 6 and 15 ten, 7 and 14 fifteen, 8 and 13 twenty-one,
+9 and 12 twenty-five, 10 and 11 twenty-seven).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import critcore
+from critcore.plugins import Registry
+
+import critcore_gurps.plugin as gurps
+
+REG = Registry.installed(extra_systems={"gurps": gurps}, discover=False)
+WAYS = {3: 1, 4: 3, 5: 6, 6: 10, 7: 15, 8: 21, 9: 25, 10: 27, 11: 27, 12: 25, 13: 21, 14: 15, 15: 10, 16: 6, 17: 3, 18: 1}
+
+
+def p(*rolls: int) -> Fraction:
+    return Fraction(sum(WAYS[r] for r in rolls), 216)
+
+
+def test_attack_at_skill_15_exact() -> None:
+    """Skill 15: critical hit on 3-5; critical miss on 17-18; hit on 6-15; miss on 16."""
+    odds = critcore.odds("gurps", "attack", registry=REG, skill=15)
+    assert odds.exact
+    kind = lambda k: odds.probability(lambda b: b.determination.kind == k)  # noqa: E731
+    assert kind("critical-hit") == p(3, 4, 5)
+    assert kind("critical-miss") == p(17, 18)
+    assert kind("hit") == p(*range(6, 16))
+    assert kind("miss") == p(16)
+    # a critical hit to the torso that makes the victim drop what he holds: 3-5, then 12
+    drop = odds.probability(lambda b: any(e.id == "drop-held-12" for e in b.effects))
+    assert drop == p(3, 4, 5) * p(12)
+
+
+def test_melee_miss_by_ten_in_exact_odds() -> None:
+    """Skill 5: 15 and 16 miss by 10+ in melee (critical), 17 and 18 are always critical."""
+    melee = critcore.odds("gurps", "attack", registry=REG, skill=5)
+    assert melee.probability(lambda b: b.determination.kind == "critical-miss") == p(15, 16, 17, 18)
+    ranged = critcore.odds("gurps", "attack", registry=REG, skill=5, ranged=True)
+    assert ranged.probability(lambda b: b.determination.kind == "critical-miss") == p(17, 18)
+
+
+def test_fine_weapon_breaks_only_on_two_broken_results() -> None:
+    """Critical miss table with a fine weapon: "breaks" on 3, 4, 17, 18 (8 ways of 216); it
+    breaks only when the second roll is also one of them: (8/216)^2."""
+    odds = critcore.odds("gurps", "critical-miss", registry=REG, fine=True)
+    broken = odds.probability(lambda b: b.applied is not None and "weapon broken" in " ".join(b.applied.changes))
+    assert broken == p(3, 4, 17, 18) ** 2
+    dropped = odds.probability(lambda b: any(e.id == "resisted-breakage" for e in b.effects))
+    assert dropped == p(3, 4, 17, 18) * (1 - p(3, 4, 17, 18))
+
+
+def test_head_blow_eye_hits_exact() -> None:
+    """Head blow 6-7 lands on an eye: 25 ways of 216."""
+    odds = critcore.odds("gurps", "head-blow", registry=REG, damage="1d cr")
+    eye = odds.probability(lambda b: b.applied is not None and b.applied.data["location"] == "eye")
+    assert eye == p(6, 7)
+
+
+def test_simulation_agrees_with_exact_odds() -> None:
+    odds = critcore.odds("gurps", "attack", registry=REG, skill=12, damage="1d+1 cut")
+    sim = critcore.simulate("gurps", "attack", registry=REG, n=40_000, seed=3, skill=12, damage="1d+1 cut")
+    for kind in ("critical-hit", "hit", "miss", "critical-miss"):
+        exact = odds.probability(lambda b: b.determination.kind == kind)
+        _, low, high = sim.frequency(lambda b: b.determination.kind == kind)
+        assert low <= exact <= high, kind
+    major = odds.probability(lambda b: b.applied is not None and bool(b.applied.data.get("major")))
+    _, low, high = sim.frequency(lambda b: b.applied is not None and bool(b.applied.data.get("major")))
+    assert low <= major <= high
