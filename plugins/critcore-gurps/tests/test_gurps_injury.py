@@ -235,3 +235,11 @@ def test_damage_expressions(text: str, dice: str, dtype: str, divisor: float) ->
 def test_bad_damage_expressions(text: str) -> None:
     with pytest.raises(ParamError, match="--damage"):
         hit([3, 3], damage=text)
+
+
+def test_shock_from_several_blows_adds_up_to_the_cap() -> None:
+    """Two blows in the same turn: 3 then 2 injury on 10 HP: -3, then -5 capped at -4."""
+    first = hit([3], {"hp": 10}, damage="1d cr")
+    second = hit([2], dict(first.target), damage="1d cr")
+    shock = [s for s in second.target["statuses"] if s["id"] == "shock"]
+    assert len(shock) == 1 and shock[0]["penalty"] == -4

@@ -87,6 +87,7 @@ class Injury:
     crippled: bool
     dismembered: bool
     shock: int
+    shock_cap: int
     knockdown: int | None  # modifier of the owed knockdown roll, None when none is owed
     knockdown_why: str
     funny_bone_seconds: int
@@ -163,4 +164,4 @@ def compute_injury(
     funny = 0
     if row.get("funny_bone") and penetrating > 0 and location.limb_like and not crippled:
         funny = max(int(row["funny_bone_min"]), int(row["funny_bone_base"]) - ht)
-    return Injury(basic, eff, penetrating, mod, injury, raw, major, crippled, dismembered, shock, knock, why, funny)
+    return Injury(basic, eff, penetrating, mod, injury, raw, major, crippled, dismembered, shock, cap, knock, why, funny)

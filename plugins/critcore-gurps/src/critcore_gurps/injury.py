@@ -71,7 +71,7 @@ def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Inju
         ch.add_status(state, changes, {"id": "funny-bone", "location": location.id, "until": now + inj.funny_bone_seconds,
                                        "text": f"{location.name} numb and useless"},
                       f"{location.name} numb and useless for {inj.funny_bone_seconds} seconds (funny-bone blow)")
-    add_shock(state, changes, inj.shock)
+    add_shock(state, changes, inj.shock, inj.shock_cap)
     if inj.knockdown is not None:
         owe(state, changes, inj.knockdown, inj.knockdown_why)
 
@@ -90,10 +90,21 @@ def lose_hp(state: dict[str, Any] | None, changes: list[str], amount: int, locat
     changes.append(f"HP {before} -> {before - amount}")
 
 
-def add_shock(state: dict[str, Any] | None, changes: list[str], shock: int) -> None:
+def add_shock(state: dict[str, Any] | None, changes: list[str], shock: int, cap: int) -> None:
+    """Shock for the next turn. Shock from several injuries adds up, to the largest cap among them."""
     if shock <= 0:
         return
-    ch.add_status(state, changes, {"id": "shock", "penalty": -shock, "until": ch.clock(state) + TURN_SECONDS,
+    now = ch.clock(state)
+    if state is not None:
+        old = ch.find_status(state, "shock")
+        if old is not None and int(old.get("until", 0)) > now:
+            cap = max(cap, int(old.get("cap", cap)))
+            total = min(cap, -int(old.get("penalty", 0)) + shock)
+            old.update(penalty=-total, cap=cap, until=now + TURN_SECONDS,
+                       text=f"-{total} to DX and IQ (not defenses) on the next turn")
+            changes.append(f"shock: -{total} in all to DX and IQ on his next turn")
+            return
+    ch.add_status(state, changes, {"id": "shock", "penalty": -shock, "cap": cap, "until": now + TURN_SECONDS,
                                    "text": f"-{shock} to DX and IQ (not defenses) on the next turn"},
                   f"shock: -{shock} to DX and IQ on his next turn")
 
@@ -115,7 +126,8 @@ def plain_injury(ctx: Any, state: dict[str, Any] | None, changes: list[str], amo
     low = ch.flag(ctx, state, "low_pain_threshold")
     rules = RULES["shock"]
     factor = rules["hpt_factor"] if high else rules["lpt_factor"] if low else 1
-    add_shock(state, changes, shock_penalty(amount, hp, factor, rules["lpt_cap"] if low else rules["cap"]))
+    cap = rules["lpt_cap"] if low else rules["cap"]
+    add_shock(state, changes, shock_penalty(amount, hp, factor, cap), cap)
     if amount * 2 > hp:
         pain = RULES["knockdown"]["hpt_modifier"] if high else RULES["knockdown"]["lpt_modifier"] if low else 0
         owe(state, changes, pain, "major wound")
