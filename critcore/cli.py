@@ -13,18 +13,14 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_errors import guarded, registry
+from .cli_errors import Command, Group, guarded, registry
 from .cli_procedures import SystemsGroup
 
 
 # --- the top level --------------------------------------------------------------------------
 
 
-class LazyGroup(click.Group):
-    """Top-level group: subcommands are defined in this module but their imports stay lazy."""
-
-
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="crit", message="%(prog)s (critcore) %(version)s")
 def cli() -> None:
     """Resolve critical hits for tabletop games.
@@ -43,7 +39,7 @@ for _verb, _help in (
     cli.add_command(SystemsGroup(_verb, help=_help))
 
 
-@cli.command()
+@cli.command(cls=Command)
 @click.option("--json", "json_out", is_flag=True, help="Print a JSON list.")
 @click.option("--rule", multiple=True, help="Show this rule as enabled too.")
 @click.option("--config", type=click.Path(dir_okay=False), help="Config file instead of ./critcore.toml.")
@@ -99,7 +95,7 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
         click.echo("House-rule files enabled here: " + ", ".join(sorted(file_rules)))
 
 
-@cli.command()
+@cli.command(cls=Command)
 @click.argument("system")
 @click.argument("table", required=False)
 @click.option("--json", "json_out", is_flag=True, help="Print JSON.")
@@ -142,7 +138,7 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
             click.echo(f"{mark} {r.roll_text:>{width}}  {r.id}: {r.text}{extra}{by}")
 
 
-@cli.command()
+@cli.command(cls=Command)
 @click.argument("system")
 @click.option("--target", required=True, type=click.Path(dir_okay=False), help="Character or unit file.")
 @click.option("--json", "json_out", is_flag=True, help="Print the state as JSON.")

@@ -43,3 +43,23 @@ def registry(ctx: click.Context) -> Any:
 
 def warn(message: str) -> None:
     click.echo(message, err=True)
+
+
+class OneLineErrors:
+    """Mixin for click commands: click's own usage errors (a bad choice, a number out of range,
+    a missing argument) become one line and exit code 2, like every other bad input."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)  # type: ignore[misc,no-any-return]
+        except click.UsageError as exc:
+            path = ctx.command_path
+            raise BadInput(f"{exc.format_message()} (see {path} --help)") from None
+
+
+class Command(OneLineErrors, click.Command):
+    """A click command whose usage errors are one line."""
+
+
+class Group(OneLineErrors, click.Group):
+    """A click group whose usage errors are one line."""

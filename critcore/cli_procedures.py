@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import click
 
-from .cli_errors import BadInput, guarded, registry, warn
+from .cli_errors import BadInput, Command, Group, guarded, registry, warn
 
 LEVEL_NAMES = ("determine", "locate", "effect", "apply")
 
@@ -82,9 +82,10 @@ def param_option(param: Any) -> click.Option:
     if kind == "choice":
         ptype: Any = click.Choice(list(param.choices))
     elif kind == "int":
-        ptype = click.IntRange(None if param.min is None else int(param.min), None if param.max is None else int(param.max))
+        ptype = click.INT if param.min is None and param.max is None else click.IntRange(
+            None if param.min is None else int(param.min), None if param.max is None else int(param.max))
     elif kind == "float":
-        ptype = click.FloatRange(param.min, param.max)
+        ptype = click.FLOAT if param.min is None and param.max is None else click.FloatRange(param.min, param.max)
     else:
         ptype = click.STRING
     return click.Option([param.flag], param.name, type=ptype, default=None, required=False, help=help_text,
@@ -155,7 +156,12 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
         else:
             saved = save_target(path, thaw(outcome.target), fmt)
     if common["json_out"]:
-        data = outcome.to_json()
+        if common["view"] == "player":
+            # the player's view carries only what the player's report says: no rolls, rows or state
+            data = {"system": outcome.system, "procedure": outcome.procedure, "view": "player",
+                    "report": render(outcome, view="player", pm=engine.pm).splitlines()}
+        else:
+            data = outcome.to_json()
         if saved:
             data["saved"] = saved
         click.echo(json.dumps(data, ensure_ascii=False))
@@ -213,7 +219,7 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
     click.echo(tail)
 
 
-class ProcedureGroup(click.Group):
+class ProcedureGroup(Group):
     """``crit VERB SYSTEM``: one subcommand per procedure the system declares."""
 
     def __init__(self, system: str, verb: str, **kwargs: Any) -> None:
@@ -276,11 +282,11 @@ class ProcedureGroup(click.Group):
         if info.target_noun and info.target_noun != "target":
             params.append(click.Option([f"--{info.target_noun}", "target_alias"], type=click.Path(dir_okay=False),
                                        help=f"Same as --target: the {info.target_noun} file."))
-        return click.Command(name, callback=callback, params=params, help=proc.help,
+        return Command(name, callback=callback, params=params, help=proc.help,
                              short_help=proc.help.split(". ")[0])
 
 
-class SystemsGroup(click.Group):
+class SystemsGroup(Group):
     """``crit VERB``: one subcommand per installed system (nothing imported to list them)."""
 
     def __init__(self, verb: str, **kwargs: Any) -> None:

@@ -412,38 +412,62 @@ class Pruned(Exception):
     """Raised inside an enumerated run whose probability fell below the cut-off."""
 
 
+def _weights(options: Sequence[tuple[Any, Fraction]]) -> tuple[tuple[tuple[Any, int], ...], int]:
+    """The same distribution as whole-number weights over one denominator (fast to multiply)."""
+    from math import lcm
+
+    den = lcm(*(p.denominator for _, p in options)) if options else 1
+    return tuple((v, p.numerator * (den // p.denominator)) for v, p in options), den
+
+
+_weights_of = lru_cache(maxsize=4096)(lambda request: _weights(request.distribution()))
+"""Weights of a DiceExpr or SuccessTest, cached by the (cheaply hashed) request."""
+
+
 class EnumeratingRoller:
     """Follows a path of choices, then takes the first result of each new roll.
 
-    Each roll branches on the distinct results of the roll (not on faces). ``prob`` is the
-    probability of the path so far; ``widths`` records how many results each new roll had so
-    that :func:`enumerate_runs` can visit every sibling.
+    Each roll branches on the distinct results of the roll (not on faces). The probability of
+    the path so far is ``num / den`` (whole numbers: cheaper than fractions); ``widths``
+    records how many results each new roll had so that :func:`enumerate_runs` can visit every
+    sibling.
     """
+
+    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff")
 
     def __init__(self, path: Sequence[int] = (), cutoff: Fraction = Fraction(0)) -> None:
         self.path = path
         self.pos = 0
-        self.prob = Fraction(1)
+        self.num = 1
+        self.den = 1
         self.widths: list[int] = []
         self.cutoff = cutoff
+        self.cut_num = cutoff.numerator
+        self.cut_den = cutoff.denominator
 
-    def _choose(self, options: Sequence[tuple[Any, Fraction]]) -> Any:
+    @property
+    def prob(self) -> Fraction:
+        return Fraction(self.num, self.den)
+
+    def _choose(self, weights: tuple[tuple[tuple[Any, int], ...], int]) -> Any:
+        weighted, den = weights
         if self.pos < len(self.path):
-            value, p = options[self.path[self.pos]]
+            value, w = weighted[self.path[self.pos]]
         else:
-            self.widths.append(len(options))
-            value, p = options[0]
+            self.widths.append(len(weighted))
+            value, w = weighted[0]
         self.pos += 1
-        self.prob *= p
-        if self.prob < self.cutoff:
+        self.num *= w
+        self.den *= den
+        if self.cut_num and self.num * self.cut_den < self.cut_num * self.den:
             raise Pruned()
         return value
 
     def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
-        return (), self._choose(expr.distribution())
+        return (), self._choose(_weights_of(expr))
 
     def roll_test(self, test: SuccessTest, label: str) -> tuple[tuple[int, ...], int, bool]:
-        successes, ones = self._choose(test.distribution())
+        successes, ones = self._choose(_weights_of(test))
         return (), successes, ones
 
     def roll_until(self, attempt: Callable[[Dice], Any], label: str) -> Any:
@@ -454,7 +478,7 @@ class EnumeratingRoller:
         whole = sum((p for _, p in accepted), Fraction(0))
         if not whole:
             raise DiceError(f"{label}: no roll can ever give an acceptable result")
-        return self._choose([(value, p / whole) for value, p in accepted])
+        return self._choose(_weights([(value, p / whole) for value, p in accepted]))
 
 
 T = TypeVar("T")
@@ -469,26 +493,48 @@ def enumerate_runs(
     runs cut off because their probability fell below ``cutoff`` (0 when nothing was cut).
     ``run`` must be deterministic given the roller's answers.
     """
-    results: dict[T, Fraction] = {}
-    remainder = Fraction(0)
+    sums, cut = enumerate_weights(run, cutoff)
+    return {a: Fraction(n, d) for a, (n, d) in sums.items()}, Fraction(cut[0], cut[1])
+
+
+def enumerate_weights(
+    run: Callable[[EnumeratingRoller], T], cutoff: Fraction = Fraction(0)
+) -> tuple[dict[T, list[int]], list[int]]:
+    """:func:`enumerate_runs` with probabilities as ``[numerator, denominator]`` pairs."""
+    sums: dict[Any, list[int]] = {}  # answer -> [numerator, denominator]
+    cut = [0, 1]
     stack: list[list[int]] = [[]]
     while stack:
         path = stack.pop()
         roller = EnumeratingRoller(path, cutoff)
         try:
             answer = run(roller)
+            acc = sums.get(answer)
+            if acc is None:
+                sums[answer] = [roller.num, roller.den]
+            else:
+                add_to(acc, roller.num, roller.den)
         except Pruned:
-            remainder += roller.prob
-            answer = None
-            pruned = True
-        else:
-            pruned = False
+            add_to(cut, roller.num, roller.den)
         for j, width in enumerate(roller.widths):
             for alt in range(1, width):
                 stack.append(path + [0] * j + [alt])
-        if not pruned:
-            results[answer] = results.get(answer, Fraction(0)) + roller.prob
-    return results, remainder
+    return sums, cut
+
+
+def add_to(acc: list[int], num: int, den: int) -> None:
+    """acc += num/den, keeping whole numbers (denominators here are mostly powers of one base)."""
+    a, b = acc
+    if den == b:
+        acc[0] = a + num
+    elif den % b == 0:
+        acc[0] = a * (den // b) + num
+        acc[1] = den
+    elif b % den == 0:
+        acc[0] = a + num * (b // den)
+    else:
+        acc[0] = a * den + num * b
+        acc[1] = b * den
 
 
 def enumerate_within(
@@ -499,13 +545,21 @@ def enumerate_within(
 
     Runs that never roll open-endedly finish exactly in the first round (remainder 0).
     """
+    results, cut = enumerate_weights_within(run, tolerance, max_rounds)
+    return {a: Fraction(n, d) for a, (n, d) in results.items()}, Fraction(cut[0], cut[1])
+
+
+def enumerate_weights_within(
+    run: Callable[[EnumeratingRoller], T], tolerance: Fraction = Fraction(1, 10**6), max_rounds: int = 6
+) -> tuple[dict[T, list[int]], list[int]]:
+    """:func:`enumerate_within` with probabilities as ``[numerator, denominator]`` pairs."""
     cutoff = tolerance
     for _ in range(max_rounds):
-        results, remainder = enumerate_runs(run, cutoff)
-        if remainder < tolerance:
+        results, cut = enumerate_weights(run, cutoff)
+        if cut[0] * tolerance.denominator < tolerance.numerator * cut[1]:
             break
         cutoff /= 1000
-    return results, remainder
+    return results, cut
 
 
 # --- the per-resolution record ------------------------------------------------------------

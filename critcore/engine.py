@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .dice import Dice, Roller, make_roller
 from .errors import ParamError, PluginError, UnknownNameError
@@ -149,6 +149,21 @@ def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "opti
             raise ConfigError(f"{at}: option {exc}".replace("--", "")) from None
         out[name] = value
     return out
+
+
+def direct_caller(caller: Any, names: Sequence[str]) -> Callable[..., Any]:
+    """Call a firstresult hook without pluggy's per-call overhead when that is safe."""
+    impls = caller.get_hookimpls()
+    if len(impls) == 1 and not impls[0].hookwrapper and not getattr(impls[0], "wrapper", False):
+        fn = impls[0].function
+        want = tuple(impls[0].argnames)
+        if want == tuple(names):
+            return fn  # type: ignore[no-any-return]
+        if want == tuple(names[: len(want)]):
+            return lambda *args: fn(*args[: len(want)])
+        index = [names.index(a) for a in want]
+        return lambda *args: fn(*[args[i] for i in index])
+    return lambda *args: caller(**dict(zip(names, args)))
 
 
 class Engine:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .dice import EnumeratingRoller, enumerate_within
-from .engine import Engine, check_params
+from .dice import EnumeratingRoller, add_to, enumerate_weights_within
+from .engine import Engine, check_params, direct_caller
 from .model import Applied, Data, Determination, Effect, Location, thaw
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)
@@ -143,70 +143,74 @@ def exact_odds(
     target: Mapping[str, Any] | None = None,
     tolerance: Fraction = DEFAULT_TOLERANCE,
 ) -> Odds:
-    """Exact probabilities of every distinct outcome of ``procedure``, stage by stage."""
+    """Exact probabilities of every distinct outcome of ``procedure``, stage by stage.
+
+    Probabilities travel as whole-number ``[numerator, denominator]`` pairs (much cheaper than
+    fractions) and become :class:`~fractions.Fraction` at the end.
+    """
     proc = engine.procedure(procedure)
     checked = check_params(proc, params or {})
     runs = [0]
+    context = engine.context
 
-    def stage(call: Callable[[Any], Any]) -> tuple[dict[Any, Fraction], Fraction]:
+    def stage(call: Callable[[Any], Any]) -> tuple[dict[Any, list[int]], list[int]]:
         def run(roller: EnumeratingRoller) -> Any:
             runs[0] += 1
-            return call(engine.context(proc, checked, roller, target))
+            return call(context(proc, checked, roller, target))
 
-        return enumerate_within(run, tolerance)
+        return enumerate_weights_within(run, tolerance)
 
     hook = engine.pm.hook
-    remainder = Fraction(0)
-    finals: dict[tuple[Any, ...], Fraction] = {}
+    remainder = [0, 1]
+    finals: dict[tuple[Any, ...], list[int]] = {}
     if proc.verb == "treat":
-        dist, rem = stage(lambda ctx: hook.critcore_treat(ctx=ctx))
-        remainder += rem
-        for applied, p in dist.items():
-            finals[(None, None, (), applied)] = p
+        treat = direct_caller(hook.critcore_treat, ("ctx",))
+        dist, rem = stage(treat)
+        add_to(remainder, *rem)
+        for applied, (n, d) in dist.items():
+            finals[(None, None, (), applied)] = [n, d]
     else:
-        dets, rem = stage(lambda ctx: hook.critcore_determine(ctx=ctx))
-        remainder += rem
-        states: dict[tuple[Any, ...], Fraction] = {}
+        determine = direct_caller(hook.critcore_determine, ("ctx",))
+        callers = {
+            "locate": direct_caller(hook.critcore_locate, ("ctx", "determination")),
+            "effect": direct_caller(hook.critcore_effect, ("ctx", "determination", "location")),
+            "apply": direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
+        }
+        dets, rem = stage(determine)
+        add_to(remainder, *rem)
+        states: dict[tuple[Any, ...], list[int]] = {}
         for det, p in dets.items():
-            if det is not None and det.final:
-                _add(finals, (det, None, (), None), p)
-            else:
-                states[(det,)] = p
+            _add(finals if det is not None and det.final else states,
+                 (det, None, (), None) if det is not None and det.final else (det,), p)
         for level in ("locate", "effect", "apply"):
-            nxt: dict[tuple[Any, ...], Fraction] = {}
-            for prefix, p in states.items():
-                call = _stage_call(hook, level, prefix)
-                dist, rem = stage(call)
-                remainder += p * rem
-                for answer, q in dist.items():
-                    if level == "effect":
-                        answer = tuple(answer) if answer is not None else ()
-                    _add(nxt, prefix + (answer,), p * q)
+            call = callers[level]
+            nxt: dict[tuple[Any, ...], list[int]] = {}
+            for prefix, (pn, pd) in states.items():
+                if level == "effect":
+                    dist, rem = stage(lambda ctx, pre=prefix: _tuple(call(ctx, *pre)))
+                else:
+                    dist, rem = stage(lambda ctx, pre=prefix: call(ctx, *pre))
+                add_to(remainder, pn * rem[0], pd * rem[1])
+                for answer, (qn, qd) in dist.items():
+                    _add(nxt, prefix + ((() if answer is None else answer) if level == "effect" else answer,),
+                         [pn * qn, pd * qd])
             states = nxt
         for key, p in states.items():
             _add(finals, key, p)
-    branches = tuple(Branch(k[0], k[1], k[2], k[3], p) for k, p in finals.items())
-    return Odds(engine.info.name, proc.name, checked, branches, remainder, runs[0])
+    branches = tuple(Branch(k[0], k[1], k[2], k[3], Fraction(n, d)) for k, (n, d) in finals.items())
+    return Odds(engine.info.name, proc.name, checked, branches, Fraction(*remainder), runs[0])
 
 
-def _add(acc: dict[Any, Fraction], key: Any, p: Fraction) -> None:
-    acc[key] = acc.get(key, Fraction(0)) + p
+def _tuple(found: Any) -> Any:
+    return None if found is None else tuple(found)
 
 
-def _stage_call(hook: Any, level: str, prefix: tuple[Any, ...]) -> Callable[[Any], Any]:
-    if level == "locate":
-        (det,) = prefix
-        return lambda ctx: hook.critcore_locate(ctx=ctx, determination=det)
-    if level == "effect":
-        det, loc = prefix
-
-        def effect(ctx: Any) -> Any:
-            found = hook.critcore_effect(ctx=ctx, determination=det, location=loc)
-            return None if found is None else tuple(found)
-
-        return effect
-    det, loc, effects = prefix
-    return lambda ctx: hook.critcore_apply(ctx=ctx, determination=det, location=loc, effects=effects)
+def _add(acc: dict[Any, list[int]], key: Any, p: list[int]) -> None:
+    have = acc.get(key)
+    if have is None:
+        acc[key] = list(p)
+    else:
+        add_to(have, p[0], p[1])
 
 
 def render_groups(groups: Iterable[Group], exact: bool = True, indent: int = 0) -> list[str]:

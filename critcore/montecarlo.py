@@ -17,7 +17,7 @@ from itertools import accumulate
 from typing import Any, Callable, Mapping, Sequence
 
 from .dice import DiceExpr, SuccessTest, make_test, parse
-from .engine import Context, Engine, check_params
+from .engine import Context, Engine, check_params, direct_caller
 from .model import Data, Roll, freeze, thaw
 from .exact import LEVELS, Branch, Group, group
 
@@ -80,19 +80,6 @@ class SamplingDice:
         from .errors import DiceError
 
         raise DiceError(f"{label}: no acceptable result after {limit} tries")
-
-
-def _direct(caller: Any, names: Sequence[str]) -> Callable[..., Any]:
-    """Call a firstresult hook without pluggy's per-call overhead when that is safe."""
-    impls = caller.get_hookimpls()
-    if len(impls) == 1 and not impls[0].hookwrapper and not getattr(impls[0], "wrapper", False):
-        fn = impls[0].function
-        want = tuple(impls[0].argnames)
-        if want == tuple(names[: len(want)]):
-            return lambda *args: fn(*args[: len(want)])
-        index = [names.index(a) for a in want]
-        return lambda *args: fn(*[args[i] for i in index])
-    return lambda *args: caller(**dict(zip(names, args)))
 
 
 @dataclass(frozen=True)
@@ -171,7 +158,7 @@ def simulate(
     counts: dict[tuple[Any, ...], int] = {}
     step = max(1, min(n // 100, 50_000))
     if proc.verb == "treat":
-        treat = _direct(hook.critcore_treat, ("ctx",))
+        treat = direct_caller(hook.critcore_treat, ("ctx",))
         for i in range(n):
             key = (None, None, (), treat(ctx))
             counts[key] = counts.get(key, 0) + 1
@@ -179,10 +166,10 @@ def simulate(
             if progress is not None and i % step == 0:
                 progress(i)
     else:
-        determine = _direct(hook.critcore_determine, ("ctx",))
-        locate = _direct(hook.critcore_locate, ("ctx", "determination"))
-        effect = _direct(hook.critcore_effect, ("ctx", "determination", "location"))
-        apply = _direct(hook.critcore_apply, ("ctx", "determination", "location", "effects"))
+        determine = direct_caller(hook.critcore_determine, ("ctx",))
+        locate = direct_caller(hook.critcore_locate, ("ctx", "determination"))
+        effect = direct_caller(hook.critcore_effect, ("ctx", "determination", "location"))
+        apply = direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects"))
         for i in range(n):
             det = determine(ctx)
             if det is not None and det.final:

@@ -174,3 +174,22 @@ def test_player_view_shows_only_what_the_character_notices(invoke):
     gm = invoke("resolve", "fake", "attack", "--dice", "20,6,8").output
     player = invoke("resolve", "fake", "attack", "--dice", "20,6,8", "--view", "player").output
     assert "brutal" in gm and player.strip() == "Something terrible happened!"
+
+
+def test_click_usage_errors_are_one_line_exit_2(invoke):
+    for args in (["resolve", "fake", "attack", "--where", "tail"], ["resolve", "fake", "attack", "--ac", "x"],
+                 ["tables"], ["resolve", "fake", "attack", "--nope"]):
+        result = invoke(*args)
+        assert result.exit_code == 2, args
+        assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("Error:"), result.output
+
+
+def test_player_json_carries_only_the_player_report(invoke):
+    data = json.loads(invoke("resolve", "fake", "attack", "--dice", "20,6,8", "--view", "player", "--json").output)
+    assert data == {"system": "fake", "procedure": "attack", "view": "player",
+                    "report": ["Something terrible happened!"]}
+
+
+def test_help_shows_ranges_only_when_declared(invoke):
+    out = invoke("resolve", "fake", "attack", "--help").output
+    assert "1<=x<=40" in out and "None" not in out
