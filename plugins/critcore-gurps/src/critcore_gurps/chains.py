@@ -62,7 +62,7 @@ def fumble_from(ctx: Any, *, ranged: bool, parrying: bool, own_file: bool) -> Fu
     dx = p.get("dx") if p.get("dx") is not None else target.get("dx")
     return Fumble(
         ranged=bool(ranged),
-        swinging=p.get("attack_kind", "swing") == "swing",
+        swinging=p.get("attack_kind") in (None, "swing"),
         parrying=bool(parrying),
         piercing=piercing,
         cheap=bool(p.get("cheap")),

@@ -44,6 +44,8 @@ def blow(
         high_pain=ch.flag(ctx, state, "high_pain_threshold"),
         low_pain=ch.flag(ctx, state, "low_pain_threshold"),
     )
+    if ctx.params.get("hp") is None and (state is None or "hp" not in state):
+        changes.append(f"(HP {ch.DEFAULT_HP} assumed: give --hp or a character file)")
     wound = f"{inj.wounding:g}"
     changes.append(f"{basic} basic {spec.dtype} damage against DR {inj.dr}: {inj.penetrating} through, "
                    f"x{wound} at the {location.name} = {inj.uncapped} injury"

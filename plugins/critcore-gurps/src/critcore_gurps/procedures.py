@@ -21,7 +21,7 @@ EYE_IMPOSSIBLE = Param("eye_impossible", "bool", "An eye hit is impossible (from
 TWO_WEAPONS = Param("two_weapons", "bool", "The victim holds two weapons (head blow 14 drops a random one).")
 
 RANGED = Param("ranged", "bool", "A ranged attack.")
-ATTACK_KIND = Param("attack_kind", "choice", "A swung or a thrust melee attack.", default="swing",
+ATTACK_KIND = Param("attack_kind", "choice", "A swung (if not given) or a thrust melee attack.",
                     choices=("swing", "thrust"))
 PARRYING = Param("parrying", "bool", "The critical miss came on a parry.")
 CHEAP = Param("cheap", "bool", "Cheap weapon (breaks on critical miss 9-11).")
@@ -29,10 +29,10 @@ FINE = Param("fine", "bool", "Fine or very fine weapon (resists breaking).")
 MAGIC = Param("magic", "bool", "Magic weapon (resists breaking).")
 SOLID_CRUSHING = Param("solid_crushing", "bool", "Solid crushing weapon: mace, flail, maul, metal bar (resists breaking).")
 FIREARM = Param("firearm", "bool", "Firearm other than a wheellock, guided missile or beam weapon (resists breaking).")
-FOOTING = Param("footing", "choice", "Where the fumbler stands: a 'fall down' result depends on it.",
-                default="standing", choices=("standing", "cannot-fall", "flying", "swimming"))
-UNARMED_WITH = Param("unarmed_with", "choice", "Unarmed attack or parry made with a limb, or with the head "
-                     "(bite, butt).", default="limb", choices=("limb", "head"))
+FOOTING = Param("footing", "choice", "Where the fumbler stands (standing if not given): a 'fall down' result "
+                "depends on it.", choices=("standing", "cannot-fall", "flying", "swimming"))
+UNARMED_WITH = Param("unarmed_with", "choice", "Unarmed attack or parry made with a limb (if not given), or "
+                     "with the head (bite, butt).", choices=("limb", "head"))
 NATURAL_WEAPON = Param("natural_weapon", "bool", "Attacking with claws, teeth or another natural weapon.")
 FOE_IMPALING = Param("foe_impaling", "bool", "The foe holds a ready impaling weapon (hit-object results).")
 KICK = Param("kick", "bool", "The unarmed attack was a kick (trip: DX-4).")
