@@ -114,7 +114,7 @@ def apply_fumble(ctx: Any, effects: Sequence[Effect], on_target: bool) -> Applie
     elif code == "shield-unready":
         status({"id": "shield-unready", "text": "shield must be readied", "ends_by": "ready"}, "shield must be readied")
     elif code == "fall-down":
-        _fall(ctx, state, changes, who, on_target)
+        _fall(ctx, state, changes, who, on_target, eff.table == "unarmed-miss" or bool(ctx.options["footing_on_every_fall"]))
     elif code == "hit-self":
         _self_blow(ctx, state, changes, who, on_target, d["location"], float(d["fraction"]), None, data)
     elif code == "knocked-out":
@@ -129,7 +129,7 @@ def apply_fumble(ctx: Any, effects: Sequence[Effect], on_target: bool) -> Applie
             changes.append(f"{who}pulls a muscle: moderate pain for {d['pain_base']} minus HT minutes "
                            f"(at least {d['pain_min_minutes']})")
         elif ctx.params.get("unarmed_with") == "head":
-            ht = ch.number(ctx, state, "ht", ch.DEFAULT_HT) or ch.DEFAULT_HT
+            ht = ch.number(ctx, state, "ht", ch.default(ctx, "ht")) or ch.default(ctx, "ht")
             minutes = max(int(d["pain_min_minutes"]), int(d["pain_base"]) - ht)
             status({"id": "pulled-muscle", "until": now + MINUTE * minutes, "text": "moderate pain"},
                    f"pulled muscle: moderate pain for {minutes} minutes")
@@ -182,8 +182,9 @@ def apply_fumble(ctx: Any, effects: Sequence[Effect], on_target: bool) -> Applie
     return _done(summary, changes, state if on_target else None, data)
 
 
-def _fall(ctx: Any, state: dict[str, Any] | None, changes: list[str], who: str, on_target: bool) -> None:
-    footing = ctx.params.get("footing") or "standing"
+def _fall(ctx: Any, state: dict[str, Any] | None, changes: list[str], who: str, on_target: bool,
+          use_footing: bool) -> None:
+    footing = (ctx.params.get("footing") or "standing") if use_footing else "standing"
     if footing == "cannot-fall":
         amount = max(0, ctx.dice.roll(RULES["fall"]["cannot_fall_injury"], "cannot fall: general injury").total)
         if on_target:

@@ -7,7 +7,7 @@ is the one the apply stage acts on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from critcore.dice import parse
@@ -126,8 +126,9 @@ def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from:
             yards = ctx.dice.roll("1d6", "weapon flies: yards").total
             way = ctx.dice.roll(COIN, "weapon flies: 1 straight ahead, 2 straight back").total
             return [row.effect(t.id, r, yards=yards, direction="ahead" if way == 1 else "back", **extra)]
+        keep = f if ctx.options["cheap_breaks_when_dropped"] else replace(f, cheap=False)
         return _treated(ctx, t, row, r, int(row.data["unless_swinging_treat_as"]),
-                        "not a swung melee attack", f, reroll_self)
+                        "not a swung melee attack", keep, reroll_self)
     if code == "fall-down" and f.ranged:
         return _treated(ctx, t, row, r, int(row.data["ranged_treat_as"]), "ranged attack", f, reroll_self)
     return [row.effect(t.id, r, **extra)]

@@ -24,9 +24,7 @@ from typing import Any, Iterable
 from critcore.errors import StateError
 from critcore.model import thaw
 
-DEFAULT_HP = 10
-DEFAULT_HT = 10
-DEFAULT_ATTRIBUTE = 10
+DEFAULT_ATTRIBUTE = 10  # DX or IQ not given: an average human
 
 
 def state_of(ctx: Any) -> dict[str, Any] | None:
@@ -59,8 +57,14 @@ def number(ctx: Any, state: dict[str, Any] | None, key: str, default: int | None
     return _int(state, key, default)
 
 
+def default(ctx: Any, key: str) -> int:
+    """The value assumed for ``hp`` or ``ht`` when neither a parameter nor the file gives it
+    (options ``default_hp`` / ``default_ht``)."""
+    return int(ctx.options.get("default_" + key, DEFAULT_ATTRIBUTE))
+
+
 def hp_of(ctx: Any, state: dict[str, Any] | None) -> int:
-    hp = number(ctx, state, "hp", DEFAULT_HP)
+    hp = number(ctx, state, "hp", default(ctx, "hp"))
     assert hp is not None
     if hp < 1:
         raise StateError(f"target: hp must be at least 1, not {hp}")
@@ -136,10 +140,10 @@ def describe(status: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def show(state: Any) -> list[str]:
-    data = thaw(state)
-    hp = data.get("hp", DEFAULT_HP)
-    lines = [f"{data.get('name', 'character')}: HP {data.get('current_hp', hp)}/{hp}, HT {data.get('ht', DEFAULT_HT)}, "
+def show(ctx: Any) -> list[str]:
+    data = thaw(ctx.target)
+    hp = data.get("hp", default(ctx, "hp"))
+    lines = [f"{data.get('name', 'character')}: HP {data.get('current_hp', hp)}/{hp}, HT {data.get('ht', default(ctx, 'ht'))}, "
              f"clock {data.get('clock', 0)}s"]
     for s in data.get("statuses", []):
         lines.append("  status: " + describe(s))

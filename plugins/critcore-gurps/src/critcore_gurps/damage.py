@@ -61,11 +61,14 @@ def least_basic(dtype: str) -> int:
     return LEAST_BASIC[dtype]
 
 
-def effective_dr(dr: int, location: LocationRule, divisor: float, row: Mapping[str, Any]) -> int:
+def effective_dr(dr: int, location: LocationRule, divisor: float, row: Mapping[str, Any],
+                 divided_round: str = "down") -> int:
     """DR at the location (plus its natural DR), divided by the armor divisor (fractions
-    dropped), then scaled by the critical row's ``dr_factor`` rounded as ``dr_round`` says."""
+    dropped, or rounded up with ``divided_round="up"``), then scaled by the critical row's
+    ``dr_factor`` rounded as ``dr_round`` says."""
     total = dr + location.extra_dr
-    after_divisor = math.floor(total / divisor)
+    divided = total / divisor
+    after_divisor = math.ceil(divided) if divided_round == "up" else math.floor(divided)
     factor = row.get("dr_factor", 1)
     if factor == 1:
         return after_divisor
@@ -116,13 +119,15 @@ def compute_injury(
     ht: int,
     row: Mapping[str, Any],
     *,
+    divided_round: str = "down",
+    crippling_major: bool = True,
     male: bool = False,
     high_pain: bool = False,
     low_pain: bool = False,
 ) -> Injury:
     """The whole injury computation for one blow of ``basic`` damage (already multiplied or
     maximised by the critical row) to ``location``."""
-    eff = effective_dr(dr, location, divisor, row)
+    eff = effective_dr(dr, location, divisor, row, divided_round)
     penetrating = max(0, basic - eff)
     mod = wounding_modifier(location, dtype)
     raw = math.floor(penetrating * mod)
@@ -136,7 +141,7 @@ def compute_injury(
         if location.cap:
             dismembered = raw >= RULES["crippling"]["dismember_factor"] * least
             injury = min(raw, least)
-    major = injury * 2 > hp or crippled or (penetrating > 0 and bool(row.get("major_if_penetrates")))
+    major = injury * 2 > hp or (crippled and crippling_major) or (penetrating > 0 and bool(row.get("major_if_penetrates")))
     # shock
     shock_rules = RULES["shock"]
     factor = int(row.get("shock_factor", 1))

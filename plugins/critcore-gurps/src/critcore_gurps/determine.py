@@ -119,7 +119,7 @@ def _plan(ctx: Any) -> Plan:
         table = {g: DEFENSE_RESULTS[(g, p["defense"])] for g in ATTACK_RESULTS}
         results, label = _results(table, b), f"{p['defense']} roll"
     elif name == "spell":
-        b = _bounds(ctx, p["skill"], True, LOWEST_SKILL)
+        b = _bounds(ctx, p["skill"], bool(ctx.options["spell_margin_critical"]), LOWEST_SKILL)
         results, label = _results(SPELL_RESULTS, b), "casting roll"
     elif name in ("critical-hit", "head-blow", "critical-miss", "unarmed-miss"):
         allowed = HEAD_BLOW_LOCATIONS if name == "head-blow" else BODY_PARTS if name == "unarmed-miss" else None

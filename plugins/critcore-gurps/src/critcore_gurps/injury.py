@@ -3,6 +3,7 @@ crippling, major wounds and the knockdown rolls owed."""
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from . import character as ch
@@ -10,16 +11,18 @@ from .damage import DamageSpec, Injury, compute_injury, least_basic, shock_penal
 from .reference import LOCATIONS, RULES, TURN_SECONDS, LocationRule
 
 
-def roll_basic(ctx: Any, spec: DamageSpec, row: Mapping[str, Any], fraction: float = 1.0) -> int:
+def roll_basic(ctx: Any, spec: DamageSpec, row: Mapping[str, Any], fraction: float = 1.0,
+               rounding: str = "down") -> int:
     """Basic damage: rolled (or the dice's maximum), at least the type's least, times the row's
-    multiplier, times ``fraction`` (half damage rounds down)."""
+    multiplier, times ``fraction`` (half damage rounds ``rounding``)."""
     if row.get("maximum"):
         basic = spec.expr.maximum
     else:
         basic = ctx.dice.roll(spec.expr, f"damage ({spec.notation})").total
     basic = max(least_basic(spec.dtype), basic) * int(row.get("multiplier", 1))
     if fraction != 1:
-        basic = int(basic * fraction)
+        scaled = basic * fraction
+        basic = math.ceil(scaled) if rounding == "up" else math.floor(scaled)
     return basic
 
 
@@ -35,17 +38,20 @@ def blow(
 ) -> Injury:
     """Roll and apply one blow of ``spec`` to ``location``; return the numbers."""
     hp = ch.hp_of(ctx, state)
-    ht = ch.number(ctx, state, "ht", ch.DEFAULT_HT) or ch.DEFAULT_HT
+    ht = ch.number(ctx, state, "ht", ch.default(ctx, "ht")) or ch.default(ctx, "ht")
     divisor = ctx.params.get("armor_divisor") or spec.divisor
-    basic = roll_basic(ctx, spec, row, fraction)
+    basic = roll_basic(ctx, spec, row, fraction, ctx.options["half_damage_rounding"])
+    opts = ctx.options
     inj = compute_injury(
         basic, spec.dtype, ch.dr_at(ctx, state, location.id), divisor, location, hp, ht, row,
+        divided_round=opts["divided_dr_rounding"],
+        crippling_major=bool(opts["crippling_is_major_wound"]),
         male=ch.flag(ctx, state, "male"),
         high_pain=ch.flag(ctx, state, "high_pain_threshold"),
         low_pain=ch.flag(ctx, state, "low_pain_threshold"),
     )
     if ctx.params.get("hp") is None and (state is None or "hp" not in state):
-        changes.append(f"(HP {ch.DEFAULT_HP} assumed: give --hp or a character file)")
+        changes.append(f"(HP {hp} assumed: give --hp or a character file)")
     wound = f"{inj.wounding:g}"
     changes.append(f"{basic} basic {spec.dtype} damage against DR {inj.dr}: {inj.penetrating} through, "
                    f"x{wound} at the {location.name} = {inj.uncapped} injury"

@@ -38,4 +38,4 @@ def critcore_treat(ctx: Any) -> Applied | None:
 def critcore_show(ctx: Any) -> Sequence[str] | None:
     if ctx.target is None:
         return None
-    return character.show(ctx.target)
+    return character.show(ctx)

@@ -127,6 +127,22 @@ OPTIONS = (
            "the document limits that rule to melee)."),
     Option("random_location", "bool", False,
            "An attack with no --location rolls on the hit-location table instead of striking the torso."),
+    Option("spell_margin_critical", "bool", True,
+           "A casting roll missed by 10 or more is a critical failure (the Basic Set's general rule)."),
+    Option("crippling_is_major_wound", "bool", True,
+           "Any crippling injury counts as a major wound (knockdown roll), even an extremity's under HP/2."),
+    Option("cheap_breaks_when_dropped", "bool", True,
+           "Critical miss 14 sends a thrust, ranged attack or parry to result 9 in full: a cheap weapon breaks."),
+    Option("footing_on_every_fall", "bool", True,
+           "The rules for fighters who cannot fall, fliers and swimmers apply to every 'fall down' result "
+           "(armed table 16, a dodge's critical failure), not only the unarmed table's."),
+    Option("divided_dr_rounding", "choice", "down", "How DR divided by an armor divisor rounds.",
+           choices=("down", "up")),
+    Option("half_damage_rounding", "choice", "down", "How half damage (hit yourself, hit a solid object) rounds.",
+           choices=("down", "up")),
+    Option("default_hp", "int", 10, "HP assumed when neither --hp nor the character file gives them."),
+    Option("default_ht", "int", 10, "HT assumed when neither --ht nor the character file gives it."),
+    Option("month_days", "int", 30, "Days in a month, for lasting crippling injuries."),
 )
 
 EFFECT_CODES = frozenset({

@@ -161,5 +161,4 @@ def success_roll(dice: Any, target: int, label: str) -> tuple[str, int]:
 
 
 SECONDS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400, "weeks": 7 * 86400}
-MONTH_SECONDS = RULES["time"]["month_days"] * 86400
 TURN_SECONDS = RULES["time"]["turn_seconds"]

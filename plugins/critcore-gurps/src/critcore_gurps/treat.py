@@ -9,15 +9,15 @@ from critcore.errors import ParamError, StateError
 from critcore.model import Applied, freeze
 
 from . import character as ch
-from .reference import MONTH_SECONDS, RULES, SECONDS, TURN_SECONDS, success_roll
+from .reference import RULES, SECONDS, TURN_SECONDS, success_roll
 
 MAX_ROLLS = 1000  # periodic rolls made by one `wait`, per status, before giving up
 SUCCESS = ("success", "critical-success")
 PENDING = ("crippled", "deafened", "broken-natural-weapon")
 
 
-def _attribute(state: dict[str, Any], roll: str) -> int:
-    value = ch._int(state, roll, ch.DEFAULT_HT if roll == "ht" else ch.DEFAULT_ATTRIBUTE)
+def _attribute(ctx: Any, state: dict[str, Any], roll: str) -> int:
+    value = ch._int(state, roll, ch.default(ctx, "ht") if roll == "ht" else ch.DEFAULT_ATTRIBUTE)
     assert value is not None
     return value
 
@@ -26,7 +26,7 @@ def _check(ctx: Any, state: dict[str, Any], status: dict[str, Any], changes: lis
     """One recovery roll for ``status``; True when it ends the status."""
     check = status["check"]
     roll = str(check.get("roll", "ht"))
-    target = _attribute(state, roll) + int(check.get("modifier", 0)) + extra
+    target = _attribute(ctx, state, roll) + int(check.get("modifier", 0)) + extra
     what = status.get("id")
     label = f"{roll.upper()} roll to recover from {what}" + (f" ({status['spell']})" if status.get("spell") else "")
     result, _ = success_roll(ctx.dice, target, label)
@@ -100,7 +100,7 @@ def knockdown(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
     if not owed:
         return "no knockdown rolls owed", ["nothing owed"]
     changes: list[str] = []
-    ht = _attribute(state, "ht")
+    ht = _attribute(ctx, state, "ht")
     hp = ch.hp_of(ctx, state)
     now = ch.clock(state)
     worst = "none"
@@ -152,7 +152,7 @@ def after_fight(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
     changes: list[str] = []
     now = ch.clock(state)
     rules = RULES["crippling"]
-    ht = _attribute(state, "ht")
+    ht = _attribute(ctx, state, "ht")
     tl = ctx.params.get("physician_tl")
     relief = 0
     if tl is not None:
@@ -176,7 +176,7 @@ def after_fight(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
             months = ctx.dice.roll(rules["lasting_months_dice"], f"months {what} lasts").total
             months = max(rules["least_months"], months - relief)
             s["duration"] = "lasting"
-            s["until"] = now + months * MONTH_SECONDS
+            s["until"] = now + months * int(ctx.options["month_days"]) * SECONDS["days"]
             changes.append(f"{what}: lasting, {months} month{'s' if months != 1 else ''}")
     _heal_if_full(state, ch.hp_of(ctx, state), changes)
     return "the roll after the fight", changes
@@ -192,7 +192,7 @@ def _heal_if_full(state: dict[str, Any], hp: int, changes: list[str]) -> None:
 
 
 def heal(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
-    hp = ch._int(state, "hp", ch.DEFAULT_HP) or ch.DEFAULT_HP
+    hp = ch._int(state, "hp", ch.default(ctx, "hp")) or ch.default(ctx, "hp")
     before = ch.current_hp(state, hp)
     after = min(hp, before + int(ctx.params["hp"]))
     state["current_hp"] = after
