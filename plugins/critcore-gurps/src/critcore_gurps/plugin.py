@@ -13,7 +13,7 @@ from critcore import hookimpl
 from critcore.model import Applied, SystemInfo
 
 from . import apply as _apply
-from . import chains, character, determine, treat
+from . import chains, determine
 from .procedures import INFO
 
 
@@ -31,6 +31,8 @@ critcore_apply = hookimpl(_apply.apply)
 
 @hookimpl
 def critcore_treat(ctx: Any) -> Applied | None:
+    from . import treat  # imported only when something is treated: `crit resolve` starts faster
+
     return treat.treat(ctx)
 
 
@@ -38,4 +40,6 @@ def critcore_treat(ctx: Any) -> Applied | None:
 def critcore_show(ctx: Any) -> Sequence[str] | None:
     if ctx.target is None:
         return None
+    from . import character
+
     return character.show(ctx)
