@@ -92,3 +92,25 @@ def test_tables_command_lists_all_six_tables() -> None:
     assert code == 0
     assert {t["id"] for t in json.loads(out)} == {"critical-hit", "critical-miss", "head-blow", "unarmed-miss",
                                                   "spell-failure", "hit-location"}
+
+
+@pytest.mark.parametrize("state,words", [
+    ({"statuses": [{"id": "stunned", "check": {"roll": "ht", "every": 1, "next": "soon"}}]},
+     "statuses[1].check.next must be a whole number"),
+    ({"statuses": [{"id": "strained", "until": 1.5}]}, "statuses[1].until must be a whole number"),
+    ({"statuses": [{"text": "no id"}]}, "statuses[1] needs an id"),
+    ({"statuses": [{"id": "x", "check": {"roll": "st", "every": 1, "next": 1}}]}, "roll = \"ht\""),
+    ({"owed_rolls": [{"modifier": "-5"}]}, "owed_rolls[1].modifier"),
+    ({"clock": "noon"}, "'clock' must be a whole number"),
+])
+def test_broken_character_files_are_one_line_exit_2(tmp_path: Path, state: dict, words: str) -> None:
+    sheet = tmp_path / "broken.json"
+    sheet.write_text(json.dumps(state))
+    code, _, err = crit("treat", "gurps", "wait", "--seconds", "1", "--target", str(sheet), "--save")
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+    assert json.loads(sheet.read_text()) == state
+
+
+def test_hp_parameter_below_one_is_refused() -> None:
+    code, _, err = crit("resolve", "gurps", "critical-hit", "--hp", "0", "--damage", "1d cr", "--dice", "3,3,4,3")
+    assert code == 2 and "--hp: 0 is too low" in err

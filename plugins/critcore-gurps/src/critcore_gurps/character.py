@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from critcore.errors import StateError
+from critcore.errors import ParamError, StateError
 from critcore.model import thaw
 
 DEFAULT_ATTRIBUTE = 10  # DX or IQ not given: an average human
@@ -37,15 +37,37 @@ def state_of(ctx: Any) -> dict[str, Any] | None:
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise StateError(f"target: {key!r} must be a list of tables")
     _int(state, "clock", 0)
+    for n, status in enumerate(state["statuses"], 1):
+        _check_status(status, n)
+    for n, owed in enumerate(state["owed_rolls"], 1):
+        _int(owed, "modifier", 0, f"owed_rolls[{n}]")
     return state
 
 
-def _int(state: dict[str, Any] | None, key: str, default: int | None) -> int | None:
+def _check_status(status: dict[str, Any], n: int) -> None:
+    where = f"statuses[{n}]"
+    if not isinstance(status.get("id"), str):
+        raise StateError(f"target: {where} needs an id (text)")
+    _int(status, "until", None, where)
+    check = status.get("check")
+    if check is not None:
+        if not isinstance(check, dict) or check.get("roll") not in ("ht", "iq", "dx"):
+            raise StateError(f"target: {where}.check must be a table with roll = \"ht\", \"iq\" or \"dx\"")
+        for key in ("every", "next"):
+            if _int(check, key, None, f"{where}.check") is None:
+                raise StateError(f"target: {where}.check needs {key} (seconds)")
+        if check["every"] <= 0:
+            raise StateError(f"target: {where}.check.every must be above 0")
+        _int(check, "modifier", 0, f"{where}.check")
+
+
+def _int(state: dict[str, Any] | None, key: str, default: int | None, where: str = "") -> int | None:
     if state is None or key not in state:
         return default
     value = state[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise StateError(f"target: {key!r} must be a whole number, not {value!r}")
+        name = f"{where}.{key}" if where else repr(key)
+        raise StateError(f"target: {name} must be a whole number, not {value!r}")
     return value
 
 
@@ -67,6 +89,8 @@ def hp_of(ctx: Any, state: dict[str, Any] | None) -> int:
     hp = number(ctx, state, "hp", default(ctx, "hp"))
     assert hp is not None
     if hp < 1:
+        if ctx.params.get("hp") is not None:
+            raise ParamError(f"--hp: {hp} is too low: hit points must be at least 1")
         raise StateError(f"target: hp must be at least 1, not {hp}")
     return hp
 
