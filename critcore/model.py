@@ -10,14 +10,18 @@ lists, str, int, float, bool, None).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 JSONValue = Any  # a value json.dumps accepts
 
 
+_PLAIN = (str, int, float, bool, type(None))
+
+
 def freeze(value: Any) -> Any:
     """Turn JSON-like data into hashable data: dict -> Data, list -> tuple."""
-    if isinstance(value, Data):
+    if type(value) in _PLAIN or isinstance(value, Data):
         return value
     if isinstance(value, Mapping):
         return Data(value)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, Callable, Mapping, Sequence
 
-from .dice import DiceExpr, SuccessTest, make_test, parse
+from .dice import DiceExpr, make_test, parse
 from .engine import Context, Engine, check_params, direct_caller
 from .model import Data, Roll, freeze, thaw
 from .exact import LEVELS, Branch, Group, group
@@ -25,52 +25,68 @@ Z95 = 1.959963984540054
 
 
 class SamplingDice:
-    """A :class:`~critcore.dice.Dice` look-alike for simulations: draws totals from each roll's
-    exact distribution with one random number, and keeps no record."""
+    """A :class:`~critcore.dice.Dice` look-alike for simulations: each roll is one random number
+    that picks from a table of the roll's results laid out by their exact weights (216 entries
+    for 3d6), and no record is kept. Rolls are shared :class:`~critcore.model.Roll` objects."""
 
-    __slots__ = ("_random", "_sums", "_tests", "_rolls", "rolls")
+    __slots__ = ("_random", "_by_notation", "_tests", "_last", "rolls")
 
     def __init__(self, seed: int | str | None) -> None:
         self._random = random.Random(seed).random
-        self._sums: dict[Any, tuple[list[float], list[int]]] = {}
-        self._tests: dict[SuccessTest, tuple[list[float], list[tuple[int, bool]]]] = {}
-        self._rolls: dict[tuple[str, Any, Any], Roll] = {}
+        self._by_notation: dict[Any, dict[str, Any]] = {}
+        self._tests: dict[tuple[int, int, bool, str], Any] = {}
+        self._last: tuple[Any, ...] = (None, None, (), 0)
         self.rolls: list[Roll] = []  # always empty: simulations keep no record
 
-    def _sampler(self, key: Any) -> tuple[list[float], list[int]]:
-        expr = key if isinstance(key, DiceExpr) else parse(key)
-        dist = expr.distribution()
-        cumulative = list(accumulate(float(p) for _, p in dist))
+    @staticmethod
+    def _table(options: Sequence[tuple[Any, Any]], make: Callable[[Any], Roll]) -> tuple[Any, ...]:
+        """Weighted options as (flat table, size) when small, else (cumulative, rolls) for bisect."""
+        from math import lcm
+
+        den = lcm(*(p.denominator for _, p in options))
+        if den <= 1 << 16:
+            flat: list[Roll] = []
+            for value, p in options:
+                flat.extend([make(value)] * (p.numerator * (den // p.denominator)))
+            return ("flat", flat, len(flat))
+        cumulative = list(accumulate(float(p) for _, p in options))
         cumulative[-1] = 2.0  # never fall off the end through rounding
-        made = (cumulative, [v for v, _ in dist])
-        self._sums[key] = made
-        return made
+        return ("bisect", (cumulative, [make(v) for v, _ in options]), 0)
+
+    def _draw(self, table: tuple[Any, ...]) -> Roll:
+        kind, rolls, size = table
+        if kind == "flat":
+            return rolls[int(self._random() * size)]  # type: ignore[no-any-return]
+        cumulative, made = rolls
+        return made[bisect_right(cumulative, self._random())]  # type: ignore[no-any-return]
 
     def roll(self, notation: str | DiceExpr, label: str) -> Roll:
-        sampler = self._sums.get(notation) or self._sampler(notation)
-        total = sampler[1][bisect_right(sampler[0], self._random())]
-        key = (label, notation, total)
-        roll = self._rolls.get(key)
-        if roll is None:
+        last = self._last
+        if notation is last[0] and label is last[1]:  # the same roll as last time: no look-up
+            return last[2][int(self._random() * last[3])]  # type: ignore[no-any-return]
+        try:
+            kind, rolls, size = self._by_notation[notation][label]
+            if kind == "flat":
+                self._last = (notation, label, rolls, size)
+                return rolls[int(self._random() * size)]  # type: ignore[no-any-return]
+        except KeyError:
+            labels = self._by_notation.setdefault(notation, {})
             expr = notation if isinstance(notation, DiceExpr) else parse(notation)
-            roll = self._rolls[key] = Roll(label, expr.notation, (), total)
-        return roll
+            labels[label] = self._table(expr.distribution(), lambda v: Roll(label, expr.notation, (), v))
+        return self._draw(self._by_notation[notation][label])
 
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
-        test = make_test(dice, tn, rule_of_six)
-        sampler = self._tests.get(test)
-        if sampler is None:
-            dist = test.distribution()
-            cumulative = list(accumulate(float(p) for _, p in dist))
-            cumulative[-1] = 2.0
-            sampler = self._tests[test] = (cumulative, [v for v, _ in dist])
-        successes, ones = sampler[1][bisect_right(sampler[0], self._random())]
-        key = (label, test, (successes, ones))
-        roll = self._rolls.get(key)
-        if roll is None:
-            detail = "rule of one: every die shows 1" if ones else ""
-            roll = self._rolls[key] = Roll(label, test.notation, (), successes, successes, detail)
-        return roll
+        key = (dice, tn, rule_of_six, label)
+        table = self._tests.get(key)
+        if table is None:
+            test = make_test(dice, tn, rule_of_six)
+
+            def make(value: tuple[int, bool]) -> Roll:
+                detail = "rule of one: every die shows 1" if value[1] else ""
+                return Roll(label, test.notation, (), value[0], value[0], detail)
+
+            table = self._tests[key] = self._table(test.distribution(), make)
+        return self._draw(table)
 
     def until(self, attempt: Callable[[Any], Any], label: str, limit: int = 1000) -> Any:
         for _ in range(limit):
@@ -155,35 +171,68 @@ def simulate(
                   None if target is None else freeze(target), engine.rules)
     notes = ctx.notes
     hook = engine.pm.hook
+    # Count by the identity of the stage answers first (systems return shared constants for
+    # common answers, so this is one cheap dict lookup); each entry keeps its answers alive, so
+    # an id is never reused while counted. Equal answers that are different objects are merged
+    # by value afterwards (flush), and at least every 50,000 distinct entries to bound memory.
+    by_id: dict[Any, list[Any]] = {}
     counts: dict[tuple[Any, ...], int] = {}
-    step = max(1, min(n // 100, 50_000))
+
+    def flush() -> None:
+        for count, det, loc, found, applied in by_id.values():
+            key = (det, loc, () if found is None else tuple(found), applied)
+            counts[key] = counts.get(key, 0) + count
+        by_id.clear()
+
+    step = max(1, min(n // 100, 50_000)) if progress is not None else n
     if proc.verb == "treat":
         treat = direct_caller(hook.critcore_treat, ("ctx",))
-        for i in range(n):
-            key = (None, None, (), treat(ctx))
-            counts[key] = counts.get(key, 0) + 1
-            del notes[:]
-            if progress is not None and i % step == 0:
-                progress(i)
+        for start in range(0, n, step):
+            for _ in range(min(step, n - start)):
+                applied = treat(ctx)
+                entry = by_id.get(id(applied))
+                if entry is None:
+                    by_id[id(applied)] = [1, None, None, None, applied]
+                else:
+                    entry[0] += 1
+                del notes[:]
+            if progress is not None:
+                progress(start)
+            if len(by_id) > 50_000:
+                flush()
     else:
         determine = direct_caller(hook.critcore_determine, ("ctx",))
         locate = direct_caller(hook.critcore_locate, ("ctx", "determination"))
         effect = direct_caller(hook.critcore_effect, ("ctx", "determination", "location"))
         apply = direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects"))
-        for i in range(n):
-            det = determine(ctx)
-            if det is not None and det.final:
-                key: tuple[Any, ...] = (det, None, (), None)
-            else:
-                loc = locate(ctx, det)
-                found = effect(ctx, det, loc)
-                effects = () if found is None else tuple(found)
-                key = (det, loc, effects, apply(ctx, det, loc, effects))
-            counts[key] = counts.get(key, 0) + 1
-            if notes:
-                del notes[:]
-            if progress is not None and i % step == 0:
-                progress(i)
+        get = by_id.get
+        _id = id
+        for start in range(0, n, step):
+            for _ in range(min(step, n - start)):
+                det = determine(ctx)
+                if det is not None and det.final:
+                    entry = get(_id(det))
+                    if entry is None:
+                        by_id[_id(det)] = [1, det, None, None, None]
+                    else:
+                        entry[0] += 1
+                else:
+                    loc = locate(ctx, det)
+                    found = effect(ctx, det, loc)
+                    applied = apply(ctx, det, loc, () if found is None else found)
+                    ids = (_id(det), _id(loc), _id(found), _id(applied))
+                    entry = get(ids)
+                    if entry is None:
+                        by_id[ids] = [1, det, loc, found, applied]
+                    else:
+                        entry[0] += 1
+                if notes:
+                    del notes[:]
+            if progress is not None:
+                progress(start)
+            if len(by_id) > 50_000:
+                flush()
+    flush()
     if progress is not None:
         progress(n)
     return Simulation(engine.info.name, proc.name, checked, n, seed, tuple(counts.items()))

@@ -138,10 +138,19 @@ def _plan(ctx: Any) -> Plan:
     return plan
 
 
+_LAST: list[Any] = [None, None]  # the params object last asked about, and its plan
+
+
 def plan_of(ctx: Any) -> Plan:
-    plan = _PLANS.get(ctx.params)
+    params = ctx.params
+    if _LAST[0] is params:  # the same resolution (or a simulation's reused context): no hashing
+        plan: Plan = _LAST[1]
+        if plan.options is ctx.options and plan.procedure == ctx.procedure.name:
+            return plan
+    plan = _PLANS.get(params)  # type: ignore[assignment]
     if plan is None or plan.options is not ctx.options or plan.procedure != ctx.procedure.name:
         plan = _plan(ctx)
+    _LAST[0], _LAST[1] = params, plan
     return plan
 
 
