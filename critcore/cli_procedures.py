@@ -58,7 +58,7 @@ def _simulate_options() -> list[click.Option]:
         click.Option(["-n", "--runs"], type=click.IntRange(1, 10**9), default=100_000, show_default=True,
                      help="How many resolutions to simulate."),
         click.Option(["--seed"], default="0", show_default=True, help="Seed: the same seed gives the same counts."),
-        click.Option(["--progress/--no-progress"], default=None,
+        click.Option(["--progress/--no-progress"], default=None, show_default=False,
                      help="Show a progress bar (default: on long runs in a terminal)."),
         *_odds_options(),
     ]
@@ -78,7 +78,7 @@ def param_option(param: Any) -> click.Option:
     if param.default not in (None, False):
         help_text += f"  [default: {param.default}]"
     if kind == "bool":
-        return click.Option([param.flag], param.name, is_flag=True, default=None, help=help_text)
+        return click.Option([param.flag, param.name], is_flag=True, default=None, help=help_text)
     if kind == "choice":
         ptype: Any = click.Choice(list(param.choices))
     elif kind == "int":
@@ -88,8 +88,8 @@ def param_option(param: Any) -> click.Option:
         ptype = click.FLOAT if param.min is None and param.max is None else click.FloatRange(param.min, param.max)
     else:
         ptype = click.STRING
-    return click.Option([param.flag], param.name, type=ptype, default=None, required=False, help=help_text,
-                        metavar=kind.upper() if kind in ("int", "float", "dice") else None)
+    return click.Option([param.flag, param.name], type=ptype, default=None, required=False,
+                        help=help_text, metavar=kind.upper() if kind in ("int", "float", "dice") else None)
 
 
 def make_roller(seed: str | None, dice: str | None, prompt: bool) -> Any:

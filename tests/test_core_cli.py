@@ -193,3 +193,4 @@ def test_player_json_carries_only_the_player_report(invoke):
 def test_help_shows_ranges_only_when_declared(invoke):
     out = invoke("resolve", "fake", "attack", "--help").output
     assert "1<=x<=40" in out and "None" not in out
+    assert "[default: (" not in out and "[default: 10]" in out
