@@ -9,6 +9,7 @@ worth is 20, every shot left is 100).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import critcore
@@ -79,13 +80,15 @@ EXPLOSION = ["resolve", "battletech", "critical", "--location", "RT", "--target"
 
 
 def test_battletech_total_warfare_explosion() -> None:
-    """Per turn (as written): one AC/20 shot, 20 damage. Total Warfare: all 5 shots, 100."""
-    plain = CliRunner().invoke(cli, EXPLOSION)
-    ruled = CliRunner().invoke(cli, EXPLOSION + ["--rule", BT_TW])
+    """Per turn (as written): one AC/20 shot, 20 damage. Total Warfare: all 5 shots, 100, which
+    destroys the right torso (12 structure) and the centre torso behind it (16): the 'Mech dies."""
+    plain = CliRunner().invoke(cli, EXPLOSION + ["--json"])
+    ruled = CliRunner().invoke(cli, EXPLOSION + ["--json", "--rule", BT_TW])
     assert plain.exit_code == 0 and ruled.exit_code == 0, ruled.output
-    assert "20 damage to internal structure" in plain.output
-    assert "100 damage to internal structure" in ruled.output
-    assert "The 'Mech is destroyed" in ruled.output and "The 'Mech is destroyed" not in plain.output
+    plain_data, ruled_data = json.loads(plain.stdout), json.loads(ruled.stdout)
+    assert [e["explosion_damage"] for e in plain_data["effects"] if "explosion_damage" in e] == [20]
+    assert [e["explosion_damage"] for e in ruled_data["effects"] if "explosion_damage" in e] == [100]
+    assert not plain_data["target"]["destroyed"] and ruled_data["target"]["destroyed"]
 
 
 def test_example_for_another_system_is_ignored() -> None:
