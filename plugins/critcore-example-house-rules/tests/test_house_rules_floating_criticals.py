@@ -38,6 +38,22 @@ def test_side_column_is_kept_on_the_re_roll() -> None:
     assert out.location.id == "LA" and out.effects[0].code == TAC
 
 
+def test_four_legged_mech_and_rear_armor_are_kept_on_the_re_roll() -> None:
+    """A quad reads a right-leg result as its right rear leg: 2 then 5 is RRL. From the rear,
+    2 then 6 is the right torso's rear armor."""
+    quad = hit("1,1,3,2", RULE, quad=True)
+    assert quad.location.id == "RRL" and quad.effects[0].code == TAC
+    rear = hit("1,1,3,3", RULE, side="rear")
+    assert rear.location.id == "RT" and rear.location.data["rear"] is True and rear.effects[0].code == TAC
+
+
+def test_procedures_given_their_location_are_untouched() -> None:
+    """Determining Critical Hits for a given location (2+1 = 3: no critical) rolls no location."""
+    ruled = critcore.resolve("battletech", "critical", dice="2,1", location="CT", rules=RULE)
+    plain = critcore.resolve("battletech", "critical", dice="2,1", location="CT")
+    assert ruled.location == plain.location and ruled.effects == plain.effects and len(ruled.rolls) == 1
+
+
 def test_a_second_two_stands() -> None:
     """2 then 2: the centre torso keeps the hit and its through-armor critical; no third roll."""
     out = hit("1,1,1,1", RULE)

@@ -40,7 +40,7 @@ def test_installed_but_not_enabled_is_rules_as_written() -> None:
     out = crit("4,3,3,1,1", [])
     assert out.effects[-1].data.get("maximum") is None
     assert "3 HP of injury" in out.applied.changes
-    assert not out.notes or not any(n.by == "no-dud-criticals" for n in out.notes)
+    assert not any(n.by == "no-dud-criticals" for n in out.notes)
 
 
 def test_other_rows_are_untouched() -> None:
@@ -49,6 +49,12 @@ def test_other_rows_are_untouched() -> None:
     assert out.effects[-1].id == "double-damage-5" and "maximum" not in out.effects[-1].data
     assert "6 HP of injury" in out.applied.changes
     assert not any(n.by == "no-dud-criticals" for n in out.notes)
+
+
+def test_critical_miss_table_is_untouched() -> None:
+    """A 10 on the Critical Miss table still drops the weapon: the rule is about hits only."""
+    out = critcore.resolve("gurps", "critical-miss", dice="4,3,3", rules=RULE)
+    assert out.effects[-1].id == "drop-weapon-9-11" and "maximum" not in out.effects[-1].data
 
 
 def test_head_blow_table_9_11_too() -> None:
