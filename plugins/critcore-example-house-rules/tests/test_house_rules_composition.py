@@ -44,8 +44,20 @@ class SecondWind:
         return found
 
 
+class Tagger:
+    """A wrapper that only notes, after the inner implementations answered."""
+
+    RULE = RuleInfo("tagger", "shadowrun2", "Notes its name.")
+
+    @hookimpl(wrapper=True)
+    def critcore_determine(self, ctx):
+        found = yield
+        ctx.note("tagger saw the answer", by="tagger")
+        return found
+
+
 def registry() -> Registry:
-    return Registry.installed(extra_rules={"gm-fiat": GmFiat(), "second-wind": SecondWind()})
+    return Registry.installed(extra_rules={"gm-fiat": GmFiat(), "second-wind": SecondWind(), "tagger": Tagger()})
 
 
 def wound(dice: list[int], rules: list[str]) -> critcore.model.Outcome:
@@ -73,6 +85,16 @@ def test_wrapper_wraps_whoever_answers_in_either_order() -> None:
         assert out.rolls[0].notation == "3d6 vs TN 6"
         assert out.determination.kind == "crippling"
         assert [n.by for n in out.notes if n.by] == ["toughness", "second-wind"]
+
+
+def test_two_wrappers_nest_the_later_one_outside() -> None:
+    """second-wind then tagger: tagger is outside, so it finishes last and sees second-wind's
+    Crippling; enabled the other way round, second-wind finishes last."""
+    out = wound([1, 1, 3, 4, 2], ["second-wind", "tagger"])
+    assert [n.by for n in out.notes if n.by] == ["second-wind", "tagger"]
+    out = wound([1, 1, 3, 4, 2], ["tagger", "second-wind"])
+    assert [n.by for n in out.notes if n.by] == ["tagger", "second-wind"]
+    assert out.determination.kind == "crippling"
 
 
 def test_rules_for_three_systems_enabled_together_each_acts_only_on_its_own() -> None:
