@@ -424,6 +424,9 @@ _weights_of = lru_cache(maxsize=4096)(lambda request: _weights(request.distribut
 """Weights of a DiceExpr or SuccessTest, cached by the (cheaply hashed) request."""
 
 
+_UNTIL_CACHE: dict[Any, tuple[tuple[tuple[Any, int], ...], int]] = {}
+
+
 class EnumeratingRoller:
     """Follows a path of choices, then takes the first result of each new roll.
 
@@ -470,15 +473,26 @@ class EnumeratingRoller:
         successes, ones = self._choose(_weights_of(test))
         return (), successes, ones
 
-    def roll_until(self, attempt: Callable[[Dice], Any], label: str) -> Any:
+    def roll_until(self, attempt: Callable[[Dice], Any], label: str, key: Any = None) -> Any:
         """Enumerate one attempt on its own, keep the acceptable answers, and branch on them
-        with probabilities conditioned on acceptance: exact, however many re-rolls it takes."""
-        dist, _ = enumerate_runs(lambda roller: attempt(Dice(roller)), self.cutoff)
-        accepted = [(value, p) for value, p in dist.items() if value is not None]
-        whole = sum((p for _, p in accepted), Fraction(0))
-        if not whole:
-            raise DiceError(f"{label}: no roll can ever give an acceptable result")
-        return self._choose(_weights([(value, p / whole) for value, p in accepted]))
+        with probabilities conditioned on acceptance: exact, however many re-rolls it takes.
+
+        With a ``key`` the conditioned answers are remembered under (label, key) for later runs.
+        """
+        cache_key = (label, key) if key is not None else None
+        weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
+        if weights is None:
+            dist, _ = enumerate_runs(lambda roller: attempt(Dice(roller)), self.cutoff)
+            accepted = [(value, p) for value, p in dist.items() if value is not None]
+            whole = sum((p for _, p in accepted), Fraction(0))
+            if not whole:
+                raise DiceError(f"{label}: no roll can ever give an acceptable result")
+            weights = _weights([(value, p / whole) for value, p in accepted])
+            if cache_key is not None:
+                if len(_UNTIL_CACHE) > 10_000:
+                    _UNTIL_CACHE.clear()
+                _UNTIL_CACHE[cache_key] = weights
+        return self._choose(weights)
 
 
 T = TypeVar("T")
@@ -582,17 +596,19 @@ class Dice:
         self.rolls.append(roll)
         return roll
 
-    def until(self, attempt: Callable[[Dice], T | None], label: str, limit: int = 1000) -> T:
+    def until(self, attempt: Callable[[Dice], T | None], label: str, limit: int = 1000, key: Any = None) -> T:
         """Repeat ``attempt`` (which rolls with the Dice it is given) until it returns something
         other than None: the "roll again" of many rules. Every attempt's rolls are recorded.
 
         Under the enumerating roller the attempt is enumerated once and its acceptable answers
         are taken with their conditional probabilities, so exact odds stay exact and fast.
         ``attempt`` must return a hashable answer and must not change anything outside.
+        ``key`` (optional, hashable) says that every attempt with the same label and key behaves
+        the same (e.g. the set of slots that can still be hit): exact odds then enumerate it once.
         """
         handler = getattr(self.roller, "roll_until", None)
         if handler is not None:
-            return handler(attempt, label)  # type: ignore[no-any-return]
+            return handler(attempt, label, key)  # type: ignore[no-any-return]
         for _ in range(limit):
             answer = attempt(self)
             if answer is not None:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .dice import EnumeratingRoller, add_to, enumerate_weights_within
 from .engine import Engine, check_params, direct_caller
-from .model import Applied, Data, Determination, Effect, Location, thaw
+from .model import Applied, Data, Determination, Effect, Location, freeze, thaw
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)
 LEVELS = ("determine", "locate", "effect", "apply")
@@ -150,13 +150,14 @@ def exact_odds(
     """
     proc = engine.procedure(procedure)
     checked = check_params(proc, params or {})
+    frozen = None if target is None else freeze(target)  # once, not once per run
     runs = [0]
     context = engine.context
 
     def stage(call: Callable[[Any], Any]) -> tuple[dict[Any, list[int]], list[int]]:
         def run(roller: EnumeratingRoller) -> Any:
             runs[0] += 1
-            return call(context(proc, checked, roller, target))
+            return call(context(proc, checked, roller, frozen))
 
         return enumerate_weights_within(run, tolerance)
 

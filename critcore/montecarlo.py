@@ -88,7 +88,7 @@ class SamplingDice:
             table = self._tests[key] = self._table(test.distribution(), make)
         return self._draw(table)
 
-    def until(self, attempt: Callable[[Any], Any], label: str, limit: int = 1000) -> Any:
+    def until(self, attempt: Callable[[Any], Any], label: str, limit: int = 1000, key: Any = None) -> Any:
         for _ in range(limit):
             answer = attempt(self)
             if answer is not None:

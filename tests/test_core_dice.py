@@ -240,3 +240,22 @@ def test_parsed_expressions_round_trip_and_sum_to_one(count, sides, plus):
     dist = expr.distribution()
     assert sum(p for _, p in dist) == 1
     assert dist[0][0] == count + plus and dist[-1][0] == count * sides + plus
+
+
+def test_until_with_a_key_is_enumerated_once():
+    """Same label and key: the attempt is enumerated on the first run only; the answer is the same."""
+    calls = []
+
+    def attempt(d):
+        calls.append(1)
+        total = d.roll("1d6", "slot").total
+        return None if total <= 2 else total
+
+    def run(roller):
+        d = Dice(roller)
+        first = d.roll("1d2", "which").total
+        return first, d.until(attempt, "slot", key="slots 3-6")
+
+    result, _ = enumerate_runs(run)
+    assert result == {(w, v): Fraction(1, 2) * Fraction(1, 4) for w in (1, 2) for v in (3, 4, 5, 6)}
+    assert len(calls) == 6  # one enumeration of the six faces, not one per branch of 'which'
