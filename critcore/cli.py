@@ -51,6 +51,7 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
 
     from .api import systems as list_systems
     from .config import load_config
+    from .errors import CritcoreError
 
     reg = registry(ctx)
     entries = list_systems(reg)
@@ -58,13 +59,22 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
     enabled = set(cfg.rules) | set(rule)
     rules = []
     for name, spec in sorted(reg.rules.items()):
-        rules.append({"name": name, "package": spec.dist, "version": spec.version, "enabled": name in enabled})
+        info, error = None, ""
+        try:
+            info = getattr(spec.load(), "RULE", None)
+        except CritcoreError as exc:
+            error = str(exc)
+        rules.append({"name": name, "package": spec.dist, "version": spec.version, "enabled": name in enabled,
+                      "system": getattr(info, "system", "") or "", "summary": getattr(info, "summary", "") or "",
+                      **({"error": error} if error else {})})
     if json_out:
         out = []
         for e in entries:
             item: dict[str, Any] = {"name": e.name, "title": e.info.title if e.info else "", "version": e.version,
                                     "package": e.package,
-                                    "procedures": [{"name": p.name, "verb": p.verb, "help": p.help} for p in e.info.procedures] if e.info else []}
+                                    "procedures": [{"name": p.name, "verb": p.verb, "help": p.help}
+                                                   for p in e.info.procedures] if e.info else [],
+                                    "rules": [r for r in rules if r["system"] in ("", e.name)]}
             if e.error:
                 item["error"] = e.error
             out.append(item)
@@ -87,8 +97,14 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
         click.echo("")
         click.echo("House rules installed (enable with --rule NAME or rules = [...] in critcore.toml):")
         for r in rules:
-            mark = "enabled" if r["enabled"] else "not enabled"
-            click.echo(f"  {r['name']}  ({r['package']} {r['version']})  {mark}")
+            mark = "enabled here" if r["enabled"] else "not enabled"
+            if r.get("error"):
+                click.echo(f"  {r['name']}  BROKEN  {r['error']}")
+                continue
+            for_system = f" [{r['system']}]" if r["system"] else ""
+            click.echo(f"  {r['name']}{for_system}  {mark}  ({r['package']} {r['version']})")
+            if r["summary"]:
+                click.echo(f"      {r['summary']}")
     file_rules = [r for r in enabled if r not in reg.rules]
     if file_rules:
         click.echo("")
@@ -125,6 +141,7 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
     if json_out:
         click.echo(json.dumps([t.to_json() for t in loaded], ensure_ascii=False))
         return
+    changes = [n for n in engine.rule_notes if n.text.startswith(("option", "table"))]
     for i, t in enumerate(loaded):
         if i:
             click.echo("")
@@ -136,6 +153,11 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
             extra = f"  [{r.code}{': ' + numbers if numbers else ''}]"
             by = f"  (changed by {r.changed_by})" if r.changed_by else ""
             click.echo(f"{mark} {r.roll_text:>{width}}  {r.id}: {r.text}{extra}{by}")
+    if changes:
+        click.echo("")
+        click.echo("House-rule changes:")
+        for n in changes:
+            click.echo(f"  {n.text}  (by {n.by})")
 
 
 @cli.command(cls=Command)

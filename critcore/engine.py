@@ -146,7 +146,8 @@ def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "opti
         try:
             value = coerce_param(Param(name, opt.type, choices=opt.choices), value)
         except ParamError as exc:
-            raise ConfigError(f"{at}: option {exc}".replace("--", "")) from None
+            why = str(exc).split(": ", 1)[-1]
+            raise ConfigError(f"{at}: option {name}: {why}") from None
         out[name] = value
     return out
 
@@ -182,7 +183,7 @@ class Engine:
         option_sources: Mapping[str, str] | None = None,
     ) -> None:
         self.registry = registry if registry is not None else Registry.installed()
-        rules = tuple(rules)
+        rules = tuple(dict.fromkeys(rules))  # a rule enabled twice (config and --rule) counts once
         from .houserules import split_rules
 
         plugin_rules, rule_files = split_rules(rules)
@@ -193,16 +194,23 @@ class Engine:
         self.info: SystemInfo = info
         self.rules = rules
         tables = TableSet(info.tables_package, info.effect_codes or None)
-        merged: dict[str, Any] = {}
+        merged: dict[str, Any] = dict(options or {})
+        sources = dict(option_sources or {})
         self.rule_notes: list[Note] = []
         if rule_files:
+            from .errors import ConfigError
             from .houserules import apply_rule_files
 
-            tables, file_options, self.rule_notes = apply_rule_files(info, tables, rule_files)
+            tables, file_options, self.rule_notes, file_sources = apply_rule_files(info, tables, rule_files)
+            for name, value in file_options.items():
+                if name in merged and merged[name] != value:
+                    set_at = sources.get(name, "the options given")
+                    raise ConfigError(f"{file_sources[name]}: option {name!r} is also set in {set_at}; "
+                                      "set it in one place only")
             merged.update(file_options)
-        merged.update(options or {})
+            sources.update(file_sources)
         self.tables = tables
-        self.options = Data(check_options(info, merged, sources=option_sources))
+        self.options = Data(check_options(info, merged, sources=sources))
         hook = self.pm.hook
         self._stages = (hook.critcore_determine, hook.critcore_locate, hook.critcore_effect, hook.critcore_apply)
 

@@ -78,17 +78,24 @@ def rule_system(path: str) -> str | None:
 
 def apply_rule_files(
     info: SystemInfo, tables: TableSet, paths: Iterable[str]
-) -> tuple[TableSet, dict[str, Any], list[Note]]:
-    """Apply rule files for ``info``'s system: new tables, option values, and notes.
+) -> tuple[TableSet, dict[str, Any], list[Note], dict[str, str]]:
+    """Apply rule files for ``info``'s system: new tables, option values, notes, and where each
+    option was set (for errors).
 
     Files written for another system are skipped (a campaign may enable rules for several).
     """
     changed_tables: dict[str, Table] = {}
     options: dict[str, Any] = {}
     option_owner: dict[str, str] = {}
+    sources: dict[str, str] = {}
     row_owner: dict[tuple[str, str], str] = {}
     notes: list[Note] = []
+    seen: set[str] = set()
     for path in paths:
+        real = os.path.realpath(path)
+        if real in seen:  # the same file enabled twice (config and --rule): once is enough
+            continue
+        seen.add(real)
         data, text = read_rule_file(path)
         name = data.get("name", rule_name(path))
         where = path
@@ -101,6 +108,8 @@ def apply_rule_files(
             if key not in RULE_KEYS:
                 raise ConfigError(f"{at(key)}: unknown key {key!r}{did_you_mean(key, RULE_KEYS)} "
                                   f"(a rule file may hold: {', '.join(sorted(RULE_KEYS))})")
+        if not isinstance(name, str) or not name:
+            raise ConfigError(f"{at('name')}: name must be text (the rule's name)")
         system = data.get("system")
         if not isinstance(system, str):
             raise ConfigError(f"{where}: a house-rule file must say which system it is for (system = \"...\")")
@@ -124,6 +133,7 @@ def apply_rule_files(
                                   f"{owner!r}; add overrides = [\"{owner}\"] to let {name!r} replace it")
             option_owner[key] = name
             options[key] = value
+            sources[key] = at(key, "options")
             notes.append(Note(f"option {key} = {value!r}", by=name, stage="rules"))
         table_changes = data.get("tables", {})
         if not isinstance(table_changes, dict):
@@ -134,15 +144,15 @@ def apply_rule_files(
                                   f" ({info.name} tables: {', '.join(tables.names())})")
             base = changed_tables.get(table_id) or tables[table_id]
             new_table = _change_table(base, change, name, overrides, row_owner, where, text, table_id,
-                                      info.effect_codes or None)
+                                      info.effect_codes or None, notes)
             changed_tables[table_id] = new_table
         notes.append(Note(f"house rule {name!r} enabled" + (f": {summary}" if summary else ""), by=name, stage="rules"))
-    return tables.with_overrides(changed_tables), options, notes
+    return tables.with_overrides(changed_tables), options, notes, sources
 
 
 def _change_table(
     table: Table, change: Any, name: str, overrides: list[str], row_owner: dict[tuple[str, str], str],
-    where: str, text: str, table_id: str, effect_codes: frozenset[str] | None,
+    where: str, text: str, table_id: str, effect_codes: frozenset[str] | None, notes: list[Note],
 ) -> Table:
     if not isinstance(change, dict):
         raise ConfigError(f"{where}: [tables.{table_id}] must be a table with remove = [...] and/or [[tables.{table_id}.row]]")
@@ -171,6 +181,7 @@ def _change_table(
             raise ConfigError(f"{at_remove}: {table_id} has no row {row_id!r}{did_you_mean(row_id, rows)}")
         claim(row_id, at_remove)
         del rows[row_id]
+        notes.append(Note(f"table {table_id}: row {row_id!r} removed", by=name, stage="rules"))
     raw_rows = change.get("row", [])
     if not isinstance(raw_rows, list):
         raise ConfigError(f"{where}: [[tables.{table_id}.row]] must be an array of tables")
@@ -184,8 +195,15 @@ def _change_table(
             raise ConfigError(str(exc)) from None
         claim(row.id, at)
         rows[row.id] = replace(row, changed_by=name)
+
+    def row_at(row: Row) -> str:
+        if row.changed_by == name:
+            return f"{where}, line {row.line}" if row.line else where
+        who = f"house rule {row.changed_by!r}" if row.changed_by else "the system"
+        return f"{where} (table {table_id}, row {row.id!r} from {who})"
+
     try:
-        check_cover(rows.values(), table.low, table.high, f"{where} (table {table_id} after the rule's changes)")
+        check_cover(rows.values(), table.low, table.high, f"{where} (table {table_id} after the rule's changes)", row_at)
     except TableError as exc:
         raise ConfigError(str(exc)) from None
     return replace(table, rows=tuple(sorted(rows.values(), key=lambda r: r.low)), source=f"{table.source} + {where}")

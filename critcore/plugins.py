@@ -241,7 +241,7 @@ def get_plugin_manager(registry: Registry | None, system: str, rules: Iterable[s
     spec = registry.system_spec(system)
     plugin = spec.load()
     pm.register(plugin, name=f"system:{system}")
-    for rule in rules:
+    for rule in dict.fromkeys(rules):  # enabled twice is enabled once
         rspec = registry.rule_spec(rule)
         robj = rspec.load()
         if not rule_applies(robj, system):

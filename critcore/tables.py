@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .errors import DiceError, TableError
 from .model import Data, Effect
@@ -182,23 +182,33 @@ def make_row(raw: Any, where: str, effect_codes: frozenset[str] | None = None, l
     if effect_codes and code not in effect_codes:
         known = ", ".join(sorted(effect_codes))
         raise TableError(f"{where}: row {row_id!r} has unknown effect code {code!r} (known: {known})")
-    if not isinstance(text, str):
-        raise TableError(f"{where}: row {row_id!r} text must be a string")
+    if not isinstance(text, str) or not text.strip():
+        raise TableError(f"{where}: row {row_id!r} needs a text (a few words saying what happens)")
     lo, hi, scattered = parse_rolls(raw["roll"], f"{where}: row {row_id!r}")
     data = {k: v for k, v in raw.items() if k not in ROW_KEYS}
     return Row(lo, hi, row_id, code, text, Data(data), line, "", scattered)
 
 
-def check_cover(rows: Iterable[Row], low: int, high: int, source: str) -> None:
-    """Every roll from ``low`` to ``high`` covered by exactly one row, and nothing outside."""
+def check_cover(rows: Iterable[Row], low: int, high: int, source: str,
+                where: Callable[[Row], str] | None = None) -> None:
+    """Every roll from ``low`` to ``high`` covered by exactly one row, and nothing outside.
+
+    ``where(row)`` says where a row was written (file and line) for the error; by default
+    ``source`` and the row's line.
+    """
+    if where is None:
+        def where(row: Row) -> str:
+            return f"{source}" + (f", line {row.line}" if row.line else "")
+
     seen: dict[int, Row] = {}
     for row in rows:
-        at = f"{source}" + (f", line {row.line}" if row.line else "")
         for r in row.covers():
             if not low <= r <= high:
-                raise TableError(f"{at}: row {row.id!r} covers roll {r}, outside the table's range {low}-{high}")
+                raise TableError(f"{where(row)}: row {row.id!r} covers roll {r}, outside the table's range {low}-{high}")
             if r in seen:
-                raise TableError(f"{at}: rows {seen[r].id!r} and {row.id!r} both cover roll {r}")
+                # point at the row a house rule wrote, if one of the two is
+                blame = seen[r] if seen[r].changed_by and not row.changed_by else row
+                raise TableError(f"{where(blame)}: rows {seen[r].id!r} and {row.id!r} both cover roll {r}")
             seen[r] = row
     missing = [r for r in range(low, high + 1) if r not in seen]
     if missing:

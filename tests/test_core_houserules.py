@@ -144,3 +144,76 @@ def test_cli_broken_rule_file_exit_2(invoke, isolated_config):
     assert result.exit_code == 2 and "bad.toml" in result.output
     missing = invoke("resolve", "fake", "attack", "--dice", "20,1,1", "--rule", "nope.toml")
     assert missing.exit_code == 2 and "not found" in missing.output
+
+
+def test_same_rule_enabled_twice_counts_once(invoke, isolated_config):
+    rule = write(isolated_config, "brutal.toml", MORE_BRUTAL)
+    (isolated_config / "critcore.toml").write_text('rules = ["brutal.toml"]\n')
+    result = invoke("resolve", "fake", "attack", "--dice", "19,5,2", "--rule", rule)
+    assert result.exit_code == 0, result.output
+
+
+def test_same_rule_plugin_enabled_twice_counts_once():
+    import fakerules
+    import fakesystem
+
+    from critcore.plugins import Registry
+
+    reg = Registry.installed(extra_systems={"fake": fakesystem}, extra_rules={"brutal": fakerules.Brutal()}, discover=False)
+    out = Engine("fake", rules=["brutal", "brutal"], registry=reg).run("attack", {}, dice="20,1,3")
+    assert out.applied.data["damage"] == 4  # +1 once, not twice
+
+
+def test_overlap_with_a_shipped_row_points_at_the_rule_row(registry, isolated_config):
+    text = MORE_BRUTAL.replace('remove = ["solid"]', "remove = []").replace('[[tables.confirm.row]]\nroll = "3-4"\nid = "solid"', '[[tables.confirm.row]]\nroll = "3-4"\nid = "solid-too"')
+    rule = write(isolated_config, "overlap.toml", text)
+    with pytest.raises(ConfigError, match=r"overlap.toml, line 10: rows 'solid' and 'solid-too' both cover roll 3"):
+        Engine("fake", rules=[rule], registry=registry)
+
+
+def test_bad_option_value_in_rule_file_names_file_and_line(registry, isolated_config):
+    rule = write(isolated_config, "bad.toml", MORE_BRUTAL.replace("crit_on_19 = true", 'crit_on_19 = "often"'))
+    with pytest.raises(ConfigError, match="bad.toml, line 5: option crit_on_19"):
+        Engine("fake", rules=[rule], registry=registry)
+
+
+def test_config_and_rule_file_setting_one_option_differently_is_an_error(invoke, isolated_config):
+    write(isolated_config, "brutal.toml", MORE_BRUTAL)
+    (isolated_config / "critcore.toml").write_text('rules = ["brutal.toml"]\n[systems.fake]\ncrit_on_19 = false\n')
+    result = invoke("resolve", "fake", "attack", "--dice", "19,5,2")
+    assert result.exit_code == 2
+    assert "brutal.toml, line 5: option 'crit_on_19' is also set in" in result.output and "critcore.toml, line 3" in result.output
+
+
+def test_rule_rows_need_a_text_and_the_name_must_be_text(registry, isolated_config):
+    rule = write(isolated_config, "a.toml", MORE_BRUTAL.replace('text = "Double damage."\n', ""))
+    with pytest.raises(ConfigError, match="a.toml, line 10: row 'solid' needs a text"):
+        Engine("fake", rules=[rule], registry=registry)
+    rule = write(isolated_config, "b.toml", "name = 3\n" + MORE_BRUTAL)
+    with pytest.raises(ConfigError, match="b.toml, line 1: name must be text"):
+        Engine("fake", rules=[rule], registry=registry)
+
+
+def test_crit_tables_lists_removed_rows_and_options(invoke, isolated_config):
+    text = MORE_BRUTAL.replace('remove = ["solid"]', 'remove = ["solid", "graze"]').replace(
+        '[[tables.confirm.row]]\nroll = "3-4"', '[[tables.confirm.row]]\nroll = "1-4"')
+    rule = write(isolated_config, "brutal.toml", text)
+    out = invoke("tables", "fake", "--rule", rule).output
+    assert "table confirm: row 'graze' removed  (by brutal)" in out
+    assert "option crit_on_19 = True  (by brutal)" in out
+
+
+def test_crit_systems_shows_rule_summaries_and_json_rules(invoke):
+    import fakerules
+    import fakesystem
+
+    from critcore.plugins import Registry
+
+    reg = Registry.installed(extra_systems={"fake": fakesystem},
+                             extra_rules={"keen-edge": fakerules.KeenEdge(), "other": fakerules.OtherGame()},
+                             discover=False)
+    out = invoke("systems", "--rule", "keen-edge", obj=reg).output
+    assert "keen-edge [fake]  enabled here" in out and "Criticals on 18-20." in out
+    assert "other [gurps]  not enabled" in out
+    data = json.loads(invoke("systems", "--json", obj=reg).output)
+    assert [r["name"] for r in data[0]["rules"]] == ["keen-edge"]
