@@ -109,7 +109,7 @@ def test_any_row_layout_loads_only_when_it_covers_exactly_once(spans):
     rows = []
     covered = []
     for i, (start, width) in enumerate(spans):
-        rows.append(f'[[row]]\nroll = "{start}-{start + width}"\nid = "r{i}"\neffect = "e"\n')
+        rows.append(f'[[row]]\nroll = "{start}-{start + width}"\nid = "r{i}"\neffect = "e"\ntext = "x"\n')
         covered.extend(range(start, start + width + 1))
     text = 'dice = "1d6"\n' + "\n".join(rows)
     exact = sorted(covered) == list(range(1, 7))
