@@ -91,6 +91,11 @@ def _broken(row: Any, f: Fumble) -> bool:
 
 
 def _treated(ctx: Any, t: Any, row: Any, r: int, new: int, why: str, f: Fumble, reroll_self: bool) -> list[Effect]:
+    if t.lookup(new) is row:
+        # a (house-rule) row that says "treat as" a roll it covers itself would never end
+        from critcore.errors import TableError
+
+        raise TableError(f"{t.source}: row {row.id!r} is treated as roll {new}, which is the same row")
     first = row.effect(t.id, r, outcome=f"{why}: use result {new}")
     rest = _armed(ctx, t, new, f, reroll_self, treated_from=r)
     return [first, *rest]
