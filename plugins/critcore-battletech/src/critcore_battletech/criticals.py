@@ -13,10 +13,12 @@ conditional probabilities (finite and exact).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
+from math import lcm
 from typing import Any, Mapping, Sequence
 
-from critcore.dice import Dice
+from critcore.dice import Dice, EnumeratingRoller, parse
 from critcore.model import Data, Determination
 from critcore.tables import Row, Table
 
@@ -65,13 +67,80 @@ def _until_face(dice: Dice, faces: Sequence[int], label: str) -> int:
     return dice.until(attempt, label)
 
 
+def exact(dice: Any) -> bool:
+    """Running under exact odds (the enumerating roller)."""
+    return isinstance(getattr(dice, "roller", None), EnumeratingRoller)
+
+
+@lru_cache(maxsize=4096)
+def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table) -> tuple[tuple[int, Fraction], ...]:
+    """The exact chance of each slot in ``ok`` being struck, as the rolling below gives it."""
+    if size <= 6:
+        return tuple((i, Fraction(1, len(ok))) for i in ok)
+    upper = [i for i in ok if i < 6]
+    lower = [i for i in ok if i >= 6]
+    if not (upper and lower):
+        return tuple((i, Fraction(1, len(ok))) for i in ok)
+    weights: dict[int, Fraction] = {}
+    for total, p in parse(half.dice).distribution():
+        first = int(half.lookup(total).data.get("first_slot", 1))
+        inside = [i for i in ok if first - 1 <= i < first + 5]
+        for i in inside:
+            share = p / len(inside) if reroll != "both" else p / 6
+            weights[i] = weights.get(i, Fraction(0)) + share
+    whole = sum(weights.values(), Fraction(0))
+    return tuple((i, w / whole) for i, w in sorted(weights.items()))
+
+
+@lru_cache(maxsize=4096)
+def _faces_for(odds: tuple[tuple[int, Fraction], ...]) -> tuple[int, ...]:
+    """Faces of one die whose results give ``odds`` exactly (slot index per face)."""
+    sides = lcm(*(p.denominator for _, p in odds))
+    out: list[int] = []
+    for i, p in odds:
+        out.extend([i] * int(p * sides))
+    return tuple(out)
+
+
+def _uniform(dice: Dice, among: Sequence[int], label: str) -> int:
+    if len(among) == 1:
+        return among[0]
+    return among[dice.roll(f"1d{len(among)}", label).total - 1]
+
+
+def _exact_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
+                reroll: str) -> int:
+    """The slot roll under exact odds: the same chances as the table procedure, in as few
+    branches as there are slots that can be struck."""
+    upper = [i for i in ok if i < 6]
+    lower = [i for i in ok if i >= 6]
+    if len(slots) <= 6 or not (upper and lower) or (reroll == "both" and _equal_rows(half)):
+        return _uniform(dice, ok, label)
+    if reroll == "both":
+        faces = _faces_for(slot_odds(len(slots), tuple(ok), reroll, half))
+        return dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label)
+    if _equal_rows(half):
+        row = half.rows[dice.roll(f"1d{len(half.rows)}", label).total - 1]
+        first = int(row.data.get("first_slot", 1))
+    else:
+        first = dice.until(lambda d: int(half.lookup(d.roll(half.dice, label).total).data.get("first_slot", 1)), label)
+    return _uniform(dice, [i for i in ok if first - 1 <= i < first + 5], label)
+
+
+def _equal_rows(table: Table) -> bool:
+    return len({len(r.covers()) for r in table.rows}) == 1
+
+
 def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
                 reroll: str = "slot") -> int:
     """Roll for the slot a critical strikes among ``slots``; ``ok`` lists those it can strike.
 
     ``reroll`` is the ``slot_reroll`` option: ``slot`` rolls only the slot die again within the
-    chosen half, ``both`` rolls both dice again.
+    chosen half, ``both`` rolls both dice again. Under exact odds the same chances are taken
+    from one roll (:func:`slot_odds`), branching once per slot that can be struck.
     """
+    if exact(dice):
+        return _exact_slot(dice, half, slots, ok, label, reroll)
     again = "again on a slot that cannot take it"
     if len(slots) <= 6:
         return _until_face(dice, [i + 1 for i in ok], f"{label}: slot (1d6, {again})") - 1

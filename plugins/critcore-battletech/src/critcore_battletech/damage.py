@@ -101,14 +101,29 @@ class Resolver:
             n += sum(1 for s in loc["slots"] if s["kind"] == kind and (gone or s["destroyed"]))
         return n
 
+    def tally(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Slots hit by criticals, and slots lost with their location, by kind (one pass)."""
+        hits: dict[str, int] = {}
+        lost: dict[str, int] = {}
+        for code in self.w.codes():
+            loc = self.w.loc(code)
+            gone = loc.get("destroyed")
+            for s in loc["slots"]:
+                if s["destroyed"]:
+                    hits[s["kind"]] = hits.get(s["kind"], 0) + 1
+                elif gone:
+                    lost[s["kind"]] = lost.get(s["kind"], 0) + 1
+        return hits, lost
+
     def settle(self) -> None:
         """Check what destroys the 'Mech as a whole: engine hits, a lost cockpit."""
         if self.destroyed:
             return
         limit = int(self.components.row("engine").data.get("destroyed_at", 3))
-        if self.count_kind("engine", True) >= limit:
+        hits, lost = self.tally()
+        if hits.get("engine", 0) + lost.get("engine", 0) >= limit:
             self.destroy_unit(f"{limit} engine hits")
-        if self.count_kind("cockpit", True) and not self.w.get("pilot", {}).get("dead"):
+        if hits.get("cockpit", 0) + lost.get("cockpit", 0) and not self.w.get("pilot", {}).get("dead"):
             self.kill_pilot("cockpit lost")
             self.destroy_unit("cockpit destroyed")
 
@@ -212,45 +227,68 @@ class Resolver:
         if self.destroyed:
             self.change(f"No critical check for the {L.name(code)}: the 'Mech is already destroyed")
             return
-        total = self.dice.roll(self.crit_table.dice, f"Determining Critical Hits: {L.name(code)}").total
-        row = self.crit_table.lookup(total)
-        self.effects.append(row.effect(self.crit_table.id, total, location=code))
+        label = f"Determining Critical Hits: {L.name(code)}"
+        table = self.crit_table
+        # one roll; under exact odds the totals that read the same row are taken together
+        row = table.row(self.dice.until(lambda d: table.lookup(d.roll(table.dice, label).total).id, label))
+        last = self.dice.rolls[-1] if self.dice.rolls and self.dice.rolls[-1].label == label else None
+        self.effects.append(row.effect(table.id, None if last is None else last.total, location=code))
         det = C.determination(row, L.kind(code), code, True)
         if det.data["blown_off"]:
             self.blow_off(code)
         elif det.data["criticals"]:
             self.criticals(code, int(det.data["criticals"]))
 
+    def picks(self, code: str, count: int, label: str) -> list[tuple[str, int]]:
+        """Roll the slots ``count`` criticals strike, starting in location ``code``.
+
+        Answers (location, slot index) pairs in record-sheet order (the batch is applied in
+        that order), index -1 when nothing was left to hit.
+        """
+        reroll = str(self.options.get("slot_reroll", "slot"))
+        transfer = self.options.get("no_slot_left") == "transfer"
+        order = {c: i for i, c in enumerate(L.CODES)}
+
+        def attempt(d: Dice) -> tuple[tuple[str, int], ...]:
+            taken: set[tuple[str, int]] = set()
+            out: list[tuple[str, int]] = []
+            for n in range(1, count + 1):
+                where = code
+                while True:
+                    loc = self.w.loc(where)
+                    slots = loc["slots"][:6] if L.slot_count(where) == 6 else loc["slots"]
+                    ok = [] if loc.get("destroyed") else C.hittable(slots, self.skip, {i for c, i in taken if c == where})
+                    nxt = L.INWARD[where] if transfer else None
+                    if ok or nxt is None or not self.w.has(nxt):
+                        break
+                    where = nxt
+                if not ok:
+                    out.append((where, -1))
+                    continue
+                tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
+                idx = C.choose_slot(d, self.half, slots, ok, tag, reroll)
+                taken.add((where, idx))
+                out.append((where, idx))
+            return tuple(sorted(out, key=lambda p: (order[p[0]], p[1])))
+
+        return list(attempt(self.dice))
+
     def choose(self, code: str, count: int, label: str) -> list[Effect]:
         """Roll the slots of ``count`` criticals in a location and say what each strikes."""
         out: list[Effect] = []
-        taken: set[tuple[str, int]] = set()
         knocked: set[str] = set()
-        reroll = str(self.options.get("slot_reroll", "slot"))
-        for n in range(1, count + 1):
-            where = code
-            while True:
-                loc = self.w.loc(where)
-                slots = loc["slots"][:6] if L.slot_count(where) == 6 else loc["slots"]
-                ok = [] if loc.get("destroyed") else C.hittable(slots, self.skip, {i for c, i in taken if c == where})
-                if ok:
-                    break
-                nxt = L.INWARD[where] if self.options.get("no_slot_left") == "transfer" else None
-                if nxt is None or not self.w.has(nxt):
-                    break
-                self.change(f"Nothing left to hit in the {L.name(where)}: critical {n} passes to the {L.name(nxt)}")
-                where = nxt
-            if not ok:
+        option = str(self.options.get("explosion_damage", "per-turn"))
+        for where, idx in self.picks(code, count, label):
+            if where != code:
+                self.change(f"Nothing left to hit in the {L.name(code)}: a critical passes to the {L.name(where)}")
+            if idx < 0:
                 out.append(self.components.row("nothing-to-hit").effect(self.components.id, None, location=where))
                 continue
-            tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
-            idx = C.choose_slot(self.dice, self.half, slots, ok, tag, reroll)
-            taken.add((where, idx))
             row_id = E.classify(self.w, where, idx, self.known_rows, knocked)
-            item = slots[idx].get("item")
-            if item is not None and row_id not in ("absorbed",):
+            item = self.w.loc(where)["slots"][idx].get("item")
+            if item is not None and row_id != "absorbed":
                 knocked.add(item)
-            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, str(self.options.get("explosion_damage", "per-turn"))))
+            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option))
         return out
 
     def criticals(self, code: str, count: int) -> None:
@@ -266,8 +304,7 @@ class Resolver:
         for eff in batch:
             if "slot" not in eff.data:
                 continue
-            loc = self.w.wloc(eff.data["location"])
-            slot = loc["slots"][eff.data["slot"] - 1]
+            slot = self.w.wslot(eff.data["location"], eff.data["slot"] - 1)
             dmg["criticals"] = int(dmg.get("criticals", 0)) + 1
             slot["destroyed"] = True
             slot["hit_seq"] = dmg["criticals"]
@@ -286,11 +323,12 @@ class Resolver:
         """Bring the damage counters up to date and note the PSRs this resolution calls for."""
         self.settle()
         dmg = self.w.wsub("damage")
-        dmg["engine_hits"] = self.count_kind("engine", True)
-        gyro = self.count_kind("gyro")
+        hits, lost = self.tally()
+        dmg["engine_hits"] = hits.get("engine", 0) + lost.get("engine", 0)
+        gyro = hits.get("gyro", 0)
         dmg["gyro_hits"] = gyro
-        dmg["sensor_hits"] = self.count_kind("sensors")
-        dmg["life_support_hit"] = self.count_kind("life-support") > 0
+        dmg["sensor_hits"] = hits.get("sensors", 0)
+        dmg["life_support_hit"] = hits.get("life-support", 0) > 0
         dmg["heat_sinks_destroyed"] = self.count_items("heat-sink")
         dmg["jump_jets_destroyed"] = self.count_items("jump-jet")
         destroyed_at = int(self.components.row("gyro").data.get("destroyed_at", 2))

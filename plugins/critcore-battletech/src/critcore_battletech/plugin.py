@@ -168,8 +168,19 @@ def critcore_effect(ctx: Any, determination: Determination | None, location: Loc
 
 # -- apply ----------------------------------------------------------------------------------------
 
+_DERIVED: dict[tuple[Any, int], tuple[Any, Data]] = {}
+
+
 def _derived(ctx: Any, state: Mapping[str, Any]) -> Data:
-    return Data(derive(state, ctx.tables["components"]))
+    """The derived numbers of a state, remembered: exact odds meet the same states again and again."""
+    comp = ctx.tables["components"]
+    key = (state if isinstance(state, Data) else Data(state), id(comp))
+    found = _DERIVED.get(key)
+    if found is None:
+        if len(_DERIVED) > 4096:
+            _DERIVED.clear()
+        found = _DERIVED[key] = (comp, Data(derive(state, comp)))  # the table is kept alive with its id
+    return found[1]
 
 
 @hookimpl

@@ -87,9 +87,19 @@ class Work:
     def wloc(self, code: str) -> dict[str, Any]:
         w = self.locs.get(code)
         if w is None:
-            w = thaw(self.base["locations"][code])
+            base = self.base["locations"][code]
+            w = dict(base)
+            w["slots"] = list(base["slots"])  # each slot stays shared until it changes (wslot)
             self.locs[code] = w
         return w
+
+    def wslot(self, code: str, index: int) -> dict[str, Any]:
+        """A writable copy of one slot (the rest of the location's slots stay shared)."""
+        slots = self.wloc(code)["slots"]
+        s = slots[index]
+        if not isinstance(s, dict):
+            s = slots[index] = dict(s)
+        return s
 
     def witem(self, item_id: str) -> dict[str, Any] | None:
         w = self.items_w.get(item_id)
