@@ -21,7 +21,7 @@ import random as _random
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Callable, Iterable, Protocol, Sequence, TypeVar
 
 from .errors import Aborted, DiceError
@@ -54,7 +54,7 @@ class DiceExpr:
     times: int = 1
     divide: int = 1
 
-    @property
+    @cached_property
     def notation(self) -> str:
         text = f"{self.count}d{self.sides}"
         if self.plus:
@@ -167,7 +167,7 @@ class SuccessTest:
     def effective_tn(self) -> int:
         return max(2, self.tn)
 
-    @property
+    @cached_property
     def notation(self) -> str:
         return f"{self.dice}d6 vs TN {self.effective_tn}"
 
@@ -211,6 +211,7 @@ def _binom(n: int, k: int) -> int:
     return comb(n, k)
 
 
+@lru_cache(maxsize=1024)
 def make_test(dice: int, tn: int, rule_of_six: bool = True) -> SuccessTest:
     if not isinstance(dice, int) or isinstance(dice, bool) or not 0 <= dice <= MAX_DICE:
         raise DiceError(f"a success test needs 0 to {MAX_DICE} dice, not {dice!r}")
@@ -288,6 +289,28 @@ class RandomRoller(FaceRoller):
 
     def extra_face(self, label: str, notation: str, die: int, so_far: int) -> int:
         return int(self._next() * 6) + 1
+
+    def roll_test(self, test: SuccessTest, label: str) -> tuple[tuple[int, ...], int, bool]:
+        """As :meth:`FaceRoller.roll_test` (the same faces from the same seed), without the
+        per-die bookkeeping a person typing faces needs."""
+        r = self._next
+        tn = test.effective_tn
+        explode = test.rule_of_six
+        flat: list[int] = []
+        successes = 0
+        all_ones = test.dice > 0
+        for _ in range(test.dice):
+            face = total = int(r() * 6) + 1
+            flat.append(face)
+            if face != 1:
+                all_ones = False
+            while explode and face == 6 and total < tn:
+                face = int(r() * 6) + 1
+                flat.append(face)
+                total += face
+            if total >= tn:
+                successes += 1
+        return tuple(flat), successes, all_ones
 
 
 def parse_faces(text: str) -> list[int]:

@@ -55,9 +55,9 @@ class Context:
 
 def coerce_param(param: Param, value: Any) -> Any:
     """Check and convert one parameter value (from the CLI as text, or from Python)."""
-    flag = param.flag
     if value is None:
         return None
+    flag = param.flag
     kind = param.type
     try:
         if kind == "int":
@@ -101,8 +101,32 @@ def coerce_param(param: Param, value: Any) -> Any:
     return value
 
 
+_PARAMS_SEEN: dict[Any, tuple[Procedure, Data]] = {}
+
+
 def check_params(procedure: Procedure, given: Mapping[str, Any]) -> Data:
-    """Every declared parameter checked, defaults filled in, unknown names refused."""
+    """Every declared parameter checked, defaults filled in, unknown names refused.
+
+    The same parameters for the same procedure give the same (shared) ``Data``, so a bot or a
+    simulation asking for the same thing again skips the checks and systems' per-parameter
+    caches hit by identity.
+    """
+    try:
+        key = (id(procedure), tuple((k, type(v), v) for k, v in given.items()))
+        found = _PARAMS_SEEN.get(key)
+    except TypeError:  # an unhashable value: check it the long way
+        key, found = None, None
+    if found is not None and found[0] is procedure:
+        return found[1]
+    checked = _check_params(procedure, given)
+    if key is not None:
+        if len(_PARAMS_SEEN) > 1024:
+            _PARAMS_SEEN.clear()
+        _PARAMS_SEEN[key] = (procedure, checked)
+    return checked
+
+
+def _check_params(procedure: Procedure, given: Mapping[str, Any]) -> Data:
     known = {p.name for p in procedure.params}
     for name in given:
         if name not in known and given[name] is not None:
@@ -212,7 +236,13 @@ class Engine:
         self.tables = tables
         self.options = Data(check_options(info, merged, sources=sources))
         hook = self.pm.hook
-        self._stages = (hook.critcore_determine, hook.critcore_locate, hook.critcore_effect, hook.critcore_apply)
+        self._stages = (
+            direct_caller(hook.critcore_determine, ("ctx",)),
+            direct_caller(hook.critcore_locate, ("ctx", "determination")),
+            direct_caller(hook.critcore_effect, ("ctx", "determination", "location")),
+            direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
+        )
+        self._treat = direct_caller(hook.critcore_treat, ("ctx",))
 
     def procedure(self, name: str, verb: str | None = None) -> Procedure:
         proc = self.info.procedure(name)
@@ -269,7 +299,7 @@ class Engine:
         if ctx.procedure.verb == "treat":
             ctx.stage[0] = "treat"
             before = len(rolls)
-            applied = self.pm.hook.critcore_treat(ctx=ctx)
+            applied = self._treat(ctx)
             if applied is None:
                 raise PluginError(f"{self.info.name} did not handle treat procedure {ctx.procedure.name!r}")
             step("treat", applied.summary, before)
@@ -277,24 +307,24 @@ class Engine:
             determine, locate, effect, apply = self._stages
             ctx.stage[0] = "determine"
             before = len(rolls)
-            det = determine(ctx=ctx)
+            det = determine(ctx)
             if det is not None:
                 step("determine", det.summary, before)
             if det is None or not det.final:
                 ctx.stage[0] = "locate"
                 before = len(rolls)
-                loc = locate(ctx=ctx, determination=det)
+                loc = locate(ctx, det)
                 if loc is not None:
                     step("locate", loc.summary or loc.name, before)
                 ctx.stage[0] = "effect"
                 before = len(rolls)
-                found = effect(ctx=ctx, determination=det, location=loc)
+                found = effect(ctx, det, loc)
                 if found is not None:
                     effects = tuple(found)
                     step("effect", "; ".join(e.text for e in effects) or "no effect", before)
                 ctx.stage[0] = "apply"
                 before = len(rolls)
-                applied = apply(ctx=ctx, determination=det, location=loc, effects=effects)
+                applied = apply(ctx, det, loc, effects)
                 if applied is not None:
                     step("apply", applied.summary, before)
         for eff in effects + (applied.effects if applied is not None else ()):

@@ -259,3 +259,13 @@ def test_until_with_a_key_is_enumerated_once():
     result, _ = enumerate_runs(run)
     assert result == {(w, v): Fraction(1, 2) * Fraction(1, 4) for w in (1, 2) for v in (3, 4, 5, 6)}
     assert len(calls) == 6  # one enumeration of the six faces, not one per branch of 'which'
+
+
+def test_random_success_test_matches_face_by_face_rolling():
+    """The random roller's fast success test draws the same faces as rolling die by die."""
+    from critcore.dice import FaceRoller
+
+    for seed in range(30):
+        fast = RandomRoller(seed).roll_test(SuccessTest(6, 9), "x")
+        slow = FaceRoller.roll_test(RandomRoller(seed), SuccessTest(6, 9), "x")
+        assert fast == slow
