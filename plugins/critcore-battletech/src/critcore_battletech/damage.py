@@ -116,16 +116,14 @@ class Resolver:
         return hits, lost
 
     def settle(self) -> None:
-        """Check what destroys the 'Mech as a whole: engine hits, a lost cockpit."""
-        if self.destroyed:
-            return
-        limit = int(self.components.row("engine").data.get("destroyed_at", 3))
+        """Check what ends the 'Mech as a whole: a lost cockpit, engine hits."""
         hits, lost = self.tally()
-        if hits.get("engine", 0) + lost.get("engine", 0) >= limit:
-            self.destroy_unit(f"{limit} engine hits")
         if hits.get("cockpit", 0) + lost.get("cockpit", 0) and not self.w.get("pilot", {}).get("dead"):
             self.kill_pilot("cockpit lost")
             self.destroy_unit("cockpit destroyed")
+        limit = int(self.components.row("engine").data.get("destroyed_at", 3))
+        if hits.get("engine", 0) + lost.get("engine", 0) >= limit:
+            self.destroy_unit(f"{limit} engine hits")
 
     # -- locations -------------------------------------------------------------------------
     def destroy_location(self, code: str, why: str, blown_off: bool = False) -> None:

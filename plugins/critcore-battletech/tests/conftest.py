@@ -1,0 +1,83 @@
+"""Shared helpers for the BattleTech rules-engine tests: the plugin registered directly (no
+other system needed), the units we wrote (tests/units/*.json) and a runner with scripted dice."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+UNITS = Path(__file__).resolve().parent / "units"
+
+
+def load_unit(name: str) -> dict[str, Any]:
+    return json.loads((UNITS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def bt_registry() -> Any:
+    from critcore.plugins import Registry
+
+    import critcore_battletech.plugin as plugin
+
+    return Registry.installed(extra_systems={"battletech": plugin}, discover=False)
+
+
+@pytest.fixture
+def mech() -> dict[str, Any]:
+    """Testmech TM-1: a 50-ton biped with an XL engine, ammunition, a Gauss rifle, jump jets."""
+    return load_unit("testmech-tm1")
+
+
+@pytest.fixture
+def quad() -> dict[str, Any]:
+    """Testquad TQ-1: a 40-ton four-legged 'Mech with double heat sinks."""
+    return load_unit("testquad-tq1")
+
+
+@pytest.fixture
+def run(bt_registry: Any) -> Callable[..., Any]:
+    """run(procedure, dice, unit=None, options=None, **params) -> Outcome."""
+    from critcore.engine import Engine
+
+    def _run(procedure: str, dice: str | None = None, unit: dict[str, Any] | None = None,
+             options: dict[str, Any] | None = None, **params: Any) -> Any:
+        engine = Engine("battletech", registry=bt_registry, options=options or {})
+        return engine.run(procedure, params, dice=dice, target=copy.deepcopy(unit) if unit else None)
+
+    return _run
+
+
+def state(outcome: Any) -> dict[str, Any]:
+    from critcore.model import thaw
+
+    return thaw(outcome.target)
+
+
+def derived(outcome: Any) -> dict[str, Any]:
+    from critcore.model import thaw
+
+    return thaw(outcome.applied.data["derived"])
+
+
+def slot(unit: dict[str, Any], loc: str, number: int) -> dict[str, Any]:
+    """Slot ``number`` (1-based, as on the record sheet) of a location."""
+    return unit["locations"][loc]["slots"][number - 1]
+
+
+def one_crit(loc: str, number: int) -> str:
+    """Scripted dice for one critical (2d6 = 8) on slot ``number`` of a location."""
+    if loc in ("HD", "LL", "RL", "CL", "FLL", "FRL", "RLL", "RRL"):
+        return f"4,4,{number}"
+    return f"4,4,{1 if number <= 6 else 4},{number if number <= 6 else number - 6}"
+
+
+@pytest.fixture
+def bt() -> Any:
+    """The helpers above, for test modules (conftest cannot be imported by name)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(state=state, derived=derived, slot=slot, one_crit=one_crit, load_unit=load_unit)
