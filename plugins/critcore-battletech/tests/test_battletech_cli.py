@@ -140,3 +140,24 @@ def test_entry_point_is_installed():
 
     spec = scan_entry_points(["critcore.systems"])["critcore.systems"]["battletech"]
     assert spec.value == "critcore_battletech.plugin" and spec.dist == "critcore-battletech"
+
+
+@pytest.mark.skipif(not SAMPLES.is_dir(), reason="the shared .mtf samples are not here")
+@pytest.mark.parametrize("options", [{}, {"explosion_damage": "total-warfare", "case": True, "slot_reroll": "both",
+                                          "no_slot_left": "transfer"}])
+def test_every_sample_takes_criticals_and_damage_everywhere(bt_registry, options):
+    """Every real sample 'Mech takes criticals and damage in every location (seeded dice) and the
+    new state keeps the unit's shape; nothing raises."""
+    pytest.importorskip("critcore_battletech.units")
+    from critcore.engine import Engine
+    from critcore_battletech.units import unit_from_mtf
+
+    engine = Engine("battletech", registry=bt_registry, options=options)
+    for path in sorted(SAMPLES.glob("*.mtf")):
+        unit = unit_from_mtf(path.read_text(encoding="utf-8"), str(path))
+        for loc in unit["locations"]:
+            for seed in range(5):
+                out = engine.run("critical", {"location": loc}, seed=seed, target=unit)
+                assert set(out.target["locations"]) == set(unit["locations"])
+                out = engine.run("damage", {"location": loc, "amount": 30}, seed=seed, target=unit)
+                assert out.target["locations"][loc]["structure"] <= unit["locations"][loc]["structure"]
