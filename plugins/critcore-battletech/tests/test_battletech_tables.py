@@ -54,7 +54,8 @@ def test_determining_critical_hits_every_total_and_location_kind(run, total, loc
     """Determining Critical Hits without a unit: the count, or a head or limb blown off on a 12."""
     count = EXPECTED_COUNT[total]
     slot_dice = ",".join(["1"] * (count if LOCATION_KINDS[loc] in ("head", "leg") else 2 * count))
-    dice = faces(total) + ("," + slot_dice if slot_dice and not (total == 12 and LOCATION_KINDS[loc] != "torso") else "")
+    blown = total == 12 and LOCATION_KINDS[loc] != "torso"
+    dice = faces(total) + ("," + slot_dice if slot_dice and not blown else "")
     out = run("critical", dice, location=loc)
     det = out.determination
     if total == 12 and LOCATION_KINDS[loc] != "torso":

@@ -105,7 +105,7 @@ def _faces_for(odds: tuple[tuple[int, Fraction], ...]) -> tuple[int, ...]:
 def _uniform(dice: Dice, among: Sequence[int], label: str) -> int:
     if len(among) == 1:
         return among[0]
-    return among[dice.roll(f"1d{len(among)}", label).total - 1]
+    return among[int(dice.roll(f"1d{len(among)}", label).total) - 1]
 
 
 def _exact_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
@@ -118,12 +118,13 @@ def _exact_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok:
         return _uniform(dice, ok, label)
     if reroll == "both":
         faces = _faces_for(slot_odds(len(slots), tuple(ok), reroll, half))
-        return dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label)
+        return int(dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label))
     if _equal_rows(half):
         row = half.rows[dice.roll(f"1d{len(half.rows)}", label).total - 1]
         first = int(row.data.get("first_slot", 1))
     else:
-        first = dice.until(lambda d: int(half.lookup(d.roll(half.dice, label).total).data.get("first_slot", 1)), label)
+        first = int(dice.until(lambda d: int(half.lookup(d.roll(half.dice, label).total).data.get("first_slot", 1)),
+                               label))
     return _uniform(dice, [i for i in ok if first - 1 <= i < first + 5], label)
 
 
@@ -156,7 +157,7 @@ def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok:
                 i = first - 2 + d.roll("1d6", f"{label}: slot in slots {first}-{first + 5}").total
                 return i if i in good else None
 
-            return dice.until(attempt, f"{label}: half and slot (both again on a slot that cannot take it)")
+            return int(dice.until(attempt, f"{label}: half and slot (both again on a slot that cannot take it)"))
         row = half.lookup(dice.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
         first = int(row.data.get("first_slot", 1))
     else:

@@ -178,7 +178,8 @@ class Resolver:
                 continue
             wl = self.w.wloc(code)
             if not structure_only:
-                key = "rear_armor" if rear and code in L.TORSOS_WITH_REAR and wl.get("rear_armor") is not None else "armor"
+                use_rear = rear and code in L.TORSOS_WITH_REAR and wl.get("rear_armor") is not None
+                key = "rear_armor" if use_rear else "armor"
                 have = int(wl.get(key) or 0)
                 take = min(have, remaining)
                 if take:
@@ -255,7 +256,8 @@ class Resolver:
                 while True:
                     loc = self.w.loc(where)
                     slots = loc["slots"][:6] if L.slot_count(where) == 6 else loc["slots"]
-                    ok = [] if loc.get("destroyed") else C.hittable(slots, self.skip, {i for c, i in taken if c == where})
+                    used = {i for c, i in taken if c == where}
+                    ok = [] if loc.get("destroyed") else C.hittable(slots, self.skip, used)
                     nxt = L.INWARD[where] if transfer else None
                     if ok or nxt is None or not self.w.has(nxt):
                         break

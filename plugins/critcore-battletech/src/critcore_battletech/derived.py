@@ -165,7 +165,8 @@ def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
     for c in arms:
         loc = locs[c]
         if loc.get("destroyed"):
-            weapons[c] = {"to_hit": None, "can_fire": False, "why": [f"{L.name(c)} {'blown off' if loc.get('blown_off') else 'destroyed'}"]}
+            gone = "blown off" if loc.get("blown_off") else "destroyed"
+            weapons[c] = {"to_hit": None, "can_fire": False, "why": [f"{L.name(c)} {gone}"]}
             punches[c] = {"possible": False, "to_hit": None, "halvings": 0, "why": [f"{L.name(c)} gone"]}
             club_ok = False
             club_why.append(f"{L.name(c)} gone")
@@ -176,7 +177,8 @@ def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
         p_ok = True
         if shoulder:
             sr = row("shoulder")
-            w_mod, w_why = _num(sr, "weapon_to_hit"), [f"shoulder +{_num(sr, 'weapon_to_hit')} (replaces the arm's other modifiers)"]
+            w_mod = _num(sr, "weapon_to_hit")
+            w_why = [f"shoulder +{w_mod} (replaces the arm's other modifiers)"]
             p_ok = False
             p_why.append("shoulder frozen")
             club_ok = False

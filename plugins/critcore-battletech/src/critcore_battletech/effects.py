@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Collection, Mapping
 
 from critcore.model import Data, Effect
+from critcore.tables import Table
 
 from . import locations as L
 
@@ -18,13 +19,6 @@ if TYPE_CHECKING:
     from .damage import Resolver
 
 ITEM_KINDS = frozenset({"weapon", "equipment", "heat-sink", "jump-jet", "ammo"})
-
-
-class Reader:
-    """The read side shared by a frozen state and a :class:`~critcore_battletech.unitview.Work`."""
-
-    def loc(self, code: str) -> Mapping[str, Any]: ...  # pragma: no cover
-    def item(self, item_id: str | None) -> Mapping[str, Any] | None: ...  # pragma: no cover
 
 
 def explosion_damage(item: Mapping[str, Any], option: str) -> int:
@@ -59,7 +53,7 @@ def classify(view: Any, code: str, index: int, known_rows: Collection[str],
     return kind if kind in known_rows else "equipment"
 
 
-def slot_effect(components: Any, row_id: str, view: Any, code: str, index: int, option: str) -> Effect:
+def slot_effect(components: Table, row_id: str, view: Any, code: str, index: int, option: str) -> Effect:
     """The Effect for a critical on a slot, with the numbers the engine acts on."""
     slot = view.loc(code)["slots"][index]
     row = components.row(row_id)

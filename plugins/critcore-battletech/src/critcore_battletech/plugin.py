@@ -15,11 +15,10 @@ from critcore.model import Applied, Data, Determination, Effect, Location, Optio
 
 from . import __version__
 from . import criticals as C
-from . import effects as E
 from . import locations as L
 from .damage import Resolver
 from .derived import derive
-from .status import derived_lines, show_lines
+from .status import show_lines
 from .unitview import Work, check_unit, unit_name
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
@@ -133,7 +132,8 @@ def critcore_locate(ctx: Any, determination: Determination | None) -> Location |
 # -- effect ---------------------------------------------------------------------------------------
 
 @hookimpl
-def critcore_effect(ctx: Any, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
+def critcore_effect(ctx: Any, determination: Determination | None,
+                    location: Location | None) -> Sequence[Effect] | None:
     proc = ctx.procedure.name
     if proc == "hit-location" and location is not None:
         table = ctx.tables["hit-location"]

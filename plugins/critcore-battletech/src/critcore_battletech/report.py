@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from critcore.model import Effect, Outcome
 from critcore.render import roll_line

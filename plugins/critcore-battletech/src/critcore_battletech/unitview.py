@@ -77,7 +77,8 @@ class Work:
         w = self.items_w.get(item_id)
         if w is not None:
             return w
-        return self.base.get("items", {}).get(item_id)
+        found: Mapping[str, Any] | None = self.base.get("items", {}).get(item_id)
+        return found
 
     @property
     def config(self) -> str:
