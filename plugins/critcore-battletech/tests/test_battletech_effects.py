@@ -287,3 +287,17 @@ def test_torso_twelve_is_three_criticals(run, bt, mech):
     assert out.determination.data["criticals"] == 3
     assert [e.id for e in out.effects[1:]] == ["weapon", "absorbed", "heat-sink"]
     assert out.target["items"]["LT-3"]["disabled"]
+
+
+def test_effect_numbers_come_from_the_table(bt_registry, tmp_path, mech):
+    """The per-component numbers are table data: a house rule replacing the engine row changes
+    the heat an engine hit adds."""
+    from critcore.engine import Engine
+
+    rule = tmp_path / "hot-engines.toml"
+    rule.write_text('system = "battletech"\n\n[[tables.components.row]]\nroll = 3\nid = "engine"\n'
+                    'effect = "engine"\ntext = "Engine hit: 10 more heat a turn."\nheat_per_hit = 10\n'
+                    'destroyed_at = 3\n')
+    engine = Engine("battletech", rules=[str(rule)], registry=bt_registry)
+    out = engine.run("critical", {"location": "CT"}, dice="4,4,1,1", target=mech)
+    assert out.applied.data["derived"]["heat_per_turn"] == 10

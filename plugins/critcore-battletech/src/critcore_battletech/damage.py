@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from critcore.dice import Dice
-from critcore.model import Data, Effect
+from critcore.model import Effect
 from critcore.tables import Table
 
 from . import criticals as C
@@ -362,6 +362,3 @@ class Resolver:
                     n += 1
         return n
 
-
-def result_data(res: Resolver) -> Data:
-    return Data(psr_now=tuple(res.events))

@@ -63,7 +63,7 @@ INFO = SystemInfo(
                          default=False))),
         Procedure("critical", "Roll Determining Critical Hits for a location and resolve every critical "
                   "(slot rolls, component effects, explosions) on the unit.",
-                  (Param("location", "choice", "The location (HD CT LT RT LA RA LL RL CL FLL FRL RLL RRL).",
+                  (Param("location", "choice", "The location whose critical slots are rolled.",
                          required=True, choices=L.CODES), _TURN)),
         Procedure("damage", "Damage a location: armor, internal structure, transfer inward, critical checks.",
                   (Param("location", "choice", "The location hit.", required=True, choices=L.CODES),
@@ -205,6 +205,8 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
             return _apply_generic(determination, location, effects)
         res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options, ctx.param("turn"))
         if determination.data["blown_off"]:
+            if res.w.loc(location.id).get("destroyed"):
+                res.change(f"The {location.name} was already gone: nothing more happens")
             res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
             res.apply_batch([e for e in effects if e.table == "components"], record=False)
