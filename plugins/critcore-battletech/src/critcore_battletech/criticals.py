@@ -93,13 +93,48 @@ def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table) -> tuple
 
 
 @lru_cache(maxsize=4096)
-def _faces_for(odds: tuple[tuple[int, Fraction], ...]) -> tuple[int, ...]:
-    """Faces of one die whose results give ``odds`` exactly (slot index per face)."""
+def _faces_for(odds: tuple[tuple[Any, Fraction], ...]) -> tuple[Any, ...]:
+    """Faces of one die whose results give ``odds`` exactly (the answer per face)."""
     sides = lcm(*(p.denominator for _, p in odds))
-    out: list[int] = []
+    out: list[Any] = []
     for i, p in odds:
         out.extend([i] * int(p * sides))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def set_odds(size: int, ok: tuple[int, ...], count: int, reroll: str,
+             half: Table) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """The exact chance of each set of slots ``count`` criticals of one roll strike (in slot
+    order; fewer when the location runs out of slots that can be hit)."""
+    def rec(left: tuple[int, ...], k: int) -> dict[tuple[int, ...], Fraction]:
+        if k == 0 or not left:
+            return {(): Fraction(1)}
+        out: dict[tuple[int, ...], Fraction] = {}
+        for i, p in slot_odds(size, left, reroll, half):
+            for rest, q in rec(tuple(x for x in left if x != i), k - 1).items():
+                key = tuple(sorted(rest + (i,)))
+                out[key] = out.get(key, Fraction(0)) + p * q
+        return out
+
+    return tuple(sorted(rec(ok, count).items()))
+
+
+def exact_set(dice: Dice, half: Table, size: int, ok: list[int], count: int, reroll: str,
+              label: str, merge: bool = True) -> tuple[int, ...] | None:
+    """Under exact odds: the slots of several criticals from one roll of a die whose faces give
+    each set of slots its exact chance (the order they were rolled in does not change what
+    happens, so far fewer branches than rolling them one by one). None when no die of at most
+    1000 sides can give the odds exactly (then the slots are rolled one by one)."""
+    odds = set_odds(size, tuple(ok), count, reroll, half)
+    if len(odds) == 1:
+        return odds[0][0]
+    if lcm(*(p.denominator for _, p in odds)) > 1000:
+        return None
+    faces = _faces_for(odds)
+    if merge:  # one branch per set: worth it when an expensive cascade follows
+        return tuple(dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label))
+    return tuple(faces[dice.roll(f"1d{len(faces)}", label).total - 1])
 
 
 def _uniform(dice: Dice, among: Sequence[int], label: str) -> int:

@@ -26,8 +26,9 @@ class Resolver:
     """One resolution's working state and record."""
 
     def __init__(self, work: Work, dice: Dice, tables: Mapping[str, Table], options: Mapping[str, Any],
-                 turn: int | None = None) -> None:
+                 turn: int | None = None, cascade: bool = True) -> None:
         self.w = work
+        self.cascade = cascade  # False in the effect stage, where nothing follows the slot rolls
         self.dice = dice
         self.components = tables["components"]
         self.crit_table = tables["determining-critical-hits"]
@@ -271,6 +272,15 @@ class Resolver:
                 out.append((where, idx))
             return tuple(sorted(out, key=lambda p: (order[p[0]], p[1])))
 
+        if count > 1 and C.exact(self.dice):
+            loc = self.w.loc(code)
+            slots = loc["slots"][:6] if L.slot_count(code) == 6 else loc["slots"]
+            ok = [] if loc.get("destroyed") else C.hittable(slots, self.skip, set())
+            if len(ok) >= count or not transfer:
+                chosen = C.exact_set(self.dice, self.half, len(slots), ok, count, reroll,
+                                     f"{label}s ({L.name(code)})", merge=self.cascade)
+                if chosen is not None:
+                    return [(code, i) for i in chosen] + [(code, -1)] * (count - len(chosen))
         return list(attempt(self.dice))
 
     def choose(self, code: str, count: int, label: str) -> list[Effect]:

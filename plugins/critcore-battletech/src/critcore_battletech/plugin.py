@@ -161,7 +161,7 @@ def critcore_effect(ctx: Any, determination: Determination | None,
                 extra["half"] = which
             out.append(comp.row("slot-roll").effect(comp.id, None, **extra))
         return out
-    res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options)
+    res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options, cascade=False)
     out.extend(res.choose(code, count, "critical"))
     return out
 
