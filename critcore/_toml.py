@@ -1,13 +1,19 @@
-"""``tomllib`` on Python 3.11+, the ``tomli`` backport before that."""
+"""TOML helpers. ``parser()`` imports ``tomllib`` (3.11+) or the ``tomli`` backport only when a
+file really has to be parsed: most commands read cached tables and never need it."""
+
+from __future__ import annotations
 
 import sys
+from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
-__all__ = ["tomllib"]
+def parser() -> Any:
+    """The tomllib module (imported on first use)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    return tomllib
 
 
 def key_line(text: str, key: str, section: str | None = None) -> int | None:
@@ -45,3 +51,9 @@ def decode_error(source: str, exc: Exception, text: str) -> str:
         line = max(1, len(text.splitlines()))
         return f"{source}, line {line}: not valid TOML: {message[: -len(' (at end of document)')]} (at the end)"
     return f"{source}: not valid TOML: {message}"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "tomllib":  # ``from critcore._toml import tomllib`` still works
+        return parser()
+    raise AttributeError(f"module 'critcore._toml' has no attribute {name!r}")

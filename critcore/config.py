@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._toml import decode_error, key_line, tomllib
+from ._toml import decode_error, key_line, parser
 from .errors import ConfigError
 
 PROJECT_FILE = "critcore.toml"
@@ -59,6 +59,7 @@ def read_config_file(path: str, config: Config) -> None:
         raise ConfigError(f"{path}: config file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config file: {exc}") from None
+    tomllib = parser()
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

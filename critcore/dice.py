@@ -20,12 +20,14 @@ from __future__ import annotations
 import random as _random
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property, lru_cache
-from typing import Any, Callable, Iterable, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence, TypeVar
 
 from .errors import Aborted, DiceError
 from .model import Roll
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 MAX_DICE = 200
 MAX_SIDES = 1000
@@ -104,6 +106,8 @@ def _sum_counts(count: int, sides: int) -> tuple[int, ...]:
 
 @lru_cache(maxsize=None)
 def _expr_distribution(expr: DiceExpr) -> tuple[tuple[int, Fraction], ...]:
+    from fractions import Fraction
+
     ways = _sum_counts(expr.count, expr.sides)
     whole = expr.sides**expr.count
     merged: dict[int, int] = {}
@@ -174,6 +178,8 @@ class SuccessTest:
     @property
     def p_die(self) -> Fraction:
         """Probability that one die reaches the target number."""
+        from fractions import Fraction
+
         tn = self.effective_tn
         if tn <= 6:
             return Fraction(7 - tn, 6)
@@ -190,6 +196,8 @@ class SuccessTest:
 
 @lru_cache(maxsize=None)
 def _test_distribution(test: SuccessTest) -> tuple[tuple[tuple[int, bool], Fraction], ...]:
+    from fractions import Fraction
+
     p = test.p_die
     q = 1 - p
     n = test.dice
@@ -461,18 +469,22 @@ class EnumeratingRoller:
 
     __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff")
 
-    def __init__(self, path: Sequence[int] = (), cutoff: Fraction = Fraction(0)) -> None:
+    def __init__(self, path: Sequence[int] = (), cutoff: Fraction | None = None) -> None:
+        from fractions import Fraction
+
         self.path = path
         self.pos = 0
         self.num = 1
         self.den = 1
         self.widths: list[int] = []
-        self.cutoff = cutoff
-        self.cut_num = cutoff.numerator
-        self.cut_den = cutoff.denominator
+        self.cutoff = cutoff if cutoff is not None else Fraction(0)
+        self.cut_num = self.cutoff.numerator
+        self.cut_den = self.cutoff.denominator
 
     @property
     def prob(self) -> Fraction:
+        from fractions import Fraction
+
         return Fraction(self.num, self.den)
 
     def _choose(self, weights: tuple[tuple[tuple[Any, int], ...], int]) -> Any:
@@ -502,6 +514,8 @@ class EnumeratingRoller:
 
         With a ``key`` the conditioned answers are remembered under (label, key) for later runs.
         """
+        from fractions import Fraction
+
         cache_key = (label, key) if key is not None else None
         weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
         if weights is None:
@@ -522,7 +536,7 @@ T = TypeVar("T")
 
 
 def enumerate_runs(
-    run: Callable[[EnumeratingRoller], T], cutoff: Fraction = Fraction(0)
+    run: Callable[[EnumeratingRoller], T], cutoff: Fraction | None = None
 ) -> tuple[dict[T, Fraction], Fraction]:
     """Run ``run`` once per distinct sequence of roll results; merge equal answers.
 
@@ -530,12 +544,14 @@ def enumerate_runs(
     runs cut off because their probability fell below ``cutoff`` (0 when nothing was cut).
     ``run`` must be deterministic given the roller's answers.
     """
+    from fractions import Fraction
+
     sums, cut = enumerate_weights(run, cutoff)
     return {a: Fraction(n, d) for a, (n, d) in sums.items()}, Fraction(cut[0], cut[1])
 
 
 def enumerate_weights(
-    run: Callable[[EnumeratingRoller], T], cutoff: Fraction = Fraction(0)
+    run: Callable[[EnumeratingRoller], T], cutoff: Fraction | None = None
 ) -> tuple[dict[T, list[int]], list[int]]:
     """:func:`enumerate_runs` with probabilities as ``[numerator, denominator]`` pairs."""
     sums: dict[Any, list[int]] = {}  # answer -> [numerator, denominator]
@@ -575,21 +591,24 @@ def add_to(acc: list[int], num: int, den: int) -> None:
 
 
 def enumerate_within(
-    run: Callable[[EnumeratingRoller], T], tolerance: Fraction = Fraction(1, 10**6), max_rounds: int = 6
+    run: Callable[[EnumeratingRoller], T], tolerance: Fraction | None = None, max_rounds: int = 6
 ) -> tuple[dict[T, Fraction], Fraction]:
     """Like :func:`enumerate_runs`, lowering the per-branch cut-off until what is left
     unaccounted is below ``tolerance`` (or ``max_rounds`` is reached: the remainder says so).
 
     Runs that never roll open-endedly finish exactly in the first round (remainder 0).
     """
+    from fractions import Fraction
+
     results, cut = enumerate_weights_within(run, tolerance, max_rounds)
     return {a: Fraction(n, d) for a, (n, d) in results.items()}, Fraction(cut[0], cut[1])
 
 
 def enumerate_weights_within(
-    run: Callable[[EnumeratingRoller], T], tolerance: Fraction = Fraction(1, 10**6), max_rounds: int = 6
+    run: Callable[[EnumeratingRoller], T], tolerance: Fraction | None = None, max_rounds: int = 6
 ) -> tuple[dict[T, list[int]], list[int]]:
     """:func:`enumerate_within` with probabilities as ``[numerator, denominator]`` pairs."""
+    tolerance = tolerance if tolerance is not None else Fraction(1, 10**6)
     cutoff = tolerance
     for _ in range(max_rounds):
         results, cut = enumerate_weights(run, cutoff)

@@ -29,7 +29,7 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from ._toml import decode_error, key_line, tomllib
+from ._toml import decode_error, key_line, parser
 from .errors import ConfigError, TableError, UnknownNameError
 from .model import Note, SystemInfo
 from .plugins import did_you_mean
@@ -64,6 +64,7 @@ def read_rule_file(path: str) -> tuple[dict[str, Any], str]:
         raise UnknownNameError(f"{path}: house-rule file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read house-rule file: {exc}") from None
+    tomllib = parser()
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:

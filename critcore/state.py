@@ -9,7 +9,6 @@ import json
 import math
 import os
 import re
-import tempfile
 from typing import Any, Callable, Mapping
 
 from .errors import StateError
@@ -37,8 +36,9 @@ def read_target(path: str, reader: Callable[[str, str], Mapping[str, Any] | None
         if data is not None:
             return dict(data), "other"
     if suffix == ".toml":
-        from ._toml import decode_error, tomllib
+        from ._toml import decode_error, parser
 
+        tomllib = parser()
         try:
             return tomllib.loads(text), "toml"
         except tomllib.TOMLDecodeError as exc:
@@ -69,6 +69,8 @@ def dumps(state: Mapping[str, Any], fmt: str) -> str:
 
 def write_atomic(path: str, text: str) -> None:
     """Write ``text`` to ``path`` so that a crash mid-write leaves the old file as it was."""
+    import tempfile
+
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".crit-", suffix=".tmp", dir=folder)
     try:

@@ -267,7 +267,9 @@ def build_table(
 
 def load_toml_text(text: str, source: str) -> dict[str, Any]:
     """Parse TOML text; a syntax error becomes one line naming the file and line."""
-    from ._toml import decode_error, tomllib
+    from ._toml import decode_error, parser
+
+    tomllib = parser()
 
     try:
         return tomllib.loads(text)
@@ -292,14 +294,16 @@ class TableSet(Mapping[str, Table]):
         self.effect_codes = effect_codes
         self._loaded: dict[str, Table] = dict(overrides or {})
         self._names: tuple[str, ...] | None = None
+        self._paths: dict[str, str] | None = None
 
-    def _files(self) -> dict[str, Any]:
+    def _files(self) -> dict[str, str]:
         if self.package is None:
             return {}
-        from importlib.resources import files
+        if self._paths is None:
+            from .resources import list_files
 
-        root = files(self.package)
-        return {p.name[:-5]: p for p in root.iterdir() if p.name.endswith(".toml")}
+            self._paths = list_files(self.package, ".toml")
+        return self._paths
 
     def names(self) -> tuple[str, ...]:
         if self._names is None:
@@ -313,9 +317,12 @@ class TableSet(Mapping[str, Table]):
         files = self._files()
         if name not in files:
             raise KeyError(name)
-        path = files[name]
-        source = f"{self.package}/{path.name}"
-        table = load_table_text(path.read_text(encoding="utf-8"), source, name, self.effect_codes)
+        from .resources import load_toml, read_text
+
+        location = files[name]
+        source = f"{self.package}/{name}.toml"
+        text = read_text(location)
+        table = build_table(load_toml(location, source, text), source, text, name, self.effect_codes)
         self._loaded[name] = table
         return table
 

@@ -45,7 +45,9 @@ def test_missing_config_file_given_explicitly(tmp_path):
 
 
 def test_toml_writer_round_trips_nested_state():
-    from critcore._toml import tomllib
+    from critcore._toml import parser
+
+    tomllib = parser()
 
     state = {"name": 'A "quoted" name', "hp": 10, "ratio": 0.5, "alive": True, "tags": ["a", "b"],
              "nothing": None, "pilot": {"hits": 2, "skills": {"gunnery": 4}},

@@ -6,20 +6,14 @@ Everything here is built at import time, so the stages only do dictionary look-u
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from importlib.resources import files
 from typing import Any, Mapping
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 only
-    import tomli as tomllib
+from critcore.resources import load_data
 
 
 def _load(name: str) -> dict[str, Any]:
-    text = files("critcore_gurps.data").joinpath(name).read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return load_data("critcore_gurps.data", name)  # parsed once, then cached by critcore
 
 
 RULES: dict[str, Any] = _load("rules.toml")
