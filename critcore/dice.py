@@ -514,22 +514,34 @@ class EnumeratingRoller:
 
         With a ``key`` the conditioned answers are remembered under (label, key) for later runs.
         """
+        return self._choose(self._sub(attempt, label, key, True))
+
+    def roll_branch(self, fn: Callable[[Dice], Any], label: str, key: Any = None) -> Any:
+        """Enumerate ``fn`` on its own and branch on its distinct answers (equal ones merged)."""
+        return self._choose(self._sub(fn, label, key, False))
+
+    def _sub(self, fn: Callable[[Dice], Any], label: str, key: Any, reject_none: bool) -> Any:
         from fractions import Fraction
 
-        cache_key = (label, key) if key is not None else None
+        cache_key = (label, key, reject_none) if key is not None else None
         weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
         if weights is None:
-            dist, _ = enumerate_runs(lambda roller: attempt(Dice(roller)), self.cutoff)
-            accepted = [(value, p) for value, p in dist.items() if value is not None]
-            whole = sum((p for _, p in accepted), Fraction(0))
-            if not whole:
-                raise DiceError(f"{label}: no roll can ever give an acceptable result")
-            weights = _weights([(value, p / whole) for value, p in accepted])
+            dist, _ = enumerate_runs(lambda roller: fn(Dice(roller)), self.cutoff)
+            if reject_none:
+                found = [(value, p) for value, p in dist.items() if value is not None]
+                whole = sum((p for _, p in found), Fraction(0))
+                if not whole:
+                    raise DiceError(f"{label}: no roll can ever give an acceptable result")
+                found = [(value, p / whole) for value, p in found]
+            else:
+                # what the sub-enumeration cut off stays missing, and shows in the remainder
+                found = list(dist.items())
+            weights = _weights(found)
             if cache_key is not None:
                 if len(_UNTIL_CACHE) > 10_000:
                     _UNTIL_CACHE.clear()
                 _UNTIL_CACHE[cache_key] = weights
-        return self._choose(weights)
+        return weights
 
 
 T = TypeVar("T")
@@ -656,6 +668,21 @@ class Dice:
             if answer is not None:
                 return answer
         raise DiceError(f"{label}: no acceptable result after {limit} tries")
+
+    def branch(self, fn: Callable[[Dice], T], label: str, key: Any = None) -> T:
+        """Run ``fn`` (which rolls with the Dice it is given) and return its answer.
+
+        This is how a long chain inside one stage (a BattleTech ammunition cascade) stays
+        tractable for exact odds: under the enumerating roller ``fn`` is enumerated on its own
+        and the run branches on its distinct answers, equal answers merged; with a ``key``
+        (everything ``fn`` depends on, hashable) that enumeration is done once and reused. With
+        real dice it simply runs ``fn`` and records its rolls. ``fn`` must return a hashable
+        answer and change nothing outside.
+        """
+        handler = getattr(self.roller, "roll_branch", None)
+        if handler is not None:
+            return handler(fn, label, key)  # type: ignore[no-any-return]
+        return fn(self)
 
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
         """A success test: ``dice`` d6 against ``tn`` (Rule of Six, minimum TN 2, Rule of One)."""

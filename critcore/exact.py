@@ -199,7 +199,9 @@ def exact_odds(
         for key, p in states.items():
             _add(finals, key, p)
     branches = tuple(Branch(k[0], k[1], k[2], k[3], Fraction(n, d)) for k, (n, d) in finals.items())
-    return Odds(engine.info.name, proc.name, checked, branches, Fraction(*remainder), runs[0])
+    # whatever was cut off, at the top or inside a Dice.branch, is what is missing from 1
+    missing = 1 - sum((b.probability for b in branches), Fraction(0))
+    return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0])
 
 
 def _tuple(found: Any) -> Any:

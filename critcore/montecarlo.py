@@ -88,6 +88,9 @@ class SamplingDice:
             table = self._tests[key] = self._table(test.distribution(), make)
         return self._draw(table)
 
+    def branch(self, fn: Callable[[Any], Any], label: str, key: Any = None) -> Any:
+        return fn(self)
+
     def until(self, attempt: Callable[[Any], Any], label: str, limit: int = 1000, key: Any = None) -> Any:
         for _ in range(limit):
             answer = attempt(self)

@@ -269,3 +269,26 @@ def test_random_success_test_matches_face_by_face_rolling():
         fast = RandomRoller(seed).roll_test(SuccessTest(6, 9), "x")
         slow = FaceRoller.roll_test(RandomRoller(seed), SuccessTest(6, 9), "x")
         assert fast == slow
+
+
+def test_branch_merges_equal_answers_inside_a_run():
+    """Two dice whose sum only matters as odd/even: the branch has two answers, 1/2 each."""
+
+    def parity(d):
+        return (d.roll("1d6", "a").total + d.roll("1d6", "b").total) % 2
+
+    runs = []
+
+    def run(roller):
+        runs.append(1)
+        return Dice(roller).branch(parity, "parity", key="two dice")
+
+    result, remainder = enumerate_runs(run)
+    assert result == {0: Fraction(1, 2), 1: Fraction(1, 2)} and remainder == 0
+    assert len(runs) == 2  # the outer run branches on 2 answers, not 36 faces
+
+
+def test_branch_with_real_dice_records_the_rolls():
+    d = Dice(ScriptedRoller("3,4"))
+    assert d.branch(lambda dd: dd.roll("1d6", "a").total + dd.roll("1d6", "b").total, "sum") == 7
+    assert [r.label for r in d.rolls] == ["a", "b"]
