@@ -83,6 +83,14 @@ class Table:
                 index[r - self.low] = row
         object.__setattr__(self, "_index", tuple(index))
 
+    def __hash__(self) -> int:
+        # computed once: tables are used as cache keys on hot paths (exact odds)
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.id, self.title, self.dice, self.low, self.high, self.rows))
+            object.__setattr__(self, "_hash", h)
+        return h
+
     def lookup(self, roll: int) -> Row:
         """The row covering ``roll``."""
         i = roll - self.low

@@ -64,7 +64,7 @@ def _until_face(dice: Dice, faces: Sequence[int], label: str) -> int:
         face = d.roll("1d6", label).total
         return face if face in good else None
 
-    return dice.until(attempt, label)
+    return dice.until(attempt, label, key=("1d6 until", good))
 
 
 def exact(dice: Any) -> bool:
@@ -120,20 +120,30 @@ def set_odds(size: int, ok: tuple[int, ...], count: int, reroll: str,
     return tuple(sorted(rec(ok, count).items()))
 
 
+@lru_cache(maxsize=4096)
+def _set_faces(size: int, ok: tuple[int, ...], count: int, reroll: str, half: Table) -> tuple[Any, ...] | None:
+    """The faces of the die :func:`exact_set` rolls (None when it would need over 1000 sides)."""
+    odds = set_odds(size, ok, count, reroll, half)
+    if len(odds) == 1:
+        return (odds[0][0],)
+    if lcm(*(p.denominator for _, p in odds)) > 1000:
+        return None
+    return _faces_for(odds)
+
+
 def exact_set(dice: Dice, half: Table, size: int, ok: list[int], count: int, reroll: str,
               label: str, merge: bool = True) -> tuple[int, ...] | None:
     """Under exact odds: the slots of several criticals from one roll of a die whose faces give
     each set of slots its exact chance (the order they were rolled in does not change what
     happens, so far fewer branches than rolling them one by one). None when no die of at most
     1000 sides can give the odds exactly (then the slots are rolled one by one)."""
-    odds = set_odds(size, tuple(ok), count, reroll, half)
-    if len(odds) == 1:
-        return odds[0][0]
-    if lcm(*(p.denominator for _, p in odds)) > 1000:
+    faces = _set_faces(size, tuple(ok), count, reroll, half)
+    if faces is None:
         return None
-    faces = _faces_for(odds)
+    if len(set(faces)) == 1:
+        return faces[0]  # type: ignore[no-any-return]
     if merge:  # one branch per set: worth it when an expensive cascade follows
-        return tuple(dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label))
+        return tuple(dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label, key=faces))
     return tuple(faces[dice.roll(f"1d{len(faces)}", label).total - 1])
 
 
@@ -153,13 +163,13 @@ def _exact_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok:
         return _uniform(dice, ok, label)
     if reroll == "both":
         faces = _faces_for(slot_odds(len(slots), tuple(ok), reroll, half))
-        return int(dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label))
+        return int(dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label, key=faces))
     if _equal_rows(half):
         row = half.rows[dice.roll(f"1d{len(half.rows)}", label).total - 1]
         first = int(row.data.get("first_slot", 1))
     else:
         first = int(dice.until(lambda d: int(half.lookup(d.roll(half.dice, label).total).data.get("first_slot", 1)),
-                               label))
+                               label, key=("half", half)))
     return _uniform(dice, [i for i in ok if first - 1 <= i < first + 5], label)
 
 
@@ -192,7 +202,8 @@ def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok:
                 i = first - 2 + d.roll("1d6", f"{label}: slot in slots {first}-{first + 5}").total
                 return i if i in good else None
 
-            return int(dice.until(attempt, f"{label}: half and slot (both again on a slot that cannot take it)"))
+            return int(dice.until(attempt, f"{label}: half and slot (both again on a slot that cannot take it)",
+                                  key=("half and slot", half, good)))
         row = half.lookup(dice.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
         first = int(row.data.get("first_slot", 1))
     else:

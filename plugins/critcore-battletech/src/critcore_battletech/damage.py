@@ -223,14 +223,52 @@ class Resolver:
 
     # -- criticals -------------------------------------------------------------------------
     def critical_check(self, code: str) -> None:
-        """Roll Determining Critical Hits for a location whose internal structure was damaged."""
+        """Roll Determining Critical Hits for a location whose internal structure was damaged.
+
+        Under exact odds the check and everything it sets off (an ammunition cascade) is worked
+        out on its own with :meth:`critcore.dice.Dice.branch`, keyed by the unit's state so far:
+        the same check on the same state is enumerated once, and equal results merge, which
+        keeps a long cascade from multiplying into millions of replays.
+        """
         if self.destroyed:
             self.change(f"No critical check for the {L.name(code)}: the 'Mech is already destroyed")
             return
+        if not C.exact(self.dice):
+            self._critical_check(code)
+            return
+        base = self.w.base
+        key = (code, id(base), hash(base), self.w.overlay(), self.options, self.turn, self.batch, self.cascade)
+
+        def check(d: Dice) -> tuple[Any, ...]:
+            sub = self.fork(d)
+            sub._critical_check(code)
+            # exact odds compare results by the state they leave (and the PSRs they call for);
+            # the step-by-step narrative is what real dice are for, so it is left out here and
+            # cascades that end in the same state merge
+            return sub.w.overlay(), (), (), tuple(sub.events)
+
+        overlay, changes, effects, events = self.dice.branch(check, f"critical check: {L.name(code)}", key=key)
+        self.w.adopt(overlay)
+        self.changes.extend(changes)
+        self.effects.extend(effects)
+        for e in events:
+            self.event(e)
+
+    def fork(self, dice: Dice) -> Resolver:
+        """A resolver on a copy of the state, with empty records, rolling with ``dice``."""
+        sub = object.__new__(Resolver)
+        sub.__dict__.update(self.__dict__)
+        sub.w = self.w.fork()
+        sub.dice = dice
+        sub.changes, sub.effects, sub.events = [], [], []
+        return sub
+
+    def _critical_check(self, code: str) -> None:
         label = f"Determining Critical Hits: {L.name(code)}"
         table = self.crit_table
         # one roll; under exact odds the totals that read the same row are taken together
-        row = table.row(self.dice.until(lambda d: table.lookup(d.roll(table.dice, label).total).id, label))
+        row = table.row(self.dice.until(lambda d: table.lookup(d.roll(table.dice, label).total).id, label,
+                                        key=("row", table)))
         last = self.dice.rolls[-1] if self.dice.rolls and self.dice.rolls[-1].label == label else None
         self.effects.append(row.effect(table.id, None if last is None else last.total, location=code))
         det = C.determination(row, L.kind(code), code, True)

@@ -123,6 +123,29 @@ class Work:
     def set(self, key: str, value: Any) -> None:
         self.top[key] = value
 
+    # -- exact odds ---------------------------------------------------------------------------
+    def overlay(self) -> tuple[Data, Data, Data]:
+        """What has changed so far, frozen (hashable): a key for merging equal states."""
+        return (Data({k: freeze(v) for k, v in self.top.items()}),
+                Data({k: freeze(v) for k, v in self.locs.items()}),
+                Data({k: freeze(v) for k, v in self.items_w.items()}))
+
+    def fork(self) -> Work:
+        """An independent copy: changing it leaves this one as it is."""
+        w = Work(self.base)
+        w.top = thaw(Data(self.top)) if self.top else {}
+        w.locs = {k: {**v, "slots": [dict(x) if isinstance(x, dict) else x for x in v["slots"]]}
+                  for k, v in self.locs.items()}
+        w.items_w = {k: dict(v) for k, v in self.items_w.items()}
+        return w
+
+    def adopt(self, overlay: tuple[Data, Data, Data]) -> None:
+        """Take over the changes of a fork, as returned by :meth:`overlay`."""
+        top, locs, items = overlay
+        self.top = thaw(top)
+        self.locs = {k: {**thaw(v)} for k, v in locs.items()}
+        self.items_w = {k: thaw(v) for k, v in items.items()}
+
     def result(self) -> Data:
         """The new state as frozen data (unchanged parts are shared with the original)."""
         new = dict(self.base)
