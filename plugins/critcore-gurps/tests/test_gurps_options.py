@@ -11,17 +11,10 @@ from typing import Any
 import pytest
 from critcore.engine import Engine
 from critcore.model import Outcome
-from critcore.plugins import Registry
 
-import critcore_gurps.plugin as gurps
-
-REG = Registry.installed(extra_systems={"gurps": gurps}, discover=False)
+from gurps_testkit import REG, faces
 
 
-def faces(total: int) -> list[int]:
-    a = min(6, total - 2)
-    b = min(6, total - a - 1)
-    return [a, b, total - a - b]
 
 
 def run(proc: str, dice: list[int], options: dict[str, Any] | None = None, target: dict[str, Any] | None = None,

@@ -4,24 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import critcore
 import pytest
 from critcore.model import Outcome
-from critcore.plugins import Registry
 
-import critcore_gurps.plugin as gurps
-
-REG = Registry.installed(extra_systems={"gurps": gurps}, discover=False)
+from gurps_testkit import faces, run
 
 
-def faces(total: int) -> list[int]:
-    a = min(6, total - 2)
-    b = min(6, total - a - 1)
-    return [a, b, total - a - b]
 
-
-def run(proc: str, dice: list[int], target: dict[str, Any] | None = None, **params: Any) -> Outcome:
-    return critcore.resolve("gurps", proc, dice=dice, target=target, registry=REG, **params)
 
 
 def labels(out: Outcome) -> list[str]:

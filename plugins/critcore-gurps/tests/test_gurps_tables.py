@@ -6,27 +6,16 @@ each test's docstring.
 
 from __future__ import annotations
 
-from typing import Any
 
 import critcore
 import pytest
 from critcore.model import Outcome
-from critcore.plugins import Registry
 
-import critcore_gurps.plugin as gurps
+from gurps_testkit import REG, faces, run
 
-REG = Registry.installed(extra_systems={"gurps": gurps}, discover=False)
 FILL = [3, 3, 3] * 4  # spare faces for any follow-up roll a row needs
 
 
-def faces(total: int) -> list[int]:
-    a = min(6, total - 2)
-    b = min(6, total - a - 1)
-    return [a, b, total - a - b]
-
-
-def run(proc: str, dice: list[int], target: dict[str, Any] | None = None, **params: Any) -> Outcome:
-    return critcore.resolve("gurps", proc, dice=dice, target=target, registry=REG, **params)
 
 
 def statuses(out: Outcome) -> list[str]:

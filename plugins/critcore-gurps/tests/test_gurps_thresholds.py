@@ -11,11 +11,9 @@ from __future__ import annotations
 import pytest
 from critcore.engine import Engine
 from critcore.errors import ParamError
-from critcore.plugins import Registry
 
-import critcore_gurps.plugin as gurps
+from gurps_testkit import REG
 
-REG = Registry.installed(extra_systems={"gurps": gurps}, discover=False)
 ENGINE = Engine("gurps", registry=REG)
 EXTENDED = Engine("gurps", registry=REG, options={"extended_critical_range": True})
 RANGED_MARGIN = Engine("gurps", registry=REG, options={"ranged_margin_critical": True})

@@ -16,20 +16,13 @@ import critcore
 import pytest
 from critcore.errors import ParamError, StateError
 from critcore.model import Outcome, thaw
-from critcore.plugins import Registry
 
-import critcore_gurps.plugin as gurps
+from gurps_testkit import REG, faces
 
-REG = Registry.installed(extra_systems={"gurps": gurps}, discover=False)
 MINUTE = 60
 WEEK = 7 * 24 * 3600
 MONTH = 30 * 24 * 3600
 
-
-def faces(total: int) -> list[int]:
-    a = min(6, total - 2)
-    b = min(6, total - a - 1)
-    return [a, b, total - a - b]
 
 
 def resolve(proc: str, dice: list[int], target: dict[str, Any], **params: Any) -> dict[str, Any]:
