@@ -27,7 +27,6 @@ from typing import Any, Mapping
 from critcore.errors import StateError
 from critcore.model import thaw
 
-from .words import clock_text
 
 LETHALITIES = ("mortal", "crippling", "critical")
 TREATMENTS = ("none", "medic", "medic-failed", "magic")
