@@ -241,6 +241,15 @@ def _freeze_fields(obj: Any) -> None:
             object.__setattr__(obj, name, tuple(value))
 
 
+def _hash_of(obj: Any, names: tuple[str, ...]) -> int:
+    """A frozen object's hash, computed once (exact odds hash stage results again and again)."""
+    h: int | None = obj.__dict__.get("_hash")
+    if h is None:
+        h = hash(tuple(getattr(obj, n) for n in names))
+        object.__setattr__(obj, "_hash", h)
+    return h
+
+
 # --- stage results ------------------------------------------------------------------------
 
 
@@ -261,6 +270,9 @@ class Determination:
     def __post_init__(self) -> None:
         _freeze_fields(self)
 
+    def __hash__(self) -> int:
+        return _hash_of(self, ("kind", "critical", "summary", "final", "data"))
+
 
 @dataclass(frozen=True)
 class Location:
@@ -273,6 +285,9 @@ class Location:
 
     def __post_init__(self) -> None:
         _freeze_fields(self)
+
+    def __hash__(self) -> int:
+        return _hash_of(self, ("id", "name", "summary", "data"))
 
 
 @dataclass(frozen=True)
@@ -292,6 +307,9 @@ class Effect:
 
     def __post_init__(self) -> None:
         _freeze_fields(self)
+
+    def __hash__(self) -> int:
+        return _hash_of(self, ("table", "id", "code", "text", "data"))
 
     def to_json(self) -> dict[str, JSONValue]:
         out: dict[str, JSONValue] = {
@@ -335,6 +353,9 @@ class Applied:
 
     def __post_init__(self) -> None:
         _freeze_fields(self)
+
+    def __hash__(self) -> int:
+        return _hash_of(self, ("summary", "changes", "target", "effects", "data"))
 
 
 Treatment = Applied
