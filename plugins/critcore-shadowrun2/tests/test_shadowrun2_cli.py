@@ -46,7 +46,7 @@ def slot(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("args,message", [
     (["resolve", "shadowrun2", "wound", "--body", "0", "--severity", "serious", "--dice", "6"], "--body: 0"),
-    (["resolve", "shadowrun2", "wound", "--severity", "grave", "--dice", "6,6,6,6"], "--severity: 'grave'"),
+    (["resolve", "shadowrun2", "wound", "--severity", "grave", "--dice", "6,6,6,6"], "'--severity': 'grave' is not one of"),
     (["treat", "shadowrun2", "heal-magic", "--successes", "10", "--allocate", "physical=6,1=6"],
      "12 successes allocated"),
     (["treat", "shadowrun2", "heal-magic", "--successes", "3", "--split", "half"], "--split"),

@@ -21,7 +21,7 @@ WOUND = Procedure(
     "A character takes a wound: the GM's secret Body check decides whether it is a critical hit, "
     "then where it struck and how deadly it is.",
     (
-        Param("severity", "str", "Severity of the wound: light, moderate, serious or deadly.", required=True),
+        Param("severity", "choice", "Severity of the wound.", choices=SEVERITIES, required=True),
         Param("body", "int", "The character's Body rating (taken from the character file when not given)."),
         Param("combat_pool", "int", "Combat Pool dice added to the Body check (needs option allow_combat_pool).",
               default=0),
