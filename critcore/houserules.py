@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from ._toml import decode_error, key_line, parser
 from .errors import ConfigError, TableError, UnknownNameError
@@ -70,11 +70,6 @@ def read_rule_file(path: str) -> tuple[dict[str, Any], str]:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(decode_error(path, exc, text)) from None
 
-
-def rule_system(path: str) -> str | None:
-    data, _ = read_rule_file(path)
-    system = data.get("system")
-    return system if isinstance(system, str) else None
 
 
 def apply_rule_files(
@@ -209,15 +204,3 @@ def _change_table(
         raise ConfigError(str(exc)) from None
     return replace(table, rows=tuple(sorted(rows.values(), key=lambda r: r.low)), source=f"{table.source} + {where}")
 
-
-def changed_rows(table: Table) -> list[Row]:
-    """Rows a house rule put in place (for marking them in ``crit tables``)."""
-    return [r for r in table.rows if r.changed_by]
-
-
-def rule_summaries(paths: Iterable[str]) -> Mapping[str, str]:
-    out: dict[str, str] = {}
-    for path in paths:
-        data, _ = read_rule_file(path)
-        out[data.get("name", rule_name(path))] = f"{data.get('system', '?')}: {data.get('summary', '')}"
-    return out

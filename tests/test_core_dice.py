@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from critcore.dice import (
-    Dice, DiceExpr, EnumeratingRoller, PromptRoller, RandomRoller, ScriptedRoller, SuccessTest,
+    Dice, DiceExpr, PromptRoller, RandomRoller, ScriptedRoller, SuccessTest,
     enumerate_runs, enumerate_within, make_test, parse, parse_faces,
 )
 from critcore.errors import Aborted, DiceError
