@@ -21,22 +21,44 @@ _PLAIN = (str, int, float, bool, type(None))
 
 def freeze(value: Any) -> Any:
     """Turn JSON-like data into hashable data: dict -> Data, list -> tuple."""
-    if type(value) in _PLAIN or isinstance(value, Data):
+    t = type(value)
+    if t in _PLAIN or t is Data:
+        return value
+    if t is dict:  # the common case, without the generic checks
+        return _wrap({k if type(k) is str else str(k): freeze(v) for k, v in value.items()})
+    if t is list or t is tuple:
+        return tuple([freeze(v) for v in value])
+    if isinstance(value, Data):
         return value
     if isinstance(value, Mapping):
         return Data(value)
     if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
+        return tuple([freeze(v) for v in value])
     return value
 
 
 def thaw(value: Any) -> Any:
     """Turn frozen data back into plain JSON data: Data -> dict, tuple -> list."""
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is Data:
+        return {k: thaw(v) for k, v in value._items.items()}
+    if t is tuple or t is list:
+        return [thaw(v) for v in value]
     if isinstance(value, Data):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [thaw(v) for v in value]
     return value
+
+
+def _wrap(items: dict[str, Any]) -> Data:
+    """A Data around an already-frozen dict (no copying, no checks)."""
+    data = Data.__new__(Data)
+    data._items = items
+    data._hash = None
+    return data
 
 
 class Data(Mapping[str, Any]):
