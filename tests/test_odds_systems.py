@@ -99,3 +99,9 @@ def test_shadowrun_simulation_agrees_with_exact_odds(shadowrun2):
     for kind in ("mortal", "crippling", "critical", "none"):
         freq, low, high = sim.frequency(lambda b, k=kind: b.determination.kind == k)
         assert low <= float(share(exact, kind)) <= high, kind
+
+
+def test_readme_first_command_shows_a_critical_hit(gurps):
+    """The README's first command promises a critical hit with seed 284: keep that promise."""
+    out = critcore.resolve("gurps", "attack", skill=14, damage="2d+1 cut", seed=284)
+    assert out.determination.kind == "critical-hit" and out.rolls[0].total <= 4
