@@ -436,198 +436,7 @@ class PromptRoller(FaceRoller):
         return tuple(flat), successes, bool(first) and all(f == 1 for f in first)
 
 
-# --- exact enumeration --------------------------------------------------------------------
-
-
-class Pruned(Exception):
-    """Raised inside an enumerated run whose probability fell below the cut-off."""
-
-
-def _weights(options: Sequence[tuple[Any, Fraction]]) -> tuple[tuple[tuple[Any, int], ...], int]:
-    """The same distribution as whole-number weights over one denominator (fast to multiply)."""
-    from math import lcm
-
-    den = lcm(*(p.denominator for _, p in options)) if options else 1
-    return tuple((v, p.numerator * (den // p.denominator)) for v, p in options), den
-
-
-_weights_of = lru_cache(maxsize=4096)(lambda request: _weights(request.distribution()))
-"""Weights of a DiceExpr or SuccessTest, cached by the (cheaply hashed) request."""
-
-
-_UNTIL_CACHE: dict[Any, tuple[tuple[tuple[Any, int], ...], int]] = {}
-
-
-class EnumeratingRoller:
-    """Follows a path of choices, then takes the first result of each new roll.
-
-    Each roll branches on the distinct results of the roll (not on faces). The probability of
-    the path so far is ``num / den`` (whole numbers: cheaper than fractions); ``widths``
-    records how many results each new roll had so that :func:`enumerate_runs` can visit every
-    sibling.
-    """
-
-    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff")
-
-    def __init__(self, path: Sequence[int] = (), cutoff: Fraction | None = None) -> None:
-        from fractions import Fraction
-
-        self.path = path
-        self.pos = 0
-        self.num = 1
-        self.den = 1
-        self.widths: list[int] = []
-        self.cutoff = cutoff if cutoff is not None else Fraction(0)
-        self.cut_num = self.cutoff.numerator
-        self.cut_den = self.cutoff.denominator
-
-    @property
-    def prob(self) -> Fraction:
-        from fractions import Fraction
-
-        return Fraction(self.num, self.den)
-
-    def _choose(self, weights: tuple[tuple[tuple[Any, int], ...], int]) -> Any:
-        weighted, den = weights
-        if self.pos < len(self.path):
-            value, w = weighted[self.path[self.pos]]
-        else:
-            self.widths.append(len(weighted))
-            value, w = weighted[0]
-        self.pos += 1
-        self.num *= w
-        self.den *= den
-        if self.cut_num and self.num * self.cut_den < self.cut_num * self.den:
-            raise Pruned()
-        return value
-
-    def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
-        return (), self._choose(_weights_of(expr))
-
-    def roll_test(self, test: SuccessTest, label: str) -> tuple[tuple[int, ...], int, bool]:
-        successes, ones = self._choose(_weights_of(test))
-        return (), successes, ones
-
-    def roll_until(self, attempt: Callable[[Dice], Any], label: str, key: Any = None) -> Any:
-        """Enumerate one attempt on its own, keep the acceptable answers, and branch on them
-        with probabilities conditioned on acceptance: exact, however many re-rolls it takes.
-
-        With a ``key`` the conditioned answers are remembered under (label, key) for later runs.
-        """
-        return self._choose(self._sub(attempt, label, key, True))
-
-    def roll_branch(self, fn: Callable[[Dice], Any], label: str, key: Any = None) -> Any:
-        """Enumerate ``fn`` on its own and branch on its distinct answers (equal ones merged)."""
-        return self._choose(self._sub(fn, label, key, False))
-
-    def _sub(self, fn: Callable[[Dice], Any], label: str, key: Any, reject_none: bool) -> Any:
-        from fractions import Fraction
-
-        cache_key = (label, key, reject_none) if key is not None else None
-        weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
-        if weights is None:
-            dist, _ = enumerate_runs(lambda roller: fn(Dice(roller)), self.cutoff)
-            if reject_none:
-                found = [(value, p) for value, p in dist.items() if value is not None]
-                whole = sum((p for _, p in found), Fraction(0))
-                if not whole:
-                    raise DiceError(f"{label}: no roll can ever give an acceptable result")
-                found = [(value, p / whole) for value, p in found]
-            else:
-                # what the sub-enumeration cut off stays missing, and shows in the remainder
-                found = list(dist.items())
-            weights = _weights(found)
-            if cache_key is not None:
-                if len(_UNTIL_CACHE) > 10_000:
-                    _UNTIL_CACHE.clear()
-                _UNTIL_CACHE[cache_key] = weights
-        return weights
-
-
 T = TypeVar("T")
-
-
-def enumerate_runs(
-    run: Callable[[EnumeratingRoller], T], cutoff: Fraction | None = None
-) -> tuple[dict[T, Fraction], Fraction]:
-    """Run ``run`` once per distinct sequence of roll results; merge equal answers.
-
-    Returns ({answer: probability}, remainder) where remainder is the total probability of
-    runs cut off because their probability fell below ``cutoff`` (0 when nothing was cut).
-    ``run`` must be deterministic given the roller's answers.
-    """
-    from fractions import Fraction
-
-    sums, cut = enumerate_weights(run, cutoff)
-    return {a: Fraction(n, d) for a, (n, d) in sums.items()}, Fraction(cut[0], cut[1])
-
-
-def enumerate_weights(
-    run: Callable[[EnumeratingRoller], T], cutoff: Fraction | None = None
-) -> tuple[dict[T, list[int]], list[int]]:
-    """:func:`enumerate_runs` with probabilities as ``[numerator, denominator]`` pairs."""
-    sums: dict[Any, list[int]] = {}  # answer -> [numerator, denominator]
-    cut = [0, 1]
-    stack: list[list[int]] = [[]]
-    while stack:
-        path = stack.pop()
-        roller = EnumeratingRoller(path, cutoff)
-        try:
-            answer = run(roller)
-            acc = sums.get(answer)
-            if acc is None:
-                sums[answer] = [roller.num, roller.den]
-            else:
-                add_to(acc, roller.num, roller.den)
-        except Pruned:
-            add_to(cut, roller.num, roller.den)
-        for j, width in enumerate(roller.widths):
-            for alt in range(1, width):
-                stack.append(path + [0] * j + [alt])
-    return sums, cut
-
-
-def add_to(acc: list[int], num: int, den: int) -> None:
-    """acc += num/den, keeping whole numbers (denominators here are mostly powers of one base)."""
-    a, b = acc
-    if den == b:
-        acc[0] = a + num
-    elif den % b == 0:
-        acc[0] = a * (den // b) + num
-        acc[1] = den
-    elif b % den == 0:
-        acc[0] = a + num * (b // den)
-    else:
-        acc[0] = a * den + num * b
-        acc[1] = b * den
-
-
-def enumerate_within(
-    run: Callable[[EnumeratingRoller], T], tolerance: Fraction | None = None, max_rounds: int = 6
-) -> tuple[dict[T, Fraction], Fraction]:
-    """Like :func:`enumerate_runs`, lowering the per-branch cut-off until what is left
-    unaccounted is below ``tolerance`` (or ``max_rounds`` is reached: the remainder says so).
-
-    Runs that never roll open-endedly finish exactly in the first round (remainder 0).
-    """
-    from fractions import Fraction
-
-    results, cut = enumerate_weights_within(run, tolerance, max_rounds)
-    return {a: Fraction(n, d) for a, (n, d) in results.items()}, Fraction(cut[0], cut[1])
-
-
-def enumerate_weights_within(
-    run: Callable[[EnumeratingRoller], T], tolerance: Fraction | None = None, max_rounds: int = 6
-) -> tuple[dict[T, list[int]], list[int]]:
-    """:func:`enumerate_within` with probabilities as ``[numerator, denominator]`` pairs."""
-    tolerance = tolerance if tolerance is not None else Fraction(1, 10**6)
-    cutoff = tolerance
-    for _ in range(max_rounds):
-        results, cut = enumerate_weights(run, cutoff)
-        if cut[0] * tolerance.denominator < tolerance.numerator * cut[1]:
-            break
-        cutoff /= 1000
-    return results, cut
 
 
 # --- the per-resolution record ------------------------------------------------------------
@@ -705,3 +514,16 @@ def make_roller(
     if prompt is not None:
         return PromptRoller(*prompt)
     return RandomRoller(seed)
+
+
+_MOVED = {"Pruned", "EnumeratingRoller", "enumerate_runs", "enumerate_weights", "enumerate_within",
+          "enumerate_weights_within", "add_to"}
+
+
+def __getattr__(name: str) -> Any:
+    """The exact-enumeration names moved to :mod:`critcore.enumeration`; still importable here."""
+    if name in _MOVED:
+        from . import enumeration
+
+        return getattr(enumeration, name)
+    raise AttributeError(f"module 'critcore.dice' has no attribute {name!r}")

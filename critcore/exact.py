@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .dice import EnumeratingRoller, add_to, enumerate_weights_within
+from .enumeration import EnumeratingRoller, add_to, enumerate_weights_within
 from .engine import Engine, check_params, direct_caller
 from .model import Applied, Data, Determination, Effect, Location, freeze, thaw
 

@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from critcore.dice import (
-    Dice, DiceExpr, PromptRoller, RandomRoller, ScriptedRoller, SuccessTest,
-    enumerate_runs, enumerate_within, make_test, parse, parse_faces,
+    Dice, DiceExpr, PromptRoller, RandomRoller, ScriptedRoller, SuccessTest, make_test, parse, parse_faces,
 )
+from critcore.enumeration import enumerate_runs, enumerate_within
 from critcore.errors import Aborted, DiceError
 
 
@@ -292,3 +292,11 @@ def test_branch_with_real_dice_records_the_rolls():
     d = Dice(ScriptedRoller("3,4"))
     assert d.branch(lambda dd: dd.roll("1d6", "a").total + dd.roll("1d6", "b").total, "sum") == 7
     assert [r.label for r in d.rolls] == ["a", "b"]
+
+
+def test_enumeration_names_still_importable_from_dice():
+    """Code written against the first layout (critcore.dice.EnumeratingRoller) keeps working."""
+    import critcore.dice
+    import critcore.enumeration
+
+    assert critcore.dice.EnumeratingRoller is critcore.enumeration.EnumeratingRoller

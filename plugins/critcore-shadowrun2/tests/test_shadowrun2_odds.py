@@ -13,7 +13,7 @@ from typing import Any
 
 import critcore_shadowrun2.plugin as sr2
 import pytest
-from critcore.dice import EnumeratingRoller, enumerate_runs
+from critcore.enumeration import EnumeratingRoller, enumerate_runs
 from critcore.engine import Engine, check_params
 from critcore.plugins import Registry
 

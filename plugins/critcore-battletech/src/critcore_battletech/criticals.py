@@ -18,7 +18,8 @@ from functools import lru_cache
 from math import lcm
 from typing import Any, Mapping, Sequence
 
-from critcore.dice import Dice, EnumeratingRoller, parse
+from critcore.dice import Dice, parse
+from critcore.enumeration import EnumeratingRoller
 from critcore.model import Data, Determination
 from critcore.tables import Row, Table
 
