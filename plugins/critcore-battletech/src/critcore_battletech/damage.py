@@ -42,6 +42,7 @@ class Resolver:
         dmg = self.w.wsub("damage")
         dmg["resolutions"] = int(dmg.get("resolutions", 0)) + 1
         self.batch = dmg["resolutions"]
+        self.seq = int(dmg.get("criticals", 0)) + 1  # the sequence number of this resolution's hits
         if turn is not None:
             self.w.set("turn", turn)
         self.turn = self.w.get("turn")
@@ -355,7 +356,10 @@ class Resolver:
             slot = self.w.wslot(eff.data["location"], eff.data["slot"] - 1)
             dmg["criticals"] = int(dmg.get("criticals", 0)) + 1
             slot["destroyed"] = True
-            slot["hit_seq"] = dmg["criticals"]
+            # every slot hit in one resolution shares one sequence number: only the order of
+            # turns matters to the rules (hip vs earlier actuators), and this lets exact odds
+            # merge cascades that hit the same slots in a different order
+            slot["hit_seq"] = self.seq
             slot["hit_turn"] = self.turn
             slot["hit_batch"] = self.batch
         for eff in batch:
