@@ -493,6 +493,22 @@ class Dice:
             return handler(fn, label, key)  # type: ignore[no-any-return]
         return fn(self)
 
+    def fold(self, state: T, steps: Sequence[Callable[[Dice, T], T]], label: str, key: Any = None) -> T:
+        """Run ``steps`` in turn, each taking the state the one before left (``step(dice, state)``).
+
+        With real dice this is a plain loop. Under exact odds the distribution of states is
+        carried from step to step with equal states merged in between, so a chain of steps
+        with many outcomes each (critical checks in several locations) is enumerated in the
+        sum, not the product, of their outcomes. States must be hashable; ``key`` as for
+        :meth:`branch`.
+        """
+        handler = getattr(self.roller, "roll_fold", None)
+        if handler is not None:
+            return handler(state, steps, label, key)  # type: ignore[no-any-return]
+        for step in steps:
+            state = step(self, state)
+        return state
+
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
         """A success test: ``dice`` d6 against ``tn`` (Rule of Six, minimum TN 2, Rule of One)."""
         test = make_test(dice, tn, rule_of_six)

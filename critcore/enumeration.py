@@ -104,6 +104,34 @@ class EnumeratingRoller:
         """Enumerate ``fn`` on its own and branch on its distinct answers (equal ones merged)."""
         return self._choose(self._sub(fn, label, key, False))
 
+    def roll_fold(self, state: Any, steps: Sequence[Callable[[Dice, Any], Any]], label: str, key: Any = None) -> Any:
+        """Apply ``steps`` one after the other to the distribution of states, merging equal
+        states between steps, and branch on the final states: a chain of steps costs the sum,
+        not the product, of their outcomes."""
+        from fractions import Fraction
+
+        cache_key = (label, key, "fold") if key is not None else None
+        weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
+        if weights is None:
+            dist: dict[Any, list[int]] = {state: [1, 1]}
+            for step in steps:
+                nxt: dict[Any, list[int]] = {}
+                for before, (pn, pd) in dist.items():
+                    after, _ = enumerate_weights(lambda roller, s=before: step(Dice(roller), s), self.cutoff)
+                    for new, (qn, qd) in after.items():
+                        acc = nxt.get(new)
+                        if acc is None:
+                            nxt[new] = [pn * qn, pd * qd]
+                        else:
+                            add_to(acc, pn * qn, pd * qd)
+                dist = nxt
+            weights = _weights([(s, Fraction(n, d)) for s, (n, d) in dist.items()])
+            if cache_key is not None:
+                if len(_UNTIL_CACHE) > 10_000:
+                    _UNTIL_CACHE.clear()
+                _UNTIL_CACHE[cache_key] = weights
+        return self._choose(weights)
+
     def _sub(self, fn: Callable[[Dice], Any], label: str, key: Any, reject_none: bool) -> Any:
         from fractions import Fraction
 

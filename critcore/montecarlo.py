@@ -91,6 +91,11 @@ class SamplingDice:
     def branch(self, fn: Callable[[Any], Any], label: str, key: Any = None) -> Any:
         return fn(self)
 
+    def fold(self, state: Any, steps: Sequence[Callable[[Any, Any], Any]], label: str, key: Any = None) -> Any:
+        for step in steps:
+            state = step(self, state)
+        return state
+
     def until(self, attempt: Callable[[Any], Any], label: str, limit: int = 1000, key: Any = None) -> Any:
         for _ in range(limit):
             answer = attempt(self)

@@ -300,3 +300,24 @@ def test_enumeration_names_still_importable_from_dice():
     import critcore.enumeration
 
     assert critcore.dice.EnumeratingRoller is critcore.enumeration.EnumeratingRoller
+
+
+def test_fold_carries_merged_states_from_step_to_step():
+    """Three steps, each adding a d6's parity to a running parity: the final parity is 0 or 1
+    with 1/2 each, and each step is enumerated once per distinct state (2), not per path (8)."""
+    calls = []
+
+    def step(d, state):
+        calls.append(state)
+        return (state + d.roll("1d6", "step").total) % 2
+
+    result, remainder = enumerate_runs(lambda r: Dice(r).fold(0, [step, step, step], "parity", key="3 steps"))
+    assert result == {0: Fraction(1, 2), 1: Fraction(1, 2)} and remainder == 0
+    # six faces for each distinct state at each step (1, then 2, then 2 states); with the key the
+    # second outer branch reuses the fold instead of working it out again
+    assert len(calls) == 6 * (1 + 2 + 2)
+
+
+def test_fold_with_real_dice_is_a_loop():
+    d = Dice(ScriptedRoller("3,4,5"))
+    assert d.fold(0, [lambda dd, s: s + dd.roll("1d6", "x").total] * 3, "sum") == 12

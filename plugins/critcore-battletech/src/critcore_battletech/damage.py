@@ -211,9 +211,36 @@ class Resolver:
             if remaining:
                 self.change(f"{remaining} damage passes inward to the {L.name(nxt)}")
             code = nxt
+        if len(damaged) > 1 and C.exact(self.dice):
+            self.checks_in_turn(damaged)
+            return
         for where in damaged:
             if not self.w.loc(where).get("destroyed"):
                 self.critical_check(where)
+
+    def checks_in_turn(self, codes: list[str]) -> None:
+        """Under exact odds: the critical checks of several locations, one after the other, with
+        :meth:`critcore.dice.Dice.fold` carrying the merged states from one to the next (the
+        checks' outcomes then add up instead of multiplying)."""
+        base = self.w.base
+
+        def step_for(code: str) -> Any:
+            def step(d: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
+                overlay, events = state
+                sub = self.fork(d)
+                sub.w.adopt(overlay)
+                if not sub.w.loc(code).get("destroyed"):
+                    sub.critical_check(code)
+                return sub.w.overlay(), events + tuple(e for e in sub.events if e not in events)
+            return step
+
+        start = (self.w.overlay(), ())
+        key = (tuple(codes), id(base), hash(base), start, self.options, self.turn, self.batch, self.cascade)
+        overlay, events = self.dice.fold(start, [step_for(c) for c in codes],
+                                         "critical checks: " + ", ".join(L.name(c) for c in codes), key=key)
+        self.w.adopt(overlay)
+        for e in events:
+            self.event(e)
 
     def has_case(self, code: str) -> bool:
         """CASE protects this location: a CASE slot in it, or any location of a Clan 'Mech."""
