@@ -29,13 +29,14 @@ class SamplingDice:
     that picks from a table of the roll's results laid out by their exact weights (216 entries
     for 3d6), and no record is kept. Rolls are shared :class:`~critcore.model.Roll` objects."""
 
-    __slots__ = ("_random", "_by_notation", "_tests", "_last", "rolls")
+    __slots__ = ("_random", "_by_notation", "_tests", "_last", "rolls", "draws")
 
     def __init__(self, seed: int | str | None) -> None:
         self._random = random.Random(seed).random
         self._by_notation: dict[Any, dict[str, Any]] = {}
         self._tests: dict[tuple[int, int, bool, str], Any] = {}
         self._last: tuple[Any, ...] = (None, None, (), 0)
+        self.draws = 0  # how many rolls so far: the simulation loop sees whether a stage rolled
         self.rolls: list[Roll] = []  # always empty: simulations keep no record
 
     @staticmethod
@@ -61,6 +62,7 @@ class SamplingDice:
         return made[bisect_right(cumulative, self._random())]  # type: ignore[no-any-return]
 
     def roll(self, notation: str | DiceExpr, label: str) -> Roll:
+        self.draws += 1
         last = self._last
         if notation is last[0] and label is last[1]:  # the same roll as last time: no look-up
             return last[2][int(self._random() * last[3])]  # type: ignore[no-any-return]
@@ -76,6 +78,7 @@ class SamplingDice:
         return self._draw(self._by_notation[notation][label])
 
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
+        self.draws += 1
         key = (dice, tn, rule_of_six, label)
         table = self._tests.get(key)
         if table is None:
@@ -191,6 +194,9 @@ def simulate(
             key = (det, loc, () if found is None else tuple(found), applied)
             counts[key] = counts.get(key, 0) + count
         by_id.clear()
+        settled.clear()  # its entries were the ones just counted
+
+    settled: dict[int, list[Any]] = {}
 
     step = max(1, min(n // 100, 50_000)) if progress is not None else n
     if proc.verb == "treat":
@@ -215,6 +221,10 @@ def simulate(
         apply = direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects"))
         get = by_id.get
         _id = id
+        # When locate, effect and apply roll nothing for a determination, their answers are a
+        # function of that (shared) determination alone: the context does not change during a
+        # simulation and stages are pure (the rule exact odds rely on too). Such resolutions
+        # are then counted without calling those three stages again.
         for start in range(0, n, step):
             for _ in range(min(step, n - start)):
                 det = determine(ctx)
@@ -225,15 +235,22 @@ def simulate(
                     else:
                         entry[0] += 1
                 else:
-                    loc = locate(ctx, det)
-                    found = effect(ctx, det, loc)
-                    applied = apply(ctx, det, loc, () if found is None else found)
-                    ids = (_id(det), _id(loc), _id(found), _id(applied))
-                    entry = get(ids)
-                    if entry is None:
-                        by_id[ids] = [1, det, loc, found, applied]
-                    else:
+                    entry = settled.get(_id(det))
+                    if entry is not None:
                         entry[0] += 1
+                    else:
+                        before = dice.draws
+                        loc = locate(ctx, det)
+                        found = effect(ctx, det, loc)
+                        applied = apply(ctx, det, loc, () if found is None else found)
+                        ids = (_id(det), _id(loc), _id(found), _id(applied))
+                        entry = get(ids)
+                        if entry is None:
+                            entry = by_id[ids] = [1, det, loc, found, applied]
+                        else:
+                            entry[0] += 1
+                        if dice.draws == before and det is not None:
+                            settled[_id(det)] = entry
                 if notes:
                     del notes[:]
             if progress is not None:

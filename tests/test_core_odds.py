@@ -74,3 +74,48 @@ def test_cli_odds_and_simulate(invoke):
     sim = json.loads(invoke("simulate", "fake", "attack", "-n", "5000", "--json").output)
     assert sim["n"] == 5000 and sum(g["count"] for g in sim["groups"]) == 5000
     assert invoke("odds", "fake", "attack", "--ac", "99").exit_code == 2
+
+
+def test_simulation_skips_stages_that_roll_nothing_and_still_counts_right(registry):
+    """The fake system's misses and fumbles are final; its hits roll damage (never settled).
+    Counts must equal a plain loop over Engine.run with the same kinds of outcome."""
+    engine = Engine("fake", registry=registry)
+    sim = simulate(engine, "attack", {"ac": 11, "damage": "1d8"}, n=20_000, seed=4)
+    assert sum(c for _, c in sim.counts) == 20_000
+    freq, low, high = sim.frequency(kind("hit"))
+    assert low <= 9 / 20 <= high  # 11-19 hit against AC 11: 9 of 20
+
+
+def test_simulation_calls_rollless_stages_once_per_determination():
+    """A system whose later stages roll nothing: they run once per distinct determination, and
+    the counts still follow the determine roll (1d6: 1-2 low, 3-6 high)."""
+    from critcore import hookimpl
+    from critcore.model import Applied, Determination, Location, Procedure, SystemInfo
+    from critcore.plugins import Registry
+
+    low, high = Determination("low", False, "low"), Determination("high", False, "high")
+    calls = []
+
+    class Quiet:
+        @hookimpl
+        def critcore_system(self):
+            return SystemInfo("quiet", "Quiet", (Procedure("go", "Go."),))
+
+        @hookimpl
+        def critcore_determine(self, ctx):
+            return low if ctx.dice.roll("1d6", "d").total <= 2 else high
+
+        @hookimpl
+        def critcore_locate(self, ctx, determination):
+            calls.append(determination.kind)
+            return Location("here", "Here")
+
+        @hookimpl
+        def critcore_apply(self, ctx, determination, location, effects):
+            return Applied(determination.kind)
+
+    reg = Registry.installed(extra_systems={"quiet": Quiet()}, discover=False)
+    sim = simulate(Engine("quiet", registry=reg), "go", {}, n=30_000, seed=2)
+    assert sorted(calls) == ["high", "low"]
+    freq, lo, hi = sim.frequency(kind("low"))
+    assert lo <= 1 / 3 <= hi and sum(c for _, c in sim.counts) == 30_000
