@@ -93,16 +93,11 @@ def param_option(param: Any) -> click.Option:
 
 
 def make_roller(seed: str | None, dice: str | None, prompt: bool) -> Any:
-    from .dice import PromptRoller, RandomRoller, ScriptedRoller
-    from .errors import InputError
+    """The roller for --seed / --dice / --prompt (a prompt asks on the terminal, on stderr)."""
+    from .dice import make_roller as roller_for
 
-    if sum(x is not None and x is not False for x in (seed, dice, prompt or None)) > 1:
-        raise InputError("use only one of --seed, --dice and --prompt")
-    if dice is not None:
-        return ScriptedRoller(dice)
-    if prompt:
-        return PromptRoller(lambda text: click.prompt(text, type=str, err=True), warn)
-    return RandomRoller(None if seed is None else (int(seed) if seed.lstrip("-").isdigit() else seed))
+    ask = (lambda text: click.prompt(text, type=str, err=True), warn) if prompt else None
+    return roller_for(seed=seed, faces=dice, prompt=ask)
 
 
 def _load(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any, Any]:
@@ -197,7 +192,9 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
 
         n = common["runs"]
         show = common["progress"] if common["progress"] is not None else (n >= 200_000 and sys.stderr.isatty())
-        seed = int(common["seed"]) if common["seed"].lstrip("-").isdigit() else common["seed"]
+        from .dice import parse_seed
+
+        seed = parse_seed(common["seed"])
         if show:
             with click.progressbar(length=n, label="simulating", file=sys.stderr) as bar:
                 last = [0]

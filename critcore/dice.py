@@ -519,17 +519,29 @@ class Dice:
         return roll
 
 
+def parse_seed(text: str | int | None) -> int | str | None:
+    """A seed as typed: whole numbers become ints (``--seed 7`` and ``seed=7`` agree)."""
+    if isinstance(text, str) and text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
 def make_roller(
     seed: int | str | None = None,
     faces: str | Sequence[int] | None = None,
     prompt: tuple[Callable[[str], str], Callable[[str], None]] | None = None,
 ) -> Roller:
-    """The roller the CLI options ask for: scripted faces, a prompt, or seeded random."""
+    """The roller the CLI options ask for: scripted faces, a prompt, or seeded random.
+
+    Only one of the three may be given.
+    """
+    if sum(x is not None for x in (seed, faces, prompt)) > 1:
+        raise DiceError("use only one of --seed, --dice and --prompt")
     if faces is not None:
         return ScriptedRoller(faces)
     if prompt is not None:
         return PromptRoller(*prompt)
-    return RandomRoller(seed)
+    return RandomRoller(parse_seed(seed))
 
 
 _MOVED = {"Pruned", "EnumeratingRoller", "enumerate_runs", "enumerate_weights", "enumerate_within",

@@ -75,7 +75,7 @@ class Group:
     count: int = 0  # how many simulated resolutions fell here (simulations only)
 
 
-def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, weight: Callable[[Branch], Any] | None = None) -> tuple[Group, ...]:
+def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
     """Group outcomes the way a player reads them: determination, then location, effect, result."""
     if not levels:
         return ()

@@ -76,9 +76,9 @@ def test_cli_odds_and_simulate(invoke):
     assert invoke("odds", "fake", "attack", "--ac", "99").exit_code == 2
 
 
-def test_simulation_skips_stages_that_roll_nothing_and_still_counts_right(registry):
-    """The fake system's misses and fumbles are final; its hits roll damage (never settled).
-    Counts must equal a plain loop over Engine.run with the same kinds of outcome."""
+def test_simulation_counts_outcomes_whose_later_stages_roll(registry):
+    """The fake system's hits roll damage in apply, so they are worked out every time: AC 11
+    is hit on 11-19, 9 of 20, and every resolution is counted once."""
     engine = Engine("fake", registry=registry)
     sim = simulate(engine, "attack", {"ac": 11, "damage": "1d8"}, n=20_000, seed=4)
     assert sum(c for _, c in sim.counts) == 20_000

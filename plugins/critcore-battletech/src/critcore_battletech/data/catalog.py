@@ -9,16 +9,11 @@ structure of a location for a tonnage.
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.resources import files
 from typing import Any, Iterable, Mapping
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+from critcore.resources import load_data
 
 #: Slot kinds of the unit state contract (docs/systems/battletech.md).
 SLOT_KINDS = frozenset({
@@ -283,8 +278,7 @@ class Catalog:
 # --- loading ----------------------------------------------------------------------------------
 
 def _read(name: str) -> dict[str, Any]:
-    text = files("critcore_battletech.data").joinpath(name).read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return load_data("critcore_battletech.data", name)  # parsed once, then cached by critcore
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
