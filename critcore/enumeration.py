@@ -39,7 +39,7 @@ _weights_of = lru_cache(maxsize=4096)(lambda request: _weights(request.distribut
 """Weights of a DiceExpr or SuccessTest, cached by the (cheaply hashed) request."""
 
 
-_UNTIL_CACHE: dict[Any, tuple[tuple[tuple[Any, int], ...], int]] = {}
+_UNTIL_CACHE: dict[Any, Any] = {}
 
 
 class EnumeratingRoller:
@@ -107,18 +107,30 @@ class EnumeratingRoller:
     def roll_fold(self, state: Any, steps: Sequence[Callable[[Dice, Any], Any]], label: str, key: Any = None) -> Any:
         """Apply ``steps`` one after the other to the distribution of states, merging equal
         states between steps, and branch on the final states: a chain of steps costs the sum,
-        not the product, of their outcomes."""
+        not the product, of their outcomes.
+
+        With a ``key`` (what the steps depend on besides the state they are handed) each step's
+        answers from each state are remembered, so folds that meet the same state again (the
+        same check after different starts) share the work, and so is the whole fold's answer.
+        """
         from fractions import Fraction
 
-        cache_key = (label, key, "fold") if key is not None else None
-        weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
+        cache = _UNTIL_CACHE
+        whole_key = (label, key, "fold", self.cutoff, state) if key is not None else None
+        weights = cache.get(whole_key) if whole_key is not None else None
         if weights is None:
             dist: dict[Any, list[int]] = {state: [1, 1]}
-            for step in steps:
+            for i, step in enumerate(steps):
                 nxt: dict[Any, list[int]] = {}
                 for before, (pn, pd) in dist.items():
-                    after, _ = enumerate_weights(lambda roller, s=before: step(Dice(roller), s), self.cutoff)
-                    for new, (qn, qd) in after.items():
+                    step_key = (label, key, "fold step", self.cutoff, i, before) if key is not None else None
+                    after = cache.get(step_key) if step_key is not None else None
+                    if after is None:
+                        found, _ = enumerate_weights(lambda roller, s=before: step(Dice(roller), s), self.cutoff)
+                        after = (tuple((new, n, d) for new, (n, d) in found.items()), 1)
+                        if step_key is not None:
+                            _remember(step_key, after)
+                    for new, qn, qd in after[0]:
                         acc = nxt.get(new)
                         if acc is None:
                             nxt[new] = [pn * qn, pd * qd]
@@ -126,16 +138,14 @@ class EnumeratingRoller:
                             add_to(acc, pn * qn, pd * qd)
                 dist = nxt
             weights = _weights([(s, Fraction(n, d)) for s, (n, d) in dist.items()])
-            if cache_key is not None:
-                if len(_UNTIL_CACHE) > 10_000:
-                    _UNTIL_CACHE.clear()
-                _UNTIL_CACHE[cache_key] = weights
+            if whole_key is not None:
+                _remember(whole_key, weights)
         return self._choose(weights)
 
     def _sub(self, fn: Callable[[Dice], Any], label: str, key: Any, reject_none: bool) -> Any:
         from fractions import Fraction
 
-        cache_key = (label, key, reject_none) if key is not None else None
+        cache_key = (label, key, reject_none, self.cutoff) if key is not None else None
         weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
         if weights is None:
             dist, _ = enumerate_runs(lambda roller: fn(Dice(roller)), self.cutoff)
@@ -150,10 +160,16 @@ class EnumeratingRoller:
                 found = list(dist.items())
             weights = _weights(found)
             if cache_key is not None:
-                if len(_UNTIL_CACHE) > 10_000:
-                    _UNTIL_CACHE.clear()
-                _UNTIL_CACHE[cache_key] = weights
+                _remember(cache_key, weights)
         return weights
+
+
+def _remember(key: Any, value: Any) -> None:
+    """Keep a sub-enumeration's answer for later runs (the cache is emptied when it grows
+    past 50,000 entries, so a long session does not keep every one)."""
+    if len(_UNTIL_CACHE) > 50_000:
+        _UNTIL_CACHE.clear()
+    _UNTIL_CACHE[key] = value
 
 
 T = TypeVar("T")

@@ -96,8 +96,11 @@ class Data(Mapping[str, Any]):
         return f"Data({self._items!r})"
 
     def replace(self, **changes: Any) -> Data:
-        """A copy with some keys changed or added."""
-        return Data(self._items, **changes)
+        """A copy with some keys changed or added (unchanged values are shared, not copied)."""
+        items = dict(self._items)
+        for k, v in changes.items():
+            items[k] = freeze(v)
+        return _wrap(items)
 
 
 EMPTY = Data()

@@ -124,7 +124,9 @@ def test_exact_odds_slot_reroll_keeps_the_half(bt_registry, mech):
 
 def test_exact_odds_of_two_criticals_in_one_roll(bt_registry, mech):
     """Two criticals (10-11: 5/36) in the centre torso, every slot hittable: slots 1 and 2 in
-    either order, half 1/2 then 1/6, then 1/5 in the same half: 2 x 1/12 x 1/10 = 1/60."""
+    either order, half 1/2 then 1/6, then 1/5 in the same half: 2 x 1/12 x 1/10 = 1/60. Slots
+    1-3 are one engine item in one half, so exact odds count every pair of them (3 x 1/60) as
+    "two upper engine slots" and show it as slots 1 and 2."""
     from critcore.engine import Engine
     from critcore.exact import exact_odds
 
@@ -132,4 +134,5 @@ def test_exact_odds_of_two_criticals_in_one_roll(bt_registry, mech):
     two = [b for b in odds.branches if b.determination.data["criticals"] == 2]
     assert sum((b.probability for b in two), Fraction(0)) == Fraction(5, 36)
     both = [b for b in two if sorted(e.data["slot"] for e in b.effects[1:]) == [1, 2]]
-    assert sum((b.probability for b in both), Fraction(0)) == Fraction(5, 36) * Fraction(1, 60)
+    assert sum((b.probability for b in both), Fraction(0)) == Fraction(5, 36) * 3 * Fraction(1, 60)
+    assert not [b for b in two if sorted(e.data["slot"] for e in b.effects[1:]) in ([1, 3], [2, 3])]

@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from critcore.dice import Dice, parse
 from critcore.enumeration import EnumeratingRoller
-from critcore.model import Data, Determination
+from critcore.model import Data, Determination, freeze
 from critcore.tables import Row, Table
 
 from . import locations as L
@@ -45,6 +45,12 @@ def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determ
     words = NUMBER_WORDS.get(count, str(count))
     return Determination("critical-hit", True, f"{words.capitalize()} critical hit{'s' if count > 1 else ''} "
                          f"in the {name}.", data=Data(row=row.id, criticals=count, blown_off=False))
+
+
+@lru_cache(maxsize=64)
+def most_criticals(table: Table) -> int:
+    """The most criticals one roll on the Determining Critical Hits table can call for."""
+    return max((int(r.data.get("criticals", 0)) for r in table.rows), default=0)
 
 
 def roll_again_kinds(components: Table) -> frozenset[str]:
@@ -121,73 +127,129 @@ def set_odds(size: int, ok: tuple[int, ...], count: int, reroll: str,
     return tuple(sorted(rec(ok, count).items()))
 
 
+def slot_classes(view: Any, slots: Sequence[Mapping[str, Any]], ok: Sequence[int]) -> tuple[int, ...]:
+    """For each slot in ``ok``, the first slot in ``ok`` that is interchangeable with it.
+
+    Two slots are interchangeable when swapping them changes nothing the rules can see: they
+    lie in the same half of the location and hold the same thing in the same state, either
+    slots of one item (the five slots of an LRM 20) or single-slot items alike in every
+    respect (two full LRM-20 bins, two rear medium lasers). Exact odds strike the first slot
+    of a class with the chance of the whole class: the odds of every outcome a player can tell
+    apart stay exact, with far fewer states to follow.
+    """
+    items = tuple(freeze(view.item(slots[i].get("item"))) for i in ok)
+    return _classes(len(slots), tuple(freeze(slots[i]) for i in ok), tuple(ok), items)
+
+
 @lru_cache(maxsize=4096)
-def _set_faces(size: int, ok: tuple[int, ...], count: int, reroll: str, half: Table) -> tuple[Any, ...] | None:
-    """The faces of the die :func:`exact_set` rolls (None when it would need over 1000 sides)."""
+def _classes(size: int, slots: tuple[Data, ...], ok: tuple[int, ...], items: tuple[Data | None, ...]) -> tuple[int, ...]:
+    first: dict[Any, int] = {}
+    out = []
+    for s, i, item in zip(slots, ok, items):
+        if item is not None and len(item.get("slots", ())) == 1:
+            key: Any = (False, _without(s, "item"), _without(item, "slots"))
+        else:
+            key = (True, s)
+        out.append(first.setdefault((size > 6 and i >= 6, key), i))
+    return tuple(out)
+
+
+def _without(m: Mapping[str, Any], drop: str) -> tuple[Any, ...]:
+    return tuple((k, v) for k, v in sorted(m.items()) if k != drop)
+
+
+def _class_odds(odds: tuple[tuple[int, Fraction], ...], ok: tuple[int, ...],
+                classes: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    """``odds`` of single slots, each class's chance given to its first slot."""
+    rep = dict(zip(ok, classes))
+    out: dict[int, Fraction] = {}
+    for i, p in odds:
+        out[rep[i]] = out.get(rep[i], Fraction(0)) + p
+    return tuple(sorted(out.items()))
+
+
+def _class_sets(odds: tuple[tuple[tuple[int, ...], Fraction], ...], ok: tuple[int, ...],
+                classes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """``odds`` of sets of slots, each set told by how many slots of each class it holds (and
+    standing for the set of the first that many slots of each class)."""
+    rep = dict(zip(ok, classes))
+    members: dict[int, list[int]] = {}
+    for i, r in zip(ok, classes):
+        members.setdefault(r, []).append(i)
+    out: dict[tuple[int, ...], Fraction] = {}
+    for chosen, p in odds:
+        count: dict[int, int] = {}
+        for i in chosen:
+            count[rep[i]] = count.get(rep[i], 0) + 1
+        key = tuple(sorted(i for r, k in count.items() for i in members[r][:k]))
+        out[key] = out.get(key, Fraction(0)) + p
+    return tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=4096)
+def _set_die(size: int, ok: tuple[int, ...], count: int, reroll: str, half: Table,
+             classes: tuple[int, ...] | None) -> tuple[Any, ...] | None:
+    """The faces of a die giving each set of slots :func:`exact_set` can strike its chance
+    (None when that would take over 1000 sides)."""
     odds = set_odds(size, ok, count, reroll, half)
-    if len(odds) == 1:
-        return (odds[0][0],)
-    if lcm(*(p.denominator for _, p in odds)) > 1000:
+    if classes is not None:
+        odds = _class_sets(odds, ok, classes)
+    if len(odds) > 1 and lcm(*(p.denominator for _, p in odds)) > 1000:
         return None
     return _faces_for(odds)
 
 
+@lru_cache(maxsize=4096)
+def _slot_die(size: int, ok: tuple[int, ...], reroll: str, half: Table,
+              classes: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The faces of a die giving each slot (or class of slots) in ``ok`` its chance."""
+    odds = slot_odds(size, ok, reroll, half)
+    if classes is not None:
+        odds = _class_odds(odds, ok, classes)
+    return _faces_for(odds)
+
+
+def _roll_face(dice: Dice, faces: tuple[Any, ...], label: str, key: Any) -> Any:
+    """One face of ``faces``: one branch per distinct face under exact odds (``key`` names the
+    die, cheaply, for sharing the branches)."""
+    if len(faces) == 1 or len(set(faces)) == 1:
+        return faces[0]
+    return dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label, key=key)
+
+
 def exact_set(dice: Dice, half: Table, size: int, ok: list[int], count: int, reroll: str,
-              label: str, merge: bool = True) -> tuple[int, ...] | None:
+              label: str, classes: tuple[int, ...] | None = None) -> tuple[int, ...] | None:
     """Under exact odds: the slots of several criticals from one roll of a die whose faces give
     each set of slots its exact chance (the order they were rolled in does not change what
-    happens, so far fewer branches than rolling them one by one). None when no die of at most
-    1000 sides can give the odds exactly (then the slots are rolled one by one)."""
-    faces = _set_faces(size, tuple(ok), count, reroll, half)
+    happens, so far fewer branches than rolling them one by one); with ``classes``
+    (:func:`slot_classes`) sets alike up to interchangeable slots are one branch. None when no
+    die of at most 1000 sides can give the odds exactly (then the slots are rolled one by one)."""
+    args = (size, tuple(ok), count, reroll, half, classes)
+    faces = _set_die(*args)
     if faces is None:
         return None
-    if len(set(faces)) == 1:
-        return faces[0]  # type: ignore[no-any-return]
-    if merge:  # one branch per set: worth it when an expensive cascade follows
-        return tuple(dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label, key=faces))
-    return tuple(faces[dice.roll(f"1d{len(faces)}", label).total - 1])
-
-
-def _uniform(dice: Dice, among: Sequence[int], label: str) -> int:
-    if len(among) == 1:
-        return among[0]
-    return among[int(dice.roll(f"1d{len(among)}", label).total) - 1]
+    return tuple(_roll_face(dice, faces, label, args))
 
 
 def _exact_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
-                reroll: str) -> int:
+                reroll: str, classes: tuple[int, ...] | None) -> int:
     """The slot roll under exact odds: the same chances as the table procedure, in as few
-    branches as there are slots that can be struck."""
-    upper = [i for i in ok if i < 6]
-    lower = [i for i in ok if i >= 6]
-    if len(slots) <= 6 or not (upper and lower) or (reroll == "both" and _equal_rows(half)):
-        return _uniform(dice, ok, label)
-    if reroll == "both":
-        faces = _faces_for(slot_odds(len(slots), tuple(ok), reroll, half))
-        return int(dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label, key=faces))
-    if _equal_rows(half):
-        row = half.rows[dice.roll(f"1d{len(half.rows)}", label).total - 1]
-        first = int(row.data.get("first_slot", 1))
-    else:
-        first = int(dice.until(lambda d: int(half.lookup(d.roll(half.dice, label).total).data.get("first_slot", 1)),
-                               label, key=("half", half)))
-    return _uniform(dice, [i for i in ok if first - 1 <= i < first + 5], label)
-
-
-def _equal_rows(table: Table) -> bool:
-    return len({len(r.covers()) for r in table.rows}) == 1
+    branches as there are (classes of) slots that can be struck."""
+    args = (len(slots), tuple(ok), reroll, half, classes)
+    return int(_roll_face(dice, _slot_die(*args), label, args))
 
 
 def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
-                reroll: str = "slot") -> int:
+                reroll: str = "slot", classes: tuple[int, ...] | None = None) -> int:
     """Roll for the slot a critical strikes among ``slots``; ``ok`` lists those it can strike.
 
     ``reroll`` is the ``slot_reroll`` option: ``slot`` rolls only the slot die again within the
     chosen half, ``both`` rolls both dice again. Under exact odds the same chances are taken
-    from one roll (:func:`slot_odds`), branching once per slot that can be struck.
+    from one roll (:func:`slot_odds`), branching once per slot that can be struck, or once per
+    class of interchangeable slots when ``classes`` (:func:`slot_classes`) is given.
     """
     if exact(dice):
-        return _exact_slot(dice, half, slots, ok, label, reroll)
+        return _exact_slot(dice, half, slots, ok, label, reroll, classes)
     again = "again on a slot that cannot take it"
     if len(slots) <= 6:
         return _until_face(dice, [i + 1 for i in ok], f"{label}: slot (1d6, {again})") - 1

@@ -8,7 +8,8 @@ and the events (PSRs due now). It lives only inside the ``apply`` stage.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any, Callable, Mapping
 
 from critcore.dice import Dice
 from critcore.model import Effect
@@ -19,7 +20,23 @@ from . import effects as E
 from . import locations as L
 from .unitview import Work
 
-PILOT_DEAD_AT = 6  # Total Warfare: the sixth point of damage kills the MechWarrior
+PILOT_DEAD_AT = 6
+CASCADING = frozenset({"ammo-explosion", "component-explosion"})  # effect codes that roll dice again  # Total Warfare: the sixth point of damage kills the MechWarrior
+
+
+@lru_cache(maxsize=8192)
+def _loc_tally(loc: Mapping[str, Any]) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """One location's slots hit by criticals, and lost with it, by kind (remembered: exact odds
+    meet the same location states again and again)."""
+    hits: dict[str, int] = {}
+    lost: dict[str, int] = {}
+    gone = loc.get("destroyed")
+    for s in loc["slots"]:
+        if s["destroyed"]:
+            hits[s["kind"]] = hits.get(s["kind"], 0) + 1
+        elif gone:
+            lost[s["kind"]] = lost.get(s["kind"], 0) + 1
+    return tuple(hits.items()), tuple(lost.items())
 
 
 class Resolver:
@@ -39,14 +56,13 @@ class Resolver:
         self.events: list[str] = []
         self.known_rows = frozenset(r.id for r in self.components.rows)
         self.skip = C.roll_again_kinds(self.components)
-        dmg = self.w.wsub("damage")
-        dmg["resolutions"] = int(dmg.get("resolutions", 0)) + 1
-        self.batch = dmg["resolutions"]
-        self.seq = int(dmg.get("criticals", 0)) + 1  # the sequence number of this resolution's hits
+        self.batch = int((self.w.get("damage") or {}).get("resolutions", 0)) + 1
+        self.w.set_sub("damage", resolutions=self.batch)  # every slot hit in this resolution is marked with it
+        self.exact = C.exact(dice)
         if turn is not None:
             self.w.set("turn", turn)
         self.turn = self.w.get("turn")
-        self.gyro_before = self.count_kind("gyro")
+        self.gyro_before = self.tally()[0].get("gyro", 0)
 
     # -- record ----------------------------------------------------------------------------
     def change(self, text: str) -> None:
@@ -70,29 +86,28 @@ class Resolver:
     def pilot_damage(self, amount: int, why: str) -> None:
         if amount <= 0:
             return
-        pilot = self.w.wsub("pilot")
+        pilot = self.w.get("pilot") or {}
         if pilot.get("dead"):
             return
         before = int(pilot.get("hits", 0))
-        pilot["hits"] = min(PILOT_DEAD_AT, before + amount)
-        self.change(f"MechWarrior takes {amount} damage ({why}): hits {before} -> {pilot['hits']}")
-        if pilot["hits"] >= PILOT_DEAD_AT:
+        now = min(PILOT_DEAD_AT, before + amount)
+        self.w.set_sub("pilot", hits=now)
+        self.change(f"MechWarrior takes {amount} damage ({why}): hits {before} -> {now}")
+        if now >= PILOT_DEAD_AT:
             self.kill_pilot(f"{PILOT_DEAD_AT} points of damage")
             self.destroy_unit("MechWarrior killed")
         else:
             self.event("consciousness roll for the MechWarrior (damage taken)")
 
     def kill_pilot(self, why: str) -> None:
-        pilot = self.w.wsub("pilot")
-        if not pilot.get("dead"):
-            pilot["dead"] = True
-            pilot["conscious"] = False
+        if not (self.w.get("pilot") or {}).get("dead"):
+            self.w.set_sub("pilot", dead=True, conscious=False)
             self.change(f"MechWarrior killed ({why})")
 
     def disable_item(self, item_id: str) -> None:
-        it = self.w.witem(item_id)
+        it = self.w.item(item_id)
         if it is not None and not it.get("disabled"):
-            it["disabled"] = True
+            self.w.set_item(item_id, disabled=True)
 
     def count_kind(self, kind: str, with_lost_locations: bool = False) -> int:
         """Slots of a kind hit by a critical (and, if asked, those in destroyed locations)."""
@@ -104,17 +119,15 @@ class Resolver:
         return n
 
     def tally(self) -> tuple[dict[str, int], dict[str, int]]:
-        """Slots hit by criticals, and slots lost with their location, by kind (one pass)."""
+        """Slots hit by criticals, and slots lost with their location, by kind."""
         hits: dict[str, int] = {}
         lost: dict[str, int] = {}
         for code in self.w.codes():
-            loc = self.w.loc(code)
-            gone = loc.get("destroyed")
-            for s in loc["slots"]:
-                if s["destroyed"]:
-                    hits[s["kind"]] = hits.get(s["kind"], 0) + 1
-                elif gone:
-                    lost[s["kind"]] = lost.get(s["kind"], 0) + 1
+            loc_hits, loc_lost = _loc_tally(self.w.loc(code))
+            for kind, n in loc_hits:
+                hits[kind] = hits.get(kind, 0) + n
+            for kind, n in loc_lost:
+                lost[kind] = lost.get(kind, 0) + n
         return hits, lost
 
     def settle(self) -> None:
@@ -129,16 +142,22 @@ class Resolver:
 
     # -- locations -------------------------------------------------------------------------
     def destroy_location(self, code: str, why: str, blown_off: bool = False) -> None:
-        loc = self.w.wloc(code)
+        loc = self.w.loc(code)
         if loc.get("destroyed"):
             return
-        loc["destroyed"] = True
-        loc["structure"] = 0
-        loc["armor"] = 0
+        if self.exact:
+            # nothing in a destroyed location can be hit, explode or count again (engine slots
+            # count the same hit or lost), so which of its slots took criticals on the way
+            # changes nothing that follows: exact odds forget it, and the cascades that end
+            # with the location gone merge
+            self.w.reset(code)
+        gone: dict[str, Any] = {"destroyed": True, "structure": 0, "armor": 0}
         if loc.get("rear_armor") is not None:
-            loc["rear_armor"] = 0
+            gone["rear_armor"] = 0
         if blown_off:
-            loc["blown_off"] = True
+            gone["blown_off"] = True
+        self.w.set_loc(code, **gone)
+        loc = self.w.loc(code)
         for s in loc["slots"]:
             if s.get("item") is not None and s["kind"] in E.ITEM_KINDS:
                 self.disable_item(s["item"])
@@ -178,27 +197,26 @@ class Resolver:
                 self.change(f"{L.name(code)} is already destroyed: {remaining} damage passes to the {L.name(nxt)}")
                 code = nxt
                 continue
-            wl = self.w.wloc(code)
             if not structure_only:
-                use_rear = rear and code in L.TORSOS_WITH_REAR and wl.get("rear_armor") is not None
+                use_rear = rear and code in L.TORSOS_WITH_REAR and loc.get("rear_armor") is not None
                 key = "rear_armor" if use_rear else "armor"
-                have = int(wl.get(key) or 0)
+                have = int(loc.get(key) or 0)
                 take = min(have, remaining)
                 if take:
-                    wl[key] = have - take
+                    self.w.set_loc(code, **{key: have - take})
                     remaining -= take
                     label = "rear armor" if key == "rear_armor" else "armor"
                     self.change(f"{L.name(code)} {label} {have} -> {have - take}")
             if remaining <= 0:
                 break
-            have = int(wl["structure"])
+            have = int(loc["structure"])
             take = min(have, remaining)
-            wl["structure"] = have - take
+            self.w.set_loc(code, structure=have - take)
             remaining -= take
             self.change(f"{L.name(code)} internal structure {have} -> {have - take}")
             if take and code not in damaged:
                 damaged.append(code)
-            if wl["structure"] > 0:
+            if have - take > 0:
                 break
             self.destroy_location(code, cause or "internal structure gone")
             if case and self.has_case(code):
@@ -211,7 +229,7 @@ class Resolver:
             if remaining:
                 self.change(f"{remaining} damage passes inward to the {L.name(nxt)}")
             code = nxt
-        if len(damaged) > 1 and C.exact(self.dice):
+        if len(damaged) > 1 and self.exact:
             self.checks_in_turn(damaged)
             return
         for where in damaged:
@@ -219,28 +237,41 @@ class Resolver:
                 self.critical_check(where)
 
     def checks_in_turn(self, codes: list[str]) -> None:
-        """Under exact odds: the critical checks of several locations, one after the other, with
-        :meth:`critcore.dice.Dice.fold` carrying the merged states from one to the next (the
-        checks' outcomes then add up instead of multiplying)."""
-        base = self.w.base
-
-        def step_for(code: str) -> Any:
-            def step(d: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
-                overlay, events = state
-                sub = self.fork(d)
-                sub.w.adopt(overlay)
+        """Under exact odds: the critical checks of several locations, one after the other."""
+        def check(code: str) -> Callable[[Resolver], None]:
+            def act(sub: Resolver) -> None:
                 if not sub.w.loc(code).get("destroyed"):
                     sub.critical_check(code)
-                return sub.w.overlay(), events + tuple(e for e in sub.events if e not in events)
+            return act
+
+        self.in_turn([check(c) for c in codes], "critical checks: " + ", ".join(L.name(c) for c in codes),
+                     tuple(codes))
+
+    def in_turn(self, actions: list[Callable[[Resolver], None]], label: str, what: Any) -> None:
+        """Under exact odds: ``actions`` one after the other, with :meth:`critcore.dice.Dice.fold`
+        carrying the merged states from one to the next, so the outcomes of a chain of steps
+        (the criticals of one roll, the checks of several locations) add up instead of
+        multiplying. ``what`` tells this chain apart from others on the same state."""
+        def step_for(action: Callable[[Resolver], None]) -> Any:
+            def step(d: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
+                sub = self._resume(d, state)
+                action(sub)
+                return sub._state(state)
             return step
 
         start = (self.w.overlay(), ())
-        key = (tuple(codes), id(base), hash(base), start, self.options, self.turn, self.batch, self.cascade)
-        overlay, events = self.dice.fold(start, [step_for(c) for c in codes],
-                                         "critical checks: " + ", ".join(L.name(c) for c in codes), key=key)
+        overlay, events = self.dice.fold(start, [step_for(a) for a in actions], label,
+                                         key=self.context_key(what))
         self.w.adopt(overlay)
         for e in events:
             self.event(e)
+
+    def context_key(self, what: Any) -> tuple[Any, ...]:
+        """What a fold's steps under exact odds depend on besides the state they are handed
+        (their results are shared by it)."""
+        base = self.w.base
+        return (what, id(base), hash(base), self.options, self.turn, self.batch, self.cascade,
+                self.components, self.crit_table, self.half)
 
     def has_case(self, code: str) -> bool:
         """CASE protects this location: a CASE slot in it, or any location of a Clan 'Mech."""
@@ -261,26 +292,48 @@ class Resolver:
         if self.destroyed:
             self.change(f"No critical check for the {L.name(code)}: the 'Mech is already destroyed")
             return
-        if not C.exact(self.dice):
+        if not self.exact:
             self._critical_check(code)
             return
-        base = self.w.base
-        key = (code, id(base), hash(base), self.w.overlay(), self.options, self.turn, self.batch, self.cascade)
+        start = self.w.overlay()
 
-        def check(d: Dice) -> tuple[Any, ...]:
-            sub = self.fork(d)
-            sub._critical_check(code)
-            # exact odds compare results by the state they leave (and the PSRs they call for);
-            # the step-by-step narrative is what real dice are for, so it is left out here and
-            # cascades that end in the same state merge
-            return sub.w.overlay(), (), (), tuple(sub.events)
+        def roll(d: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
+            sub = self._resume(d, state)
+            batch = sub._roll_check(code)
+            sub.mark(batch)
+            return sub._state(state, tuple(batch))
 
-        overlay, changes, effects, events = self.dice.branch(check, f"critical check: {L.name(code)}", key=key)
+        def act(d: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
+            pending = state[2]
+            if not pending:
+                return state
+            sub = self._resume(d, state)
+            sub.act(pending[0])
+            if len(pending) == 1:
+                sub.settle()
+            return sub._state(state, pending[1:])
+
+        # the roll, then each critical of it in turn, with equal states merged between steps;
+        # exact odds compare results by the state they leave (and the PSRs they call for): the
+        # step-by-step narrative is what real dice are for, so it is left out here
+        steps = [roll] + [act] * C.most_criticals(self.crit_table)
+        overlay, events, _ = self.dice.fold((start, (), ()), steps, f"critical check: {L.name(code)}",
+                                            key=self.context_key(code))
         self.w.adopt(overlay)
-        self.changes.extend(changes)
-        self.effects.extend(effects)
         for e in events:
             self.event(e)
+
+    def _resume(self, dice: Dice, state: tuple[Any, ...]) -> Resolver:
+        """Under exact odds: a resolver on the state a step of a fold starts from."""
+        sub = self.fork(dice)
+        sub.w.adopt(state[0])
+        return sub
+
+    def _state(self, before: tuple[Any, ...], *rest: Any) -> tuple[Any, ...]:
+        """Under exact odds: the state a step of a fold ends in (the unit, the PSRs so far, and
+        ``rest``)."""
+        events = before[1]
+        return (self.w.overlay(), events + tuple(e for e in self.events if e not in events)) + rest
 
     def fork(self, dice: Dice) -> Resolver:
         """A resolver on a copy of the state, with empty records, rolling with ``dice``."""
@@ -292,6 +345,13 @@ class Resolver:
         return sub
 
     def _critical_check(self, code: str) -> None:
+        batch = self._roll_check(code)
+        if batch:
+            self.apply_batch(batch)
+
+    def _roll_check(self, code: str) -> list[Effect]:
+        """Roll Determining Critical Hits for a location: a blown-off location is dealt with
+        here; otherwise the criticals' slots are chosen and returned, to be applied."""
         label = f"Determining Critical Hits: {L.name(code)}"
         table = self.crit_table
         # one roll; under exact odds the totals that read the same row are taken together
@@ -303,7 +363,8 @@ class Resolver:
         if det.data["blown_off"]:
             self.blow_off(code)
         elif det.data["criticals"]:
-            self.criticals(code, int(det.data["criticals"]))
+            return self.choose(code, int(det.data["criticals"]), "critical")
+        return []
 
     def picks(self, code: str, count: int, label: str) -> list[tuple[str, int]]:
         """Roll the slots ``count`` criticals strike, starting in location ``code``.
@@ -333,18 +394,20 @@ class Resolver:
                     out.append((where, -1))
                     continue
                 tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
-                idx = C.choose_slot(d, self.half, slots, ok, tag, reroll)
+                classes = C.slot_classes(self.w, slots, ok) if exact else None
+                idx = C.choose_slot(d, self.half, slots, ok, tag, reroll, classes)
                 taken.add((where, idx))
                 out.append((where, idx))
             return tuple(sorted(out, key=lambda p: (order[p[0]], p[1])))
 
-        if count > 1 and C.exact(self.dice):
+        exact = C.exact(self.dice)
+        if count > 1 and exact:
             loc = self.w.loc(code)
             slots = loc["slots"][:6] if L.slot_count(code) == 6 else loc["slots"]
             ok = [] if loc.get("destroyed") else C.hittable(slots, self.skip, set())
             if len(ok) >= count or not transfer:
                 chosen = C.exact_set(self.dice, self.half, len(slots), ok, count, reroll,
-                                     f"{label}s ({L.name(code)})", merge=self.cascade)
+                                     f"{label}s ({L.name(code)})", C.slot_classes(self.w, slots, ok))
                 if chosen is not None:
                     return [(code, i) for i in chosen] + [(code, -1)] * (count - len(chosen))
         return list(attempt(self.dice))
@@ -367,49 +430,51 @@ class Resolver:
             out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option))
         return out
 
-    def criticals(self, code: str, count: int) -> None:
-        self.apply_batch(self.choose(code, count, "critical"))
-
     def apply_batch(self, batch: list[Effect], record: bool = True) -> None:
         """Mark every slot of a batch first, then act on each in order (cascades follow).
 
         ``record=False`` leaves the batch's own rows out of :attr:`effects` (the effect stage
         already reported them); rows rolled in cascades are always recorded.
         """
-        dmg = self.w.wsub("damage")
+        self.mark(batch)
+        if self.exact and sum(1 for e in batch if e.code in CASCADING) > 1:
+            if record:
+                self.effects.extend(batch)
+            self.in_turn([lambda sub, e=eff: sub.act(e) for eff in batch], "criticals of one roll", tuple(batch))
+        else:
+            for eff in batch:
+                if record:
+                    self.effects.append(eff)
+                self.act(eff)
+        self.settle()
+
+    def mark(self, batch: list[Effect]) -> None:
+        """Mark the slots a batch of criticals strikes as hit."""
         for eff in batch:
             if "slot" not in eff.data:
                 continue
-            slot = self.w.wslot(eff.data["location"], eff.data["slot"] - 1)
-            dmg["criticals"] = int(dmg.get("criticals", 0)) + 1
-            slot["destroyed"] = True
-            # every slot hit in one resolution shares one sequence number: only the order of
-            # turns matters to the rules (hip vs earlier actuators), and this lets exact odds
-            # merge cascades that hit the same slots in a different order
-            slot["hit_seq"] = self.seq
-            slot["hit_turn"] = self.turn
-            slot["hit_batch"] = self.batch
-        for eff in batch:
-            if record:
-                self.effects.append(eff)
-            if eff.code == "nothing-to-hit":
-                self.change(f"Nothing in the {L.name(eff.data['location'])} can take the critical: it is lost")
-                continue
-            E.consequences(self, eff)
-        self.settle()
+            # every slot hit in one resolution carries the same marks: only the order of turns
+            # matters to the rules (hip vs earlier actuators), and this lets exact odds merge
+            # cascades that hit the same slots in a different order
+            self.w.set_slot(eff.data["location"], eff.data["slot"] - 1, destroyed=True, hit_turn=self.turn,
+                            hit_batch=self.batch)
+
+    def act(self, eff: Effect) -> None:
+        """The consequences of one slot's critical (the slot is already marked)."""
+        if eff.code == "nothing-to-hit":
+            self.change(f"Nothing in the {L.name(eff.data['location'])} can take the critical: it is lost")
+            return
+        E.consequences(self, eff)
 
     def finish(self) -> None:
         """Bring the damage counters up to date and note the PSRs this resolution calls for."""
         self.settle()
-        dmg = self.w.wsub("damage")
         hits, lost = self.tally()
-        dmg["engine_hits"] = hits.get("engine", 0) + lost.get("engine", 0)
         gyro = hits.get("gyro", 0)
-        dmg["gyro_hits"] = gyro
-        dmg["sensor_hits"] = hits.get("sensors", 0)
-        dmg["life_support_hit"] = hits.get("life-support", 0) > 0
-        dmg["heat_sinks_destroyed"] = self.count_items("heat-sink")
-        dmg["jump_jets_destroyed"] = self.count_items("jump-jet")
+        self.w.set_sub("damage", engine_hits=hits.get("engine", 0) + lost.get("engine", 0), gyro_hits=gyro,
+                       sensor_hits=hits.get("sensors", 0), life_support_hit=hits.get("life-support", 0) > 0,
+                       heat_sinks_destroyed=self.count_items("heat-sink"),
+                       jump_jets_destroyed=self.count_items("jump-jet"))
         destroyed_at = int(self.components.row("gyro").data.get("destroyed_at", 2))
         if gyro > self.gyro_before:
             if gyro >= destroyed_at and self.gyro_before < destroyed_at:

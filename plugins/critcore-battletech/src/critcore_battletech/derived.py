@@ -31,7 +31,7 @@ def _same_turn(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 def _before_hip(act: Mapping[str, Any], hip: Mapping[str, Any]) -> bool:
     """An actuator hit from an earlier turn than the hip's (its PSR modifier is then ignored)."""
-    sa, sh = act.get("hit_seq"), hip.get("hit_seq")
+    sa, sh = act.get("hit_batch"), hip.get("hit_batch")
     if sa is None or sh is None:
         return False
     return bool(sa < sh) and not _same_turn(act, hip)
@@ -137,7 +137,7 @@ def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
             psr += _num(leg_row, "psr")
             why.append(f"{L.name(c)} lost +{_num(leg_row, 'psr')}")
             continue
-        hips = sorted(_hits(loc, "hip"), key=lambda s: s.get("hit_seq") or 0)
+        hips = sorted(_hits(loc, "hip"), key=lambda s: s.get("hit_batch") or 0)
         if hips:
             psr += _num(hip, "psr") * len(hips)
             why.append(f"{L.name(c)} hip +{_num(hip, 'psr') * len(hips)}")

@@ -80,10 +80,10 @@ def consequences(res: Resolver, effect: Effect) -> None:
             res.disable_item(item_id)
     if code == "ammo-explosion":
         dmg = int(data.get("explosion_damage", 0))
-        it = res.w.witem(item_id) if item_id is not None else None
-        if it is not None and isinstance(it.get("ammo"), dict):
+        it = res.w.item(item_id) if item_id is not None else None
+        if it is not None and isinstance(it.get("ammo"), Mapping):
             before = it["ammo"].get("shots", 0)
-            it["ammo"]["shots"] = 0
+            res.w.set_item(item_id, ammo=Data(it["ammo"]).replace(shots=0))
             res.change(f"{name} ({place}) explodes: {before} shots gone, {dmg} damage to internal structure")
         else:
             res.change(f"{name} ({place}) explodes: {dmg} damage to internal structure")

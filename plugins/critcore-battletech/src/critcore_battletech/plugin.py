@@ -229,7 +229,10 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) ->
     data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state))
     if state.get("destroyed") and not ctx.target.get("destroyed"):
         summary += f"; the 'Mech is destroyed ({state.get('destroyed_reason')})"
-    return Applied(summary, tuple(res.changes), state, extra, data)
+    # exact odds tell outcomes apart by what they leave, not by the story of how (cascades
+    # worked out on their own tell none of theirs): the step-by-step changes are for real dice
+    changes = () if res.exact else tuple(res.changes)
+    return Applied(summary, changes, state, extra, data)
 
 
 def _apply_generic(determination: Determination, location: Location, effects: Sequence[Effect]) -> Applied:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from critcore.errors import StateError
-from critcore.model import Data, freeze, thaw
+from critcore.model import Data, freeze
 
 from . import locations as L
 
@@ -47,13 +47,18 @@ def unit_name(state: Mapping[str, Any]) -> str:
 
 
 class Work:
-    """A unit's state being changed: copy-on-write over the frozen original."""
+    """A unit's state being changed: copy-on-write over the frozen original.
+
+    Every changed part is kept frozen (a new :class:`~critcore.model.Data` per change, sharing
+    what did not change), so taking a snapshot for exact odds (:meth:`overlay`), forking and
+    adopting a snapshot cost a few dictionary copies, not a walk over the unit.
+    """
 
     def __init__(self, target: Mapping[str, Any]) -> None:
         self.base = target
         self.top: dict[str, Any] = {}
-        self.locs: dict[str, dict[str, Any]] = {}
-        self.items_w: dict[str, dict[str, Any]] = {}
+        self.locs: dict[str, Data] = {}
+        self.items_w: dict[str, Data] = {}
 
     # -- reading ---------------------------------------------------------------------------
     def get(self, key: str, default: Any = None) -> Any:
@@ -85,74 +90,70 @@ class Work:
         return str(self.base.get("config", "biped")).lower()
 
     # -- writing ---------------------------------------------------------------------------
-    def wloc(self, code: str) -> dict[str, Any]:
-        w = self.locs.get(code)
-        if w is None:
-            base = self.base["locations"][code]
-            w = dict(base)
-            w["slots"] = list(base["slots"])  # each slot stays shared until it changes (wslot)
-            self.locs[code] = w
-        return w
+    def set_loc(self, code: str, **changes: Any) -> None:
+        """Change some keys of a location."""
+        self.locs[code] = _data(self.loc(code)).replace(**changes)
 
-    def wslot(self, code: str, index: int) -> dict[str, Any]:
-        """A writable copy of one slot (the rest of the location's slots stay shared)."""
-        slots = self.wloc(code)["slots"]
-        s = slots[index]
-        if not isinstance(s, dict):
-            s = slots[index] = dict(s)
-        return s
+    def set_slot(self, code: str, index: int, **changes: Any) -> None:
+        """Change some keys of one slot (the location's other slots stay shared)."""
+        slots = list(self.loc(code)["slots"])
+        slots[index] = _data(slots[index]).replace(**changes)
+        self.set_loc(code, slots=tuple(slots))
 
-    def witem(self, item_id: str) -> dict[str, Any] | None:
-        w = self.items_w.get(item_id)
-        if w is None:
-            base = self.base.get("items", {}).get(item_id)
-            if base is None:
-                return None
-            w = thaw(base)
-            self.items_w[item_id] = w
-        return w
+    def set_item(self, item_id: str, **changes: Any) -> bool:
+        """Change some keys of an item; False when the unit has no such item."""
+        found = self.item(item_id)
+        if found is None:
+            return False
+        self.items_w[item_id] = _data(found).replace(**changes)
+        return True
 
-    def wsub(self, key: str) -> dict[str, Any]:
-        """A writable copy of a top-level table such as ``pilot`` or ``damage``."""
-        w = self.top.get(key)
-        if w is None:
-            w = thaw(self.base.get(key)) or {}
-            self.top[key] = w
-        return w
+    def reset(self, code: str) -> None:
+        """Put a location's slots, and the items in them, back as they were in the original."""
+        base = self.base["locations"][code]
+        self.set_loc(code, slots=base["slots"])
+        for s in base["slots"]:
+            item_id = s.get("item")
+            if item_id is not None:
+                self.items_w.pop(item_id, None)
+
+    def set_sub(self, key: str, **changes: Any) -> None:
+        """Change some keys of a top-level table such as ``pilot`` or ``damage``."""
+        self.top[key] = _data(self.get(key) or Data()).replace(**changes)
 
     def set(self, key: str, value: Any) -> None:
-        self.top[key] = value
+        self.top[key] = freeze(value)
 
     # -- exact odds ---------------------------------------------------------------------------
     def overlay(self) -> tuple[Data, Data, Data]:
         """What has changed so far, frozen (hashable): a key for merging equal states."""
-        return (Data({k: freeze(v) for k, v in self.top.items()}),
-                Data({k: freeze(v) for k, v in self.locs.items()}),
-                Data({k: freeze(v) for k, v in self.items_w.items()}))
+        return Data(self.top), Data(self.locs), Data(self.items_w)
 
     def fork(self) -> Work:
         """An independent copy: changing it leaves this one as it is."""
         w = Work(self.base)
-        w.top = thaw(Data(self.top)) if self.top else {}
-        w.locs = {k: {**v, "slots": [dict(x) if isinstance(x, dict) else x for x in v["slots"]]}
-                  for k, v in self.locs.items()}
-        w.items_w = {k: dict(v) for k, v in self.items_w.items()}
+        w.top = dict(self.top)
+        w.locs = dict(self.locs)
+        w.items_w = dict(self.items_w)
         return w
 
     def adopt(self, overlay: tuple[Data, Data, Data]) -> None:
         """Take over the changes of a fork, as returned by :meth:`overlay`."""
         top, locs, items = overlay
-        self.top = thaw(top)
-        self.locs = {k: {**thaw(v)} for k, v in locs.items()}
-        self.items_w = {k: thaw(v) for k, v in items.items()}
+        self.top = dict(top)
+        self.locs = dict(locs)
+        self.items_w = dict(items)
 
     def result(self) -> Data:
         """The new state as frozen data (unchanged parts are shared with the original)."""
         new = dict(self.base)
         if self.locs:
-            new["locations"] = Data({**self.base["locations"], **{k: freeze(v) for k, v in self.locs.items()}})
+            new["locations"] = Data({**self.base["locations"], **self.locs})
         if self.items_w:
-            new["items"] = Data({**self.base.get("items", {}), **{k: freeze(v) for k, v in self.items_w.items()}})
-        for k, v in self.top.items():
-            new[k] = freeze(v)
+            new["items"] = Data({**self.base.get("items", {}), **self.items_w})
+        new.update(self.top)
         return Data(new)
+
+
+def _data(value: Mapping[str, Any]) -> Data:
+    return value if isinstance(value, Data) else Data(value)
