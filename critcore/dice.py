@@ -499,8 +499,10 @@ class Dice:
         With real dice this is a plain loop. Under exact odds the distribution of states is
         carried from step to step with equal states merged in between, so a chain of steps
         with many outcomes each (critical checks in several locations) is enumerated in the
-        sum, not the product, of their outcomes. States must be hashable; ``key`` as for
-        :meth:`branch`.
+        sum, not the product, of their outcomes. States must be hashable. ``key`` (hashable)
+        names the steps: everything they depend on besides the state they are handed. With it
+        each step's answers from each state are remembered and shared by every fold with the
+        same label and key, whatever state it started from.
         """
         handler = getattr(self.roller, "roll_fold", None)
         if handler is not None:

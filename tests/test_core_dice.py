@@ -321,3 +321,23 @@ def test_fold_carries_merged_states_from_step_to_step():
 def test_fold_with_real_dice_is_a_loop():
     d = Dice(ScriptedRoller("3,4,5"))
     assert d.fold(0, [lambda dd, s: s + dd.roll("1d6", "x").total] * 3, "sum") == 12
+
+
+def test_fold_with_a_key_shares_each_step_between_folds():
+    """Two folds with the same key start from 5 and from 7, and both reach state 1 after the
+    first step: the second step is enumerated once for state 1 (six faces), not once per fold;
+    each fold still gives 1 + a d6's parity with 1/2 each."""
+    calls = []
+
+    def settle(d, state):
+        return min(state, 1)
+
+    def add(d, state):
+        calls.append(state)
+        return (state + d.roll("1d6", "add").total) % 2
+
+    for start in (5, 7):
+        result, remainder = enumerate_runs(
+            lambda r, s=start: Dice(r).fold(s, [settle, add], "shared steps", key="settle then add"))
+        assert result == {0: Fraction(1, 2), 1: Fraction(1, 2)} and remainder == 0
+    assert calls == [1] * 6
