@@ -511,6 +511,24 @@ class Dice:
             state = step(self, state)
         return state
 
+    def iterate(self, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool], label: str,
+                key: Any = None) -> T:
+        """Apply ``step`` (``step(dice, state)``) until ``done(state)``, and return that state.
+
+        With real dice this is a plain loop. Under exact odds the distribution of unfinished
+        states is carried from step to step with equal states merged, so a process whose state
+        says what is left to do (a queue of pending actions: a BattleTech ammunition cascade)
+        costs one step per distinct state, never a replay of the steps before it. States must
+        be hashable. ``key`` as for :meth:`fold`: it names ``step`` and ``done`` (what they
+        depend on besides the state), and each step's answers from each state are remembered.
+        """
+        handler = getattr(self.roller, "roll_iterate", None)
+        if handler is not None:
+            return handler(state, step, done, label, key)  # type: ignore[no-any-return]
+        while not done(state):
+            state = step(self, state)
+        return state
+
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
         """A success test: ``dice`` d6 against ``tn`` (Rule of Six, minimum TN 2, Rule of One)."""
         test = make_test(dice, tn, rule_of_six)

@@ -127,10 +127,10 @@ class EnumeratingRoller:
                     after = cache.get(step_key) if step_key is not None else None
                     if after is None:
                         found, _ = enumerate_weights(lambda roller, s=before: step(Dice(roller), s), self.cutoff)
-                        after = (tuple((new, n, d) for new, (n, d) in found.items()), 1)
+                        after = tuple((new, n, d) for new, (n, d) in found.items())
                         if step_key is not None:
                             _remember(step_key, after)
-                    for new, qn, qd in after[0]:
+                    for new, qn, qd in after:
                         acc = nxt.get(new)
                         if acc is None:
                             nxt[new] = [pn * qn, pd * qd]
@@ -140,6 +140,60 @@ class EnumeratingRoller:
             weights = _weights([(s, Fraction(n, d)) for s, (n, d) in dist.items()])
             if whole_key is not None:
                 _remember(whole_key, weights)
+        return self._choose(weights)
+
+    def roll_iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
+                     key: Any = None) -> Any:
+        """Apply ``step`` to every unfinished state of the distribution, merging equal states,
+        until every state is ``done``; branch on the finished states. Unfinished states whose
+        probability falls below a millionth of the cut-off are dropped (and show in the
+        remainder), so a process that may never finish still ends.
+
+        With a ``key`` each step's answers from each state are remembered, and so is the answer
+        of the whole process from ``state``.
+        """
+        from fractions import Fraction
+
+        cache = _UNTIL_CACHE
+        whole_key = (label, key, "iterate", self.cutoff, state) if key is not None else None
+        weights = cache.get(whole_key) if whole_key is not None else None
+        if weights is None:
+            finished: dict[Any, list[int]] = {}
+            frontier: dict[Any, list[int]] = {state: [1, 1]}
+            # only states far below the cut-off are dropped: a finite process (the usual case)
+            # stays exact, and one that may go on for ever still ends
+            cut_num, cut_den = self.cut_num, self.cut_den * 10**6
+            while frontier:
+                nxt: dict[Any, list[int]] = {}
+                for before, (pn, pd) in frontier.items():
+                    if done(before):
+                        acc = finished.get(before)
+                        if acc is None:
+                            finished[before] = [pn, pd]
+                        else:
+                            add_to(acc, pn, pd)
+                        continue
+                    if cut_num and pn * cut_den < cut_num * pd:
+                        continue
+                    step_key = (label, key, "iterate step", self.cutoff, before) if key is not None else None
+                    after = cache.get(step_key) if step_key is not None else None
+                    if after is None:
+                        found, _ = enumerate_weights(lambda roller, s=before: step(Dice(roller), s), self.cutoff)
+                        after = tuple((new, n, d) for new, (n, d) in found.items())
+                        if step_key is not None:
+                            _remember(step_key, after)
+                    for new, qn, qd in after:
+                        acc = nxt.get(new)
+                        if acc is None:
+                            nxt[new] = [pn * qn, pd * qd]
+                        else:
+                            add_to(acc, pn * qn, pd * qd)
+                frontier = nxt
+            weights = _weights([(s, Fraction(n, d)) for s, (n, d) in finished.items()])
+            if whole_key is not None:
+                _remember(whole_key, weights)
+        if not weights[0]:
+            raise Pruned()  # every way on fell below the cut-off
         return self._choose(weights)
 
     def _sub(self, fn: Callable[[Dice], Any], label: str, key: Any, reject_none: bool) -> Any:

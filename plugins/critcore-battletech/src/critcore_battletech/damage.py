@@ -9,7 +9,7 @@ and the events (PSRs due now). It lives only inside the ``apply`` stage.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from critcore.dice import Dice
 from critcore.model import Effect
@@ -39,6 +39,10 @@ def _loc_tally(loc: Mapping[str, Any]) -> tuple[tuple[tuple[str, int], ...], tup
     return tuple(hits.items()), tuple(lost.items())
 
 
+def _no_pending(state: tuple[Any, ...]) -> bool:
+    return not state[2]
+
+
 class Resolver:
     """One resolution's working state and record."""
 
@@ -54,6 +58,7 @@ class Resolver:
         self.changes: list[str] = []
         self.effects: list[Effect] = []
         self.events: list[str] = []
+        self.pending: list[tuple[Any, ...]] = []  # under exact odds: actions not yet carried out
         self.known_rows = frozenset(r.id for r in self.components.rows)
         self.skip = C.roll_again_kinds(self.components)
         self.batch = int((self.w.get("damage") or {}).get("resolutions", 0)) + 1
@@ -229,46 +234,16 @@ class Resolver:
             if remaining:
                 self.change(f"{remaining} damage passes inward to the {L.name(nxt)}")
             code = nxt
-        if len(damaged) > 1 and self.exact:
-            self.checks_in_turn(damaged)
+        if self.exact:  # the checks wait in the queue of pending actions (see drain)
+            self.pending.extend(("check", c) for c in damaged)
             return
         for where in damaged:
             if not self.w.loc(where).get("destroyed"):
                 self.critical_check(where)
 
-    def checks_in_turn(self, codes: list[str]) -> None:
-        """Under exact odds: the critical checks of several locations, one after the other."""
-        def check(code: str) -> Callable[[Resolver], None]:
-            def act(sub: Resolver) -> None:
-                if not sub.w.loc(code).get("destroyed"):
-                    sub.critical_check(code)
-            return act
-
-        self.in_turn([check(c) for c in codes], "critical checks: " + ", ".join(L.name(c) for c in codes),
-                     tuple(codes))
-
-    def in_turn(self, actions: list[Callable[[Resolver], None]], label: str, what: Any) -> None:
-        """Under exact odds: ``actions`` one after the other, with :meth:`critcore.dice.Dice.fold`
-        carrying the merged states from one to the next, so the outcomes of a chain of steps
-        (the criticals of one roll, the checks of several locations) add up instead of
-        multiplying. ``what`` tells this chain apart from others on the same state."""
-        def step_for(action: Callable[[Resolver], None]) -> Any:
-            def step(d: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
-                sub = self._resume(d, state)
-                action(sub)
-                return sub._state(state)
-            return step
-
-        start = (self.w.overlay(), ())
-        overlay, events = self.dice.fold(start, [step_for(a) for a in actions], label,
-                                         key=self.context_key(what))
-        self.w.adopt(overlay)
-        for e in events:
-            self.event(e)
-
     def context_key(self, what: Any) -> tuple[Any, ...]:
-        """What a fold's steps under exact odds depend on besides the state they are handed
-        (their results are shared by it)."""
+        """What the steps of :meth:`drain` depend on besides the state they are handed (their
+        results are shared by it)."""
         base = self.w.base
         return (what, id(base), hash(base), self.options, self.turn, self.batch, self.cascade,
                 self.components, self.crit_table, self.half)
@@ -282,58 +257,52 @@ class Resolver:
 
     # -- criticals -------------------------------------------------------------------------
     def critical_check(self, code: str) -> None:
-        """Roll Determining Critical Hits for a location whose internal structure was damaged.
-
-        Under exact odds the check and everything it sets off (an ammunition cascade) is worked
-        out on its own with :meth:`critcore.dice.Dice.branch`, keyed by the unit's state so far:
-        the same check on the same state is enumerated once, and equal results merge, which
-        keeps a long cascade from multiplying into millions of replays.
-        """
+        """Roll Determining Critical Hits for a location whose internal structure was damaged,
+        and apply the criticals it calls for (under exact odds they wait in the queue)."""
         if self.destroyed:
             self.change(f"No critical check for the {L.name(code)}: the 'Mech is already destroyed")
             return
-        if not self.exact:
-            self._critical_check(code)
+        batch = self._roll_check(code)
+        if batch:
+            self.apply_batch(batch)
+
+    # -- exact odds: the cascade as a queue of pending actions ---------------------------------
+    def drain(self) -> None:
+        """Under exact odds: carry out the pending actions (critical checks, the criticals they
+        call for, the settling after each roll's criticals) with
+        :meth:`critcore.dice.Dice.iterate`.
+
+        Each action runs to its end and leaves the actions it calls for at the front of the
+        queue, in the order the recursion of real dice takes them, so the order of events is
+        the same. The state carried is the unit, the PSRs called for so far and the queue: equal
+        states merge, and each action is worked out once per distinct state, however it was
+        reached. Exact odds tell results apart by the state they leave and the PSRs they call
+        for; the step-by-step narrative is what real dice are for, so it is left out here.
+        """
+        if not self.pending:
             return
-        start = self.w.overlay()
-
-        def roll(d: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
-            sub = self._resume(d, state)
-            batch = sub._roll_check(code)
-            sub.mark(batch)
-            return sub._state(state, tuple(batch))
-
-        def act(d: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
-            pending = state[2]
-            if not pending:
-                return state
-            sub = self._resume(d, state)
-            sub.act(pending[0])
-            if len(pending) == 1:
-                sub.settle()
-            return sub._state(state, pending[1:])
-
-        # the roll, then each critical of it in turn, with equal states merged between steps;
-        # exact odds compare results by the state they leave (and the PSRs they call for): the
-        # step-by-step narrative is what real dice are for, so it is left out here
-        steps = [roll] + [act] * C.most_criticals(self.crit_table)
-        overlay, events, _ = self.dice.fold((start, (), ()), steps, f"critical check: {L.name(code)}",
-                                            key=self.context_key(code))
+        start = (self.w.overlay(), (), tuple(self.pending))
+        self.pending = []
+        overlay, events, _ = self.dice.iterate(start, self._step, _no_pending, "cascade",
+                                               key=self.context_key("cascade"))
         self.w.adopt(overlay)
         for e in events:
             self.event(e)
 
-    def _resume(self, dice: Dice, state: tuple[Any, ...]) -> Resolver:
-        """Under exact odds: a resolver on the state a step of a fold starts from."""
+    def _step(self, dice: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
+        """One pending action carried out on a copy of the state."""
+        overlay, events, queue = state
         sub = self.fork(dice)
-        sub.w.adopt(state[0])
-        return sub
-
-    def _state(self, before: tuple[Any, ...], *rest: Any) -> tuple[Any, ...]:
-        """Under exact odds: the state a step of a fold ends in (the unit, the PSRs so far, and
-        ``rest``)."""
-        events = before[1]
-        return (self.w.overlay(), events + tuple(e for e in self.events if e not in events)) + rest
+        sub.w.adopt(overlay)
+        action = queue[0]
+        if action[0] == "act":
+            sub.act(action[1])
+        elif action[0] == "settle":
+            sub.settle()
+        elif not sub.w.loc(action[1]).get("destroyed"):
+            sub.critical_check(action[1])
+        new_events = events + tuple(e for e in sub.events if e not in events)
+        return sub.w.overlay(), new_events, tuple(sub.pending) + queue[1:]
 
     def fork(self, dice: Dice) -> Resolver:
         """A resolver on a copy of the state, with empty records, rolling with ``dice``."""
@@ -341,13 +310,8 @@ class Resolver:
         sub.__dict__.update(self.__dict__)
         sub.w = self.w.fork()
         sub.dice = dice
-        sub.changes, sub.effects, sub.events = [], [], []
+        sub.changes, sub.effects, sub.events, sub.pending = [], [], [], []
         return sub
-
-    def _critical_check(self, code: str) -> None:
-        batch = self._roll_check(code)
-        if batch:
-            self.apply_batch(batch)
 
     def _roll_check(self, code: str) -> list[Effect]:
         """Roll Determining Critical Hits for a location: a blown-off location is dealt with
@@ -434,18 +398,17 @@ class Resolver:
         """Mark every slot of a batch first, then act on each in order (cascades follow).
 
         ``record=False`` leaves the batch's own rows out of :attr:`effects` (the effect stage
-        already reported them); rows rolled in cascades are always recorded.
+        already reported them); rows rolled in cascades are always recorded. Under exact odds
+        the acts and the settling wait in the queue of pending actions (see :meth:`drain`).
         """
         self.mark(batch)
-        if self.exact and sum(1 for e in batch if e.code in CASCADING) > 1:
+        if self.exact:
+            self.pending.extend([("act", e) for e in batch] + [("settle",)])
+            return
+        for eff in batch:
             if record:
-                self.effects.extend(batch)
-            self.in_turn([lambda sub, e=eff: sub.act(e) for eff in batch], "criticals of one roll", tuple(batch))
-        else:
-            for eff in batch:
-                if record:
-                    self.effects.append(eff)
-                self.act(eff)
+                self.effects.append(eff)
+            self.act(eff)
         self.settle()
 
     def mark(self, batch: list[Effect]) -> None:
@@ -467,7 +430,9 @@ class Resolver:
         E.consequences(self, eff)
 
     def finish(self) -> None:
-        """Bring the damage counters up to date and note the PSRs this resolution calls for."""
+        """Carry out what is pending, bring the damage counters up to date and note the PSRs
+        this resolution calls for."""
+        self.drain()
         self.settle()
         hits, lost = self.tally()
         gyro = hits.get("gyro", 0)
