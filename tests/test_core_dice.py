@@ -341,3 +341,40 @@ def test_fold_with_a_key_shares_each_step_between_folds():
             lambda r, s=start: Dice(r).fold(s, [settle, add], "shared steps", key="settle then add"))
         assert result == {0: Fraction(1, 2), 1: Fraction(1, 2)} and remainder == 0
     assert calls == [1] * 6
+
+
+def test_iterate_with_real_dice_is_a_loop():
+    """Add d6 rolls until the total reaches 10: 4 + 5 + 3 = 12, the fourth die never rolled."""
+    d = Dice(ScriptedRoller("4,5,3,6"))
+    total = d.iterate(0, lambda dd, s: s + dd.roll("1d6", "add").total, lambda s: s >= 10, "to ten")
+    assert total == 12 and len(d.rolls) == 3
+
+
+def test_iterate_merges_states_and_is_exact():
+    """A queue of two coin-like steps (d6 even or odd), each state a count of evens so far and
+    what is left to do: the final count is 0, 1 or 2 with 1/4, 1/2, 1/4, and each step runs
+    once per distinct state (3 states), never once per path (4 paths)."""
+    calls = []
+
+    def step(d, state):
+        evens, left = state
+        calls.append(state)
+        return evens + (d.roll("1d6", "coin").total % 2 == 0), left - 1
+
+    result, remainder = enumerate_runs(
+        lambda r: Dice(r).iterate((0, 2), step, lambda s: s[1] == 0, "coins", key="coins")[0])
+    assert result == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)} and remainder == 0
+    assert sorted(set(calls)) == [(0, 1), (0, 2), (1, 1)] and len(calls) == 6 * 3
+
+
+def test_iterate_that_may_never_end_shows_a_remainder():
+    """Roll a d6 until a 6, counting nothing: the process ends with probability 1 but has no
+    last step; states a millionth of the cut-off (1/1000 here) are dropped, and what they held
+    is missing from the answer (exact odds report it as the remainder: 1 minus the total)."""
+    def step(d, state):
+        return d.roll("1d6", "until six").total == 6
+
+    result, remainder = enumerate_runs(
+        lambda r: Dice(r).iterate(False, step, bool, "until six"), cutoff=Fraction(1, 1000))
+    assert set(result) == {True} and remainder == 0
+    assert 0 < 1 - result[True] < Fraction(1, 10**9)

@@ -91,3 +91,22 @@ def test_exact_odds_of_a_cascade_agree_with_simulation(bt_registry, mech):
         assert 0 < exact < 1, name
         _, low, high = sim.frequency(test)
         assert low <= float(exact) <= high, name
+
+
+def test_exact_odds_of_damage_that_sets_off_a_cascade(bt_registry, mech):
+    """25 damage to the left torso (16 armor, then 9 of its 12 structure) calls for a check that
+    can set off its bins in turn: the exact odds are whole, and the chance that the torso is lost
+    lies within the 95% interval of 4,000 seeded resolutions."""
+    from critcore.engine import Engine
+    from critcore.exact import exact_odds
+    from critcore.montecarlo import simulate
+
+    engine = Engine("battletech", registry=bt_registry)
+    params = {"location": "LT", "amount": 25}
+    odds = exact_odds(engine, "damage", params, mech)
+    assert odds.remainder == 0 and sum((b.probability for b in odds.branches), Fraction(0)) == 1
+    lost = odds.probability(lambda b: bool(b.applied.target["locations"]["LT"]["destroyed"]))
+    assert 0 < lost < 1
+    _, low, high = simulate(engine, "damage", params, 4000, 5, target=mech).frequency(
+        lambda b: bool(b.applied.target["locations"]["LT"]["destroyed"]))
+    assert low <= float(lost) <= high
