@@ -47,12 +47,6 @@ def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determ
                          f"in the {name}.", data=Data(row=row.id, criticals=count, blown_off=False))
 
 
-@lru_cache(maxsize=64)
-def most_criticals(table: Table) -> int:
-    """The most criticals one roll on the Determining Critical Hits table can call for."""
-    return max((int(r.data.get("criticals", 0)) for r in table.rows), default=0)
-
-
 def roll_again_kinds(components: Table) -> frozenset[str]:
     """Slot kinds that a critical never stays on (their row's effect is ``roll-again``)."""
     return frozenset(r.id for r in components.rows if r.code == ROLL_AGAIN)

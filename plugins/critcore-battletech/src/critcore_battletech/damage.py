@@ -114,15 +114,6 @@ class Resolver:
         if it is not None and not it.get("disabled"):
             self.w.set_item(item_id, disabled=True)
 
-    def count_kind(self, kind: str, with_lost_locations: bool = False) -> int:
-        """Slots of a kind hit by a critical (and, if asked, those in destroyed locations)."""
-        n = 0
-        for code in self.w.codes():
-            loc = self.w.loc(code)
-            gone = with_lost_locations and loc.get("destroyed")
-            n += sum(1 for s in loc["slots"] if s["kind"] == kind and (gone or s["destroyed"]))
-        return n
-
     def tally(self) -> tuple[dict[str, int], dict[str, int]]:
         """Slots hit by criticals, and slots lost with their location, by kind."""
         hits: dict[str, int] = {}
