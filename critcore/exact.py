@@ -163,13 +163,15 @@ def exact_odds(
 
     hook = engine.pm.hook
     remainder = [0, 1]
-    finals: dict[tuple[Any, ...], list[int]] = {}
+    # every key below is new when it is made: a stage's answers are distinct (they were merged
+    # while enumerating) and each extends a different prefix, so outcomes are kept in lists,
+    # never hashed again as whole tuples
+    finals: list[tuple[tuple[Any, ...], int, int]] = []
     if proc.verb == "treat":
         treat = direct_caller(hook.critcore_treat, ("ctx",))
         dist, rem = stage(treat)
         add_to(remainder, *rem)
-        for applied, (n, d) in dist.items():
-            finals[(None, None, (), applied)] = [n, d]
+        finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in dist.items())
     else:
         determine = direct_caller(hook.critcore_determine, ("ctx",))
         callers = {
@@ -179,41 +181,40 @@ def exact_odds(
         }
         dets, rem = stage(determine)
         add_to(remainder, *rem)
-        states: dict[tuple[Any, ...], list[int]] = {}
-        for det, p in dets.items():
-            _add(finals if det is not None and det.final else states,
-                 (det, None, (), None) if det is not None and det.final else (det,), p)
+        states: list[tuple[tuple[Any, ...], int, int]] = []
+        for det, (n, d) in dets.items():
+            if det is not None and det.final:
+                finals.append(((det, None, (), None), n, d))
+            else:
+                states.append(((det,), n, d))
         for level in ("locate", "effect", "apply"):
             call = callers[level]
-            nxt: dict[tuple[Any, ...], list[int]] = {}
-            for prefix, (pn, pd) in states.items():
+            nxt: list[tuple[tuple[Any, ...], int, int]] = []
+            for prefix, pn, pd in states:
                 if level == "effect":
                     dist, rem = stage(lambda ctx, pre=prefix: _tuple(call(ctx, *pre)))
+                    if None in dist and () in dist:  # no effects, said two ways: one outcome
+                        add_to(dist[()], *dist.pop(None))
                 else:
                     dist, rem = stage(lambda ctx, pre=prefix: call(ctx, *pre))
                 add_to(remainder, pn * rem[0], pd * rem[1])
                 for answer, (qn, qd) in dist.items():
-                    _add(nxt, prefix + ((() if answer is None else answer) if level == "effect" else answer,),
-                         [pn * qn, pd * qd])
+                    if answer is None and level == "effect":
+                        answer = ()
+                    nxt.append((prefix + (answer,), pn * qn, pd * qd))
             states = nxt
-        for key, p in states.items():
-            _add(finals, key, p)
-    branches = tuple(Branch(k[0], k[1], k[2], k[3], Fraction(n, d)) for k, (n, d) in finals.items())
+        finals.extend(states)
+    branches = tuple(Branch(k[0], k[1], k[2], k[3], Fraction(n, d)) for k, n, d in finals)
     # whatever was cut off, at the top or inside a Dice.branch, is what is missing from 1
-    missing = 1 - sum((b.probability for b in branches), Fraction(0))
+    total = [0, 1]
+    for _, n, d in finals:
+        add_to(total, n, d)
+    missing = 1 - Fraction(total[0], total[1])
     return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0])
 
 
 def _tuple(found: Any) -> Any:
     return None if found is None else tuple(found)
-
-
-def _add(acc: dict[Any, list[int]], key: Any, p: list[int]) -> None:
-    have = acc.get(key)
-    if have is None:
-        acc[key] = list(p)
-    else:
-        add_to(have, p[0], p[1])
 
 
 def render_groups(groups: Iterable[Group], exact: bool = True, indent: int = 0) -> list[str]:
