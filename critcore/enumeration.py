@@ -51,7 +51,7 @@ class EnumeratingRoller:
     sibling.
     """
 
-    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff")
+    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff", "lost")
 
     def __init__(self, path: Sequence[int] = (), cutoff: Fraction | None = None) -> None:
         from fractions import Fraction
@@ -64,6 +64,7 @@ class EnumeratingRoller:
         self.cutoff = cutoff if cutoff is not None else Fraction(0)
         self.cut_num = self.cutoff.numerator
         self.cut_den = self.cutoff.denominator
+        self.lost = [0, 1]  # probability cut off inside sub-enumerations first met on this run
 
     @property
     def prob(self) -> Fraction:
@@ -85,6 +86,17 @@ class EnumeratingRoller:
             raise Pruned()
         return value
 
+    def _choose_sub(self, weights: tuple[tuple[tuple[Any, int], ...], int]) -> Any:
+        """:meth:`_choose` among the answers of a sub-enumeration, whose probabilities may add
+        up to less than 1 (what it cut off): the first run to meet this choice counts what is
+        missing, so the remainder reports it and the cut-off is lowered if it is too much."""
+        if self.pos >= len(self.path):
+            weighted, den = weights
+            missing = den - sum(w for _, w in weighted)
+            if missing > 0:
+                add_to(self.lost, self.num * missing, self.den * den)
+        return self._choose(weights)
+
     def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
         return (), self._choose(_weights_of(expr))
 
@@ -98,11 +110,11 @@ class EnumeratingRoller:
 
         With a ``key`` the conditioned answers are remembered under (label, key) for later runs.
         """
-        return self._choose(self._sub(attempt, label, key, True))
+        return self._choose_sub(self._sub(attempt, label, key, True))
 
     def roll_branch(self, fn: Callable[[Dice], Any], label: str, key: Any = None) -> Any:
         """Enumerate ``fn`` on its own and branch on its distinct answers (equal ones merged)."""
-        return self._choose(self._sub(fn, label, key, False))
+        return self._choose_sub(self._sub(fn, label, key, False))
 
     def roll_fold(self, state: Any, steps: Sequence[Callable[[Dice, Any], Any]], label: str, key: Any = None) -> Any:
         """Apply ``steps`` one after the other to the distribution of states, merging equal
@@ -140,7 +152,7 @@ class EnumeratingRoller:
             weights = _weights([(s, Fraction(n, d)) for s, (n, d) in dist.items()])
             if whole_key is not None:
                 _remember(whole_key, weights)
-        return self._choose(weights)
+        return self._choose_sub(weights)
 
     def roll_iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
                      key: Any = None) -> Any:
@@ -194,7 +206,7 @@ class EnumeratingRoller:
                 _remember(whole_key, weights)
         if not weights[0]:
             raise Pruned()  # every way on fell below the cut-off
-        return self._choose(weights)
+        return self._choose_sub(weights)
 
     def _sub(self, fn: Callable[[Dice], Any], label: str, key: Any, reject_none: bool) -> Any:
         from fractions import Fraction
@@ -202,13 +214,14 @@ class EnumeratingRoller:
         cache_key = (label, key, reject_none, self.cutoff) if key is not None else None
         weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
         if weights is None:
-            dist, _ = enumerate_runs(lambda roller: fn(Dice(roller)), self.cutoff)
+            dist, cut = enumerate_runs(lambda roller: fn(Dice(roller)), self.cutoff)
             if reject_none:
                 found = [(value, p) for value, p in dist.items() if value is not None]
-                whole = sum((p for _, p in found), Fraction(0))
-                if not whole:
+                accepted = sum((p for _, p in found), Fraction(0))
+                if not accepted:
                     raise DiceError(f"{label}: no roll can ever give an acceptable result")
-                found = [(value, p / whole) for value, p in found]
+                # attempts cut off might have been accepted: their share stays missing
+                found = [(value, p / (accepted + cut)) for value, p in found]
             else:
                 # what the sub-enumeration cut off stays missing, and shows in the remainder
                 found = list(dist.items())
@@ -263,6 +276,8 @@ def enumerate_weights(
                 add_to(acc, roller.num, roller.den)
         except Pruned:
             add_to(cut, roller.num, roller.den)
+        if roller.lost[0]:
+            add_to(cut, roller.lost[0], roller.lost[1])
         for j, width in enumerate(roller.widths):
             for alt in range(1, width):
                 stack.append(path + [0] * j + [alt])

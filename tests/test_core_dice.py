@@ -370,11 +370,42 @@ def test_iterate_merges_states_and_is_exact():
 def test_iterate_that_may_never_end_shows_a_remainder():
     """Roll a d6 until a 6, counting nothing: the process ends with probability 1 but has no
     last step; states a millionth of the cut-off (1/1000 here) are dropped, and what they held
-    is missing from the answer (exact odds report it as the remainder: 1 minus the total)."""
+    is reported as the remainder."""
     def step(d, state):
         return d.roll("1d6", "until six").total == 6
 
     result, remainder = enumerate_runs(
         lambda r: Dice(r).iterate(False, step, bool, "until six"), cutoff=Fraction(1, 1000))
-    assert set(result) == {True} and remainder == 0
-    assert 0 < 1 - result[True] < Fraction(1, 10**9)
+    assert set(result) == {True}
+    assert 0 < remainder < Fraction(1, 10**9) and result[True] + remainder == 1
+
+
+def test_what_a_branch_cuts_off_counts_in_the_remainder():
+    """A branch that rolls a d6 again on every 6, for ever: with a cut-off of 1/1000, after three
+    6s in a row (1/216) every face of the next roll is a run of 1/1296 < 1/1000 and is cut, so
+    1/216 is the remainder of the whole enumeration, not silently lost; "two or more 6s" keeps
+    1/36 - 1/216."""
+    def sixes(d):
+        n = 0
+        while d.roll("1d6", "again").total == 6:
+            n += 1
+        return n
+
+    result, remainder = enumerate_runs(lambda r: Dice(r).branch(sixes, "sixes") >= 2, cutoff=Fraction(1, 1000))
+    assert remainder == Fraction(1, 216)
+    assert result[True] == Fraction(1, 36) - Fraction(1, 216) and sum(result.values()) + remainder == 1
+
+
+def test_cut_off_is_lowered_until_what_branches_lose_is_below_the_tolerance():
+    """The same endless branch under enumerate_within (tolerance one in a million): the first
+    cut-off (1e-6) loses seven 6s in a row inside the branch (1/6^7, about 3.6e-6: too much), so
+    the cut-off is lowered and what is left unaccounted ends below one in a million."""
+    def sixes(d):
+        n = 0
+        while d.roll("1d6", "again").total == 6:
+            n += 1
+        return n
+
+    result, remainder = enumerate_within(lambda r: Dice(r).branch(sixes, "endless sixes") >= 2)
+    assert 0 < remainder < Fraction(1, 10**6)
+    assert sum(result.values()) + remainder == 1
