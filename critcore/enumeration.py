@@ -317,6 +317,8 @@ def enumerate_weights_within(
     run: Callable[[EnumeratingRoller], T], tolerance: Fraction | None = None, max_rounds: int = 6
 ) -> tuple[dict[T, list[int]], list[int]]:
     """:func:`enumerate_within` with probabilities as ``[numerator, denominator]`` pairs."""
+    from fractions import Fraction
+
     tolerance = tolerance if tolerance is not None else Fraction(1, 10**6)
     cutoff = tolerance
     for _ in range(max_rounds):
