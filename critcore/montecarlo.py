@@ -1,10 +1,25 @@
 """Monte Carlo: resolve a procedure many times with seeded dice and count the outcomes.
 
 The loop is lean on purpose: parameters are checked once, one context is reused, totals are
-drawn straight from each roll's exact distribution (the same seed gives the same counts), no
-roll record is kept, and when a stage has a single plain implementation (no house-rule wrapper)
-it is called directly instead of through pluggy ("hook implementations looked up once per
-batch"). Results have the shape of :mod:`critcore.exact`, with a 95% confidence interval.
+drawn straight from each roll's exact distribution (one random number per roll, so the same
+seed gives the same counts), no roll record is kept, and a stage with a single plain
+implementation (no house-rule wrapper) is called directly instead of through pluggy ("hook
+implementations looked up once per batch"). Results have the shape of :mod:`critcore.exact`,
+with a 95% confidence interval.
+
+Two shortcuts rest on the rule exact odds rely on too: stages are pure, so what locate, effect
+and apply answer for a determination depends only on the rolls they are given.
+
+* Roll tree: the first time a determination's later stages run, the rolls they draw are
+  recorded; later resolutions with that determination draw the same rolls from the same tables
+  and follow the recorded path, and a known path is counted without calling the stages again.
+  A path not seen yet runs the stages with the numbers already drawn handed back first, so
+  every random number is used exactly as if the stages had run.
+* Plain determine: a determine implementation may carry a ``by_total`` attribute, a function
+  of the context answering ``(notation, label, answers)`` when ``determine(ctx)`` is exactly
+  ``answers[ctx.dice.roll(notation, label).total]`` and does nothing else (no note, no other
+  roll), or None when it is not. The loop then draws the roll itself and looks the answer up
+  by the drawn table entry (GURPS: the 3d6 roll against skill).
 """
 
 from __future__ import annotations
@@ -13,34 +28,39 @@ import math
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, chain
 from typing import Any, Callable, Mapping, Sequence
 
 from .dice import DiceExpr, make_test, parse
 from .engine import Context, Engine, check_params, direct_caller
-from .model import Data, Roll, freeze, thaw
 from .exact import LEVELS, Branch, Group, group
+from .model import Data, Roll, freeze, thaw
 
 Z95 = 1.959963984540054
+
+Table = tuple[Any, ...]
+"""A roll's results laid out for drawing: ("flat", rolls, size) or ("bisect", (cumulative, rolls), 0)."""
+_NO_LAST: tuple[Any, ...] = (object(), None, (), 0)  # a last roll no roll matches
 
 
 class SamplingDice:
     """A :class:`~critcore.dice.Dice` look-alike for simulations: each roll is one random number
     that picks from a table of the roll's results laid out by their exact weights (216 entries
-    for 3d6), and no record is kept. Rolls are shared :class:`~critcore.model.Roll` objects."""
+    for 3d6), and no record is kept. Rolls are shared :class:`~critcore.model.Roll` objects, one
+    per result of a table, which lets the simulation recognise a roll by its identity."""
 
-    __slots__ = ("_random", "_by_notation", "_tests", "_last", "rolls", "draws")
+    __slots__ = ("_random", "_real_random", "_by_notation", "_tests", "_last", "rolls", "trail")
 
     def __init__(self, seed: int | str | None) -> None:
-        self._random = random.Random(seed).random
-        self._by_notation: dict[Any, dict[str, Any]] = {}
-        self._tests: dict[tuple[int, int, bool, str], Any] = {}
-        self._last: tuple[Any, ...] = (None, None, (), 0)
-        self.draws = 0  # how many rolls so far: the simulation loop sees whether a stage rolled
+        self._random = self._real_random = random.Random(seed).random
+        self._by_notation: dict[Any, dict[str, Table]] = {}
+        self._tests: dict[tuple[int, int, bool, str], Table] = {}
+        self._last: tuple[Any, ...] = _NO_LAST
         self.rolls: list[Roll] = []  # always empty: simulations keep no record
+        self.trail: list[tuple[Table, Roll]] | None = None  # while recording: every draw, in order
 
     @staticmethod
-    def _table(options: Sequence[tuple[Any, Any]], make: Callable[[Any], Roll]) -> tuple[Any, ...]:
+    def _table(options: Sequence[tuple[Any, Any]], make: Callable[[Any], Roll]) -> Table:
         """Weighted options as (flat table, size) when small, else (cumulative, rolls) for bisect."""
         from math import lcm
 
@@ -54,31 +74,40 @@ class SamplingDice:
         cumulative[-1] = 2.0  # never fall off the end through rounding
         return ("bisect", (cumulative, [make(v) for v, _ in options]), 0)
 
-    def _draw(self, table: tuple[Any, ...]) -> Roll:
+    def table(self, notation: str | DiceExpr, label: str) -> Table:
+        """The table ``roll(notation, label)`` draws from (made the first time it is asked for)."""
+        labels = self._by_notation.get(notation)
+        found = None if labels is None else labels.get(label)
+        if found is None:
+            labels = self._by_notation.setdefault(notation, {})
+            expr = notation if isinstance(notation, DiceExpr) else parse(notation)
+            found = labels[label] = self._table(expr.distribution(), lambda v: Roll(label, expr.notation, (), v))
+        return found
+
+    def _draw(self, table: Table) -> Roll:
         kind, rolls, size = table
         if kind == "flat":
-            return rolls[int(self._random() * size)]  # type: ignore[no-any-return]
-        cumulative, made = rolls
-        return made[bisect_right(cumulative, self._random())]  # type: ignore[no-any-return]
+            roll: Roll = rolls[int(self._random() * size)]
+        else:
+            cumulative, made = rolls
+            roll = made[bisect_right(cumulative, self._random())]
+        if self.trail is not None:
+            self.trail.append((table, roll))
+        return roll
 
     def roll(self, notation: str | DiceExpr, label: str) -> Roll:
-        self.draws += 1
         last = self._last
         if notation is last[0] and label is last[1]:  # the same roll as last time: no look-up
             return last[2][int(self._random() * last[3])]  # type: ignore[no-any-return]
         try:
-            kind, rolls, size = self._by_notation[notation][label]
-            if kind == "flat":
-                self._last = (notation, label, rolls, size)
-                return rolls[int(self._random() * size)]  # type: ignore[no-any-return]
+            table = self._by_notation[notation][label]
         except KeyError:
-            labels = self._by_notation.setdefault(notation, {})
-            expr = notation if isinstance(notation, DiceExpr) else parse(notation)
-            labels[label] = self._table(expr.distribution(), lambda v: Roll(label, expr.notation, (), v))
-        return self._draw(self._by_notation[notation][label])
+            table = self.table(notation, label)
+        if table[0] == "flat" and self.trail is None:
+            self._last = (notation, label, table[1], table[2])
+        return self._draw(table)
 
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
-        self.draws += 1
         key = (dice, tn, rule_of_six, label)
         table = self._tests.get(key)
         if table is None:
@@ -91,11 +120,30 @@ class SamplingDice:
             table = self._tests[key] = self._table(test.distribution(), make)
         return self._draw(table)
 
+    def record(self, replay: Sequence[float]) -> list[tuple[Table, Roll]]:
+        """Record every draw from now on; the first draws use the numbers in ``replay`` (drawn
+        already) before the generator is asked for more. :meth:`stop` ends it."""
+        self.trail = []
+        self._last = _NO_LAST  # the shortcut in roll() would skip the record
+        if replay:
+            self._random = chain(replay, iter(self._real_random, None)).__next__
+        return self.trail
+
+    def stop(self) -> None:
+        self.trail = None
+        self._random = self._real_random
+
     def branch(self, fn: Callable[[Any], Any], label: str, key: Any = None) -> Any:
         return fn(self)
 
     def fold(self, state: Any, steps: Sequence[Callable[[Any, Any], Any]], label: str, key: Any = None) -> Any:
         for step in steps:
+            state = step(self, state)
+        return state
+
+    def iterate(self, state: Any, step: Callable[[Any, Any], Any], done: Callable[[Any], bool], label: str,
+                key: Any = None) -> Any:
+        while not done(state):
             state = step(self, state)
         return state
 
@@ -165,6 +213,215 @@ def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+Entry = list  # [count, determination, location, effects, applied]: one counted kind of resolution
+_SEEN = object()  # a determination whose later stages have rolled once: its tree grows from the next run
+_OPAQUE = object()  # a determination whose later stages did not retrace their rolls: they always run
+MAX_NODES = 200_000  # roll-tree branchings kept at once (memory); new paths beyond it are not kept
+FLUSH_AT = 50_000  # distinct entries kept before they are merged by value
+
+
+class _Tally:
+    """Counts resolutions by the identity of the stage answers, and keeps each determination's
+    roll tree.
+
+    Systems return shared constants for common answers, so counting is one dict lookup; each
+    entry keeps its answers alive, so an id is never reused while counted. Equal answers that
+    are different objects are merged by value in :meth:`flush`, at the end and whenever more
+    than ``FLUSH_AT`` entries have piled up (bounded memory).
+
+    A roll tree (``roots[id(determination)]``) is an entry when the later stages roll nothing
+    for that determination, or a branching ``(table, {id(roll): subtree})`` for the table they
+    draw from next. ``_SEEN`` marks a determination met once whose stages rolled: its tree is
+    grown from its second run on, so a system (or house rule) that makes a new determination
+    object every time pays nothing for trees it would never follow. ``_OPAQUE`` marks one whose
+    run drew differently from the recorded path (an impure stage): its stages then always run.
+    """
+
+    def __init__(self, ctx: Context, dice: SamplingDice, stages: Sequence[Callable[..., Any]]) -> None:
+        self.ctx = ctx
+        self.dice = dice
+        self.locate, self.effect, self.apply = stages
+        self.by_id: dict[Any, Entry] = {}
+        self.counts: dict[tuple[Any, ...], int] = {}
+        self.roots: dict[int, Any] = {}
+        self.nodes = 0
+
+    def flush(self) -> None:
+        """Merge the entries into ``counts`` by value (in the order they were first met)."""
+        counts = self.counts
+        for count, det, loc, found, applied in self.by_id.values():
+            key = (det, loc, () if found is None else tuple(found), applied)
+            counts[key] = counts.get(key, 0) + count
+        self.by_id.clear()
+        self.roots.clear()  # their leaves were the entries just merged
+        self.nodes = 0
+
+    def final(self, det: Any) -> Entry:
+        """Count a resolution that ``det`` ends (no later stage); its entry."""
+        entry = self.by_id.get(id(det))
+        if entry is None:
+            entry = self.by_id[id(det)] = [1, det, None, None, None]
+        else:
+            entry[0] += 1
+        return entry
+
+    def treated(self, applied: Any) -> None:
+        """Count a treat procedure's answer."""
+        entry = self.by_id.get(id(applied))
+        if entry is None:
+            self.by_id[id(applied)] = [1, None, None, None, applied]
+        else:
+            entry[0] += 1
+
+    def rest(self, det: Any, root: Any) -> Entry:
+        """Count a resolution that goes on after ``det``: follow its roll tree (``root``, from
+        ``roots``), drawing each table's roll, and run the stages only when the path is new;
+        the entry counted."""
+        node = root
+        if node.__class__ is list:
+            node[0] += 1
+            return node  # type: ignore[no-any-return]
+        drawn: list[float] = []
+        if node.__class__ is tuple:
+            rand = self.dice._random
+            while True:
+                table, children = node
+                x = rand()
+                drawn.append(x)
+                kind, rolls, size = table
+                roll = rolls[int(x * size)] if kind == "flat" else rolls[1][bisect_right(rolls[0], x)]
+                node = children.get(id(roll))
+                if node is None:
+                    break
+                if node.__class__ is list:
+                    node[0] += 1
+                    return node  # type: ignore[no-any-return]
+        return self.run(det, drawn, root)
+
+    def run(self, det: Any, drawn: Sequence[float], root: Any) -> Entry:
+        """Run locate, effect and apply (the numbers in ``drawn`` first), count and remember it."""
+        ctx, dice = self.ctx, self.dice
+        trail = dice.record(drawn)
+        try:
+            loc = self.locate(ctx, det)
+            found = self.effect(ctx, det, loc)
+            applied = self.apply(ctx, det, loc, () if found is None else found)
+        finally:
+            dice.stop()
+        del ctx.notes[:]
+        ids = (id(det), id(loc), id(found), id(applied))
+        entry = self.by_id.get(ids)
+        if entry is None:
+            entry = self.by_id[ids] = [1, det, loc, found, applied]
+        else:
+            entry[0] += 1
+        self.remember(det, trail, entry, root)
+        return entry
+
+    def remember(self, det: Any, trail: Sequence[tuple[Table, Roll]], entry: Entry, root: Any) -> None:
+        """Add the path of one run (its draws, in order) to ``det``'s roll tree ``root``, ending
+        at ``entry``."""
+        key = id(det)
+        node = root
+        if node is _OPAQUE:
+            return
+        if not trail:
+            if node is None:
+                self.roots[key] = entry  # settled: nothing more is rolled after det
+            elif node is not entry:
+                self.roots[key] = _OPAQUE
+            return
+        if self.nodes >= MAX_NODES:
+            return
+        if node is None:
+            self.roots[key] = _SEEN
+            return
+        if node is _SEEN:
+            node = self.roots[key] = (trail[0][0], {})
+            self.nodes += 1
+        last = len(trail) - 1
+        for i, (table, roll) in enumerate(trail):
+            if node.__class__ is list or node[0] is not table:
+                self.roots[key] = _OPAQUE
+                return
+            children = node[1]
+            child = children.get(id(roll))
+            if i == last:
+                if child is None:
+                    children[id(roll)] = entry
+                elif child is not entry:
+                    self.roots[key] = _OPAQUE
+                return
+            if child is None:
+                child = children[id(roll)] = (trail[i + 1][0], {})
+                self.nodes += 1
+            node = child
+
+
+def _plain_determine(determine: Any, ctx: Context, dice: SamplingDice) -> tuple[Table, list[Any]] | None:
+    """(table, answer for each table entry) when ``determine`` declares itself a plain lookup of
+    one roll's total (its ``by_total``) for this context and the roll has a flat table."""
+    by_total = getattr(determine, "by_total", None)
+    spec = by_total(ctx) if by_total is not None else None
+    if spec is None:
+        return None
+    notation, label, answers = spec
+    table = dice.table(notation, label)
+    if table[0] != "flat" or not all(0 <= roll.total < len(answers) for roll in table[1]):
+        return None
+    return table, [answers[roll.total] for roll in table[1]]
+
+
+def _count_plain(tally: _Tally, count: int, table: Table, answers: Sequence[Any], ready: list[Entry | None]) -> None:
+    """``count`` resolutions of a plain determine: one random number picks the table entry, and
+    so the answer, as the roll would. ``ready[i]`` is where a resolution drawing table entry
+    ``i`` is counted once nothing more is rolled after its answer (a final answer, or later
+    stages that roll nothing for it); None until then."""
+    rand = tally.dice._random
+    size = table[2]
+    final, rest, roots = tally.final, tally.rest, tally.roots
+    for _ in range(count):
+        i = int(rand() * size)
+        entry = ready[i]
+        if entry is not None:
+            entry[0] += 1
+            continue
+        det = answers[i]
+        if det is not None and det.final:
+            entry = final(det)
+        else:
+            entry = rest(det, roots.get(id(det)))
+            if roots.get(id(det)) is not entry:
+                continue  # more is rolled after det
+        for j, other in enumerate(answers):
+            if other is det:
+                ready[j] = entry
+
+
+def _count_stages(tally: _Tally, count: int, determine: Callable[..., Any]) -> None:
+    """``count`` resolutions calling determine, then the roll tree."""
+    ctx = tally.ctx
+    notes = ctx.notes
+    get, final, rest, roots_get = tally.by_id.get, tally.final, tally.rest, tally.roots.get
+    _id = id
+    for _ in range(count):
+        det = determine(ctx)
+        if det is not None and det.final:
+            entry = get(_id(det))
+            if entry is None:
+                final(det)
+            else:
+                entry[0] += 1
+        else:
+            node = roots_get(_id(det))
+            if node.__class__ is list:
+                node[0] += 1
+            else:
+                rest(det, node)
+        if notes:
+            del notes[:]
+
+
 def simulate(
     engine: Engine,
     procedure: str,
@@ -180,84 +437,43 @@ def simulate(
     dice = SamplingDice(seed)
     ctx = Context(engine.info, proc, checked, engine.options, engine.tables, dice,  # type: ignore[arg-type]
                   None if target is None else freeze(target), engine.rules)
-    notes = ctx.notes
     hook = engine.pm.hook
-    # Count by the identity of the stage answers first (systems return shared constants for
-    # common answers, so this is one cheap dict lookup); each entry keeps its answers alive, so
-    # an id is never reused while counted. Equal answers that are different objects are merged
-    # by value afterwards (flush), and at least every 50,000 distinct entries to bound memory.
-    by_id: dict[Any, list[Any]] = {}
-    counts: dict[tuple[Any, ...], int] = {}
-
-    def flush() -> None:
-        for count, det, loc, found, applied in by_id.values():
-            key = (det, loc, () if found is None else tuple(found), applied)
-            counts[key] = counts.get(key, 0) + count
-        by_id.clear()
-        settled.clear()  # its entries were the ones just counted
-
-    settled: dict[int, list[Any]] = {}
-
+    tally = _Tally(ctx, dice, (
+        direct_caller(hook.critcore_locate, ("ctx", "determination")),
+        direct_caller(hook.critcore_effect, ("ctx", "determination", "location")),
+        direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
+    ))
     step = max(1, min(n // 100, 50_000)) if progress is not None else n
+    count: Callable[[int], None]
     if proc.verb == "treat":
         treat = direct_caller(hook.critcore_treat, ("ctx",))
-        for start in range(0, n, step):
-            for _ in range(min(step, n - start)):
-                applied = treat(ctx)
-                entry = by_id.get(id(applied))
-                if entry is None:
-                    by_id[id(applied)] = [1, None, None, None, applied]
-                else:
-                    entry[0] += 1
-                del notes[:]
-            if progress is not None:
-                progress(start)
-            if len(by_id) > 50_000:
-                flush()
+
+        def count(m: int) -> None:
+            for _ in range(m):
+                tally.treated(treat(ctx))
+                del ctx.notes[:]
     else:
         determine = direct_caller(hook.critcore_determine, ("ctx",))
-        locate = direct_caller(hook.critcore_locate, ("ctx", "determination"))
-        effect = direct_caller(hook.critcore_effect, ("ctx", "determination", "location"))
-        apply = direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects"))
-        get = by_id.get
-        _id = id
-        # When locate, effect and apply roll nothing for a determination, their answers are a
-        # function of that (shared) determination alone: the context does not change during a
-        # simulation and stages are pure (the rule exact odds rely on too). Such resolutions
-        # are then counted without calling those three stages again.
-        for start in range(0, n, step):
-            for _ in range(min(step, n - start)):
-                det = determine(ctx)
-                if det is not None and det.final:
-                    entry = get(_id(det))
-                    if entry is None:
-                        by_id[_id(det)] = [1, det, None, None, None]
-                    else:
-                        entry[0] += 1
-                else:
-                    entry = settled.get(_id(det))
-                    if entry is not None:
-                        entry[0] += 1
-                    else:
-                        before = dice.draws
-                        loc = locate(ctx, det)
-                        found = effect(ctx, det, loc)
-                        applied = apply(ctx, det, loc, () if found is None else found)
-                        ids = (_id(det), _id(loc), _id(found), _id(applied))
-                        entry = get(ids)
-                        if entry is None:
-                            entry = by_id[ids] = [1, det, loc, found, applied]
-                        else:
-                            entry[0] += 1
-                        if dice.draws == before and det is not None:
-                            settled[_id(det)] = entry
-                if notes:
-                    del notes[:]
-            if progress is not None:
-                progress(start)
-            if len(by_id) > 50_000:
-                flush()
-    flush()
+        plain = _plain_determine(determine, ctx, dice) if n > 0 else None
+        if plain is not None:
+            table, answers = plain
+            ready: list[Entry | None] = [None] * len(answers)
+
+            def count(m: int) -> None:
+                _count_plain(tally, m, table, answers, ready)
+        else:
+            ready = []
+
+            def count(m: int) -> None:
+                _count_stages(tally, m, determine)
+    for start in range(0, n, step):
+        count(min(step, n - start))
+        if progress is not None:
+            progress(start)
+        if len(tally.by_id) > FLUSH_AT:
+            tally.flush()
+            ready[:] = [None] * len(ready)
+    tally.flush()
     if progress is not None:
         progress(n)
-    return Simulation(engine.info.name, proc.name, checked, n, seed, tuple(counts.items()))
+    return Simulation(engine.info.name, proc.name, checked, n, seed, tuple(tally.counts.items()))

@@ -72,3 +72,43 @@ def test_simulation_agrees_with_exact_odds() -> None:
     major = odds.probability(lambda b: b.applied is not None and bool(b.applied.data.get("major")))
     _, low, high = sim.frequency(lambda b: b.applied is not None and bool(b.applied.data.get("major")))
     assert low <= major <= high
+
+
+def test_determine_is_the_plain_lookup_by_total_says() -> None:
+    """``determine.by_total`` lets a simulation skip determine: for every 3d6 total it must name
+    the answer determine gives, from that one roll and nothing else (no note, no other roll)."""
+    import pytest
+
+    from critcore.dice import ScriptedRoller
+    from critcore.engine import Engine, check_params
+    from critcore.errors import ParamError
+    from critcore_gurps import determine
+    from gurps_testkit import faces
+
+    cases = [("attack", {"skill": s}, {}) for s in (3, 9, 14, 16, 20)] + [
+        ("attack", {"skill": 12, "ranged": True}, {"ranged_margin_critical": True}),
+        ("attack", {"skill": 17}, {"extended_critical_range": True}),
+        ("defense", {"skill": 8, "defense": "parry"}, {}),
+        ("spell", {"skill": 15}, {"spell_margin_critical": True}),
+    ]
+    for proc_name, params, options in cases:
+        engine = Engine("gurps", registry=REG, options=options)
+        proc = engine.procedure(proc_name)
+        checked = check_params(proc, params)
+        for total in range(3, 19):
+            ctx = engine.context(proc, checked, ScriptedRoller(faces(total)))
+            spec = determine.by_total(ctx)
+            assert spec is not None
+            _, label, answers = spec
+            assert determine.determine(ctx) is answers[total], (proc_name, params, total)
+            assert [(r.notation, r.label) for r in ctx.dice.rolls] == [("3d6", label)] and not ctx.notes
+    for proc_name in ("critical-hit", "head-blow", "critical-miss", "hit-location"):
+        engine = Engine("gurps", registry=REG)
+        ctx = engine.context(engine.procedure(proc_name), check_params(engine.procedure(proc_name), {}),
+                             ScriptedRoller([]))
+        assert determine.by_total(ctx) is None and determine.determine(ctx) is None
+    engine = Engine("gurps", registry=REG)
+    attack = engine.procedure("attack")
+    ctx = engine.context(attack, check_params(attack, {"skill": -50}), ScriptedRoller([]))
+    with pytest.raises(ParamError, match="--skill"):  # refused as determine refuses it
+        determine.by_total(ctx)

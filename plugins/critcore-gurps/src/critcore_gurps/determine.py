@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from critcore.dice import parse
+from critcore.dice import DiceExpr, parse
 from critcore.errors import ParamError
 from critcore.model import Data, Determination, Location
 
@@ -160,6 +160,21 @@ def determine(ctx: Any) -> Determination | None:
         found: Determination | None = plan.results[ctx.dice.roll(D3, plan.label).total]
         return found
     return None
+
+
+def by_total(ctx: Any) -> tuple[DiceExpr, str, tuple[Determination | None, ...]] | None:
+    """``(notation, label, answers)`` when :func:`determine` is exactly ``answers[ctx.dice.roll(
+    notation, label).total]`` for this context (the roll against skill), else None.
+
+    A simulation then draws that one roll itself and picks the answer from its table, without
+    calling :func:`determine` (see :mod:`critcore.montecarlo`); determine must keep doing nothing
+    else (no note, no other roll) for as long as this says so.
+    """
+    plan = plan_of(ctx)
+    return (D3, plan.label, plan.results) if plan.results else None
+
+
+determine.by_total = by_total  # type: ignore[attr-defined]
 
 
 # --- locate ---------------------------------------------------------------------------------
