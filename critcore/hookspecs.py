@@ -47,6 +47,9 @@ def critcore_determine(ctx: Context) -> Determination | None:  # type: ignore[em
     ``ctx.tables``, parameters from ``ctx.params`` and options from ``ctx.options``.
     Return a :class:`~critcore.model.Determination` (``final=True`` stops the procedure there),
     or ``None`` when this procedure has no determine stage. First answer wins.
+
+    An implementation that is only a lookup on one roll may carry a ``by_total`` attribute so
+    that simulations draw the roll themselves (see docs/hooks.md).
     """
 
 
