@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_errors import Command, Group, guarded, registry
+from .cli_errors import Command, Group, guarded, pause_gc, registry
 from .cli_procedures import SystemsGroup
 
 
@@ -189,7 +189,13 @@ def show(ctx: click.Context, system: str, target: str, json_out: bool) -> None:
 
 
 def main() -> None:
-    """Entry point of the ``crit`` console script."""
+    """Entry point of the ``crit`` console script.
+
+    The cyclic garbage collector is off for the command: start-up allocates mostly long-lived
+    objects (modules, commands, tables) and collecting them again and again cost about a tenth
+    of a ``crit resolve``. Commands that run long (odds, simulate) turn it back on.
+    """
+    pause_gc()
     cli(prog_name="crit")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 from typing import Any, Callable
 
 import click
@@ -39,6 +40,23 @@ def registry(ctx: click.Context) -> Any:
 
         root.obj = Registry.installed()
     return root.obj
+
+
+_GC_PAUSED = [False]
+
+
+def pause_gc() -> None:
+    """Turn the cyclic garbage collector off for a ``crit`` process's start-up (see cli.main)."""
+    if gc.isenabled():
+        gc.disable()
+        _GC_PAUSED[0] = True
+
+
+def resume_gc() -> None:
+    """Turn it back on, if :func:`pause_gc` turned it off, before work that may run long."""
+    if _GC_PAUSED[0]:
+        gc.enable()
+        _GC_PAUSED[0] = False
 
 
 def warn(message: str) -> None:

@@ -9,9 +9,10 @@ from typing import Any, Callable
 
 import click
 
-from .cli_errors import BadInput, Command, Group, guarded, registry, warn
+from .cli_errors import BadInput, Command, Group, guarded, registry, resume_gc, warn
 
 LEVEL_NAMES = ("determine", "locate", "effect", "apply")
+_ENGINE_KEY = "critcore.engine:"  # ctx.meta key of the engine a system's commands were listed with
 
 
 def _run_options() -> list[click.Option]:
@@ -105,30 +106,30 @@ def _load(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any,
     from .config import load_config
     from .engine import Engine
     from .errors import InputError
-    from .state import read_target
 
     alias = common.get("target_alias")
     if alias and common.get("target"):
         raise InputError("give the target once (--target or its alias)")
     path = common.get("target") or alias
     config = load_config(common.get("config"))
-    engine = Engine(system, rules=list(config.rules) + list(common.get("rule") or ()), registry=registry(ctx),
-                    options=config.system_options(system),
-                    option_sources={n: w for (s, n), w in config.option_source.items() if s == system})
+    rules = list(config.rules) + list(common.get("rule") or ())
+    options = config.system_options(system)
+    engine = ctx.meta.get(_ENGINE_KEY + system)  # the one that listed the procedures, if it will do
+    if engine is None or rules or options:
+        engine = Engine(system, rules=rules, registry=registry(ctx), options=options,
+                        option_sources={n: w for (s, n), w in config.option_source.items() if s == system})
     target = None
     if path:
+        from .state import read_target
+
         target = read_target(path, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
     return engine, (path, target)
 
 
 def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, values: dict[str, Any]) -> None:
     """``crit resolve`` and ``crit treat``."""
-    import json
-
     from .errors import InputError
-    from .model import thaw
     from .render import render
-    from .state import save_target
 
     common = {k: values.pop(k) for k in list(values) if k in RESERVED}
     if (common["save"] or common["save_to"]) and not (common["target"] or common.get("target_alias")):
@@ -145,12 +146,17 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
         warn(f"warning: {len(unused)} dice face(s) not used: {','.join(map(str, unused))}")
     saved = None
     if path and (common["save"] or common["save_to"]) and outcome.target is not None:
+        from .model import thaw
+        from .state import save_target
+
         if common["save_to"]:
             dest = common["save_to"]
             saved = save_target(dest, thaw(outcome.target), "toml" if dest.endswith(".toml") else "json")
         else:
             saved = save_target(path, thaw(outcome.target), fmt)
     if common["json_out"]:
+        import json
+
         if common["view"] == "player":
             # the player's view carries only what the player's report says: no rolls, rows or state
             data = {"system": outcome.system, "procedure": outcome.procedure, "view": "player",
@@ -170,6 +176,8 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
     """``crit odds`` (exact) and ``crit simulate`` (Monte Carlo)."""
     import json
     import sys
+
+    resume_gc()  # these can run long and allocate much
 
     from .exact import LEVELS, exact_odds, render_groups
 
@@ -229,7 +237,9 @@ class ProcedureGroup(Group):
         if self._info is None:
             from .engine import Engine
 
-            self._info = guarded(lambda: Engine(self.system, registry=registry(ctx)).info)()
+            engine = guarded(lambda: Engine(self.system, registry=registry(ctx)))()
+            ctx.meta[_ENGINE_KEY + self.system] = engine  # run_procedure reuses it when no rule or option is set
+            self._info = engine.info
         return self._info
 
     def _accepts(self, proc: Any) -> bool:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
 from typing import Any
 
 from ._toml import decode_error, key_line, parser
 from .errors import ConfigError
+from .model import record, record_field
 
 PROJECT_FILE = "critcore.toml"
 TOP_KEYS = {"rules", "systems"}
@@ -38,14 +38,21 @@ def user_config_path() -> str:
     return os.path.join(base, "critcore", "config.toml")
 
 
-@dataclass
+@record(frozen=False)
 class Config:
     """What the config files say: enabled rules and options per system, and where they came from."""
 
-    rules: list[str] = field(default_factory=list)
-    options: dict[str, dict[str, Any]] = field(default_factory=dict)
-    files: list[str] = field(default_factory=list)
-    option_source: dict[tuple[str, str], str] = field(default_factory=dict)  # (system, option) -> "file, line N"
+    rules: list[str] = record_field(default_factory=list)
+    options: dict[str, dict[str, Any]] = record_field(default_factory=dict)
+    files: list[str] = record_field(default_factory=list)
+    option_source: dict[tuple[str, str], str] = record_field(default_factory=dict)  # (system, option) -> "file, line N"
+
+    def __init__(self, rules: list[str] | None = None, options: dict[str, dict[str, Any]] | None = None,
+                 files: list[str] | None = None, option_source: dict[tuple[str, str], str] | None = None) -> None:
+        self.rules = [] if rules is None else rules
+        self.options = {} if options is None else options
+        self.files = [] if files is None else files
+        self.option_source = {} if option_source is None else option_source
 
     def system_options(self, system: str) -> dict[str, Any]:
         return dict(self.options.get(system, {}))

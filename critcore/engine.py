@@ -6,14 +6,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .dice import Dice, Roller, make_roller
 from .errors import ParamError, PluginError, UnknownNameError
 from .model import (
     Applied, Data, Determination, Effect, Location, Note, Outcome, Param, Procedure, Step,
-    SystemInfo, freeze,
+    SystemInfo, freeze, record, record_field,
 )
 from .plugins import Registry, get_plugin_manager, unknown_message
 from .tables import TableSet
@@ -21,7 +20,7 @@ from .tables import TableSet
 STAGES = ("determine", "locate", "effect", "apply")
 
 
-@dataclass(frozen=True)
+@record
 class Context:
     """What every stage is handed: the procedure, its parameters, options, tables, dice, target.
 
@@ -39,8 +38,23 @@ class Context:
     dice: Dice
     target: Data | None = None
     rules: tuple[str, ...] = ()
-    notes: list[Note] = field(default_factory=list, compare=False)
-    stage: list[str] = field(default_factory=lambda: [""], compare=False)
+    notes: list[Note] = record_field(default_factory=list, compare=False)
+    stage: list[str] = record_field(default_factory=lambda: [""], compare=False)
+
+    def __init__(self, system: SystemInfo, procedure: Procedure, params: Data, options: Data, tables: TableSet,
+                 dice: Dice, target: Data | None = None, rules: tuple[str, ...] = (),
+                 notes: list[Note] | None = None, stage: list[str] | None = None) -> None:
+        v = self.__dict__
+        v["system"] = system
+        v["procedure"] = procedure
+        v["params"] = params
+        v["options"] = options
+        v["tables"] = tables
+        v["dice"] = dice
+        v["target"] = target
+        v["rules"] = rules
+        v["notes"] = [] if notes is None else notes
+        v["stage"] = [""] if stage is None else stage
 
     def note(self, text: str, by: str = "") -> None:
         """Record something worth telling (``by`` names the house rule responsible)."""
@@ -109,10 +123,10 @@ def check_params(procedure: Procedure, given: Mapping[str, Any]) -> Data:
 
     The same parameters for the same procedure give the same (shared) ``Data``, so a bot or a
     simulation asking for the same thing again skips the checks and systems' per-parameter
-    caches hit by identity.
+    caches hit by identity. The values' types are part of the key (``True`` equals ``1``).
     """
     try:
-        key = (id(procedure), tuple((k, type(v), v) for k, v in given.items()))
+        key = (id(procedure), *given.items(), *map(type, given.values()))
         found = _PARAMS_SEEN.get(key)
     except TypeError:  # an unhashable value: check it the long way
         key, found = None, None
@@ -176,6 +190,24 @@ def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "opti
     return out
 
 
+_STEPS: dict[tuple[str, str, int, int], Step] = {}
+
+
+def make_step(stage: str, summary: str, before: int, after: int) -> Step:
+    """The record of a stage that made rolls ``before`` to ``after - 1``.
+
+    Steps are immutable and the same few recur (a stage's summary is mostly a constant), so
+    equal steps are shared: a dictionary look-up instead of a new object per stage.
+    """
+    key = (stage, summary, before, after)
+    found = _STEPS.get(key)
+    if found is None:
+        if len(_STEPS) > 4096:
+            _STEPS.clear()
+        found = _STEPS[key] = Step(stage, summary, tuple(range(before, after)))
+    return found
+
+
 def direct_caller(caller: Any, names: Sequence[str]) -> Callable[..., Any]:
     """Call a firstresult hook without pluggy's per-call overhead when that is safe."""
     impls = caller.get_hookimpls()
@@ -208,9 +240,12 @@ class Engine:
     ) -> None:
         self.registry = registry if registry is not None else Registry.installed()
         rules = tuple(dict.fromkeys(rules))  # a rule enabled twice (config and --rule) counts once
-        from .houserules import split_rules
+        plugin_rules: list[str] = []
+        rule_files: list[str] = []
+        if rules:  # the house-rule machinery is imported only when a rule is enabled
+            from .houserules import split_rules
 
-        plugin_rules, rule_files = split_rules(rules)
+            plugin_rules, rule_files = split_rules(rules)
         self.pm = get_plugin_manager(self.registry, system, plugin_rules)
         info = self.pm.hook.critcore_system()
         if not isinstance(info, SystemInfo):
@@ -243,26 +278,20 @@ class Engine:
             direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
         )
         self._treat = direct_caller(hook.critcore_treat, ("ctx",))
+        self._procedures: dict[str, Procedure] = {}
+        for proc in info.procedures:
+            self._procedures.setdefault(proc.name, proc)
 
     def procedure(self, name: str, verb: str | None = None) -> Procedure:
-        proc = self.info.procedure(name)
+        proc = self._procedures.get(name)
         if proc is None or (verb is not None and proc.verb != verb):
             names = [p.name for p in self.info.procedures if verb is None or p.verb == verb]
             raise UnknownNameError(unknown_message(f"{self.info.name} procedure", name, names))
         return proc
 
     def context(self, procedure: Procedure, params: Data, roller: Roller, target: Any = None) -> Context:
-        return Context(
-            system=self.info,
-            procedure=procedure,
-            params=params,
-            options=self.options,
-            tables=self.tables,
-            dice=Dice(roller),
-            target=None if target is None else freeze(target),
-            rules=self.rules,
-            notes=list(self.rule_notes),
-        )
+        return Context(self.info, procedure, params, self.options, self.tables, Dice(roller),
+                       None if target is None else freeze(target), self.rules, list(self.rule_notes))
 
     def run(
         self,
@@ -275,7 +304,7 @@ class Engine:
         target: Mapping[str, Any] | None = None,
     ) -> Outcome:
         """Run one procedure (``resolve`` or ``treat``, as the procedure declares)."""
-        proc = self.procedure(procedure)
+        proc = self._procedures.get(procedure) or self.procedure(procedure)
         checked = check_params(proc, params or {})
         if roller is None:
             roller = make_roller(seed=seed, faces=dice)
@@ -285,67 +314,62 @@ class Engine:
         return self.run_context(ctx)
 
     def run_context(self, ctx: Context) -> Outcome:
-        """Call the stages for a prepared context and assemble the outcome."""
-        steps: list[Step] = []
+        """Call the stages for a prepared context and assemble the outcome.
+
+        Each stage that answers gets a step naming the rolls it made; equal steps are shared
+        (``_STEPS``, looked up here before calling :func:`make_step`, which saves a call).
+        """
         rolls = ctx.dice.rolls
+        stage = ctx.stage
+        steps: list[Step] = []
         det: Determination | None = None
         loc: Location | None = None
         effects: tuple[Effect, ...] = ()
         applied: Applied | None = None
-
-        def step(stage: str, summary: str, before: int) -> None:
-            steps.append(Step(stage, summary, tuple(range(before, len(rolls)))))
-
+        before = len(rolls)
         if ctx.procedure.verb == "treat":
-            ctx.stage[0] = "treat"
-            before = len(rolls)
+            stage[0] = "treat"
             applied = self._treat(ctx)
             if applied is None:
                 raise PluginError(f"{self.info.name} did not handle treat procedure {ctx.procedure.name!r}")
-            step("treat", applied.summary, before)
+            key = ("treat", applied.summary, before, len(rolls))
+            steps.append(_STEPS.get(key) or make_step(*key))
         else:
             determine, locate, effect, apply = self._stages
-            ctx.stage[0] = "determine"
-            before = len(rolls)
+            stage[0] = "determine"
             det = determine(ctx)
             if det is not None:
-                step("determine", det.summary, before)
+                key = ("determine", det.summary, before, len(rolls))
+                steps.append(_STEPS.get(key) or make_step(*key))
             if det is None or not det.final:
-                ctx.stage[0] = "locate"
+                stage[0] = "locate"
                 before = len(rolls)
                 loc = locate(ctx, det)
                 if loc is not None:
-                    step("locate", loc.summary or loc.name, before)
-                ctx.stage[0] = "effect"
+                    key = ("locate", loc.summary or loc.name, before, len(rolls))
+                    steps.append(_STEPS.get(key) or make_step(*key))
+                stage[0] = "effect"
                 before = len(rolls)
                 found = effect(ctx, det, loc)
                 if found is not None:
                     effects = tuple(found)
-                    step("effect", "; ".join(e.text for e in effects) or "no effect", before)
-                ctx.stage[0] = "apply"
+                    text = effects[0].text if len(effects) == 1 else "; ".join([e.text for e in effects])
+                    key = ("effect", text or "no effect", before, len(rolls))
+                    steps.append(_STEPS.get(key) or make_step(*key))
+                stage[0] = "apply"
                 before = len(rolls)
                 applied = apply(ctx, det, loc, effects)
                 if applied is not None:
-                    step("apply", applied.summary, before)
-        for eff in effects + (applied.effects if applied is not None else ()):
+                    key = ("apply", applied.summary, before, len(rolls))
+                    steps.append(_STEPS.get(key) or make_step(*key))
+        notes = ctx.notes
+        for eff in (effects + applied.effects) if applied is not None else effects:
             by = eff.data.get("changed_by")
             if by:
-                ctx.notes.append(Note(f"{eff.table} row {eff.id!r} is the house rule's version", by, "effect"))
+                notes.append(Note(f"{eff.table} row {eff.id!r} is the house rule's version", by, "effect"))
         target = ctx.target
         if applied is not None and applied.target is not None:
             target = freeze(applied.target)
-        return Outcome(
-            system=self.info.name,
-            procedure=ctx.procedure.name,
-            params=ctx.params,
-            rolls=tuple(rolls),
-            steps=tuple(steps),
-            determination=det,
-            location=loc,
-            effects=effects,
-            applied=applied,
-            target=target,
-            notes=tuple(ctx.notes),
-            rules=self.rules,
-            options=self.options,
-        )
+        return Outcome(self.info.name, ctx.procedure.name,
+                       ctx.params, tuple(rolls), tuple(steps), det, loc, effects, applied, target,
+                       tuple(notes), self.rules, self.options)

@@ -5,18 +5,241 @@ Stage results (:class:`Determination`, :class:`Location`, :class:`Effect`, :clas
 outcomes. Keep roll values out of them unless a later stage needs them: the roll record
 (:class:`Roll`) already says what was rolled. A target's state is plain JSON data (dicts,
 lists, str, int, float, bool, None).
+
+The classes are dataclasses made by :func:`record` rather than ``@dataclass(frozen=True)``:
+the same fields, equality, hashing, ``repr`` and ``dataclasses.fields``/``replace``, without
+compiling methods at import (start-up) and with a faster ``__init__`` (every resolution).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import sys
 from collections.abc import Mapping
-from typing import Any, Iterator
+from operator import attrgetter
+from typing import Any, Callable, Iterator, TypeVar
+
+if sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # pragma: no cover - Python 3.10: type checkers are told only from 3.11
+    def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
+        return lambda decorator: decorator
 
 JSONValue = Any  # a value json.dumps accepts
 
 
 _PLAIN = (str, int, float, bool, type(None))
+
+_SCALARS = frozenset(_PLAIN)
+_C = TypeVar("_C", bound=type)
+
+
+# --- dataclasses without generated code -------------------------------------------------------
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+_MISSING: Any = _Missing()  # dataclasses.MISSING, without importing dataclasses
+
+
+class _Field:
+    """A record's field as its class body declares it (:func:`record_field`, or a default)."""
+
+    __slots__ = ("compare", "default", "default_factory", "init", "name", "repr")
+
+    def __init__(self, default: Any = _MISSING, default_factory: Any = _MISSING, init: bool = True,
+                 repr: bool = True, compare: bool = True) -> None:
+        self.name = ""
+        self.default = default
+        self.default_factory = default_factory
+        self.init = init
+        self.repr = repr
+        self.compare = compare
+
+    def to_dataclasses(self) -> Any:
+        """The same field as a ``dataclasses.field``."""
+        import dataclasses
+
+        return dataclasses.field(
+            default=dataclasses.MISSING if self.default is _MISSING else self.default,
+            default_factory=dataclasses.MISSING if self.default_factory is _MISSING else self.default_factory,
+            init=self.init, repr=self.repr, compare=self.compare)
+
+
+def record_field(*, default: Any = _MISSING, default_factory: Any = _MISSING, init: bool = True,
+                 repr: bool = True, compare: bool = True) -> Any:
+    """``dataclasses.field`` for a :func:`record` (the same arguments, those records use)."""
+    return _Field(default, default_factory, init, repr, compare)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(record_field,))
+def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
+    """``@dataclass(frozen=True)`` for a class that writes its own ``__init__``, made without
+    compiling code.
+
+    ``@dataclass`` compiles every method it adds from source text: about 1 ms a class on
+    Python 3.11, paid at each start-up for each class imported (tens of them before one
+    ``crit resolve`` prints). This decorator adds ``__eq__``, ``__hash__``, ``__repr__`` and the
+    frozen ``__setattr__``/``__delattr__`` built from closures, behaving as ``@dataclass``'s do:
+    equal when of the same class with equal compared fields, the hash of those fields (unless
+    the class defines ``__hash__``), ``dataclasses.FrozenInstanceError`` on assignment. The
+    class becomes a real dataclass (``dataclasses.fields``, ``replace``, ``asdict`` and
+    ``is_dataclass`` work, and a frozen dataclass may subclass it) the first time anything asks
+    for its ``__dataclass_fields__``: most commands never do, so :mod:`dataclasses` is not even
+    imported.
+
+    The class's ``__init__`` takes the fields in order, with the same defaults (``None`` for a
+    ``default_factory`` field); that is checked here. It stores them straight into the
+    instance dict (``v = self.__dict__; v["name"] = name``), which is also faster than the
+    ``object.__setattr__`` per field of a frozen dataclass: several of these objects are made
+    on every resolution. With ``frozen=False`` the class stays mutable and unhashable, as
+    ``@dataclass`` makes it. Fields are declared as for a dataclass, with :func:`record_field`
+    in place of ``dataclasses.field``; records do not inherit from each other.
+    """
+
+    def wrap(klass: _C) -> _C:
+        cls: type = klass
+        declared = _declared_fields(cls)
+        _check_init(cls, declared)
+        key = _field_getter(tuple(f.name for f in declared if f.compare))
+        shown = tuple(f.name for f in declared if f.repr)
+
+        def __eq__(self: Any, other: object) -> bool:
+            if other.__class__ is self.__class__:
+                return key(self) == key(other)  # type: ignore[no-any-return]
+            return NotImplemented
+
+        def __repr__(self: Any) -> str:
+            return f"{self.__class__.__qualname__}({', '.join([f'{n}={getattr(self, n)!r}' for n in shown])})"
+
+        methods: dict[str, Any] = {"__eq__": __eq__, "__repr__": __repr__}
+        if frozen:
+            names = frozenset(f.name for f in declared)
+
+            def __setattr__(self: Any, name: str, value: Any) -> None:
+                if type(self) is cls or name in names:
+                    from dataclasses import FrozenInstanceError
+
+                    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+                super(cls, self).__setattr__(name, value)  # type: ignore[arg-type]
+
+            def __delattr__(self: Any, name: str) -> None:
+                if type(self) is cls or name in names:
+                    from dataclasses import FrozenInstanceError
+
+                    raise FrozenInstanceError(f"cannot delete field {name!r}")
+                super(cls, self).__delattr__(name)  # type: ignore[arg-type]
+
+            def __hash__(self: Any) -> int:
+                return hash(key(self))
+
+            methods.update(__setattr__=__setattr__, __delattr__=__delattr__)
+            if "__hash__" not in cls.__dict__:
+                methods["__hash__"] = __hash__
+        else:
+            methods["__hash__"] = None  # mutable and compared by value: unhashable, as @dataclass does
+        for name, fn in methods.items():
+            if fn is not None:
+                fn.__qualname__ = f"{cls.__qualname__}.{name}"
+            setattr(cls, name, fn)
+        setattr(cls, "__match_args__", tuple(f.name for f in declared if f.init))  # (mypy refuses "cls.__match_args__ =")
+        for name in ("__dataclass_fields__", "__dataclass_params__"):
+            setattr(cls, name, _Registers(cls, frozen, name))
+        return klass
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _declared_fields(cls: type) -> list[_Field]:
+    """The fields a class body declares, in order."""
+    out: list[_Field] = []
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if any(word in str(annotation) for word in ("ClassVar", "InitVar", "KW_ONLY")):
+            raise TypeError(f"@record class {cls.__qualname__}: {name}: ClassVar, InitVar and KW_ONLY are not supported")
+        value = cls.__dict__.get(name, _MISSING)
+        if not isinstance(value, _Field):
+            if type(value).__name__ == "Field":
+                raise TypeError(f"@record class {cls.__qualname__}: {name}: use record_field, not dataclasses.field")
+            value = _Field(default=value)
+        value.name = name
+        out.append(value)
+    return out
+
+
+class _Registers:
+    """``__dataclass_fields__`` or ``__dataclass_params__`` of a record until first read: then
+    the record is registered with :mod:`dataclasses` (which sets both for real) and the real
+    value is returned."""
+
+    def __init__(self, owner: type, frozen: bool, name: str) -> None:
+        self.owner = owner
+        self.frozen = frozen
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        cls = self.owner
+        if isinstance(cls.__dict__.get(self.name), _Registers):
+            _register(cls, self.frozen)
+        return cls.__dict__[self.name]
+
+
+def _register(cls: type, frozen: bool) -> None:
+    """Make a record a dataclass: fields and parameters only (it has its methods already)."""
+    from dataclasses import dataclass
+
+    for name in ("__dataclass_fields__", "__dataclass_params__"):
+        if isinstance(cls.__dict__.get(name), _Registers):
+            delattr(cls, name)
+    for name, value in list(cls.__dict__.items()):
+        if isinstance(value, _Field):
+            setattr(cls, name, value.to_dataclasses())
+    dataclass(init=False, repr=False, eq=False)(cls)
+    params = cls.__dataclass_params__  # type: ignore[attr-defined]
+    try:  # say what the class behaves as (a frozen dataclass's subclass must be frozen too)
+        params.init = params.repr = params.eq = True
+        params.frozen = frozen
+    except AttributeError:  # pragma: no cover - a Python whose parameters are read-only
+        pass
+
+
+def _field_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the tuple of these attributes (what a dataclass compares and hashes)."""
+    if len(names) == 1:
+        get_one = attrgetter(names[0])
+        return lambda obj: (get_one(obj),)
+    if not names:
+        return lambda obj: ()
+    return attrgetter(*names)
+
+
+def _check_init(cls: type, declared: list[_Field]) -> None:
+    """The hand-written ``__init__`` takes the fields in order, with the fields' defaults."""
+    init = cls.__dict__.get("__init__")
+    code = getattr(init, "__code__", None)
+    wanted = tuple(f.name for f in declared if f.init)
+    if code is None:
+        raise TypeError(f"@record class {cls.__qualname__} must define __init__{wanted}")
+    names = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
+    if names != wanted:
+        raise TypeError(f"{cls.__qualname__}.__init__ takes {names}, not the fields {wanted}")
+    given = init.__defaults__ or ()  # type: ignore[union-attr]
+    defaults = dict(zip(names[code.co_argcount - 1 - len(given):], given))
+    defaults.update(init.__kwdefaults__ or {})  # type: ignore[union-attr]
+    for f in declared:
+        if not f.init:
+            continue
+        if f.default_factory is not _MISSING:
+            expected: Any = None
+        elif f.default is not _MISSING:
+            expected = f.default
+        elif f.name in defaults:
+            raise TypeError(f"{cls.__qualname__}.__init__ gives {f.name} a default the field does not have")
+        else:
+            continue
+        if f.name not in defaults or not (defaults[f.name] is expected or defaults[f.name] == expected):
+            raise TypeError(f"{cls.__qualname__}.__init__: the default of {f.name} must be {expected!r}")
 
 
 def freeze(value: Any) -> Any:
@@ -67,12 +290,37 @@ class Data(Mapping[str, Any]):
     __slots__ = ("_items", "_hash")
 
     def __init__(self, items: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
-        merged = dict(items or {}, **kwargs)
-        self._items: dict[str, Any] = {str(k): freeze(v) for k, v in merged.items()}
+        if items is None:
+            merged: Mapping[str, Any] = kwargs
+        elif kwargs or type(items) is not dict:
+            merged = dict(items or {}, **kwargs)
+        else:
+            merged = items
+        self._items: dict[str, Any] = {
+            k if k.__class__ is str else str(k): v if v.__class__ in _SCALARS else freeze(v)
+            for k, v in merged.items()
+        }
         self._hash: int | None = None
 
     def __getitem__(self, key: str) -> Any:
         return self._items[key]
+
+    # Mapping's own get, `in` and views go through __getitem__ and __iter__ (several Python
+    # calls each); stages read their data often, so these go to the dict directly.
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._items.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def keys(self) -> Any:
+        return self._items.keys()
+
+    def items(self) -> Any:
+        return self._items.items()
+
+    def values(self) -> Any:
+        return self._items.values()
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._items)
@@ -97,9 +345,10 @@ class Data(Mapping[str, Any]):
 
     def replace(self, **changes: Any) -> Data:
         """A copy with some keys changed or added (unchanged values are shared, not copied)."""
-        items = dict(self._items)
+        items = {**self._items, **changes}
         for k, v in changes.items():
-            items[k] = freeze(v)
+            if v.__class__ not in _SCALARS:
+                items[k] = freeze(v)
         return _wrap(items)
 
 
@@ -109,7 +358,7 @@ EMPTY = Data()
 # --- what a system declares -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Param:
     """One parameter of a procedure; the CLI turns it into ``--name``.
 
@@ -126,12 +375,25 @@ class Param:
     min: float | None = None
     max: float | None = None
 
+    def __init__(self, name: str, type: str = "str", help: str = "", default: Any = None,
+                 choices: tuple[str, ...] = (), required: bool = False, min: float | None = None,
+                 max: float | None = None) -> None:
+        v = self.__dict__
+        v["name"] = name
+        v["type"] = type
+        v["help"] = help
+        v["default"] = default
+        v["choices"] = choices
+        v["required"] = required
+        v["min"] = min
+        v["max"] = max
+
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
 
-@dataclass(frozen=True)
+@record
 class Procedure:
     """Something a user can ask a system to do: ``crit resolve SYSTEM NAME`` or ``crit treat``.
 
@@ -145,6 +407,15 @@ class Procedure:
     verb: str = "resolve"
     target: str = "optional"
 
+    def __init__(self, name: str, help: str, params: tuple[Param, ...] = (), verb: str = "resolve",
+                 target: str = "optional") -> None:
+        v = self.__dict__
+        v["name"] = name
+        v["help"] = help
+        v["params"] = params
+        v["verb"] = verb
+        v["target"] = target
+
     def param(self, name: str) -> Param | None:
         for p in self.params:
             if p.name == name:
@@ -152,7 +423,7 @@ class Procedure:
         return None
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     """A system-wide rules option, set in ``critcore.toml`` or by a house rule."""
 
@@ -162,8 +433,17 @@ class Option:
     help: str = ""
     choices: tuple[str, ...] = ()
 
+    def __init__(self, name: str, type: str = "bool", default: Any = False, help: str = "",
+                 choices: tuple[str, ...] = ()) -> None:
+        v = self.__dict__
+        v["name"] = name
+        v["type"] = type
+        v["default"] = default
+        v["help"] = help
+        v["choices"] = choices
 
-@dataclass(frozen=True)
+
+@record
 class SystemInfo:
     """How a system describes itself: the answer of ``critcore_system``.
 
@@ -185,6 +465,23 @@ class SystemInfo:
     target_noun: str = "target"  # the CLI adds --NOUN as another name for --target (e.g. --unit)
     treat_note: str = ""  # said by `crit treat SYSTEM` when the system has no treat procedures
 
+    def __init__(self, name: str, title: str, procedures: tuple[Procedure, ...], version: str = "",
+                 package: str = "", tables_package: str | None = None, options: tuple[Option, ...] = (),
+                 effect_codes: frozenset[str] = frozenset(), url: str = "", target_noun: str = "target",
+                 treat_note: str = "") -> None:
+        v = self.__dict__
+        v["name"] = name
+        v["title"] = title
+        v["procedures"] = procedures
+        v["version"] = version
+        v["package"] = package
+        v["tables_package"] = tables_package
+        v["options"] = options
+        v["effect_codes"] = effect_codes
+        v["url"] = url
+        v["target_noun"] = target_noun
+        v["treat_note"] = treat_note
+
     def procedure(self, name: str) -> Procedure | None:
         for p in self.procedures:
             if p.name == name:
@@ -201,7 +498,7 @@ class SystemInfo:
 # --- the record ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Roll:
     """One roll as it happened: what it was for, the notation, the faces and the result.
 
@@ -216,6 +513,16 @@ class Roll:
     total: int
     successes: int | None = None
     detail: str = ""
+
+    def __init__(self, label: str, notation: str, faces: tuple[int, ...], total: int,
+                 successes: int | None = None, detail: str = "") -> None:
+        v = self.__dict__
+        v["label"] = label
+        v["notation"] = notation
+        v["faces"] = faces
+        v["total"] = total
+        v["successes"] = successes
+        v["detail"] = detail
 
     def to_json(self) -> dict[str, JSONValue]:
         out: dict[str, JSONValue] = {
@@ -242,7 +549,7 @@ class Roll:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Note:
     """Something worth telling: a rule that applied, a house rule that changed a result."""
 
@@ -250,20 +557,19 @@ class Note:
     by: str = ""  # the house rule (or plugin) responsible, if any
     stage: str = ""
 
+    def __init__(self, text: str, by: str = "", stage: str = "") -> None:
+        v = self.__dict__
+        v["text"] = text
+        v["by"] = by
+        v["stage"] = stage
+
     def to_json(self) -> dict[str, str]:
         return {"text": self.text, "by": self.by, "stage": self.stage}
 
 
-def _freeze_fields(obj: Any) -> None:
-    """Let plugins pass plain dicts and lists: store them frozen (hashable) instead."""
-    for name in ("data", "target"):
-        value = getattr(obj, name, None)
-        if value is not None and not isinstance(value, Data):
-            object.__setattr__(obj, name, Data(value))
-    for name in ("changes", "effects"):
-        value = getattr(obj, name, None)
-        if value is not None and not isinstance(value, tuple):
-            object.__setattr__(obj, name, tuple(value))
+def _data(value: Any) -> Data | None:
+    """Let plugins pass plain dicts: store them frozen (hashable) instead."""
+    return value if value is None or isinstance(value, Data) else Data(value)
 
 
 def _hash_of(obj: Any, names: tuple[str, ...]) -> int:
@@ -271,14 +577,14 @@ def _hash_of(obj: Any, names: tuple[str, ...]) -> int:
     h: int | None = obj.__dict__.get("_hash")
     if h is None:
         h = hash(tuple(getattr(obj, n) for n in names))
-        object.__setattr__(obj, "_hash", h)
+        obj.__dict__["_hash"] = h
     return h
 
 
 # --- stage results ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Determination:
     """The answer of ``determine``: is there a critical, and what kind.
 
@@ -292,14 +598,19 @@ class Determination:
     final: bool = False
     data: Data = EMPTY
 
-    def __post_init__(self) -> None:
-        _freeze_fields(self)
+    def __init__(self, kind: str, critical: bool, summary: str, final: bool = False, data: Data = EMPTY) -> None:
+        v = self.__dict__
+        v["kind"] = kind
+        v["critical"] = critical
+        v["summary"] = summary
+        v["final"] = final
+        v["data"] = _data(data)
 
     def __hash__(self) -> int:
         return _hash_of(self, ("kind", "critical", "summary", "final", "data"))
 
 
-@dataclass(frozen=True)
+@record
 class Location:
     """The answer of ``locate``: where the critical landed."""
 
@@ -308,14 +619,18 @@ class Location:
     summary: str = ""
     data: Data = EMPTY
 
-    def __post_init__(self) -> None:
-        _freeze_fields(self)
+    def __init__(self, id: str, name: str, summary: str = "", data: Data = EMPTY) -> None:
+        v = self.__dict__
+        v["id"] = id
+        v["name"] = name
+        v["summary"] = summary
+        v["data"] = _data(data)
 
     def __hash__(self) -> int:
         return _hash_of(self, ("id", "name", "summary", "data"))
 
 
-@dataclass(frozen=True)
+@record
 class Effect:
     """A table row that applied, with the numbers the engine acts on.
 
@@ -327,11 +642,18 @@ class Effect:
     id: str
     code: str
     text: str
-    roll: int | None = field(default=None, compare=False)
+    roll: int | None = record_field(default=None, compare=False)
     data: Data = EMPTY
 
-    def __post_init__(self) -> None:
-        _freeze_fields(self)
+    def __init__(self, table: str, id: str, code: str, text: str, roll: int | None = None,
+                 data: Data = EMPTY) -> None:
+        v = self.__dict__
+        v["table"] = table
+        v["id"] = id
+        v["code"] = code
+        v["text"] = text
+        v["roll"] = roll
+        v["data"] = _data(data)
 
     def __hash__(self) -> int:
         return _hash_of(self, ("table", "id", "code", "text", "data"))
@@ -360,7 +682,7 @@ class Effect:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Applied:
     """The answer of ``apply`` (and ``treat``): what happened to the target.
 
@@ -376,8 +698,14 @@ class Applied:
     effects: tuple[Effect, ...] = ()
     data: Data = EMPTY
 
-    def __post_init__(self) -> None:
-        _freeze_fields(self)
+    def __init__(self, summary: str, changes: tuple[str, ...] = (), target: Data | None = None,
+                 effects: tuple[Effect, ...] = (), data: Data = EMPTY) -> None:
+        v = self.__dict__
+        v["summary"] = summary
+        v["changes"] = changes if changes is None or isinstance(changes, tuple) else tuple(changes)
+        v["target"] = target if target is None or isinstance(target, Data) else Data(target)
+        v["effects"] = effects if effects is None or isinstance(effects, tuple) else tuple(effects)
+        v["data"] = _data(data)
 
     def __hash__(self) -> int:
         return _hash_of(self, ("summary", "changes", "target", "effects", "data"))
@@ -402,7 +730,7 @@ def _stage_json(value: Any) -> Any:
     return out
 
 
-@dataclass(frozen=True)
+@record
 class Step:
     """One stage of the step-by-step record: which stage, what it said, which rolls it made."""
 
@@ -410,11 +738,17 @@ class Step:
     summary: str
     rolls: tuple[int, ...] = ()  # indexes into Outcome.rolls
 
+    def __init__(self, stage: str, summary: str, rolls: tuple[int, ...] = ()) -> None:
+        v = self.__dict__
+        v["stage"] = stage
+        v["summary"] = summary
+        v["rolls"] = rolls
+
     def to_json(self) -> dict[str, Any]:
         return {"stage": self.stage, "summary": self.summary, "rolls": list(self.rolls)}
 
 
-@dataclass(frozen=True)
+@record
 class Outcome:
     """Everything one resolution produced. ``to_json`` / ``from_json`` round-trip it."""
 
@@ -431,6 +765,26 @@ class Outcome:
     notes: tuple[Note, ...] = ()
     rules: tuple[str, ...] = ()
     options: Data = EMPTY
+
+    def __init__(self, system: str, procedure: str, params: Data, rolls: tuple[Roll, ...],
+                 steps: tuple[Step, ...], determination: Determination | None = None,
+                 location: Location | None = None, effects: tuple[Effect, ...] = (),
+                 applied: Applied | None = None, target: Data | None = None, notes: tuple[Note, ...] = (),
+                 rules: tuple[str, ...] = (), options: Data = EMPTY) -> None:
+        v = self.__dict__
+        v["system"] = system
+        v["procedure"] = procedure
+        v["params"] = params
+        v["rolls"] = rolls
+        v["steps"] = steps
+        v["determination"] = determination
+        v["location"] = location
+        v["effects"] = effects
+        v["applied"] = applied
+        v["target"] = target
+        v["notes"] = notes
+        v["rules"] = rules
+        v["options"] = options
 
     @property
     def all_effects(self) -> tuple[Effect, ...]:

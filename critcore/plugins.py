@@ -18,15 +18,14 @@ which is several times faster than importing :mod:`importlib.metadata` at every 
 from __future__ import annotations
 
 import os
-import re
 import sys
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 import pluggy
 
 from . import hookspecs
 from .errors import PluginError, UnknownNameError
+from .model import record, record_field
 
 hookimpl = pluggy.HookimplMarker("critcore")
 """Marker for hook implementations: ``@hookimpl``, ``@hookimpl(tryfirst=True)``,
@@ -37,7 +36,7 @@ RULES_GROUP = "critcore.rules"
 PROJECT = "critcore"
 
 
-@dataclass
+@record(frozen=False)
 class PluginSpec:
     """An installed plugin, known by its entry point before it is imported."""
 
@@ -48,6 +47,16 @@ class PluginSpec:
     version: str = ""
     obj: Any = None  # set once loaded, or given directly (tests)
     error: str = ""
+
+    def __init__(self, name: str, group: str, value: str = "", dist: str = "", version: str = "",
+                 obj: Any = None, error: str = "") -> None:
+        self.name = name
+        self.group = group
+        self.value = value
+        self.dist = dist
+        self.version = version
+        self.obj = obj
+        self.error = error
 
     def load(self) -> Any:
         """Import the plugin. Raises :class:`PluginError` with one line on failure."""
@@ -74,9 +83,6 @@ class PluginSpec:
         return obj
 
 
-_SECTION = re.compile(r"^\s*\[([^\]]+)\]\s*$")
-
-
 def _parse_entry_points(text: str) -> dict[str, list[tuple[str, str]]]:
     groups: dict[str, list[tuple[str, str]]] = {}
     current: list[tuple[str, str]] | None = None
@@ -84,9 +90,8 @@ def _parse_entry_points(text: str) -> dict[str, list[tuple[str, str]]]:
         line = line.strip()
         if not line or line[0] in "#;":
             continue
-        m = _SECTION.match(line)
-        if m:
-            current = groups.setdefault(m[1].strip(), [])
+        if line[0] == "[" and line[-1] == "]" and len(line) > 2 and "]" not in line[1:-1]:  # [section]
+            current = groups.setdefault(line[1:-1].strip(), [])
             continue
         if current is not None and "=" in line:
             name, _, value = line.partition("=")
@@ -149,7 +154,7 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-@dataclass
+@record(frozen=False)
 class Registry:
     """The plugins available here: installed entry points, or plugins given directly (tests).
 
@@ -157,9 +162,15 @@ class Registry:
     ``discover=False`` skips the installed entry points.
     """
 
-    systems: dict[str, PluginSpec] = field(default_factory=dict)
-    rules: dict[str, PluginSpec] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    systems: dict[str, PluginSpec] = record_field(default_factory=dict)
+    rules: dict[str, PluginSpec] = record_field(default_factory=dict)
+    warnings: list[str] = record_field(default_factory=list)
+
+    def __init__(self, systems: dict[str, PluginSpec] | None = None, rules: dict[str, PluginSpec] | None = None,
+                 warnings: list[str] | None = None) -> None:
+        self.systems = {} if systems is None else systems
+        self.rules = {} if rules is None else rules
+        self.warnings = [] if warnings is None else warnings
 
     @classmethod
     def installed(cls, extra_systems: Mapping[str, Any] | None = None,
@@ -219,7 +230,7 @@ def rule_applies(plugin: Any, system: str) -> bool:
     return target in (None, "", "*", system)
 
 
-@dataclass(frozen=True)
+@record
 class RuleInfo:
     """What a house-rule plugin says about itself (module attribute ``RULE``)."""
 
@@ -227,6 +238,13 @@ class RuleInfo:
     system: str
     summary: str
     changes: tuple[str, ...] = ()  # the stages or tables it changes, for crit systems
+
+    def __init__(self, name: str, system: str, summary: str, changes: tuple[str, ...] = ()) -> None:
+        v = self.__dict__
+        v["name"] = name
+        v["system"] = system
+        v["summary"] = summary
+        v["changes"] = changes
 
 
 def get_plugin_manager(registry: Registry | None, system: str, rules: Iterable[str] = ()) -> pluggy.PluginManager:

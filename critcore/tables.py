@@ -21,18 +21,19 @@ cover the roll range exactly once. Every error names the file and the row's line
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from .errors import DiceError, TableError
-from .model import Data, Effect
+from .model import EMPTY, Data, Effect, record, record_field
 
-_RANGE = re.compile(r"^\s*(-?\d+)\s*(?:-|–|\.\.)\s*(-?\d+)\s*$")
+_RANGE = r"^\s*(-?\d+)\s*(?:-|–|\.\.)\s*(-?\d+)\s*$"  # compiled on first use (re's cache)
+_ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_ID_CHARS = _ID_FIRST | frozenset("_.-")
 ROW_KEYS = {"roll", "id", "effect", "text"}
 MAX_SPAN = 10_000
 
 
-@dataclass(frozen=True)
+@record
 class Row:
     """One row: the rolls it covers, its id, effect code, text and numbers."""
 
@@ -41,10 +42,31 @@ class Row:
     id: str
     code: str
     text: str
-    data: Data = Data()
-    line: int | None = field(default=None, compare=False)
-    changed_by: str = field(default="", compare=False)  # house rule that put this row here
+    data: Data = EMPTY
+    line: int | None = record_field(default=None, compare=False)
+    changed_by: str = record_field(default="", compare=False)  # house rule that put this row here
     rolls: tuple[int, ...] = ()  # when the row covers scattered rolls ("3, 18")
+
+    def __init__(self, low: int, high: int, id: str, code: str, text: str, data: Data = EMPTY,
+                 line: int | None = None, changed_by: str = "", rolls: tuple[int, ...] = ()) -> None:
+        v = self.__dict__
+        v["low"] = low
+        v["high"] = high
+        v["id"] = id
+        v["code"] = code
+        v["text"] = text
+        v["data"] = data
+        v["line"] = line
+        v["changed_by"] = changed_by
+        v["rolls"] = rolls
+
+    def __hash__(self) -> int:
+        # computed once: systems cache stage results by row (exact odds ask again and again)
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = hash((self.low, self.high, self.id, self.code, self.text, self.data,
+                                               self.rolls))
+        return h
 
     def covers(self) -> tuple[int, ...]:
         return self.rolls or tuple(range(self.low, self.high + 1))
@@ -60,10 +82,10 @@ class Row:
         data = self.data.replace(**extra) if extra else self.data
         if self.changed_by:
             data = data.replace(changed_by=self.changed_by)
-        return Effect(table=table, id=self.id, code=self.code, text=self.text, roll=roll, data=data)
+        return Effect(table, self.id, self.code, self.text, roll, data)
 
 
-@dataclass(frozen=True)
+@record
 class Table:
     """A validated roll-range table. ``lookup(total)`` finds the row for a roll."""
 
@@ -74,21 +96,38 @@ class Table:
     high: int
     rows: tuple[Row, ...]
     source: str = ""
-    _index: tuple[Row, ...] = field(default=(), repr=False, compare=False)
+    _index: tuple[Row, ...] = record_field(default=(), repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        index: list[Row | None] = [None] * (self.high - self.low + 1)
-        for row in self.rows:
+    def __init__(self, id: str, title: str, dice: str, low: int, high: int, rows: tuple[Row, ...],
+                 source: str = "", _index: tuple[Row, ...] = ()) -> None:
+        v = self.__dict__
+        v["id"] = id
+        v["title"] = title
+        v["dice"] = dice
+        v["low"] = low
+        v["high"] = high
+        v["rows"] = rows
+        v["source"] = source
+        index: list[Row | None] = [None] * (high - low + 1)
+        for row in rows:
             for r in row.covers():
-                index[r - self.low] = row
-        object.__setattr__(self, "_index", tuple(index))
+                index[r - low] = row
+        v["_index"] = tuple(index)  # the row of each roll, from the lowest (whatever was given)
+        by_id: dict[str, Row] = {}
+        for row in rows:
+            by_id.setdefault(row.id, row)
+        v["_by_id"] = by_id  # the row of each id (not a field)
+
+    if TYPE_CHECKING:
+
+        @property
+        def _by_id(self) -> dict[str, Row]: ...
 
     def __hash__(self) -> int:
         # computed once: tables are used as cache keys on hot paths (exact odds)
         h: int | None = self.__dict__.get("_hash")
         if h is None:
-            h = hash((self.id, self.title, self.dice, self.low, self.high, self.rows))
-            object.__setattr__(self, "_hash", h)
+            h = self.__dict__["_hash"] = hash((self.id, self.title, self.dice, self.low, self.high, self.rows))
         return h
 
     def lookup(self, roll: int) -> Row:
@@ -100,10 +139,10 @@ class Table:
 
     def row(self, row_id: str) -> Row:
         """The row with this id."""
-        for row in self.rows:
-            if row.id == row_id:
-                return row
-        raise TableError(f"{self.source or self.id}: no row with id {row_id!r}")
+        found = self._by_id.get(row_id)
+        if found is None:
+            raise TableError(f"{self.source or self.id}: no row with id {row_id!r}")
+        return found
 
     def roll_on(self, dice: Any, label: str | None = None, **extra: Any) -> Effect:
         """Roll the table's dice with ``dice`` (a :class:`~critcore.dice.Dice`) and return the row's effect."""
@@ -128,8 +167,17 @@ class Table:
 
 def row_lines(text: str, header: str = "row") -> list[int]:
     """Line numbers (1-based) of each ``[[header]]`` in a TOML text, in order."""
-    pat = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
-    return [i for i, line in enumerate(text.splitlines(), 1) if pat.match(line)]
+    return [i for i, line in enumerate(text.splitlines(), 1) if _is_header(line, header)]
+
+
+def _is_header(line: str, header: str) -> bool:
+    """Does ``line`` start with ``[[ header ]]`` (spaces allowed)? String tests, not a regex:
+    a table is read on most commands and compiling a pattern costs more than reading."""
+    rest = line.lstrip()
+    if not rest.startswith("[["):
+        return False
+    rest = rest[2:].lstrip()
+    return rest.startswith(header) and rest[len(header):].lstrip().startswith("]]")
 
 
 def parse_rolls(value: Any, where: str) -> tuple[int, int, tuple[int, ...]]:
@@ -157,7 +205,7 @@ def parse_rolls(value: Any, where: str) -> tuple[int, int, tuple[int, ...]]:
         if not isinstance(p, str):
             raise TableError(f"{where}: roll {p!r} is not a number or range")
         p = p.strip()
-        m = _RANGE.match(p)
+        m = re.match(_RANGE, p)
         if m:
             lo, hi = int(m[1]), int(m[2])
             if lo > hi or hi - lo > MAX_SPAN:
@@ -183,7 +231,7 @@ def make_row(raw: Any, where: str, effect_codes: frozenset[str] | None = None, l
         if key not in raw:
             raise TableError(f"{where}: row has no {key!r}")
     row_id, code, text = raw["id"], raw["effect"], raw.get("text", "")
-    if not isinstance(row_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", row_id):
+    if not isinstance(row_id, str) or not row_id or row_id[0] not in _ID_FIRST or not _ID_CHARS.issuperset(row_id):
         raise TableError(f"{where}: row id {row_id!r} must be lower-case letters, digits, '-', '_' or '.'")
     if not isinstance(code, str) or not code:
         raise TableError(f"{where}: row {row_id!r} needs an effect code (text)")
@@ -348,6 +396,8 @@ class TableSet(Mapping[str, Table]):
 
 def replace_rows(table: Table, rows: Iterable[Row], source: str) -> Table:
     """A copy of ``table`` with new rows, checked for cover."""
+    from dataclasses import replace
+
     rows = sorted(rows, key=lambda r: r.low)
     check_cover(rows, table.low, table.high, source)
     return replace(table, rows=tuple(rows))

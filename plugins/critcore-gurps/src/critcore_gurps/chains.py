@@ -7,11 +7,10 @@ is the one the apply stage acts on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any
 
 from critcore.dice import parse
-from critcore.model import Effect
+from critcore.model import Effect, record
 
 from .damage import parse_damage
 from .reference import RULES, success_roll
@@ -22,7 +21,7 @@ PIERCING = frozenset({"imp", "pi-", "pi", "pi+", "pi++"})
 OUTCOMES = {key: Effect(v["table"], key, v["effect"], v["text"]) for key, v in RULES["outcomes"].items()}
 
 
-@dataclass(frozen=True)
+@record
 class Fumble:
     """What a miss table needs to know about the fumbler and his weapon."""
 
@@ -39,6 +38,24 @@ class Fumble:
     dx: int | None
     kick: bool
     technique: int
+
+    def __init__(self, ranged: bool, swinging: bool, parrying: bool, piercing: bool, cheap: bool, resistant: bool,
+                 natural: bool, foe_impaling: bool, head: bool, iq: int | None, dx: int | None, kick: bool,
+                 technique: int) -> None:
+        v = self.__dict__
+        v["ranged"] = ranged
+        v["swinging"] = swinging
+        v["parrying"] = parrying
+        v["piercing"] = piercing
+        v["cheap"] = cheap
+        v["resistant"] = resistant
+        v["natural"] = natural
+        v["foe_impaling"] = foe_impaling
+        v["head"] = head
+        v["iq"] = iq
+        v["dx"] = dx
+        v["kick"] = kick
+        v["technique"] = technique
 
     @property
     def self_reroll(self) -> bool:
@@ -131,6 +148,8 @@ def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from:
             yards = ctx.dice.roll("1d6", "weapon flies: yards").total
             way = ctx.dice.roll(COIN, "weapon flies: 1 straight ahead, 2 straight back").total
             return [row.effect(t.id, r, yards=yards, direction="ahead" if way == 1 else "back", **extra)]
+        from dataclasses import replace  # rarely needed: not imported at start-up
+
         keep = f if ctx.options["cheap_breaks_when_dropped"] else replace(f, cheap=False)
         return _treated(ctx, t, row, r, int(row.data["unless_swinging_treat_as"]),
                         "not a swung melee attack", keep, reroll_self)

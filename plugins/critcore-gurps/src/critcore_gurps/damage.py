@@ -8,25 +8,32 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
 from critcore.dice import DiceExpr, parse
 from critcore.errors import DiceError, ParamError
+from critcore.model import record
 
 from .reference import DAMAGE_TYPES, LEAST_BASIC, RULES, LocationRule, wounding_modifier
 
-_DAMAGE = re.compile(r"^\s*(?P<dice>[^\s(]+)\s*(?:\(\s*(?P<div>[0-9]*\.?[0-9]+)\s*\))?\s*(?P<type>\S+)?\s*$")
+# compiled when first used (re's cache), not at every start-up
+_DAMAGE = r"^\s*(?P<dice>[^\s(]+)\s*(?:\(\s*(?P<div>[0-9]*\.?[0-9]+)\s*\))?\s*(?P<type>\S+)?\s*$"
 
 
-@dataclass(frozen=True)
+@record
 class DamageSpec:
     """A parsed damage expression: dice, damage type and armor divisor."""
 
     expr: DiceExpr
     dtype: str
     divisor: float = 1.0
+
+    def __init__(self, expr: DiceExpr, dtype: str, divisor: float = 1.0) -> None:
+        v = self.__dict__
+        v["expr"] = expr
+        v["dtype"] = dtype
+        v["divisor"] = divisor
 
     @property
     def notation(self) -> str:
@@ -38,7 +45,7 @@ class DamageSpec:
 def parse_damage(text: str, flag: str = "--damage") -> DamageSpec:
     """Read ``"2d+1 cut"``: dice through critcore's parser, then the damage type (and an
     optional armor divisor in parentheses). Raises :class:`ParamError` naming what is wrong."""
-    m = _DAMAGE.match(text)
+    m = re.match(_DAMAGE, text)
     if not m:
         raise ParamError(f"{flag}: cannot read {text!r}: expected dice and a damage type, e.g. \"2d+1 cut\"")
     try:
@@ -76,7 +83,7 @@ def effective_dr(dr: int, location: LocationRule, divisor: float, row: Mapping[s
     return int(math.ceil(scaled) if row.get("dr_round", "down") == "up" else math.floor(scaled))
 
 
-@dataclass(frozen=True)
+@record
 class Injury:
     """What one blow does, in numbers."""
 
@@ -94,6 +101,25 @@ class Injury:
     knockdown: int | None  # modifier of the owed knockdown roll, None when none is owed
     knockdown_why: str
     funny_bone_seconds: int
+
+    def __init__(self, basic: int, dr: int, penetrating: int, wounding: float, injury: int, uncapped: int,
+                 major: bool, crippled: bool, dismembered: bool, shock: int, shock_cap: int, knockdown: int | None,
+                 knockdown_why: str, funny_bone_seconds: int) -> None:
+        v = self.__dict__
+        v["basic"] = basic
+        v["dr"] = dr
+        v["penetrating"] = penetrating
+        v["wounding"] = wounding
+        v["injury"] = injury
+        v["uncapped"] = uncapped
+        v["major"] = major
+        v["crippled"] = crippled
+        v["dismembered"] = dismembered
+        v["shock"] = shock
+        v["shock_cap"] = shock_cap
+        v["knockdown"] = knockdown
+        v["knockdown_why"] = knockdown_why
+        v["funny_bone_seconds"] = funny_bone_seconds
 
 
 def cripple_least(hp: int, location: LocationRule) -> int:

@@ -6,9 +6,9 @@ Everything here is built at import time, so the stages only do dictionary look-u
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping
 
+from critcore.model import record
 from critcore.resources import load_data
 
 
@@ -21,7 +21,7 @@ _LOCATIONS_RAW: dict[str, Any] = _load("locations.toml")
 _WOUNDING_RAW: dict[str, Any] = _load("wounding.toml")
 
 
-@dataclass(frozen=True)
+@record
 class LocationRule:
     """One hit location and the rules the injury engine applies there."""
 
@@ -41,6 +41,29 @@ class LocationRule:
     male_knockdown_major: int = 0
     male_crushing_shock_factor: int = 1
     male_shock_cap: int = 0
+
+    def __init__(self, id: str, name: str, penalty: int, wounding: str, aimed_only: bool = False,
+                 aim_types: tuple[str, ...] = (), extra_dr: int = 0, cripple_divisor: int = 0, cap: bool = False,
+                 crippled_word: str = "crippled", head_blow: bool = False, knockdown_on_shock: bool = False,
+                 knockdown_major: int = 0, male_knockdown_major: int = 0, male_crushing_shock_factor: int = 1,
+                 male_shock_cap: int = 0) -> None:
+        v = self.__dict__
+        v["id"] = id
+        v["name"] = name
+        v["penalty"] = penalty
+        v["wounding"] = wounding
+        v["aimed_only"] = aimed_only
+        v["aim_types"] = aim_types
+        v["extra_dr"] = extra_dr
+        v["cripple_divisor"] = cripple_divisor
+        v["cap"] = cap
+        v["crippled_word"] = crippled_word
+        v["head_blow"] = head_blow
+        v["knockdown_on_shock"] = knockdown_on_shock
+        v["knockdown_major"] = knockdown_major
+        v["male_knockdown_major"] = male_knockdown_major
+        v["male_crushing_shock_factor"] = male_crushing_shock_factor
+        v["male_shock_cap"] = male_shock_cap
 
     @property
     def limb_like(self) -> bool:
@@ -87,7 +110,7 @@ LOWEST_DEFENSE: int = _CRIT["lowest_defense"]
 HIGHEST_SUCCESS_ROLL = 16  # 17 and 18 never succeed on 3d6 (the document: 17 is at best a miss)
 
 
-@dataclass(frozen=True)
+@record
 class Bounds:
     """For one effective skill: rolls up to ``crit_success`` are critical successes, rolls of
     ``crit_failure`` or more critical failures, other rolls up to ``success`` succeed."""
@@ -95,6 +118,12 @@ class Bounds:
     crit_success: int
     success: int
     crit_failure: int
+
+    def __init__(self, crit_success: int, success: int, crit_failure: int) -> None:
+        v = self.__dict__
+        v["crit_success"] = crit_success
+        v["success"] = success
+        v["crit_failure"] = crit_failure
 
 
 def _success_max(skill: int, extended: bool) -> int:
@@ -124,12 +153,32 @@ def bounds(skill: int, *, extended: bool = False, margin: bool = True) -> Bounds
     return Bounds(_success_max(skill, extended), min(skill, HIGHEST_SUCCESS_ROLL), _failure_min(skill, margin))
 
 
+class _BoundsBySkill(dict):  # type: ignore[type-arg]
+    """Bounds by effective skill (``LOWEST_DEFENSE`` to ``HIGHEST_SKILL``), each worked out the
+    first time it is asked for: building all of them cost a millisecond of every start-up."""
+
+    def __init__(self, extended: bool, margin: bool) -> None:
+        super().__init__()
+        self.extended = extended
+        self.margin = margin
+
+    def __missing__(self, skill: int) -> Bounds:
+        if not isinstance(skill, int) or not LOWEST_DEFENSE <= skill <= HIGHEST_SKILL:
+            raise KeyError(skill)
+        found = self[skill] = bounds(int(skill), extended=self.extended, margin=self.margin)
+        return found
+
+    def get(self, skill: int, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[skill]
+        except KeyError:
+            return default
+
+
 BOUNDS: dict[tuple[bool, bool], dict[int, Bounds]] = {
-    (ext, mar): {s: bounds(s, extended=ext, margin=mar) for s in range(LOWEST_DEFENSE, HIGHEST_SKILL + 1)}
-    for ext in (False, True)
-    for mar in (False, True)
+    (ext, mar): _BoundsBySkill(ext, mar) for ext in (False, True) for mar in (False, True)
 }
-"""Pre-built bounds keyed by (extended range, margin rule), then by effective skill."""
+"""Bounds keyed by (extended range, margin rule), then by effective skill."""
 
 
 def grade(roll: int, b: Bounds) -> str:

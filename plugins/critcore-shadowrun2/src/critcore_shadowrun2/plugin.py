@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from critcore import hookimpl
-from critcore.model import Applied, Determination, Effect, Location, Outcome, SystemInfo
+from critcore.model import Applied, Outcome, SystemInfo
 
 from . import wound
 from .info import INFO
@@ -27,33 +27,14 @@ def critcore_system() -> SystemInfo:
     return INFO
 
 
-@hookimpl
-def critcore_determine(ctx: Context) -> Determination | None:
-    if ctx.procedure.name != "wound":
-        return None
-    return wound.determine(ctx)
-
-
-@hookimpl
-def critcore_locate(ctx: Context, determination: Determination | None) -> Location | None:
-    if ctx.procedure.name != "wound":
-        return None
-    return wound.locate(ctx, determination)
-
-
-@hookimpl
-def critcore_effect(ctx: Context, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
-    if ctx.procedure.name != "wound":
-        return None
-    return wound.effect(ctx, determination, location)
-
-
-@hookimpl
-def critcore_apply(ctx: Context, determination: Determination | None, location: Location | None,
-                   effects: Sequence[Effect]) -> Applied | None:
-    if ctx.procedure.name != "wound":
-        return None
-    return wound.apply(ctx, determination, location, effects)
+# wound is the only resolve procedure (the others are treat procedures, which go to
+# critcore_treat), so the stage hooks are the wound functions themselves: no extra call per stage.
+if [p.name for p in INFO.procedures if p.verb == "resolve"] != ["wound"]:  # pragma: no cover
+    raise ImportError("shadowrun2: a resolve procedure other than wound needs its own stage hooks")
+critcore_determine = hookimpl(wound.determine)
+critcore_locate = hookimpl(wound.locate)
+critcore_effect = hookimpl(wound.effect)
+critcore_apply = hookimpl(wound.apply)
 
 
 @hookimpl

@@ -1,19 +1,18 @@
 """The ``wound`` procedure: Body check, hit location, the critical itself, and its monitor.
 
-This is the hot path of exact odds, so it stays lean: constant stage results are built once per
-table row and cached, tables are looked up by index, and raw rolls stay out of the results
-(only the time before death of a Mortal critical, which the death clock needs).
+This is the hot path of exact odds and of simulations, so it stays lean: constant stage results
+are built once per table row and kept (found again by the row's identity, which costs less than
+hashing it), tables are looked up by index, and raw rolls stay out of the results (only the
+time before death of a Mortal critical, which the death clock needs).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Sequence
 
 from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data, Determination, Effect, Location
-from critcore.tables import Row
+from critcore.tables import Row, Table
 
 from .info import SEVERITIES
 from .words import clock_text
@@ -30,14 +29,41 @@ AUTO_NONE = Determination(
 )
 
 
-@lru_cache(maxsize=64)
+BODY_CHECK = "Body check (the GM rolls in secret)"
+HIT_LOCATION = "hit location"
+
+# Stage results built from a table row, by id(row). An entry holds its row (and whatever else
+# its key names), so no id in a key is reused while the entry lives; rows live as long as their
+# table. Each map is emptied when it grows large (many engines, each with its own tables).
+_DETERMINATIONS: dict[int, tuple[Row, Determination]] = {}
+_LOCATIONS: dict[int, tuple[Row, Location]] = {}
+_EFFECTS: dict[tuple[int, int], tuple[Row, tuple[Effect, ...]]] = {}
+_APPLIED: dict[tuple[int, int, int, int | None], tuple[Any, ...]] = {}
+_LIMIT = 4096
+
+
+def _remember(cache: dict[Any, Any], key: Any, entry: tuple[Any, ...]) -> Any:
+    if len(cache) > _LIMIT:
+        cache.clear()
+    cache[key] = entry
+    return entry[-1]
+
+
 def _determination(row: Row) -> Determination:
-    return Determination(row.id, bool(row.data["critical"]), row.text, data=row.data)
+    found = _DETERMINATIONS.get(id(row))
+    if found is not None:
+        return found[1]
+    made = Determination(row.id, bool(row.data["critical"]), row.text, data=row.data)
+    return _remember(_DETERMINATIONS, id(row), (row, made))  # type: ignore[no-any-return]
 
 
-@lru_cache(maxsize=64)
 def _location(row: Row) -> Location:
-    return Location(row.id, str(row.data["name"]), f"struck the {row.data['name']}", Data(list=row.data["list"]))
+    found = _LOCATIONS.get(id(row))
+    if found is not None:
+        return found[1]
+    name = row.data["name"]
+    made = Location(row.id, str(name), f"struck the {name}", Data(list=row.data["list"]))
+    return _remember(_LOCATIONS, id(row), (row, made))  # type: ignore[no-any-return]
 
 
 def body_dice(ctx: Context) -> int:
@@ -72,19 +98,37 @@ def severity_row(ctx: Context) -> Row:
     return ctx.tables["body-check"].lookup(index)
 
 
-def determine(ctx: Context) -> Determination:
-    """The GM's Body check against the severity's TN; successes give the lethality."""
+def body_check(ctx: Context) -> tuple[int, Any, Table]:
+    """The Body check the parameters ask for: dice, target number ("auto": no check) and the
+    lethality table its successes are read on."""
     row = severity_row(ctx)
     dice = body_dice(ctx)
+    options = ctx.options
+    tn = row.data["tn_gentle"] if options["tn_set"] == "gentle" else row.data["tn_recommended"]
+    table = ctx.tables["lethality-no-critical" if options["no_critical_category"] else "lethality"]
+    return dice, tn, table
+
+
+# the parameters, options and tables the Body check was last worked out for, and that check:
+# simulations and exact odds ask again and again with the same (shared) objects
+_LAST_CHECK: list[Any] = [None, None, None, None]
+
+
+def determine(ctx: Context) -> Determination:
+    """The GM's Body check against the severity's TN; successes give the lethality."""
     if ctx.target is not None:
         from .character import alive, read_character
 
+        dice, tn, table = body_check(ctx)  # the body may come from the character file
         alive(read_character(ctx.target))  # a broken or dead character is refused before any roll
-    tn = row.data["tn_gentle"] if ctx.options["tn_set"] == "gentle" else row.data["tn_recommended"]
+    else:
+        last = _LAST_CHECK
+        if last[0] is not ctx.params or last[1] is not ctx.options or last[2] is not ctx.tables:
+            last[:] = ctx.params, ctx.options, ctx.tables, body_check(ctx)
+        dice, tn, table = last[3]
     if tn == "auto":
         return AUTO_NONE
-    roll = ctx.dice.test(dice, tn, "Body check (the GM rolls in secret)")
-    table = ctx.tables["lethality-no-critical" if ctx.options["no_critical_category"] else "lethality"]
+    roll = ctx.dice.test(dice, tn, BODY_CHECK)
     return _determination(table.lookup(roll.total))
 
 
@@ -92,8 +136,7 @@ def locate(ctx: Context, determination: Determination | None) -> Location | None
     if determination is None or not (determination.critical or ctx.options["locate_all_wounds"]):
         return None
     table = ctx.tables["hit-location"]
-    roll = ctx.dice.roll(table.dice, "hit location")
-    return _location(table.lookup(roll.total))
+    return _location(table.lookup(ctx.dice.roll(table.dice, HIT_LOCATION).total))
 
 
 def effect(ctx: Context, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
@@ -101,12 +144,11 @@ def effect(ctx: Context, determination: Determination | None, location: Location
         return None
     table = ctx.tables["critical-" + location.data["list"]]
     roll = ctx.dice.roll(table.dice, "critical in the " + location.name).total
-    return _effects(table.id, table.lookup(roll), roll)
-
-
-@lru_cache(maxsize=1024)
-def _effects(table_id: str, row: Row, roll: int) -> tuple[Effect, ...]:
-    return (row.effect(table_id, roll),)
+    row = table.lookup(roll)
+    found = _EFFECTS.get((id(row), roll))
+    if found is not None:
+        return found[1]
+    return _remember(_EFFECTS, (id(row), roll), (row, (row.effect(table.id, roll),)))  # type: ignore[no-any-return]
 
 
 def death_in(ctx: Context, determination: Determination, eff: Effect | None) -> int | None:
@@ -158,10 +200,19 @@ NO_CRITICAL = "no critical hit: the wound follows the ordinary rules"
 NO_CRITICAL_APPLIED = Applied(NO_CRITICAL)
 
 
-@lru_cache(maxsize=4096)
 def _bare_applied(determination: Determination, location: Location | None, eff: Effect | None,
                   death: int | None) -> Applied:
-    """What the critical would do, without a character file (cached: it is the same every time)."""
+    """What the critical would do, without a character file (kept: it is the same every time)."""
+    key = (id(determination), id(location), id(eff), death)
+    found = _APPLIED.get(key)
+    if found is not None:
+        return found[-1]  # type: ignore[no-any-return]
+    made = _make_bare_applied(determination, location, eff, death)
+    return _remember(_APPLIED, key, (determination, location, eff, made))  # type: ignore[no-any-return]
+
+
+def _make_bare_applied(determination: Determination, location: Location | None, eff: Effect | None,
+                       death: int | None) -> Applied:
     if eff is None or location is None:
         return NO_CRITICAL_APPLIED if location is None else Applied(_summary(determination, location, None, None))
     data = Data() if death is None else Data(death_in=death)
@@ -171,6 +222,8 @@ def _bare_applied(determination: Determination, location: Location | None, eff: 
 
 def _apply_to_character(ctx: Context, determination: Determination, location: Location | None,
                         eff: Effect | None, death: int | None) -> Applied:
+    from dataclasses import replace
+
     from .character import Critical, alive, read_character
     from .monitors import level_name, modifiers
 

@@ -1,0 +1,349 @@
+"""The speed work keeps behaviour: records act as frozen dataclasses, caches and fast paths give
+what the plain code gave (no timing here: speed is measured by bench/bench.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+import sys
+from typing import Any
+
+import pytest
+
+from critcore import model
+from critcore.config import Config
+from critcore.dice import DiceExpr, RandomRoller, SuccessTest, make_test, parse
+from critcore.engine import Context, Engine, check_params, make_step
+from critcore.errors import DiceError, ParamError, TableError
+from critcore.model import (
+    Applied,
+    Data,
+    Determination,
+    Effect,
+    Location,
+    Note,
+    Option,
+    Outcome,
+    Param,
+    Procedure,
+    Roll,
+    Step,
+    SystemInfo,
+    record,
+    record_field,
+)
+from critcore.plugins import PluginSpec, Registry, RuleInfo, _parse_entry_points
+from critcore.tables import Row, Table, _is_header, make_row, row_lines
+
+FROZEN = [Param, Procedure, Option, SystemInfo, Roll, Note, Determination, Location, Effect, Applied, Step,
+          Outcome, DiceExpr, SuccessTest, Row, Table, Context, RuleInfo]
+MUTABLE = [PluginSpec, Registry, Config]
+
+PROC = Procedure("go", "Go.", (Param("n", "int", default=1),))
+INFO = SystemInfo("s", "S", (PROC,))
+
+
+def samples(cls: type) -> list[Any]:
+    """Two instances of each class, equal except for the first."""
+    made = {
+        Param: lambda i: Param(f"p{i}", "int", "help", 1, (), False, 0, 9),
+        Procedure: lambda i: Procedure(f"p{i}", "help", (Param("x"),)),
+        Option: lambda i: Option(f"o{i}", "choice", "a", "help", ("a", "b")),
+        SystemInfo: lambda i: SystemInfo(f"s{i}", "S", (PROC,), effect_codes=frozenset({"x"})),
+        Roll: lambda i: Roll(f"r{i}", "3d6", (1, 2, 3), 6, None, ""),
+        Note: lambda i: Note(f"n{i}", "rule", "effect"),
+        Determination: lambda i: Determination(f"k{i}", True, "s", False, {"a": [1, 2]}),
+        Location: lambda i: Location(f"l{i}", "Leg", "the leg", {"x": 1}),
+        Effect: lambda i: Effect("t", f"e{i}", "code", "text", 7, {"n": 1}),
+        Applied: lambda i: Applied(f"a{i}", ["HP 3 -> 1"], {"hp": 1}, [Effect("t", "e", "c", "x")], {"d": 1}),
+        Step: lambda i: Step(f"s{i}", "said", (0, 1)),
+        Outcome: lambda i: Outcome("s", f"p{i}", Data(n=1), (Roll("r", "1d6", (4,), 4),), (Step("a", "b"),)),
+        DiceExpr: lambda i: DiceExpr(i + 1, 6, 1, 2, 3),
+        SuccessTest: lambda i: SuccessTest(i + 3, 5, True),
+        Row: lambda i: Row(1, 3, f"r{i}", "code", "text", Data(a=1), 7, "", ()),
+        Table: lambda i: Table(f"t{i}", "T", "1d6", 1, 6, (Row(1, 6, "all", "c", "x"),), "src"),
+        Context: lambda i: Context(INFO, PROC, Data(n=i), Data(), None, None),  # type: ignore[arg-type]
+        RuleInfo: lambda i: RuleInfo(f"r{i}", "s", "summary", ("determine",)),
+        PluginSpec: lambda i: PluginSpec(f"p{i}", "g", "m:a", "dist", "1"),
+        Registry: lambda i: Registry({f"s{i}": PluginSpec("s", "g")}),
+        Config: lambda i: Config([f"r{i}"]),
+    }[cls]
+    return [made(0), made(1), made(1)]
+
+
+def reference(cls: type) -> type:
+    """The same fields as an ordinary @dataclass (frozen when the record is)."""
+    specs = []
+    for f in dataclasses.fields(cls):
+        kw: dict[str, Any] = {"compare": f.compare, "repr": f.repr}
+        if f.default is not dataclasses.MISSING:
+            kw["default"] = f.default
+        if f.default_factory is not dataclasses.MISSING:
+            kw["default_factory"] = f.default_factory
+        specs.append((f.name, f.type, dataclasses.field(**kw)))
+    return dataclasses.make_dataclass(cls.__name__, specs, frozen=cls.__dataclass_params__.frozen)
+
+
+def as_reference(ref: type, obj: Any) -> Any:
+    return ref(**{f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)})
+
+
+@pytest.mark.parametrize("cls", FROZEN + MUTABLE, ids=lambda c: c.__name__)
+def test_records_compare_print_and_hash_as_dataclasses_do(cls: type) -> None:
+    a, b, c = samples(cls)
+    ref = reference(cls)
+    ra, rb, rc = as_reference(ref, a), as_reference(ref, b), as_reference(ref, c)
+    assert (a == b) == (ra == rb) and (b == c) == (rb == rc) and b == c
+    assert repr(a) == repr(ra)
+    assert a != object() and a.__eq__(object()) is NotImplemented
+    assert dataclasses.is_dataclass(a) and [f.name for f in dataclasses.fields(a)] == [f.name for f in dataclasses.fields(ra)]
+    assert cls.__match_args__ == type(ra).__match_args__
+    assert dataclasses.asdict(b) == dataclasses.asdict(rb)
+    if cls in MUTABLE:
+        assert cls.__hash__ is None
+        first = dataclasses.fields(a)[0].name
+        setattr(a, first, "changed")
+        assert getattr(a, first) == "changed"
+    else:
+        assert hash(b) == hash(c)
+        if cls is not Table:  # a Table hashes fewer fields than it compares (as it always did)
+            assert hash(b) == hash(rb)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(a, dataclasses.fields(a)[0].name, "x")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            delattr(a, dataclasses.fields(a)[0].name)
+        assert cls.__dataclass_params__.frozen
+
+
+def test_replace_and_subclasses_work_on_records() -> None:
+    eff = Effect("t", "e", "c", "x", 3, {"a": [1]})
+    other = dataclasses.replace(eff, roll=9, text="y")
+    assert (other.roll, other.text, other.data) == (9, "y", Data(a=(1,))) and eff.text == "x"
+    assert eff == dataclasses.replace(eff, roll=4)  # roll is not compared
+
+    @dataclasses.dataclass(frozen=True)
+    class Tagged(Determination):
+        tag: str = ""
+
+    t = Tagged("k", True, "s", tag="x")
+    assert t.tag == "x" and t.kind == "k" and repr(t).startswith("test_replace_and_subclasses_work_on_records.<locals>.Tagged(")
+
+
+def test_a_record_becomes_a_dataclass_only_when_asked() -> None:
+    @record
+    class Point:
+        """A point."""
+
+        x: int
+        y: int = 0
+        label: str = record_field(default="", compare=False)
+
+        def __init__(self, x: int, y: int = 0, label: str = "") -> None:
+            v = self.__dict__
+            v["x"] = x
+            v["y"] = y
+            v["label"] = label
+
+    assert isinstance(Point.__dict__["__dataclass_fields__"], model._Registers)
+    assert Point(1, 2, "a") == Point(1, 2, "b") and hash(Point(1, 2)) == hash((1, 2))
+    assert repr(Point(1)) == "test_a_record_becomes_a_dataclass_only_when_asked.<locals>.Point(x=1, y=0, label='')"
+    assert [f.name for f in dataclasses.fields(Point)] == ["x", "y", "label"]
+    assert isinstance(Point.__dict__["__dataclass_fields__"], dict) and Point.label == ""
+    assert dataclasses.replace(Point(1), y=5) == Point(1, 5)
+
+
+def test_a_record_init_must_match_its_fields() -> None:
+    with pytest.raises(TypeError, match="takes"):
+        @record
+        class Wrong:
+            a: int
+            b: int
+
+            def __init__(self, b: int, a: int) -> None:
+                pass
+
+    with pytest.raises(TypeError, match="default of b"):
+        @record
+        class WrongDefault:
+            a: int
+            b: int = 1
+
+            def __init__(self, a: int, b: int = 2) -> None:
+                pass
+
+    with pytest.raises(TypeError, match="record_field"):
+        @record
+        class WrongField:
+            a: int = dataclasses.field(default=1)
+
+            def __init__(self, a: int = 1) -> None:
+                pass
+
+
+def test_stage_results_freeze_plain_data() -> None:
+    d = Determination("k", True, "s", data={"a": [1, {"b": 2}]})
+    assert isinstance(d.data, Data) and d.data["a"] == (1, Data(b=2))
+    assert Determination("k", True, "s", data=None).data is None  # as before: None stays None
+    a = Applied("s", ["x"], {"hp": [1]}, [Effect("t", "e", "c", "x")])
+    assert a.changes == ("x",) and isinstance(a.target, Data) and isinstance(a.effects, tuple)
+
+
+def test_data_reads_like_a_mapping() -> None:
+    d = Data({"a": 1, "b": [1, 2]}, c={"x": 1})
+    assert d.get("a") == 1 and d.get("zz") is None and d.get("zz", 5) == 5
+    assert "a" in d and "zz" not in d and list(d.keys()) == ["a", "b", "c"]
+    assert list(d.items()) == [("a", 1), ("b", (1, 2)), ("c", Data(x=1))] and next(iter(d.values())) == 1
+    assert Data([("a", 1)]) == Data(a=1) == {"a": 1} and Data() == {} and Data(None) == Data()
+    assert d.replace(a=[3], z=1) == {"a": (3,), "b": (1, 2), "c": {"x": 1}, "z": 1}
+    assert Data({1: "x"}) == {"1": "x"}
+
+
+def test_parameters_of_another_type_are_checked_again() -> None:
+    proc = Procedure("go", "Go.", (Param("n", "int"), Param("flag", "bool")))
+    assert check_params(proc, {"n": 1}) is check_params(proc, {"n": 1})
+    with pytest.raises(ParamError):
+        check_params(proc, {"n": True})  # equal to 1, but not an int
+    with pytest.raises(ParamError):
+        check_params(proc, {"flag": 1})
+    assert check_params(proc, {"n": 1.0})["n"] == 1
+
+
+def test_equal_steps_are_shared() -> None:
+    assert make_step("determine", "hit", 0, 2) is make_step("determine", "hit", 0, 2)
+    assert make_step("determine", "hit", 0, 2) == Step("determine", "hit", (0, 1))
+    assert make_step("apply", "x", 3, 3).rolls == ()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, "abc", -3, 2**70])
+def test_random_faces_are_those_of_the_plain_formula(seed: Any) -> None:
+    roller, plain = RandomRoller(seed), random.Random(seed)
+    for notation in ("1d6", "2d6", "3d6", "4d6", "10d10", "1d2", "3d6+2", "2d6x3", "1d6/2", "d20"):
+        expr = parse(notation)
+        faces, total = roller.roll_sum(expr, "x")
+        expected = tuple(int(plain.random() * expr.sides) + 1 for _ in range(expr.count))
+        assert faces == expected and total == expr.value(sum(expected))
+    faces, successes, _ = roller.roll_test(make_test(5, 8), "x")
+    assert len(faces) >= 5 and 0 <= successes <= 5
+
+
+def test_success_tests_keep_their_effective_target_number() -> None:
+    assert make_test(3, 1).effective_tn == 2 and make_test(3, 9).effective_tn == 9
+    assert dataclasses.replace(make_test(3, 1), tn=7).effective_tn == 7
+    assert [f.name for f in dataclasses.fields(SuccessTest)] == ["dice", "tn", "rule_of_six"]
+
+
+PATTERN = re.compile(r"""^\s*(?P<count>\d+)?\s*[dD]\s*(?P<sides>\d+)?
+        \s*(?:(?P<sign>[+-])\s*(?P<plus>\d+))?
+        \s*(?:[xX*×]\s*(?P<times>\d+))?
+        \s*(?:/\s*(?P<divide>\d+))?\s*$""", re.VERBOSE)
+
+
+@pytest.mark.parametrize("text", ["3d6", "1d2", "03d06", "12d10", "d6", "3d", "3D6", " 3d6", "3d6 ", "3 d 6",
+                                  "2d+1", "3d-3", "1d6x10", "1d6/2", "٣d٦", "3d6d", "dd", "3d6+", "x", "0d6",
+                                  "3d1", "201d6", "3d1001", "1d6*2", "2d6 + 1"])
+def test_plain_dice_are_read_as_the_pattern_reads_them(text: str) -> None:
+    m = PATTERN.match(text)
+    try:
+        got: Any = parse(text)
+    except DiceError:
+        got = None
+    if m is None:
+        assert got is None
+    elif got is not None:
+        assert got.count == (int(m["count"]) if m["count"] else 1)
+        assert got.sides == (int(m["sides"]) if m["sides"] else 6)
+        plus = int(m["plus"]) if m["plus"] else 0
+        assert got.plus == (-plus if m["sign"] == "-" else plus)
+        assert (got.times, got.divide) == (int(m["times"] or 1), int(m["divide"] or 1))
+
+
+def test_table_headers_and_row_ids_are_recognised_as_before() -> None:
+    text = "[[row]]\n  [[ row ]]\n[[rows]]\n[[row]]x\n[row]\n[[ row]\n\t[[row  ]] # c\n[[a.b.row]]\n"
+    for header in ("row", "a.b.row"):
+        pat = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
+        expected = [i for i, line in enumerate(text.splitlines(), 1) if pat.match(line)]
+        assert row_lines(text, header) == expected
+    assert _is_header("[[row]]", "row") and not _is_header("[row]", "row")
+    for row_id in ("ok", "a-b_c.d", "9x", "-bad", "Bad", "é", "a b", "", "a/b"):
+        good = re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", row_id) is not None
+        raw = {"roll": 1, "id": row_id, "effect": "x", "text": "t"}
+        if good:
+            assert make_row(raw, "here").id == row_id
+        else:
+            with pytest.raises(TableError):
+                make_row(raw, "here")
+
+
+def test_entry_point_sections_are_read_as_before() -> None:
+    text = "[critcore.systems]\ngurps = a:b\n [ spaced ] \nx = y\n[]\n[a]b]\nz = w\n[critcore.rules]\nr = m\n"
+    assert _parse_entry_points(text) == {"critcore.systems": [("gurps", "a:b")], "spaced": [("x", "y"), ("z", "w")],
+                                         "critcore.rules": [("r", "m")]}
+
+
+def test_table_rows_are_found_by_id_and_hash_once() -> None:
+    rows = (Row(1, 3, "low", "c", "x"), Row(4, 6, "high", "c", "y"))
+    table = Table("t", "T", "1d6", 1, 6, rows)
+    assert table.row("high") is rows[1] and table.lookup(2) is rows[0]
+    with pytest.raises(TableError):
+        table.row("none")
+    assert hash(rows[0]) == hash((1, 3, "low", "c", "x", Data(), ()))
+    assert dataclasses.replace(table, rows=rows[::-1]).lookup(5) is rows[1]
+
+
+def test_the_cli_pauses_collection_only_until_long_work() -> None:
+    import gc
+
+    from critcore.cli_errors import pause_gc, resume_gc
+
+    assert gc.isenabled()
+    try:
+        pause_gc()
+        assert not gc.isenabled()
+        resume_gc()
+        assert gc.isenabled()
+        resume_gc()  # nothing paused: nothing to do
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_gurps_bounds_are_worked_out_as_before() -> None:
+    pytest.importorskip("critcore_gurps")
+    from critcore_gurps.reference import BOUNDS, HIGHEST_SKILL, LOWEST_DEFENSE, bounds
+
+    for (ext, mar), by_skill in BOUNDS.items():
+        assert by_skill.get(LOWEST_DEFENSE - 1) is None and by_skill.get(HIGHEST_SKILL + 1) is None
+        for skill in range(LOWEST_DEFENSE, HIGHEST_SKILL + 1):
+            assert by_skill.get(skill) == by_skill[skill] == bounds(skill, extended=ext, margin=mar)
+        with pytest.raises(KeyError):
+            by_skill[HIGHEST_SKILL + 1]
+
+
+def test_shadowrun_body_check_follows_each_engine_and_parameters() -> None:
+    pytest.importorskip("critcore_shadowrun2")
+    gentle = Engine("shadowrun2", options={"tn_set": "gentle"})
+    usual = Engine("shadowrun2")
+    for seed in range(30):
+        for params in ({"body": 4, "severity": "serious"}, {"body": 2, "severity": "light"}):
+            for engine in (gentle, usual):  # alternating: the remembered check must not leak across
+                got = engine.run("wound", params, seed=seed)
+                fresh = Engine("shadowrun2", options=dict(engine.options)).run("wound", dict(params), seed=seed)
+                assert got.to_json() == fresh.to_json()
+
+
+def test_plugins_do_not_import_dataclasses_to_resolve() -> None:
+    import subprocess
+
+    code = ("import sys\n"
+            "before = 'dataclasses' in sys.modules\n"
+            "import critcore.cli, critcore.engine\n"
+            "from critcore.engine import Engine\n"
+            "Engine('shadowrun2').run('wound', {'body': 4, 'severity': 'serious'}, seed=1)\n"
+            "print(before, 'dataclasses' in sys.modules)")
+    pytest.importorskip("critcore_shadowrun2")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    before, after = out.split()
+    if before == "True":
+        pytest.skip("this Python imports dataclasses at start-up anyway")
+    assert after == "False"  # the records register with dataclasses only when asked (start-up)
