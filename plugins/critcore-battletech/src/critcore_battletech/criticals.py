@@ -19,7 +19,7 @@ from math import lcm
 from typing import Any, Mapping, Sequence
 
 from critcore.dice import Dice, parse
-from critcore.enumeration import EnumeratingRoller
+from critcore.enumeration import EnumeratingRoller, add_to
 from critcore.model import Data, Determination, freeze
 from critcore.tables import Row, Table
 
@@ -108,17 +108,29 @@ def set_odds(size: int, ok: tuple[int, ...], count: int, reroll: str,
              half: Table) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """The exact chance of each set of slots ``count`` criticals of one roll strike (in slot
     order; fewer when the location runs out of slots that can be hit)."""
-    def rec(left: tuple[int, ...], k: int) -> dict[tuple[int, ...], Fraction]:
+    # whole-number [numerator, denominator] pairs: far cheaper than fractions in the recursion
+    seen: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], list[int]]] = {}
+
+    def rec(left: tuple[int, ...], k: int) -> dict[tuple[int, ...], list[int]]:
         if k == 0 or not left:
-            return {(): Fraction(1)}
-        out: dict[tuple[int, ...], Fraction] = {}
+            return {(): [1, 1]}
+        found = seen.get((left, k))
+        if found is not None:  # the same slots left after other picks in another order
+            return found
+        out: dict[tuple[int, ...], list[int]] = {}
         for i, p in slot_odds(size, left, reroll, half):
-            for rest, q in rec(tuple(x for x in left if x != i), k - 1).items():
+            pn, pd = p.numerator, p.denominator
+            for rest, (qn, qd) in rec(tuple(x for x in left if x != i), k - 1).items():
                 key = tuple(sorted(rest + (i,)))
-                out[key] = out.get(key, Fraction(0)) + p * q
+                acc = out.get(key)
+                if acc is None:
+                    out[key] = [pn * qn, pd * qd]
+                else:
+                    add_to(acc, pn * qn, pd * qd)
+        seen[(left, k)] = out
         return out
 
-    return tuple(sorted(rec(ok, count).items()))
+    return tuple((key, Fraction(n, d)) for key, (n, d) in sorted(rec(ok, count).items()))
 
 
 def slot_classes(view: Any, slots: Sequence[Mapping[str, Any]], ok: Sequence[int]) -> tuple[int, ...]:
