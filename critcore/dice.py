@@ -17,7 +17,6 @@ faces.
 
 from __future__ import annotations
 
-import random as _random
 import re
 from functools import cached_property, lru_cache
 from math import floor
@@ -309,7 +308,7 @@ class RandomRoller(FaceRoller):
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed
-        self._random = _random.Random(seed)
+        self._random = _generator(seed)
         self._next = self._random.random
 
     # A face is floor(random() * sides) + 1 (the same as int(), a little cheaper).
@@ -359,6 +358,23 @@ class RandomRoller(FaceRoller):
             if total >= tn:
                 successes += 1
         return tuple(flat), successes, all_ones
+
+
+def _generator(seed: Any) -> Any:
+    """``random.Random(seed)``, whose ``random()`` draws the faces.
+
+    For a whole-number seed (``--seed 7``) or none, that is the C generator :mod:`random` is
+    built on, seeded with the same number: made directly, so that a single ``crit resolve``
+    does not import :mod:`random` (and bisect and a sha512 module with it) at start-up. Other
+    seeds (text) go through :class:`random.Random`, which turns them into a number first.
+    """
+    if seed is None or type(seed) is int:
+        from _random import Random
+
+        return Random(seed)
+    import random
+
+    return random.Random(seed)
 
 
 def parse_faces(text: str) -> list[int]:
