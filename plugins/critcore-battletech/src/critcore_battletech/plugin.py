@@ -7,11 +7,13 @@ Critical Hits and the slots struck, with every component effect and cascade) and
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from critcore import hookimpl
 from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data, Determination, Effect, Location, Option, Outcome, Param, Procedure, SystemInfo
+from critcore.tables import Row, Table
 
 from . import __version__
 from . import criticals as C
@@ -104,6 +106,19 @@ def critcore_determine(ctx: Any) -> Determination | None:
 
 # -- locate ---------------------------------------------------------------------------------------
 
+_SIDE_LABEL = {side: f"hit location ({side})" for side in ("front", "rear", "left", "right")}
+
+
+@lru_cache(maxsize=256)
+def _hit_location(row: Row, side: str, quad: bool) -> Location:
+    """Where a hit-location row puts the hit (the same answer, shared, for the same row)."""
+    code = str(row.data["front" if side in ("front", "rear") else side])
+    if quad:
+        code = L.QUAD_MAP.get(code, code)
+    rear = side == "rear" and code in L.TORSOS_WITH_REAR
+    where = L.name(code) + (" (rear armor)" if rear else "")
+    return Location(code, L.name(code), where, Data(row=row.id, side=side, rear=rear))
+
 @hookimpl
 def critcore_locate(ctx: Any, determination: Determination | None) -> Location | None:
     proc = ctx.procedure.name
@@ -114,13 +129,7 @@ def critcore_locate(ctx: Any, determination: Determination | None) -> Location |
             check_unit(ctx.target)
             quad = quad or L.is_quad(ctx.target.get("config"))
         table = ctx.tables["hit-location"]
-        row = table.lookup(ctx.dice.roll(table.dice, f"hit location ({side})").total)
-        code = str(row.data["front" if side in ("front", "rear") else side])
-        if quad:
-            code = L.QUAD_MAP.get(code, code)
-        rear = side == "rear" and code in L.TORSOS_WITH_REAR
-        where = L.name(code) + (" (rear armor)" if rear else "")
-        return Location(code, L.name(code), where, Data(row=row.id, side=side, rear=rear))
+        return _hit_location(table.lookup(ctx.dice.roll(table.dice, _SIDE_LABEL[side]).total), side, quad)
     if proc in ("critical", "damage"):
         code = _location(ctx)
         if proc == "damage" and ctx.param("rear") and code not in L.TORSOS_WITH_REAR:
@@ -131,14 +140,17 @@ def critcore_locate(ctx: Any, determination: Determination | None) -> Location |
 
 # -- effect ---------------------------------------------------------------------------------------
 
+@lru_cache(maxsize=256)
+def _hit_effects(table: Table, location: Location) -> tuple[Effect, ...]:
+    return (table.row(location.data["row"]).effect(table.id, None, location=location.id, rear=location.data["rear"]),)
+
+
 @hookimpl
 def critcore_effect(ctx: Any, determination: Determination | None,
                     location: Location | None) -> Sequence[Effect] | None:
     proc = ctx.procedure.name
     if proc == "hit-location" and location is not None:
-        table = ctx.tables["hit-location"]
-        return [table.row(location.data["row"]).effect(table.id, None, location=location.id,
-                                                        rear=location.data["rear"])]
+        return _hit_effects(ctx.tables["hit-location"], location)
     if proc != "critical" or determination is None or location is None:
         return None
     table = ctx.tables["determining-critical-hits"]
@@ -190,14 +202,11 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
     if proc == "hit-location":
         if location is None:
             return None
-        eff = effects[0] if effects else None
-        summary = f"the hit lands on the {location.summary}"
-        if eff is not None and eff.code == "through-armor-critical":
-            summary += f"; roll for a critical even if the armor holds (critical --location {location.id})"
-        data = {"location": location.id, "rear": location.data["rear"]}
-        if ctx.target is not None:
-            data["derived"] = _derived(ctx, ctx.target)
-        return Applied(summary, data=Data(data))
+        through = bool(effects) and effects[0].code == "through-armor-critical"
+        shared = _hit_applied(location, through)
+        if ctx.target is None:
+            return shared
+        return Applied(shared.summary, data=shared.data.replace(derived=_derived(ctx, ctx.target)))
     if proc == "critical":
         if location is None or determination is None:
             return None
@@ -221,6 +230,15 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         side = " (rear)" if rear else ""
         return _finish(ctx, res, f"{amount} damage to the {location.name}{side}", tuple(res.effects))
     return None
+
+
+@lru_cache(maxsize=256)
+def _hit_applied(location: Location, through_armor: bool) -> Applied:
+    """What a hit location comes to without a unit (shared for the same location)."""
+    summary = f"the hit lands on the {location.summary}"
+    if through_armor:
+        summary += f"; roll for a critical even if the armor holds (critical --location {location.id})"
+    return Applied(summary, data=Data(location=location.id, rear=location.data["rear"]))
 
 
 def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> Applied:
