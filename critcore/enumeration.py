@@ -128,14 +128,15 @@ class EnumeratingRoller:
         from fractions import Fraction
 
         cache = _UNTIL_CACHE
-        whole_key = (label, key, "fold", self.cutoff, state) if key is not None else None
+        whole_key = (label, key, "fold", self.cut_num, self.cut_den, state) if key is not None else None
         weights = cache.get(whole_key) if whole_key is not None else None
         if weights is None:
             dist: dict[Any, list[int]] = {state: [1, 1]}
+            cut = (self.cut_num, self.cut_den)  # the cut-off in the keys (hashing a Fraction is slow)
             for i, step in enumerate(steps):
                 nxt: dict[Any, list[int]] = {}
                 for before, (pn, pd) in dist.items():
-                    step_key = (label, key, "fold step", self.cutoff, i, before) if key is not None else None
+                    step_key = (label, key, "fold step", cut, i, before) if key is not None else None
                     after = cache.get(step_key) if step_key is not None else None
                     if after is None:
                         found, _ = enumerate_weights(lambda roller, s=before: step(Dice(roller), s), self.cutoff)
@@ -167,7 +168,7 @@ class EnumeratingRoller:
         from fractions import Fraction
 
         cache = _UNTIL_CACHE
-        whole_key = (label, key, "iterate", self.cutoff, state) if key is not None else None
+        whole_key = (label, key, "iterate", self.cut_num, self.cut_den, state) if key is not None else None
         weights = cache.get(whole_key) if whole_key is not None else None
         if weights is None:
             finished: dict[Any, list[int]] = {}
@@ -175,6 +176,7 @@ class EnumeratingRoller:
             # only states far below the cut-off are dropped: a finite process (the usual case)
             # stays exact, and one that may go on for ever still ends
             cut_num, cut_den = self.cut_num, self.cut_den * 10**6
+            cut = (self.cut_num, self.cut_den)  # the cut-off in the keys (hashing a Fraction is slow)
             while frontier:
                 nxt: dict[Any, list[int]] = {}
                 for before, (pn, pd) in frontier.items():
@@ -187,7 +189,7 @@ class EnumeratingRoller:
                         continue
                     if cut_num and pn * cut_den < cut_num * pd:
                         continue
-                    step_key = (label, key, "iterate step", self.cutoff, before) if key is not None else None
+                    step_key = (label, key, "iterate step", cut, before) if key is not None else None
                     after = cache.get(step_key) if step_key is not None else None
                     if after is None:
                         found, _ = enumerate_weights(lambda roller, s=before: step(Dice(roller), s), self.cutoff)
@@ -211,7 +213,7 @@ class EnumeratingRoller:
     def _sub(self, fn: Callable[[Dice], Any], label: str, key: Any, reject_none: bool) -> Any:
         from fractions import Fraction
 
-        cache_key = (label, key, reject_none, self.cutoff) if key is not None else None
+        cache_key = (label, key, reject_none, self.cut_num, self.cut_den) if key is not None else None
         weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
         if weights is None:
             dist, cut = enumerate_runs(lambda roller: fn(Dice(roller)), self.cutoff)
