@@ -6,12 +6,11 @@ merge under exact odds and the hot path allocates almost nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from critcore.dice import DiceExpr, parse
 from critcore.errors import ParamError
-from critcore.model import Data, Determination, Location
+from critcore.model import Data, Determination, Location, record
 
 from .damage import parse_damage
 from .reference import BOUNDS, HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, grade
@@ -81,7 +80,7 @@ def check_damage(ctx: Any) -> None:
         parse_damage(damage)
 
 
-@dataclass(frozen=True)
+@record
 class Plan:
     """What determine and locate need from one set of parameters, worked out once.
 
@@ -94,6 +93,15 @@ class Plan:
     results: tuple[Determination | None, ...]  # indexed by the 3d6 total
     label: str
     location: Location | None  # the aimed location; None: roll it (or none to locate)
+
+    def __init__(self, procedure: str, options: Any, results: tuple[Determination | None, ...], label: str,
+                 location: Location | None) -> None:
+        v = self.__dict__
+        v["procedure"] = procedure
+        v["options"] = options
+        v["results"] = results
+        v["label"] = label
+        v["location"] = location
 
 
 _PLANS: dict[Any, Plan] = {}
