@@ -559,13 +559,14 @@ class Dice:
         names the steps: everything they depend on besides the state they are handed. With it
         each step's answers from each state are remembered and shared by every fold with the
         same label and key, whatever state it started from.
+
+        It is :meth:`iterate` on (how many steps are done, the state).
         """
-        handler = getattr(self.roller, "roll_fold", None)
-        if handler is not None:
-            return handler(state, steps, label, key)  # type: ignore[no-any-return]
-        for step in steps:
-            state = step(self, state)
-        return state
+        def step(dice: Dice, at: tuple[int, T]) -> tuple[int, T]:
+            return at[0] + 1, steps[at[0]](dice, at[1])
+
+        return self.iterate((0, state), step, lambda at: at[0] == len(steps), label,
+                            None if key is None else ("fold", key))[1]
 
     def iterate(self, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool], label: str,
                 key: Any = None) -> T:

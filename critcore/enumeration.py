@@ -116,45 +116,6 @@ class EnumeratingRoller:
         """Enumerate ``fn`` on its own and branch on its distinct answers (equal ones merged)."""
         return self._choose_sub(self._sub(fn, label, key, False))
 
-    def roll_fold(self, state: Any, steps: Sequence[Callable[[Dice, Any], Any]], label: str, key: Any = None) -> Any:
-        """Apply ``steps`` one after the other to the distribution of states, merging equal
-        states between steps, and branch on the final states: a chain of steps costs the sum,
-        not the product, of their outcomes.
-
-        With a ``key`` (what the steps depend on besides the state they are handed) each step's
-        answers from each state are remembered, so folds that meet the same state again (the
-        same check after different starts) share the work, and so is the whole fold's answer.
-        """
-        from fractions import Fraction
-
-        cache = _UNTIL_CACHE
-        whole_key = (label, key, "fold", self.cut_num, self.cut_den, state) if key is not None else None
-        weights = cache.get(whole_key) if whole_key is not None else None
-        if weights is None:
-            dist: dict[Any, list[int]] = {state: [1, 1]}
-            cut = (self.cut_num, self.cut_den)  # the cut-off in the keys (hashing a Fraction is slow)
-            for i, step in enumerate(steps):
-                nxt: dict[Any, list[int]] = {}
-                for before, (pn, pd) in dist.items():
-                    step_key = (label, key, "fold step", cut, i, before) if key is not None else None
-                    after = cache.get(step_key) if step_key is not None else None
-                    if after is None:
-                        found, _ = enumerate_weights(lambda roller, s=before: step(Dice(roller), s), self.cutoff)
-                        after = tuple((new, n, d) for new, (n, d) in found.items())
-                        if step_key is not None:
-                            _remember(step_key, after)
-                    for new, qn, qd in after:
-                        acc = nxt.get(new)
-                        if acc is None:
-                            nxt[new] = [pn * qn, pd * qd]
-                        else:
-                            add_to(acc, pn * qn, pd * qd)
-                dist = nxt
-            weights = _weights([(s, Fraction(n, d)) for s, (n, d) in dist.items()])
-            if whole_key is not None:
-                _remember(whole_key, weights)
-        return self._choose_sub(weights)
-
     def roll_iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
                      key: Any = None) -> Any:
         """Apply ``step`` to every unfinished state of the distribution, merging equal states,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from critcore import model
+from critcore import records
 from critcore.config import Config
 from critcore.dice import DiceExpr, RandomRoller, SuccessTest, make_test, parse
 from critcore.engine import Context, Engine, check_params, make_step
@@ -145,7 +145,7 @@ def test_a_record_becomes_a_dataclass_only_when_asked() -> None:
             v["y"] = y
             v["label"] = label
 
-    assert isinstance(Point.__dict__["__dataclass_fields__"], model._Registers)
+    assert isinstance(Point.__dict__["__dataclass_fields__"], records._Registers)
     assert Point(1, 2, "a") == Point(1, 2, "b") and hash(Point(1, 2)) == hash((1, 2))
     assert repr(Point(1)) == "test_a_record_becomes_a_dataclass_only_when_asked.<locals>.Point(x=1, y=0, label='')"
     assert [f.name for f in dataclasses.fields(Point)] == ["x", "y", "label"]
