@@ -161,7 +161,7 @@ def test_knockdown_roll_success_failure_and_knockout() -> None:
     so the roll is at HT 11 - 5 = 6: 6 stays up; 8 fails by 2 (stunned, prone, drops what he
     holds); 11 fails by 5 (knocked out; with 8 HP left he wakes by himself in 15 minutes)."""
     state = resolve("critical-hit", faces(10) + [6, 6], dict(HERO, hp=20), damage="2d cr", location="face")
-    assert state["owed_rolls"] == [{"roll": "ht", "modifier": -5, "why": "major wound to the face"}]
+    assert state["owed_rolls"] == [{"roll": "ht", "kind": "knockdown", "modifier": -5, "why": "major wound to the face"}]
     up = treat("knockdown", faces(6), state)
     assert "stunned" not in ids(up.target) and up.target["owed_rolls"] == ()
     stunned = treat("knockdown", faces(8), state)

@@ -18,6 +18,10 @@ NORMAL: dict[str, Any] = {}
 
 def _done(summary: str, changes: list[str], state: dict[str, Any] | None, data: dict[str, Any] | None = None,
           effects: Sequence[Effect] = ()) -> Applied:
+    if state is not None and (state["owed_rolls"] or ch.find_status(state, "dead")):
+        data = dict(data or {})
+        data["owed_rolls"] = [dict(o) for o in state["owed_rolls"]]  # what `crit treat gurps` must settle now
+        data["dead"] = ch.find_status(state, "dead") is not None
     return Applied(summary, tuple(changes), None if state is None else freeze(state), tuple(effects), Data(data or {}))
 
 

@@ -258,7 +258,9 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
             return [ctx.tables["spell-failure"].roll_on(ctx.dice, "critical spell failure table")]
         return None
     if name == "critical-hit":
-        return hit_effects(ctx, False)
+        from .reference import LOCATIONS
+
+        return hit_effects(ctx, location is not None and LOCATIONS[location.id].head_blow)
     if name == "head-blow":
         return head_effects(ctx)
     if name == "critical-miss":

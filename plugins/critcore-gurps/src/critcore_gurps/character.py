@@ -14,7 +14,8 @@ and change it. A character file looks like::
     clock = 0          # seconds of game time; statuses expire against it
     statuses = []      # what the tables did to him (see docs/systems/gurps.md)
     injuries = []
-    owed_rolls = []    # knockdown rolls still to make (crit treat gurps knockdown)
+    owed_rolls = []    # HT rolls still to make: kind "knockdown" (crit treat gurps knockdown),
+                       # "consciousness" or "death" (crit treat gurps survive)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from critcore.errors import ParamError, StateError
 from critcore.model import thaw
 
 DEFAULT_ATTRIBUTE = 10  # DX or IQ not given: an average human
+OWED_KINDS = ("knockdown", "consciousness", "death")
 
 
 def state_of(ctx: Any) -> dict[str, Any] | None:
@@ -41,6 +43,9 @@ def state_of(ctx: Any) -> dict[str, Any] | None:
         _check_status(status, n)
     for n, owed in enumerate(state["owed_rolls"], 1):
         _int(owed, "modifier", 0, f"owed_rolls[{n}]")
+        if owed.get("kind", "knockdown") not in OWED_KINDS:
+            raise StateError(f"target: owed_rolls[{n}].kind must be one of {', '.join(OWED_KINDS)}, "
+                             f"not {owed.get('kind')!r}")
     return state
 
 
@@ -171,9 +176,10 @@ def show(ctx: Any) -> list[str]:
              f"clock {data.get('clock', 0)}s"]
     for s in data.get("statuses", []):
         lines.append("  status: " + describe(s))
+    from .collapse import describe as owed_line
+
     for owed in data.get("owed_rolls", []):
-        lines.append(f"  owes: {str(owed.get('roll', 'ht')).upper()}{owed.get('modifier', 0):+d} roll against knockdown "
-                     f"and stunning ({owed.get('why', '')})")
+        lines.append("  " + owed_line(owed))
     for inj in data.get("injuries", []):
         lines.append(f"  injury: {inj.get('injury')} to the {inj.get('location')} ({inj.get('why', '')})")
     return lines

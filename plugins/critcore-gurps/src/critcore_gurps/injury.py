@@ -7,6 +7,7 @@ import math
 from typing import Any, Mapping
 
 from . import character as ch
+from . import collapse
 from .damage import DamageSpec, Injury, compute_injury, least_basic, shock_penalty
 from .reference import LOCATIONS, RULES, TURN_SECONDS, LocationRule
 
@@ -91,11 +92,13 @@ def lose_hp(state: dict[str, Any] | None, changes: list[str], amount: int, locat
         return
     if state is None:
         changes.append(f"{amount} HP of injury")
+        collapse.note(None, changes, hp, hp - amount, hp)  # no character: he started unhurt
         return
     before = ch.current_hp(state, hp)
     state["current_hp"] = before - amount
     state["injuries"].append({"location": location, "injury": amount, "type": dtype, "why": why, "at": ch.clock(state)})
     changes.append(f"HP {before} -> {before - amount}")
+    collapse.note(state, changes, before, before - amount, hp)
 
 
 def add_shock(state: dict[str, Any] | None, changes: list[str], shock: int, cap: int) -> None:
@@ -118,10 +121,10 @@ def add_shock(state: dict[str, Any] | None, changes: list[str], shock: int, cap:
 
 
 def owe(state: dict[str, Any] | None, changes: list[str], modifier: int, why: str) -> None:
-    changes.append(f"owes an HT{modifier:+d} roll against knockdown and stunning ({why})" if modifier
-                   else f"owes an HT roll against knockdown and stunning ({why})")
-    if state is not None:
-        state["owed_rolls"].append({"roll": "ht", "modifier": modifier, "why": why})
+    item = {"roll": "ht", "kind": "knockdown", "modifier": modifier, "why": why}
+    changes.append(collapse.describe(item))
+    if state is not None and not any(s.get("id") == "dead" for s in state["statuses"]):
+        state["owed_rolls"].append(item)
 
 
 def plain_injury(ctx: Any, state: dict[str, Any] | None, changes: list[str], amount: int, location: str,

@@ -68,7 +68,7 @@ SPELL = Procedure(
      Param("harmful", "bool", "The spell is meant to harm."), HP, HT, IQ),
 )
 CRITICAL_HIT = Procedure(
-    "critical-hit", "Roll on the Critical Hit table (a critical hit away from the head).",
+    "critical-hit", "Roll on the Critical Hit table, or the Critical Head Blow table for skull, face or eye.",
     (LOCATION, *VICTIM, TWO_WEAPONS),
 )
 HEAD_BLOW = Procedure(
@@ -104,6 +104,11 @@ TREAT_RECOVER = Procedure(
 )
 TREAT_KNOCKDOWN = Procedure(
     "knockdown", "Roll the HT rolls against knockdown and stunning that injuries left owing.",
+    (), verb="treat", target="required",
+)
+TREAT_SURVIVE = Procedure(
+    "survive", "Roll the HT rolls low HP left owing: to avoid death at each multiple of -HP, then this "
+    "turn's roll to stay conscious at 0 HP or less.",
     (), verb="treat", target="required",
 )
 TREAT_AFTER_FIGHT = Procedure(
@@ -162,5 +167,5 @@ INFO = SystemInfo(
     effect_codes=EFFECT_CODES,
     target_noun="character",
     procedures=(ATTACK, DEFENSE, SPELL, CRITICAL_HIT, HEAD_BLOW, CRITICAL_MISS, UNARMED_MISS, SPELL_FAILURE,
-                HIT_LOCATION, TREAT_WAIT, TREAT_RECOVER, TREAT_KNOCKDOWN, TREAT_AFTER_FIGHT, TREAT_HEAL),
+                HIT_LOCATION, TREAT_WAIT, TREAT_RECOVER, TREAT_KNOCKDOWN, TREAT_SURVIVE, TREAT_AFTER_FIGHT, TREAT_HEAL),
 )

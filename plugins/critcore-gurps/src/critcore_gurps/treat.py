@@ -95,8 +95,12 @@ def recover(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
     raise ParamError(f"--status: {wanted} does not end by a roll or a maneuver")
 
 
+def _is_knockdown(item: dict[str, Any]) -> bool:
+    return item.get("kind", "knockdown") == "knockdown"  # files saved before kinds existed: knockdown
+
+
 def knockdown(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
-    owed = state["owed_rolls"]
+    owed = [o for o in state["owed_rolls"] if _is_knockdown(o)]
     if not owed:
         return "no knockdown rolls owed", ["nothing owed"]
     changes: list[str] = []
@@ -115,7 +119,7 @@ def knockdown(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
             worst = "unconscious"
         elif worst == "none":
             worst = "stunned"
-    state["owed_rolls"] = []
+    state["owed_rolls"] = [o for o in state["owed_rolls"] if not _is_knockdown(o)]
     if worst == "none":
         return "no knockdown", changes
     if not ch.find_status(state, "prone"):
@@ -128,24 +132,73 @@ def knockdown(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
                                        "text": "stunned: Do Nothing, defenses -4"},
                       "stunned: Do Nothing, defenses -4; HT roll at the end of each turn to recover")
         return "knocked down and stunned", changes
+    ch.add_status(state, changes, *unconscious(state, hp, "knocked out"))
+    return "knocked out", changes
+
+
+def unconscious(state: dict[str, Any], hp: int, how: str) -> tuple[dict[str, Any], str]:
+    """The ``unconscious`` status for a character at his current HP, and its line: awake by
+    himself with HP left, an HT roll each hour at 0 HP or below, one roll after 12 hours at -HP."""
+    now = ch.clock(state)
     rules = RULES["unconscious"]
     current = ch.current_hp(state, hp)
     if current >= 1:
         status = {"id": "unconscious", "until": now + rules["wake_minutes_positive_hp"] * SECONDS["minutes"],
                   "text": "unconscious: wakes by himself"}
-        line = f"knocked out: wakes by himself in {rules['wake_minutes_positive_hp']} minutes"
+        line = f"{how}: wakes by himself in {rules['wake_minutes_positive_hp']} minutes"
     elif current > -hp:
         every = rules["roll_minutes_down"] * SECONDS["minutes"]
         status = {"id": "unconscious", "check": {"roll": "ht", "every": every, "next": now + every, "modifier": 0},
                   "text": "unconscious"}
-        line = f"knocked out: HT roll every {rules['roll_minutes_down']} minutes to wake"
+        line = f"{how}: HT roll every {rules['roll_minutes_down']} minutes to wake"
     else:
         later = rules["roll_hours_deep"] * SECONDS["hours"]
         status = {"id": "unconscious", "check": {"roll": "ht", "every": 10**9, "next": now + later, "modifier": 0},
                   "text": "unconscious: one HT roll after 12 hours, then only medical help"}
-        line = f"knocked out: one HT roll after {rules['roll_hours_deep']} hours"
-    ch.add_status(state, changes, status, line)
-    return "knocked out", changes
+        line = f"{how}: one HT roll after {rules['roll_hours_deep']} hours"
+    return status, line
+
+
+def survive(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
+    """The HT rolls low HP left owing: one to avoid death for each multiple of -HP reached (a
+    failure kills), then this turn's roll to stay conscious at 0 HP or less (a failure: he falls
+    unconscious; a success: he acts, and rolls again next turn while still at 0 HP or less)."""
+    if ch.find_status(state, "dead"):
+        return "dead", ["he is dead: no roll can help"]
+    owed = [o for o in state["owed_rolls"] if o.get("kind") in ("death", "consciousness")]
+    if not owed:
+        return "no rolls owed for low HP", ["nothing owed"]
+    ht = _attribute(ctx, state, "ht")
+    hp = ch.hp_of(ctx, state)
+    changes: list[str] = []
+    keep = [o for o in state["owed_rolls"] if o not in owed]
+    ordered = [o for o in owed if o["kind"] == "death"] + [o for o in owed if o["kind"] == "consciousness"]
+    summary = "survives"
+    for item in ordered:
+        mod = int(item.get("modifier", 0))
+        ht_text = f"HT{mod:+d}" if mod else "HT"
+        if item["kind"] == "death":
+            result, _ = success_roll(ctx.dice, ht + mod, f"{ht_text} roll to avoid death ({item.get('why', '')})")
+            if result in SUCCESS:
+                changes.append(f"{ht_text} roll to avoid death made ({item.get('why', '')}): still alive")
+                continue
+            state["owed_rolls"] = []  # the dead roll for nothing
+            ch.add_status(state, changes, {"id": "dead", "duration": "permanent", "text": "dead"},
+                          f"{ht_text} roll to avoid death failed ({item.get('why', '')}): dead")
+            return "dead", changes
+        if any(s.get("id") in ("unconscious", "knocked-out") for s in state["statuses"]):
+            changes.append("already unconscious: no roll to stay conscious")
+            continue
+        result, _ = success_roll(ctx.dice, ht + mod, f"{ht_text} roll to stay conscious ({item.get('why', '')})")
+        if result in SUCCESS:
+            keep.append(item)
+            changes.append(f"{ht_text} roll made: stays conscious this turn (rolls again next turn)")
+            continue
+        status, line = unconscious(state, hp, f"{ht_text} roll failed: falls unconscious")
+        ch.add_status(state, changes, status, line)
+        summary = "falls unconscious"
+    state["owed_rolls"] = keep
+    return summary, changes
 
 
 def after_fight(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
@@ -197,11 +250,15 @@ def heal(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
     after = min(hp, before + int(ctx.params["hp"]))
     state["current_hp"] = after
     changes = [f"HP {before} -> {after}"]
+    if after > 0 and any(o.get("kind") == "consciousness" for o in state["owed_rolls"]):
+        state["owed_rolls"] = [o for o in state["owed_rolls"] if o.get("kind") != "consciousness"]
+        changes.append("above 0 HP: no more rolls to stay conscious")
     _heal_if_full(state, hp, changes)
     return f"{after - before} HP restored", changes
 
 
-PROCEDURES = {"wait": wait, "recover": recover, "knockdown": knockdown, "after-fight": after_fight, "heal": heal}
+PROCEDURES = {"wait": wait, "recover": recover, "knockdown": knockdown, "after-fight": after_fight, "heal": heal,
+              "survive": survive}
 
 
 def treat(ctx: Any) -> Applied | None:

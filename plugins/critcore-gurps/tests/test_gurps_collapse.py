@@ -1,0 +1,148 @@
+"""Low HP: rolls to stay conscious, rolls to avoid death, death; and the skull on `critical-hit`.
+
+Rules checked (GURPS Basic Set, General Injury, as issue 15 states them): at 0 HP or less an HT
+roll each turn to stay conscious; at -1xHP and at each further multiple (-2x, -3x, -4x) an HT
+roll to avoid death; at -5xHP death. A failed roll to stay conscious knocks the character out
+(at -1xHP or below: one HT roll after 12 hours to wake). The rule document sends critical hits
+to the head (skull, face, eye) to the Critical Head Blow table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import critcore
+import pytest
+from critcore.errors import StateError
+from critcore.model import thaw
+
+from critcore_gurps.collapse import owed_for
+from gurps_testkit import REG, faces
+
+BERTRAM = {"name": "Sir Bertram", "hp": 12, "ht": 11, "iq": 10, "dx": 12,
+           "dr": {"torso": 4, "skull": 4, "all": 2}, "male": True}
+
+
+def kinds(state: Any) -> list[str]:
+    return [o.get("kind", "knockdown") for o in thaw(state)["owed_rolls"]]
+
+
+def status_ids(state: Any) -> list[str]:
+    return [s["id"] for s in thaw(state)["statuses"] if s["id"] != "shock"]
+
+
+def treat(proc: str, dice: list[int], target: Any, **params: Any) -> Any:
+    return critcore.treat("gurps", proc, dice=dice, target=target, registry=REG, **params)
+
+
+@pytest.mark.parametrize(("before", "after", "expected"), [
+    (10, 1, []),                                     # still above 0 HP
+    (10, 0, ["consciousness"]),                      # 0 HP or less
+    (10, -9, ["consciousness"]),                     # not yet -1xHP
+    (10, -10, ["consciousness", "death"]),           # exactly -1xHP
+    (-10, -19, []),                                  # -1xHP already passed, -2xHP not reached
+    (-10, -20, ["death"]),                           # the next multiple
+    (10, -49, ["consciousness", "death", "death", "death", "death"]),  # -1x to -4x
+    (10, -50, ["dead"]),                             # -5xHP: dead, no roll
+])
+def test_thresholds_are_reached_once_each(before: int, after: int, expected: list[str]) -> None:
+    """HP 10: 0 HP or less owes the consciousness roll; -10, -20, -30, -40 each a death roll; -50 kills."""
+    assert [o["kind"] for o in owed_for(before, after, 10)] == expected
+
+
+def test_the_issue_skull_critical_owes_rolls_and_saves_them() -> None:
+    """Attack roll 5 at skill 15: a critical hit to the skull; head blow 16 doubles 2d+1 cut rolled
+    4+3+1 = 8 to 16; DR 4 + 2 = 6, 10 through x4 = 40 injury: HP 12 -> -28. That reaches 0 HP
+    (a consciousness roll), -12 and -24 (two death rolls), not -36, far from -60 (death)."""
+    out = critcore.resolve("gurps", "attack", skill=15, location="skull", damage="2d+1 cut", target=dict(BERTRAM),
+                           dice=[2, 2, 1, 5, 5, 6, 4, 3], registry=REG)
+    assert out.target["current_hp"] == -28
+    assert kinds(out.target) == ["consciousness", "death", "death", "knockdown"]
+    assert [o["kind"] for o in out.applied.data["owed_rolls"]] == ["consciousness", "death", "death", "knockdown"]
+    assert out.applied.data["dead"] is False
+    lines = " | ".join(out.applied.changes)
+    assert "roll to avoid death (down to -1xHP = -12 HP)" in lines
+    assert "roll to avoid death (down to -2xHP = -24 HP)" in lines
+    assert "each turn to stay conscious" in lines
+
+
+def test_without_a_character_the_outcome_still_says_what_is_owed() -> None:
+    """No file: HP 10 assumed; head blow 3 on the skull with 2d cr: maximum 12, DR ignored, x4 = 48
+    injury: 10 -> -38: consciousness and death rolls at -10, -20, -30."""
+    out = critcore.resolve("gurps", "critical-hit", location="skull", damage="2d cr", dice=faces(3), registry=REG)
+    assert out.applied.data["injury"] == 48
+    assert sum("roll to avoid death" in c for c in out.applied.changes) == 3
+    assert any("stay conscious" in c for c in out.applied.changes)
+
+
+def test_minus_five_times_hp_is_death() -> None:
+    """HP 10: head blow 18 triples 2d cr rolled 12 to 36; skull DR 2: 34 through, x4 = 136 injury:
+    -126 is below -5xHP (-50): dead at once, no roll owed, not even for knockdown."""
+    out = critcore.resolve("gurps", "critical-hit", location="skull", damage="2d cr", target={"hp": 10, "ht": 10},
+                           dice=faces(18) + [6, 6], registry=REG)
+    assert status_ids(out.target) == ["dead"] and kinds(out.target) == []
+    assert out.applied.data["dead"] is True
+    assert treat("survive", [], out.target).applied.summary == "dead"
+
+
+def test_skull_on_critical_hit_uses_the_head_blow_table() -> None:
+    """critical-hit --location skull rolls on the Critical Head Blow table (3: maximum damage, DR
+    ignored); the torso stays on the Critical Hit table (3: triple damage)."""
+    skull = critcore.resolve("gurps", "critical-hit", location="skull", damage="2d cr", dice=faces(3), hp=100,
+                             registry=REG)
+    assert [e.table for e in skull.effects] == ["head-blow"]
+    assert [r.label for r in skull.rolls] == ["critical head blow table"]
+    torso = critcore.resolve("gurps", "critical-hit", location="torso", damage="2d cr", dice=faces(3) + [1, 1],
+                             hp=100, registry=REG)
+    assert [e.table for e in torso.effects] == ["critical-hit"]
+    assert torso.applied.data["injury"] == 6  # (1+1) x3, no DR
+
+
+def wounded(**extra: Any) -> Any:
+    """Sir Bertram after the issue's skull critical: HP -28, rolls owed."""
+    out = critcore.resolve("gurps", "attack", skill=15, location="skull", damage="2d+1 cut", target=dict(BERTRAM, **extra),
+                           dice=[2, 2, 1, 5, 5, 6, 4, 3], registry=REG)
+    return out.target
+
+
+def test_survive_death_rolls_then_consciousness() -> None:
+    """HT 11: death rolls 9 and 11 succeed; the consciousness roll 12 fails: unconscious, and at
+    -28 (below -1xHP) he wakes only on one HT roll after 12 hours. The knockdown roll stays owed."""
+    out = treat("survive", faces(9) + faces(11) + faces(12), wounded())
+    assert [r.label for r in out.rolls] == [
+        "HT roll to avoid death (down to -1xHP = -12 HP)", "HT roll to avoid death (down to -2xHP = -24 HP)",
+        "HT roll to stay conscious (at 0 HP or less)"]
+    assert status_ids(out.target) == ["unconscious"]
+    assert out.target["statuses"][-1]["check"]["next"] == 12 * 3600
+    assert kinds(out.target) == ["knockdown"]
+
+
+def test_a_failed_death_roll_kills() -> None:
+    """HT 11: the first death roll 12 fails: dead; nothing else is rolled and nothing stays owed."""
+    out = treat("survive", faces(12), wounded())
+    assert len(out.rolls) == 1 and status_ids(out.target) == ["dead"] and kinds(out.target) == []
+
+
+def test_staying_conscious_is_rolled_again_each_turn() -> None:
+    """HT 11: all three rolls made: alive and awake, but the consciousness roll is owed next turn
+    too; the next `survive` rolls only that one."""
+    first = treat("survive", faces(9) + faces(9) + faces(11), wounded())
+    assert status_ids(first.target) == [] and kinds(first.target) == ["knockdown", "consciousness"]
+    second = treat("survive", faces(10), first.target)
+    assert [r.label for r in second.rolls] == ["HT roll to stay conscious (at 0 HP or less)"]
+
+
+def test_healing_above_zero_ends_the_consciousness_rolls() -> None:
+    """Back above 0 HP no roll to stay conscious is owed."""
+    state = dict(thaw(treat("survive", faces(9) + faces(9) + faces(11), wounded()).target))
+    healed = treat("heal", [], state, hp=30)
+    assert healed.target["current_hp"] == 2 and kinds(healed.target) == ["knockdown"]
+
+
+def test_old_files_without_kind_are_knockdown_rolls_and_bad_kinds_are_refused() -> None:
+    """A file saved before kinds existed: its owed roll is a knockdown roll. An unknown kind is an error."""
+    old = dict(BERTRAM, owed_rolls=[{"roll": "ht", "modifier": 0, "why": "major wound"}])
+    assert treat("survive", [], old).applied.summary == "no rolls owed for low HP"
+    assert treat("knockdown", faces(9), old).applied.summary == "no knockdown"
+    with pytest.raises(StateError, match=r"owed_rolls\[1\]\.kind"):
+        treat("survive", [], dict(BERTRAM, owed_rolls=[{"roll": "ht", "kind": "hunger"}]))
