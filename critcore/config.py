@@ -19,7 +19,7 @@ import os
 import sys
 from typing import Any
 
-from ._toml import decode_error, key_line, parser
+from ._toml import key_line
 from .errors import ConfigError
 from .model import record, record_field
 
@@ -59,18 +59,10 @@ class Config:
 
 
 def read_config_file(path: str, config: Config) -> None:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: config file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read config file: {exc}") from None
-    tomllib = parser()
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(decode_error(path, exc, text)) from None
+    from .files import load_toml, read_text
+
+    text = read_text(path, "config file", ConfigError)  # size-limited; devices and FIFOs refused
+    data = load_toml(text, path, ConfigError)
 
     def at(key: str, section: str | None = None) -> str:
         line = key_line(text, key, section)

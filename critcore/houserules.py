@@ -29,7 +29,7 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable
 
-from ._toml import decode_error, key_line, parser
+from ._toml import key_line
 from .errors import ConfigError, TableError, UnknownNameError
 from .model import Note, SystemInfo
 from .plugins import did_you_mean
@@ -57,18 +57,12 @@ def rule_name(path: str) -> str:
 
 
 def read_rule_file(path: str) -> tuple[dict[str, Any], str]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise UnknownNameError(f"{path}: house-rule file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read house-rule file: {exc}") from None
-    tomllib = parser()
-    try:
-        return tomllib.loads(text), text
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(decode_error(path, exc, text)) from None
+    from .files import load_toml, read_text
+
+    if not os.path.lexists(path):
+        raise UnknownNameError(f"{path}: house-rule file not found")
+    text = read_text(path, "house-rule file", ConfigError)  # size-limited; devices and FIFOs refused
+    return load_toml(text, path, ConfigError), text
 
 
 

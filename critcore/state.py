@@ -19,35 +19,19 @@ def read_target(path: str, reader: Callable[[str, str], Mapping[str, Any] | None
 
     ``reader(path, text)`` is the system's ``critcore_read_target`` hook, tried first.
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise StateError(f"{path}: target file not found") from None
-    except IsADirectoryError:
-        raise StateError(f"{path}: is a folder, not a target file") from None
-    except UnicodeDecodeError as exc:
-        raise StateError(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise StateError(f"{path}: cannot read: {exc.strerror}") from None
+    from .files import check_data, load_json, load_toml, read_text
+
+    text = read_text(path, "target file", StateError)  # size-limited; devices and FIFOs refused
     suffix = os.path.splitext(path)[1].lower()
     if reader is not None and suffix not in (".json", ".toml"):
         data = reader(path, text)
         if data is not None:
+            check_data(data, path, StateError)
             return dict(data), "other"
     if suffix == ".toml":
-        from ._toml import decode_error, parser
-
-        tomllib = parser()
-        try:
-            return tomllib.loads(text), "toml"
-        except tomllib.TOMLDecodeError as exc:
-            raise StateError(decode_error(path, exc, text)) from None
+        return load_toml(text, path, StateError), "toml"
     if suffix == ".json" or text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StateError(f"{path}, line {exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+        data = load_json(text, path, StateError)
         if not isinstance(data, dict):
             raise StateError(f"{path}: a target must be a JSON object, not {type(data).__name__}")
         return data, "json"
