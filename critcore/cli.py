@@ -20,7 +20,24 @@ from .cli_procedures import SystemsGroup
 # --- the top level --------------------------------------------------------------------------
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+class RootGroup(Group):
+    """The ``crit`` group: commands in modules of their own are imported only when used."""
+
+    LAZY = {"campaign": ("critcore.cli_campaign", "campaign")}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY:
+            from importlib import import_module
+
+            module, attr = self.LAZY[name]
+            return getattr(import_module(module), attr)  # type: ignore[no-any-return]
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="crit", message="%(prog)s (critcore) %(version)s")
 def cli() -> None:
     """Resolve critical hits for tabletop games.
@@ -162,30 +179,38 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
 
 @cli.command(cls=Command)
 @click.argument("system")
-@click.option("--target", required=True, type=click.Path(dir_okay=False), help="Character or unit file.")
+@click.option("--target", required=True, type=click.Path(dir_okay=False),
+              help="Character or unit file, or @NAME: a target of the campaign.")
+@click.option("--campaign", type=click.Path(dir_okay=False), help="Campaign file (for --target @NAME).")
 @click.option("--json", "json_out", is_flag=True, help="Print the state as JSON.")
 @click.pass_context
 @guarded
-def show(ctx: click.Context, system: str, target: str, json_out: bool) -> None:
+def show(ctx: click.Context, system: str, target: str, campaign: str | None, json_out: bool) -> None:
     """Show a character's or unit's current state in plain words."""
     import json
 
-    from .dice import RandomRoller
-    from .engine import Engine
-    from .model import Procedure, thaw
-    from .state import read_target
+    from .cli_procedures import _load
 
-    engine = Engine(system, registry=registry(ctx))
-    state, _ = read_target(target, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
-    ctx_ = engine.context(Procedure("show", "show the target", verb="show"), engine.options, RandomRoller(0), state)
+    engine, (_, loaded) = _load(ctx, system, {"target": target, "campaign": campaign})
+    state = loaded[0]
     if json_out:
-        click.echo(json.dumps(thaw(ctx_.target), ensure_ascii=False, indent=2))
+        click.echo(json.dumps(state, ensure_ascii=False, indent=2))
         return
+    click.echo("\n".join(show_lines(engine, state)))
+
+
+def show_lines(engine: Any, state: Any) -> list[str]:
+    """A target's state in plain words (the system's ``critcore_show``), or as JSON data."""
+    import json
+
+    from .dice import RandomRoller
+    from .model import Procedure
+
+    ctx_ = engine.context(Procedure("show", "show the target", verb="show"), engine.options, RandomRoller(0), state)
     lines = engine.pm.hook.critcore_show(ctx=ctx_)
     if lines is None:
-        click.echo(json.dumps(state, ensure_ascii=False, indent=2))
-    else:
-        click.echo("\n".join(lines))
+        return json.dumps(state, ensure_ascii=False, indent=2).splitlines()
+    return list(lines)
 
 
 def main() -> None:

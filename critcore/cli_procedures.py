@@ -25,8 +25,13 @@ def _run_options() -> list[click.Option]:
         click.Option(["--explain"], is_flag=True, help="Say why, in detail: every roll, row, option and note."),
         click.Option(["--view"], type=click.Choice(["gm", "player"]), default="gm", show_default=True,
                      help="Who reads the report: the game master (everything) or the player."),
+        click.Option(["--color/--no-color", "color"], default=None,
+                     help="Colour the report (default: on a terminal, unless NO_COLOR is set)."),
         *_target_options(),
         click.Option(["--save"], is_flag=True, help="Write the new state back to the --target file (atomically)."),
+        click.Option(["--preview"], is_flag=True,
+                     help="Change nothing: show what would happen to the target (a campaign target is otherwise "
+                          "changed and logged at once)."),
         click.Option(["--save-to"], type=click.Path(dir_okay=False), help="Write the new state to this file instead."),
         *_rule_options(),
     ]
@@ -34,7 +39,10 @@ def _run_options() -> list[click.Option]:
 
 def _target_options() -> list[click.Option]:
     return [click.Option(["--target"], type=click.Path(dir_okay=False),
-                         help="Character or unit file (TOML, JSON or the system's own format).")]
+                         help="Character or unit file (TOML, JSON or the system's own format), "
+                              "or @NAME: a target of the campaign."),
+            click.Option(["--campaign"], type=click.Path(dir_okay=False),
+                         help="Campaign file (default: $CRITCORE_CAMPAIGN, or critcore.db here or in a parent).")]
 
 
 def _rule_options() -> list[click.Option]:
@@ -46,9 +54,17 @@ def _rule_options() -> list[click.Option]:
 
 def _odds_options() -> list[click.Option]:
     return [
-        click.Option(["--json", "json_out"], is_flag=True, help="Print one JSON object."),
+        click.Option(["--json", "json_out"], is_flag=True, help="Print one JSON object (see docs/odds.md)."),
         click.Option(["--depth"], type=click.IntRange(1, 4), default=4, show_default=True,
                      help="Levels of grouping: 1 determination, 2 + location, 3 + effect, 4 + result."),
+        click.Option(["--compare"], is_flag=True,
+                     help="Each event with and without the enabled house rules, side by side, with the difference."),
+        click.Option(["--against"], multiple=True,
+                     help="With --compare: the other side's house rule (instead of none); repeatable."),
+        click.Option(["--chart/--no-chart"], default=None,
+                     help="Bars beside the events and the main outcomes (default: on in a terminal, off when piped)."),
+        click.Option(["--progress/--no-progress"], default=None,
+                     help="Progress on stderr for runs longer than a second (default: when stderr is a terminal)."),
         *_target_options(),
         *_rule_options(),
     ]
@@ -57,10 +73,8 @@ def _odds_options() -> list[click.Option]:
 def _simulate_options() -> list[click.Option]:
     return [
         click.Option(["-n", "--runs"], type=click.IntRange(1, 10**9), default=100_000, show_default=True,
-                     help="How many resolutions to simulate."),
+                     help="How many resolutions to simulate (Ctrl-C stops early and prints the estimate so far)."),
         click.Option(["--seed"], default="0", show_default=True, help="Seed: the same seed gives the same counts."),
-        click.Option(["--progress/--no-progress"], default=None, show_default=False,
-                     help="Show a progress bar (default: on long runs in a terminal)."),
         *_odds_options(),
     ]
 
@@ -69,7 +83,9 @@ OPTIONS: dict[str, Callable[[], list[click.Option]]] = {
     "resolve": _run_options, "treat": _run_options, "odds": _odds_options, "simulate": _simulate_options,
 }
 RESERVED = {"seed", "dice", "prompt", "json_out", "explain", "view", "target", "save", "save_to", "rule",
-            "config", "depth", "runs", "progress", "target_alias"}
+            "campaign", "preview",
+            "config", "depth", "runs", "progress", "target_alias", "color",
+            "compare", "against", "chart"}
 
 
 def param_option(param: Any) -> click.Option:
@@ -101,59 +117,130 @@ def make_roller(seed: str | None, dice: str | None, prompt: bool) -> Any:
     return roller_for(seed=seed, faces=dice, prompt=ask)
 
 
-def _load(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any, Any]:
-    """The engine with config and --rule applied, and the target (state, format) if given."""
-    from .config import load_config
-    from .engine import Engine
+def _target_path(common: dict[str, Any]) -> str | None:
     from .errors import InputError
 
     alias = common.get("target_alias")
     if alias and common.get("target"):
         raise InputError("give the target once (--target or its alias)")
-    path = common.get("target") or alias
+    return common.get("target") or alias
+
+
+def _campaign(ctx: click.Context, common: dict[str, Any], path: str | None) -> Any:
+    """The campaign this command uses: named by --campaign or CRITCORE_CAMPAIGN, or found (the
+    working folder or a parent) when the target is ``@NAME``; None when the command uses none."""
+    import os
+
+    from .targets import campaign_name
+
+    named = common.get("campaign") or os.environ.get("CRITCORE_CAMPAIGN")
+    if not named and campaign_name(path) is None:
+        return None
+    from .campaign import Campaign, find_campaign
+    from .errors import CampaignError
+
+    where = named or find_campaign()
+    if where is None:
+        raise CampaignError(f"{path} names a campaign target, but no campaign was found here or in a parent folder: "
+                            "make one with `crit campaign new`, or name it with --campaign FILE")
+    return Campaign(where, registry=registry(ctx))
+
+
+def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: Any) -> Any:
+    """The engine with the config's, the campaign's and --rule's house rules and options."""
+    from .config import load_config
+    from .engine import Engine
+
     config = load_config(common.get("config"))
-    rules = list(config.rules) + list(common.get("rule") or ())
+    rules = list(config.rules)
     options = config.system_options(system)
+    sources = {n: w for (s, n), w in config.option_source.items() if s == system}
+    if campaign is not None:
+        rules += campaign.rules()
+        for name, value in campaign.options(system).items():
+            options[name] = value
+            sources[name] = f"{campaign.path} (campaign option)"
+    rules += list(common.get("rule") or ())
     engine = ctx.meta.get(_ENGINE_KEY + system)  # the one that listed the procedures, if it will do
     if engine is None or rules or options:
-        engine = Engine(system, rules=rules, registry=registry(ctx), options=options,
-                        option_sources={n: w for (s, n), w in config.option_source.items() if s == system})
-    target = None
-    if path:
-        from .state import read_target
+        engine = Engine(system, rules=rules, registry=registry(ctx), options=options, option_sources=sources)
+    return engine
 
-        target = read_target(path, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
-    return engine, (path, target)
+
+def _load(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any, Any]:
+    """The engine and the target's state (None without a target), for odds and simulate."""
+    from .targets import campaign_name
+
+    path = _target_path(common)
+    campaign = _campaign(ctx, common, path)
+    engine = _engine(ctx, system, common, campaign)
+    name = campaign_name(path)
+    if name is not None:
+        _same_system(campaign, name, system)
+        with campaign.session(name, engine=engine, preview=True) as session:
+            return engine, (path, (session.state, "campaign"))
+    if path:
+        from .targets import file_session
+
+        with file_session(path, engine) as session:
+            return engine, (path, (session.state, "file"))
+    return engine, (None, None)
+
+
+def _same_system(campaign: Any, name: str, system: str) -> None:
+    from .errors import CampaignError
+
+    found = campaign.system_of(name)
+    if found != system:
+        raise CampaignError(f"@{name} is a {found} target, not a {system} one (crit resolve {found} ...)")
+
+
+def _session(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any, Any]:
+    """The engine and an open target session (a file, a campaign target, or none) for resolve/treat."""
+    from contextlib import nullcontext
+
+    from .errors import InputError
+    from .targets import campaign_name, file_session
+
+    path = _target_path(common)
+    save, save_to, preview = common["save"], common["save_to"], common.get("preview")
+    if (save or save_to) and not path:
+        raise InputError("--save needs --target FILE (the file to update)")
+    if save and save_to:
+        raise InputError("use --save or --save-to, not both")
+    campaign = _campaign(ctx, common, path)
+    engine = _engine(ctx, system, common, campaign)
+    name = campaign_name(path)
+    if name is not None:
+        if save or save_to:
+            raise InputError(f"{path} is a campaign target: a resolution on it is applied and logged without --save "
+                             "(--preview changes nothing)")
+        _same_system(campaign, name, system)
+        return engine, campaign.session(name, engine=engine, preview=bool(preview),
+                                        hold_lock=not common["prompt"])
+    if preview and (save or save_to):
+        raise InputError("--preview changes nothing: leave out --save and --save-to")
+    if path:
+        return engine, file_session(path, engine, save=bool(save), save_to=save_to)
+    return engine, nullcontext(None)
 
 
 def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, values: dict[str, Any]) -> None:
-    """``crit resolve`` and ``crit treat``."""
-    from .errors import InputError
+    """``crit resolve`` and ``crit treat``: read the target, run the stages, keep the new state."""
     from .render import render
 
     common = {k: values.pop(k) for k in list(values) if k in RESERVED}
-    if (common["save"] or common["save_to"]) and not (common["target"] or common.get("target_alias")):
-        raise InputError("--save needs --target FILE (the file to update)")
-    if common["save"] and common["save_to"]:
-        raise InputError("use --save or --save-to, not both")
-    engine, (path, loaded) = _load(ctx, system, common)
+    engine, opened = _session(ctx, system, common)
     proc = engine.procedure(procedure, verb)
     roller = make_roller(common["seed"], common["dice"], common["prompt"])
-    state, fmt = loaded if loaded else (None, "json")
-    outcome = engine.run(proc.name, {k: v for k, v in values.items() if v is not None}, roller=roller, target=state)
+    params = {k: v for k, v in values.items() if v is not None}
+    with opened as session:
+        outcome = engine.run(proc.name, params, roller=roller, target=None if session is None else session.state)
+        saved = session.commit(outcome) if session is not None else None
+    logged = getattr(session, "entry_id", None)
     unused = getattr(roller, "unused", [])
     if unused:
         warn(f"warning: {len(unused)} dice face(s) not used: {','.join(map(str, unused))}")
-    saved = None
-    if path and (common["save"] or common["save_to"]) and outcome.target is not None:
-        from .model import thaw
-        from .state import save_target
-
-        if common["save_to"]:
-            dest = common["save_to"]
-            saved = save_target(dest, thaw(outcome.target), "toml" if dest.endswith(".toml") else "json")
-        else:
-            saved = save_target(path, thaw(outcome.target), fmt)
     if common["json_out"]:
         import json
 
@@ -163,31 +250,75 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
                     "report": render(outcome, view="player", pm=engine.pm).splitlines()}
         else:
             data = outcome.to_json()
-        if saved:
+        if saved and (logged or session.__class__.__name__ == "FileSession"):
             data["saved"] = saved
+        if logged:
+            data["log"] = logged
+        if common.get("preview"):
+            data["preview"] = True
         click.echo(json.dumps(data, ensure_ascii=False))
         return
-    click.echo(render(outcome, explain=common["explain"], view=common["view"], pm=engine.pm))
-    if saved:
+    from .render import report_lines
+    from .style import paint, use_color
+
+    click.echo(paint(report_lines(outcome, explain=common["explain"], view=common["view"], pm=engine.pm),
+                     use_color(common.get("color"), click.get_text_stream("stdout"))))
+    if logged:
+        click.echo(f"saved: {saved} (log #{logged}; crit campaign undo {session.row.name} takes it back)")
+    elif common.get("preview") and session is not None:
+        click.echo("preview: nothing was written")
+    elif saved:
         click.echo(f"saved: {saved}")
 
 
 def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values: dict[str, Any]) -> None:
-    """``crit odds`` (exact) and ``crit simulate`` (Monte Carlo)."""
+    """``crit odds`` (exact) and ``crit simulate`` (Monte Carlo): events first, then the outcomes;
+    ``--compare`` puts each event with and without the house rules side by side."""
     import json
     import sys
 
     resume_gc()  # these can run long and allocate much
 
-    from .exact import LEVELS, exact_odds, render_groups
+    from .errors import InputError
+    from .exact import LEVELS
 
     common = {k: values.pop(k) for k in list(values) if k in RESERVED}
+    if common["against"] and not common["compare"]:
+        raise InputError("--against names the other side of a comparison: add --compare")
     engine, (_, loaded) = _load(ctx, system, common)
     params = {k: v for k, v in values.items() if v is not None}
     state = loaded[0] if loaded else None
     levels = LEVELS[: common["depth"]]
+    chart = not common["json_out"] and (common["chart"] if common["chart"] is not None else sys.stdout.isatty())
+    show = common["progress"] if common["progress"] is not None else sys.stderr.isatty()
+    other = None
+    if common["compare"]:
+        other = _other_side(ctx, system, common, engine)
+    results = [_odds_run(engine, procedure, params, state, mode, common, show, last=other is None)]
+    if other is not None:
+        results.append(_odds_run(other, procedure, params, state, mode, common, show, last=True))
+    result = results[0]
+    if other is not None:
+        from .oddsview import comparison, comparison_json, comparison_lines
+
+        rows = comparison(results[0], results[1])
+        if common["json_out"]:
+            click.echo(json.dumps(comparison_json(rows, results[0], results[1]), ensure_ascii=False))
+            return
+        mine = ", ".join(results[0].rules) or "no house rules"
+        theirs = ", ".join(results[1].rules) or "no house rules"
+        how = "exact" if mode == "odds" else f"estimates from {results[0].n:,} and {results[1].n:,} runs, 95% intervals"
+        head = f"{system} {procedure}: each event with {mine} against {theirs} ({how})"
+        click.echo("\n".join(comparison_lines(rows, head, ("with " + mine, "with " + theirs), chart)))
+        if any(getattr(r, "partial", False) for r in results):
+            click.echo("partial: stopped early (Ctrl-C); the estimates are from the runs done")
+        return
+    if common["json_out"]:
+        click.echo(json.dumps(result.to_json(levels), ensure_ascii=False))
+        return
+    from .oddsview import report_lines
+
     if mode == "odds":
-        result: Any = exact_odds(engine, procedure, params, target=state)
         head = f"{system} {procedure}: exact odds of {len(result.branches)} distinct outcomes"
         if result.exact:
             tail = "exact: every outcome accounted for"
@@ -196,32 +327,59 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
             tail = (f"not exact: {float(r) * 100:.6f}% ({r.numerator}/{r.denominator}) left unaccounted "
                     "where dice roll without end")
     else:
-        from .montecarlo import simulate
-
-        n = common["runs"]
-        show = common["progress"] if common["progress"] is not None else (n >= 200_000 and sys.stderr.isatty())
-        from .dice import parse_seed
-
-        seed = parse_seed(common["seed"])
-        if show:
-            with click.progressbar(length=n, label="simulating", file=sys.stderr) as bar:
-                last = [0]
-
-                def progress(done: int) -> None:
-                    bar.update(done - last[0])
-                    last[0] = done
-
-                result = simulate(engine, procedure, params, n, seed, target=state, progress=progress)
+        if result.partial:
+            head = (f"{system} {procedure}: PARTIAL, stopped after {result.n:,} of {common['runs']:,} "
+                    f"simulated resolutions (seed {result.seed})")
         else:
-            result = simulate(engine, procedure, params, n, seed, target=state)
-        head = f"{system} {procedure}: {n:,} simulated resolutions (seed {seed})"
-        tail = "frequencies, each within its 95% interval (see --json for the intervals)"
-    if common["json_out"]:
-        click.echo(json.dumps(result.to_json(levels), ensure_ascii=False))
-        return
-    click.echo(head)
-    click.echo("\n".join(render_groups(result.groups(levels), indent=1)))
-    click.echo(tail)
+            head = f"{system} {procedure}: {result.n:,} simulated resolutions (seed {result.seed})"
+        tail = ("partial estimates (Ctrl-C): frequencies of the runs done, with their 95% intervals"
+                if result.partial else "frequencies; each event with its 95% interval (--json: every interval)")
+    click.echo("\n".join(report_lines(result, head, tail, levels, chart)))
+
+
+def _other_side(ctx: click.Context, system: str, common: dict[str, Any], engine: Any) -> Any:
+    """The engine a --compare runs against: the same options without the house rules, or with
+    the --against rules instead."""
+    from .config import load_config
+    from .engine import Engine
+    from .errors import InputError
+
+    against = list(common["against"] or ())
+    if not engine.rules and not against:
+        raise InputError("--compare: no house rule is enabled (use --rule NAME, a rules list in critcore.toml, "
+                         "or --against NAME for the other side)")
+    config = load_config(common.get("config"))
+    options = config.system_options(system)
+    return Engine(system, rules=against, registry=registry(ctx), options=options,
+                  option_sources={n: w for (s, n), w in config.option_source.items() if s == system})
+
+
+def _odds_run(engine: Any, procedure: str, params: dict[str, Any], state: Any, mode: str, common: dict[str, Any],
+              show: bool, last: bool) -> Any:
+    """One exact-odds or simulation run, with progress on stderr when it is long."""
+    import sys
+
+    from .progress import Progress
+
+    side = f" ({', '.join(engine.rules) or 'no house rules'})" if common["compare"] else ""
+    if mode == "odds":
+        from .exact import exact_odds
+
+        bar = Progress("exact odds" + side, "branches", sys.stderr, show)
+        try:
+            return exact_odds(engine, procedure, params, target=state, progress=bar)
+        finally:
+            bar.close()
+    from .dice import parse_seed
+    from .montecarlo import simulate
+
+    n = common["runs"]
+    bar = Progress("simulating" + side, "runs", sys.stderr, show)
+    try:
+        return simulate(engine, procedure, params, n, parse_seed(common["seed"]), target=state,
+                        progress=lambda done: bar(done, n), stop_ok=True)
+    finally:
+        bar.close()
 
 
 class ProcedureGroup(Group):

@@ -48,3 +48,12 @@ class PluginError(CritcoreError):
 
 class Aborted(CritcoreError):
     """The user stopped an interactive prompt."""
+
+
+class CampaignError(InputError):
+    """A campaign cannot be opened or does not hold what was asked (an unknown target, a
+    name already taken, nothing to undo)."""
+
+
+class CampaignBusy(CritcoreError):
+    """Another process held the campaign's write lock for longer than the busy timeout."""

@@ -132,3 +132,15 @@ def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:  # typ
     ``None`` to use critcore's generic report (every roll, every table row, every stage).
     First answer wins.
     """
+
+
+@hookspec(firstresult=True)
+def critcore_upgrade_state(state: Mapping[str, Any], version: str) -> Mapping[str, Any] | None:  # type: ignore[empty-body]
+    """Bring a target state written by an older version of this plugin up to date.
+
+    Called when a campaign reads a target whose stored state was written by another version of
+    the system plugin (``version``, the plugin version that wrote it; ``""`` if unknown), before
+    the state is checked against the target schema and before any stage runs. Return the state
+    as this version expects it (plain JSON data), or ``None`` when nothing needs to change.
+    The upgraded state is written back with the target's next change. First answer wins.
+    """

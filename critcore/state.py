@@ -38,11 +38,13 @@ def read_target(path: str, reader: Callable[[str, str], Mapping[str, Any] | None
     raise StateError(f"{path}: unknown target format (use a .json or .toml file)")
 
 
-def save_path(path: str, fmt: str) -> str:
-    """Where ``--save`` writes: the file itself, or NAME.json beside a file in a system's own format."""
-    if fmt in ("json", "toml"):
+def save_path(path: str, fmt: str = "") -> str:
+    """Where ``--save`` writes: the file itself if it is ``.json`` or ``.toml``, else NAME.json
+    beside it (a unit in a system's own format is never overwritten with JSON)."""
+    root, suffix = os.path.splitext(path)
+    if suffix.lower() in (".json", ".toml"):
         return path
-    return os.path.splitext(path)[0] + ".json"
+    return root + ".json"
 
 
 def dumps(state: Mapping[str, Any], fmt: str) -> str:
@@ -51,22 +53,33 @@ def dumps(state: Mapping[str, Any], fmt: str) -> str:
     return json.dumps(state, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash mid-write leaves the old file as it was."""
-    import tempfile
+def _temp_prefix(path: str) -> str:
+    return "." + os.path.basename(path) + ".crit-"
 
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".crit-", suffix=".tmp", dir=folder)
+
+def write_atomic(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` so that a crash mid-write leaves the old file as it was.
+
+    A symbolic link is followed: the file it points to is replaced, the link stays. A new file
+    gets the user's usual permissions (the umask); an existing one keeps its own.
+    """
+    import secrets
+
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    tmp = os.path.join(folder, f"{_temp_prefix(real)}{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # 0o666 less the umask
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+            os.chmod(tmp, os.stat(real).st_mode & 0o7777)
         except FileNotFoundError:
             pass
-        os.replace(tmp, path)
+        os.replace(tmp, real)
+        _fsync_folder(folder)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -75,10 +88,144 @@ def write_atomic(path: str, text: str) -> None:
         raise
 
 
-def save_target(path: str, state: Mapping[str, Any], fmt: str) -> str:
-    """Write ``state`` in ``fmt`` (``json``/``toml``; anything else goes to NAME.json)."""
+def _fsync_folder(folder: str) -> None:
+    """Make the rename itself durable (where the platform allows opening a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def remove_leftovers(path: str) -> None:
+    """Delete temporary files a killed save of ``path`` left behind (call under the file's lock)."""
+    real = os.path.realpath(path)
+    folder, prefix = os.path.dirname(real), _temp_prefix(real)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix) and name.endswith(".tmp"):
+            try:
+                os.unlink(os.path.join(folder, name))
+            except OSError:
+                pass
+
+
+def check_writable(dest: str, source: str | None = None) -> None:
+    """Refuse, before any die is rolled, a save that cannot happen or must not.
+
+    ``source`` is the target file when ``dest`` is where ``--save`` converts it to (a unit in
+    a system's own format saved as JSON): an existing ``dest`` is then refused, since it holds
+    the state of an earlier session that the pristine unit would replace.
+    """
+    real = os.path.realpath(dest)
+    folder = os.path.dirname(real) or "."
+    if not os.path.isdir(folder):
+        raise StateError(f"{dest}: cannot save there: the folder {os.path.dirname(dest) or folder} does not exist "
+                         "(nothing was rolled)")
+    if os.path.isdir(real):
+        raise StateError(f"{dest}: is a folder, not a file to save to (nothing was rolled)")
+    if os.path.exists(real):
+        if source is not None:
+            raise StateError(f"{dest} already holds a saved state of this unit; continue it with --target {dest}, "
+                             "or save elsewhere with --save-to FILE (nothing was rolled)")
+        if not os.stat(real).st_mode & 0o200:
+            raise StateError(f"{dest}: the file is read-only; make it writable or save elsewhere with --save-to FILE "
+                             "(nothing was rolled)")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StateError(f"{dest}: cannot save there: no permission to write in {folder} (nothing was rolled)")
+
+
+def busy_timeout() -> float:
+    """Seconds to wait for another process's lock on a target file or campaign
+    (``CRITCORE_BUSY_TIMEOUT``, 10 by default)."""
+    from .errors import ConfigError
+
+    raw = os.environ.get("CRITCORE_BUSY_TIMEOUT", "")
+    try:
+        value = float(raw) if raw else 10.0
+    except ValueError:
+        raise ConfigError(f"CRITCORE_BUSY_TIMEOUT: {raw[:40]!r} is not a number of seconds") from None
+    if not 0 <= value <= 3600:
+        raise ConfigError("CRITCORE_BUSY_TIMEOUT: give between 0 and 3600 seconds")
+    return value
+
+
+def lock_for(path: str) -> Any:
+    """A lock around one target file's read-modify-write (``filelock``, held by this process only).
+
+    The lock file is a hidden ``.NAME.lock`` beside the real file; it stays there (deleting a lock
+    file while another process waits on it would let two writers in).
+    """
+    from filelock import FileLock
+
+    real = os.path.realpath(path)
+    lock_path = os.path.join(os.path.dirname(real), "." + os.path.basename(real) + ".lock")
+    return FileLock(lock_path, timeout=busy_timeout())
+
+
+def toml_keeping_layout(original: str, state: Mapping[str, Any]) -> str:
+    """The TOML of ``state``, written into the user's ``original`` text so that comments and layout
+    stay (``tomlkit``); plain :func:`to_toml` if the result would not read back as ``state``."""
+    import tomlkit
+
+    from ._toml import parser
+
+    expected = _without_nulls(state)
+    try:
+        doc = tomlkit.parse(original)
+        _merge(doc, expected)
+        text = tomlkit.dumps(doc)
+        if parser().loads(text) == expected:
+            return text
+    except Exception:  # noqa: BLE001 - any trouble keeping the layout: write it plainly instead
+        pass
+    return to_toml(state)
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+def _merge(doc: Any, state: Mapping[str, Any]) -> None:
+    """Make the tomlkit table ``doc`` hold ``state``, changing only what differs."""
+    for key in [k for k in doc if k not in state]:
+        del doc[key]
+    for key, value in state.items():
+        old = doc.get(key)
+        if isinstance(value, Mapping) and isinstance(old, Mapping) and hasattr(old, "items"):
+            _merge(old, value)
+        elif key not in doc or _plain(old) != value:
+            doc[key] = value
+
+
+def _plain(value: Any) -> Any:
+    unwrap = getattr(value, "unwrap", None)
+    return unwrap() if unwrap is not None else value
+
+
+def save_target(path: str, state: Mapping[str, Any], fmt: str = "", original: str | None = None) -> str:
+    """Write ``state`` where ``--save`` puts it (see :func:`save_path`); returns the file written.
+
+    ``original`` is the TOML file's text as read: its comments and layout are kept.
+    """
     dest = save_path(path, fmt)
-    write_atomic(dest, dumps(state, fmt if fmt in ("json", "toml") else "json"))
+    if dest.lower().endswith(".toml"):
+        text = toml_keeping_layout(original, state) if original is not None else to_toml(state)
+    else:
+        text = dumps(state, "json")
+    write_atomic(dest, text)
     return dest
 
 

@@ -1,0 +1,202 @@
+"""Campaigns: named targets in one SQLite file, the log, undo and redo, settings, versions.
+
+The fake system (tests/fakesystem.py): ``rest`` heals 1d4 hp, so ``--dice 1`` heals exactly one
+and a target's hp count the changes that reached it.
+"""
+
+import json
+import sqlite3
+import types
+
+import pytest
+
+import fakesystem
+from critcore.campaign import Campaign, find_campaign
+from critcore.errors import CampaignError, StateError, UnknownNameError
+from critcore.plugins import Registry, hookimpl
+
+
+@pytest.fixture
+def camp(registry, isolated_config):
+    c = Campaign.new(str(isolated_config / "critcore.db"), registry=registry, who="gm")
+    c.add("fake", "ogre", {"hp": 10})
+    yield c
+    c.close()
+
+
+def test_resolve_on_a_campaign_target_applies_and_logs_in_one_step(camp):
+    # a natural 20 is a critical; confirm 6 is "brutal", triple damage; 1d8 = 2 -> 6 damage
+    outcome = camp.resolve("ogre", "attack", dice="20,6,2")
+    assert outcome.target["hp"] == 4
+    assert camp.state("ogre") == {"hp": 4}
+    kinds = [(e.kind, e.procedure) for e in camp.log("ogre")]
+    assert kinds == [("add", ""), ("resolve", "attack")]
+    entry = camp.log("ogre")[-1]
+    assert entry.who == "gm" and entry.outcome["rolls"][0]["faces"] == [20]
+    assert "target" not in entry.outcome  # the state lives in the states table, once
+
+
+def test_preview_changes_nothing(camp):
+    outcome = camp.resolve("ogre", "attack", dice="20,6,2", preview=True)
+    assert outcome.target["hp"] == 4
+    assert camp.state("ogre") == {"hp": 10}
+    assert [e.kind for e in camp.log()] == ["add"]
+
+
+def test_undo_takes_back_the_latest_change_and_redo_brings_it_back(camp):
+    camp.treat("ogre", "rest", dice="1")  # 11
+    camp.treat("ogre", "rest", dice="2")  # 13
+    undo = camp.undo("ogre")
+    assert camp.state("ogre") == {"hp": 11} and undo.kind == "undo"
+    camp.undo("ogre")
+    assert camp.state("ogre") == {"hp": 10}
+    with pytest.raises(CampaignError, match="nothing to undo"):
+        camp.undo("ogre")  # adding is not undone: remove the target for that
+    camp.redo("ogre")
+    assert camp.state("ogre") == {"hp": 11}
+    camp.redo("ogre")
+    assert camp.state("ogre") == {"hp": 13}
+    with pytest.raises(CampaignError, match="nothing to redo"):
+        camp.redo("ogre")
+    assert [e.kind for e in camp.log("ogre")] == ["add", "treat", "treat", "undo", "undo", "redo", "redo"]
+
+
+def test_a_new_change_after_an_undo_clears_the_redo(camp):
+    camp.treat("ogre", "rest", dice="1")
+    camp.undo("ogre")
+    camp.treat("ogre", "rest", dice="4")
+    with pytest.raises(CampaignError, match="nothing to redo"):
+        camp.redo("ogre")
+    assert camp.state("ogre") == {"hp": 14}
+
+
+def test_remove_keeps_the_history_and_undo_brings_the_target_back(camp):
+    camp.treat("ogre", "rest", dice="3")
+    camp.remove("ogre")
+    assert camp.targets() == []
+    with pytest.raises(CampaignError, match="no target named 'ogre'"):
+        camp.state("ogre")
+    camp.undo("ogre")
+    assert camp.state("ogre") == {"hp": 13}
+
+
+def test_names_are_checked_and_unique(camp):
+    with pytest.raises(CampaignError, match="exists already"):
+        camp.add("fake", "ogre", {"hp": 1})
+    for bad in ("", "@ogre", "a b", "x" * 65, "-lead"):
+        with pytest.raises(CampaignError, match="not a usable target name"):
+            camp.add("fake", bad, {"hp": 1})
+    with pytest.raises(CampaignError, match="did you mean 'ogre'"):
+        camp.state("orge")
+
+
+def test_export_writes_the_current_state_and_never_over_a_file_unasked(camp, isolated_config):
+    camp.treat("ogre", "rest", dice="2")
+    out = isolated_config / "ogre.json"
+    camp.export("ogre", str(out))
+    assert json.loads(out.read_text()) == {"hp": 12}
+    with pytest.raises(CampaignError, match="exists already"):
+        camp.export("ogre", str(out))
+    camp.export("ogre", str(isolated_config / "ogre.toml"))
+    assert (isolated_config / "ogre.toml").read_text().strip() == "hp = 12"
+
+
+def test_settings_enable_options_for_the_whole_campaign(camp):
+    camp.set_option("fake", "crit_on_19", "true")
+    assert camp.options("fake") == {"crit_on_19": True}
+    # with crit_on_19 a natural 19 is a critical: confirm 3 is "solid" (double), 1d8 = 3 -> 6 damage
+    assert camp.resolve("ogre", "attack", dice="19,3,3").target["hp"] == 4
+    with pytest.raises(Exception, match="no option 'crit_on_91'.*did you mean 'crit_on_19'"):
+        camp.set_option("fake", "crit_on_91", "true")
+    assert [e.kind for e in camp.log()][-2:] == ["settings", "resolve"]
+
+
+def test_a_newer_campaign_format_is_a_clear_error(isolated_config, registry):
+    path = isolated_config / "new.db"
+    Campaign.new(str(path), registry=registry).close()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 99")
+    db.commit()
+    db.close()
+    with pytest.raises(CampaignError, match="newer critcore.*format 99.*upgrade critcore"):
+        Campaign(str(path), registry=registry)
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"just some text\n" * 10, "not a critcore campaign"),
+    (None, "an SQLite file, but not a critcore campaign"),
+])
+def test_a_file_that_is_not_a_campaign_is_refused(isolated_config, registry, content, message):
+    path = isolated_config / "other.db"
+    if content is None:
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE x (y)")
+        db.commit()
+        db.close()
+    else:
+        path.write_bytes(content)
+    with pytest.raises(CampaignError, match=message):
+        Campaign(str(path), registry=registry)
+
+
+def test_opening_a_missing_campaign_says_how_to_make_one(isolated_config, registry):
+    with pytest.raises(CampaignError, match="crit campaign new"):
+        Campaign(str(isolated_config / "nope.db"), registry=registry)
+
+
+def test_a_state_of_an_uninstalled_system_is_listed_and_kept(camp, isolated_config):
+    path = camp.path
+    camp.close()
+    empty = Registry.installed(discover=False)
+    c = Campaign(path, registry=empty)
+    [info] = c.targets()
+    assert (info.name, info.system, info.installed) == ("ogre", "fake", False)
+    with pytest.raises(UnknownNameError):
+        c.resolve("ogre", "attack", dice="20,1,1")
+    c.close()
+    db = sqlite3.connect(path)
+    assert json.loads(db.execute("SELECT state FROM states").fetchone()[0]) == {"hp": 10}
+
+
+def test_a_plugin_upgrades_states_its_older_versions_wrote(camp):
+    db = sqlite3.connect(camp.path)
+    db.execute("UPDATE states SET plugin_version = '0.9', state = '{\"hit_points\": 7}'")
+    db.commit()
+    db.close()
+    seen = []
+    upgraded = types.ModuleType("fake_v1")
+    upgraded.__dict__.update({k: v for k, v in vars(fakesystem).items() if k.startswith("critcore_")})
+
+    @hookimpl
+    def critcore_upgrade_state(state, version):
+        seen.append(version)
+        return {"hp": state["hit_points"]} if "hit_points" in state else None
+
+    upgraded.critcore_upgrade_state = critcore_upgrade_state
+    c = Campaign(camp.path, registry=Registry.installed(extra_systems={"fake": upgraded}, discover=False))
+    assert c.state("ogre") == {"hp": 7} and seen == ["0.9"]
+    c.treat("ogre", "rest", dice="1")
+    db = sqlite3.connect(camp.path)
+    assert db.execute("SELECT plugin_version, state FROM states ORDER BY id DESC").fetchone() == ("1.0", '{"hp":8}')
+    c.close()
+
+
+def test_the_campaign_is_found_in_the_working_folder_or_a_parent(isolated_config, monkeypatch, registry):
+    Campaign.new(str(isolated_config / "critcore.db"), registry=registry).close()
+    deep = isolated_config / "a" / "b"
+    deep.mkdir(parents=True)
+    monkeypatch.delenv("CRITCORE_CAMPAIGN", raising=False)
+    assert find_campaign(str(deep)) is not None
+    assert find_campaign(str(deep)).endswith("critcore.db")
+    monkeypatch.setenv("CRITCORE_CAMPAIGN", "elsewhere.db")
+    assert find_campaign(str(deep)) == "elsewhere.db"
+
+
+def test_adding_from_a_file_reads_the_systems_own_format(camp, isolated_config):
+    (isolated_config / "troll.fake").write_text("hp: 30\n")
+    camp.add("fake", "troll", str(isolated_config / "troll.fake"))
+    assert camp.state("troll") == {"hp": 30}
+    (isolated_config / "bad.fake").write_text("hq: x\n")
+    with pytest.raises(StateError, match="bad.fake, line 1"):
+        camp.add("fake", "bad", str(isolated_config / "bad.fake"))
+    assert [t.name for t in camp.targets()] == ["ogre", "troll"]
