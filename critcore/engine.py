@@ -67,19 +67,81 @@ class Context:
         return self.options.get(name, default)
 
 
+UNDECLARED_LIMIT = 10**9
+"""A number parameter that declares no range of its own stays within plus or minus this."""
+
+_REAL_CHARS = frozenset("0123456789+-.eE")
+
+
+def _parse_int(text: str) -> int:
+    """A whole number written in ASCII digits with an optional sign (no ``_``, no ``²``, no
+    float notation, at most 30 digits, so a huge one is never converted)."""
+    t = text.strip()
+    body = t[1:] if t[:1] in ("+", "-") else t
+    if not (body.isascii() and body.isdigit()):
+        raise ValueError
+    if len(body) > 30:
+        raise OverflowError
+    return int(t)
+
+
+def _parse_real(text: str) -> float:
+    """A finite decimal number (``2``, ``0.5``, ``1e-3``); ``nan``, ``inf`` and ``1e999`` are refused."""
+    t = text.strip()
+    if not t or len(t) > 40 or not _REAL_CHARS.issuperset(t):
+        raise ValueError
+    value = float(t)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise OverflowError
+    return value
+
+
+def param_range(param: Param) -> tuple[float | None, float | None]:
+    """The lowest and highest value a number parameter accepts (its own, or +-UNDECLARED_LIMIT)."""
+    if param.min is None and param.max is None:
+        return -UNDECLARED_LIMIT, UNDECLARED_LIMIT
+    return param.min, param.max
+
+
+def describe_range(param: Param) -> str:
+    """The accepted range in words, for ``--help`` and errors: ``0 to 12``, ``at least 1``."""
+    low, high = param_range(param)
+    def show(x: float) -> str:
+        return f"{x:,g}" if isinstance(x, float) and not x.is_integer() else f"{int(x):,}"
+    if low is not None and high is not None:
+        return f"{show(low)} to {show(high)}"
+    if low is not None:
+        return f"at least {show(low)}"
+    return f"at most {show(high)}"  # type: ignore[arg-type]
+
+
 def coerce_param(param: Param, value: Any) -> Any:
-    """Check and convert one parameter value (from the CLI as text, or from Python)."""
+    """Check and convert one parameter value (from the CLI as text, or from Python).
+
+    A whole number is read as one (never through a float), a real number must be finite, and
+    either must lie in the parameter's declared range (:func:`param_range`).
+    """
     if value is None:
         return None
     flag = param.flag
     kind = param.type
     try:
         if kind == "int":
-            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+            if isinstance(value, str):
+                value = _parse_int(value)
+            elif isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+                value = int(value)  # 3.0 from Python: exactly 3 (a larger float is no exact count)
+            elif isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError
-            value = int(value)
         elif kind == "float":
-            value = float(value)
+            if isinstance(value, str):
+                value = _parse_real(value)
+            elif isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError
+            else:
+                value = float(value)  # an int beyond a float's range raises OverflowError
+                if value != value or value in (float("inf"), float("-inf")):
+                    raise OverflowError
         elif kind == "bool":
             if isinstance(value, str):
                 low = value.lower()
@@ -91,19 +153,30 @@ def coerce_param(param: Param, value: Any) -> Any:
         elif kind in ("str", "choice", "dice"):
             if not isinstance(value, str):
                 raise ValueError
+    except OverflowError:
+        from .textsafe import quoted
+
+        raise ParamError(f"{flag}: {quoted(value)} is out of range (allowed: {describe_range(param)})") from None
     except (TypeError, ValueError):
-        raise ParamError(f"{flag}: {value!r} is not a valid {kind}") from None
+        from .textsafe import quoted
+
+        what = {"int": "whole number", "float": "finite number"}.get(kind, kind)
+        raise ParamError(f"{flag}: {quoted(value)} is not a valid {what}") from None
     if param.choices and value not in param.choices:
         from .plugins import did_you_mean
+        from .textsafe import quoted
 
         raise ParamError(
-            f"{flag}: {value!r} is not one of {', '.join(param.choices)}{did_you_mean(str(value), param.choices)}"
+            f"{flag}: {quoted(value)} is not one of {', '.join(param.choices)}{did_you_mean(str(value)[:100], param.choices)}"
         )
     if kind in ("int", "float"):
-        if param.min is not None and value < param.min:
-            raise ParamError(f"{flag}: {value} is below the lowest allowed value, {param.min:g}")
-        if param.max is not None and value > param.max:
-            raise ParamError(f"{flag}: {value} is above the highest allowed value, {param.max:g}")
+        low, high = param_range(param)
+        if low is not None and value < low:
+            raise ParamError(f"{flag}: {value:g} is below the lowest allowed value, {low:,g} "
+                             f"(allowed: {describe_range(param)})")
+        if high is not None and value > high:
+            raise ParamError(f"{flag}: {value:g} is above the highest allowed value, {high:,g} "
+                             f"(allowed: {describe_range(param)})")
     if kind == "dice":
         from .dice import parse
         from .errors import DiceError
