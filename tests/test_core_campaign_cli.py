@@ -1,0 +1,111 @@
+"""``crit campaign ...`` and ``--target @NAME``: the campaign from the command line."""
+
+import json
+
+
+def ok(result):
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def error_line(result, code=2):
+    assert result.exit_code == code, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def setup(invoke, isolated_config):
+    ok(invoke("campaign", "new"))
+    (isolated_config / "ogre.json").write_text('{"hp": 10}')
+    ok(invoke("campaign", "add", "fake", "ogre", "ogre.json"))
+
+
+def test_a_session_at_the_table(invoke, isolated_config):
+    setup(invoke, isolated_config)
+    assert "ogre" in ok(invoke("campaign", "list"))
+    # a natural 20 is a critical; confirm 6 "brutal" triples 1d8 = 2: 6 damage, hp 10 -> 4
+    out = ok(invoke("resolve", "fake", "attack", "--dice", "20,6,2", "--target", "@ogre"))
+    assert "log #2" in out and "crit campaign undo ogre" in out
+    assert ok(invoke("campaign", "show", "ogre")).strip() == "hp: 4"
+    assert json.loads(ok(invoke("show", "fake", "--target", "@ogre", "--json"))) == {"hp": 4}
+    log = json.loads(ok(invoke("campaign", "log", "--json")))
+    assert [(e["kind"], e["target"]) for e in log] == [("add", "ogre"), ("resolve", "ogre")]
+    assert log[1]["outcome"]["rolls"][0]["faces"] == [20]
+    assert "undid #2" in ok(invoke("campaign", "undo", "ogre"))
+    assert ok(invoke("campaign", "show", "ogre")).strip() == "hp: 10"
+    assert "redid #2" in ok(invoke("campaign", "redo", "ogre"))
+    text_log = ok(invoke("campaign", "log", "ogre", "-n", "2"))
+    assert text_log.count("\n") == 2 and "undo" in text_log and "redo" in text_log
+    ok(invoke("campaign", "export", "ogre", "out.toml"))
+    assert (isolated_config / "out.toml").read_text().strip() == "hp = 4"
+    ok(invoke("campaign", "remove", "ogre"))
+    assert "no targets yet" in ok(invoke("campaign", "list"))
+
+
+def test_preview_shows_the_result_and_writes_nothing(invoke, isolated_config):
+    setup(invoke, isolated_config)
+    out = ok(invoke("treat", "fake", "rest", "--dice", "3", "--target", "@ogre", "--preview"))
+    assert "hp 10 -> 13" in out and "nothing was written" in out
+    data = json.loads(ok(invoke("treat", "fake", "rest", "--dice", "3", "--target", "@ogre", "--preview", "--json")))
+    assert data["preview"] is True and data["target"] == {"hp": 13}
+    assert ok(invoke("campaign", "show", "ogre")).strip() == "hp: 10"
+
+
+def test_json_of_a_campaign_resolution_names_its_log_entry(invoke, isolated_config):
+    setup(invoke, isolated_config)
+    data = json.loads(ok(invoke("treat", "fake", "rest", "--dice", "1", "--target", "@ogre", "--json")))
+    assert data["log"] == 2 and data["target"] == {"hp": 11}
+
+
+def test_a_name_and_a_file_are_never_confused(invoke, isolated_config):
+    setup(invoke, isolated_config)
+    (isolated_config / "@ogre.json").write_text('{"hp": 50}')  # a file whose name starts with @
+    out = ok(invoke("treat", "fake", "rest", "--dice", "1", "--target", "./@ogre.json", "--save"))
+    assert json.loads((isolated_config / "@ogre.json").read_text()) == {"hp": 51}
+    assert "saved: ./@ogre.json" in out
+    assert ok(invoke("campaign", "show", "ogre")).strip() == "hp: 10"
+
+
+def test_campaign_mistakes_are_one_line(invoke, isolated_config):
+    line = error_line(invoke("resolve", "fake", "attack", "--target", "@ogre"))
+    assert "no campaign was found" in line and "crit campaign new" in line
+    setup(invoke, isolated_config)
+    assert "no target named 'orge' (did you mean 'ogre'?)" in error_line(
+        invoke("treat", "fake", "rest", "--target", "@orge"))
+    assert "applied and logged without --save" in error_line(
+        invoke("treat", "fake", "rest", "--target", "@ogre", "--save"))
+    assert "already exists" in error_line(invoke("campaign", "new"))
+    assert "exists already" in error_line(invoke("campaign", "add", "fake", "ogre", "ogre.json"))
+    assert "not a usable target name" in error_line(invoke("campaign", "add", "fake", "two words", "ogre.json"))
+    assert "nothing to undo" in error_line(invoke("campaign", "undo", "ogre"))
+    assert "nothing to redo" in error_line(invoke("campaign", "redo", "ogre"))
+
+
+def test_no_campaign_for_the_campaign_commands(invoke):
+    line = error_line(invoke("campaign", "list"))
+    assert "no campaign here" in line and "crit campaign new" in line
+
+
+def test_campaign_settings_apply_to_every_command_on_it(invoke, isolated_config):
+    setup(invoke, isolated_config)
+    ok(invoke("campaign", "set", "fake", "crit_on_19", "true"))
+    assert json.loads(ok(invoke("campaign", "settings", "--json"))) == {"rules": [],
+                                                                        "options": {"fake": {"crit_on_19": True}}}
+    # crit_on_19: a natural 19 is a critical; confirm 3 "solid" doubles 1d8 = 3: 6 damage
+    ok(invoke("resolve", "fake", "attack", "--dice", "19,3,3", "--target", "@ogre"))
+    assert ok(invoke("campaign", "show", "ogre")).strip() == "hp: 4"
+    assert "did you mean 'crit_on_19'" in error_line(invoke("campaign", "set", "fake", "crit_on_91", "true"))
+    assert "not enabled" in error_line(invoke("campaign", "disable", "nothing-here"))
+
+
+def test_a_house_rule_file_enabled_in_the_campaign(invoke, isolated_config):
+    setup(invoke, isolated_config)
+    rule = isolated_config / "brutal.toml"
+    rule.write_text('name = "brutal"\nsystem = "fake"\n\n[options]\ncrit_on_19 = true\n')
+    ok(invoke("campaign", "enable", str(rule)))
+    assert str(rule) in ok(invoke("campaign", "settings"))
+    ok(invoke("resolve", "fake", "attack", "--dice", "19,3,3", "--target", "@ogre"))
+    assert ok(invoke("campaign", "show", "ogre")).strip() == "hp: 4"
+    ok(invoke("campaign", "disable", str(rule)))
+    assert "house rules: none" in ok(invoke("campaign", "settings"))
