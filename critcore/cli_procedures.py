@@ -88,8 +88,27 @@ RESERVED = {"seed", "dice", "prompt", "json_out", "explain", "view", "target", "
             "compare", "against", "chart"}
 
 
+class CheckedParam(click.ParamType):
+    """A procedure parameter's type on the command line: the value is read and range-checked by
+    the engine's ``coerce_param`` (one parser for the CLI and the Python API), and a bad value is
+    one line naming the option."""
+
+    def __init__(self, param: Any) -> None:
+        self.param = param
+        self.name = param.type
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        from .engine import coerce_param
+        from .errors import ParamError
+
+        try:
+            return coerce_param(self.param, value)
+        except ParamError as exc:
+            raise BadInput(str(exc)) from None
+
+
 def param_option(param: Any) -> click.Option:
-    """A procedure parameter as a click option (types checked again by the engine)."""
+    """A procedure parameter as a click option; a number's range shows in its help."""
     kind = param.type
     help_text = param.help
     if param.default not in (None, False):
@@ -98,11 +117,11 @@ def param_option(param: Any) -> click.Option:
         return click.Option([param.flag, param.name], is_flag=True, default=None, help=help_text)
     if kind == "choice":
         ptype: Any = click.Choice(list(param.choices))
-    elif kind == "int":
-        ptype = click.INT if param.min is None and param.max is None else click.IntRange(
-            None if param.min is None else int(param.min), None if param.max is None else int(param.max))
-    elif kind == "float":
-        ptype = click.FLOAT if param.min is None and param.max is None else click.FloatRange(param.min, param.max)
+    elif kind in ("int", "float"):
+        from .engine import describe_range
+
+        help_text += f"  [range: {describe_range(param)}]"
+        ptype = CheckedParam(param)
     else:
         ptype = click.STRING
     return click.Option([param.flag, param.name], type=ptype, default=None, required=False,
@@ -261,8 +280,9 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
     from .render import report_lines
     from .style import paint, use_color
 
-    click.echo(paint(report_lines(outcome, explain=common["explain"], view=common["view"], pm=engine.pm),
-                     use_color(common.get("color"), click.get_text_stream("stdout"))))
+    colour = use_color(common.get("color"), click.get_text_stream("stdout"))
+    click.echo(paint(report_lines(outcome, explain=common["explain"], view=common["view"], pm=engine.pm), colour),
+               color=colour)
     if logged:
         click.echo(f"saved: {saved} (log #{logged}; crit campaign undo {session.row.name} takes it back)")
     elif common.get("preview") and session is not None:

@@ -171,11 +171,13 @@ def coerce_param(param: Param, value: Any) -> Any:
         )
     if kind in ("int", "float"):
         low, high = param_range(param)
+        from .textsafe import quoted
+
         if low is not None and value < low:
-            raise ParamError(f"{flag}: {value:g} is below the lowest allowed value, {low:,g} "
+            raise ParamError(f"{flag}: {quoted(value)} is below the lowest allowed value, {low:,g} "
                              f"(allowed: {describe_range(param)})")
         if high is not None and value > high:
-            raise ParamError(f"{flag}: {value:g} is above the highest allowed value, {high:,g} "
+            raise ParamError(f"{flag}: {quoted(value)} is above the highest allowed value, {high:,g} "
                              f"(allowed: {describe_range(param)})")
     if kind == "dice":
         from .dice import parse

@@ -190,7 +190,9 @@ def test_player_json_carries_only_the_player_report(invoke):
                     "report": ["Something terrible happened!"]}
 
 
-def test_help_shows_ranges_only_when_declared(invoke):
+def test_help_shows_each_numbers_range(invoke):
+    """Issue 14: ranges are declared with the parameters and show in --help (an undeclared one
+    has the engine's plus or minus 1,000,000,000)."""
     out = invoke("resolve", "fake", "attack", "--help").output
-    assert "1<=x<=40" in out and "None" not in out
+    assert "[range: 1 to 40]" in out and "None" not in out
     assert "[default: (" not in out and "[default: 10]" in out
