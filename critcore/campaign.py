@@ -19,8 +19,7 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import CampaignError, StateError
 from .store import CHANGES, LogEntry, Store, TargetRow, Transaction
@@ -75,8 +74,7 @@ def _who() -> str:
         return "unknown"
 
 
-@dataclass(frozen=True)
-class TargetInfo:
+class TargetInfo(NamedTuple):
     """A campaign target as listed: ``installed`` is false when its system is not installed
     (the target is kept, and works again once the system is back)."""
 

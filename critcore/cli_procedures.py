@@ -150,10 +150,8 @@ def _campaign(ctx: click.Context, common: dict[str, Any], path: str | None) -> A
     working folder or a parent) when the target is ``@NAME``; None when the command uses none."""
     import os
 
-    from .targets import campaign_name
-
     named = common.get("campaign") or os.environ.get("CRITCORE_CAMPAIGN")
-    if not named and campaign_name(path) is None:
+    if not named and not (path and path.startswith("@")):
         return None
     from .campaign import Campaign, find_campaign
     from .errors import CampaignError
@@ -188,22 +186,20 @@ def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: A
 
 def _load(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any, Any]:
     """The engine and the target's state (None without a target), for odds and simulate."""
-    from .targets import campaign_name
-
     path = _target_path(common)
     campaign = _campaign(ctx, common, path)
     engine = _engine(ctx, system, common, campaign)
+    if path is None:
+        return engine, (None, None)
+    from .targets import campaign_name, file_session
+
     name = campaign_name(path)
     if name is not None:
         _same_system(campaign, name, system)
         with campaign.session(name, engine=engine, preview=True) as session:
             return engine, (path, (session.state, "campaign"))
-    if path:
-        from .targets import file_session
-
-        with file_session(path, engine) as session:
-            return engine, (path, (session.state, "file"))
-    return engine, (None, None)
+    with file_session(path, engine) as session:
+        return engine, (path, (session.state, "file"))
 
 
 def _same_system(campaign: Any, name: str, system: str) -> None:
@@ -219,7 +215,6 @@ def _session(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[A
     from contextlib import nullcontext
 
     from .errors import InputError
-    from .targets import campaign_name, file_session
 
     path = _target_path(common)
     save, save_to, preview = common["save"], common["save_to"], common.get("preview")
@@ -229,6 +224,12 @@ def _session(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[A
         raise InputError("use --save or --save-to, not both")
     campaign = _campaign(ctx, common, path)
     engine = _engine(ctx, system, common, campaign)
+    if not path:
+        if preview:
+            raise InputError("--preview needs a target: --target FILE or --target @NAME")
+        return engine, nullcontext(None)
+    from .targets import campaign_name, file_session
+
     name = campaign_name(path)
     if name is not None:
         if save or save_to:
@@ -239,9 +240,7 @@ def _session(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[A
                                         hold_lock=not common["prompt"])
     if preview and (save or save_to):
         raise InputError("--preview changes nothing: leave out --save and --save-to")
-    if path:
-        return engine, file_session(path, engine, save=bool(save), save_to=save_to)
-    return engine, nullcontext(None)
+    return engine, file_session(path, engine, save=bool(save), save_to=save_to)
 
 
 def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, values: dict[str, Any]) -> None:

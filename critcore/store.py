@@ -15,8 +15,7 @@ process doing the same.
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 SCHEMA_VERSION = 1  # what this critcore writes; a newer campaign is refused, an older one upgraded
 
@@ -25,8 +24,7 @@ CHANGES = ("add", "resolve", "treat", "remove")  # what undo takes back, newest 
 KINDS = (*CHANGES, "undo", "redo", "settings")
 
 
-@dataclass(frozen=True)
-class StoredState:
+class StoredState(NamedTuple):
     """One state of a target, as it was written: the system and plugin version that wrote it."""
 
     id: int
@@ -36,8 +34,7 @@ class StoredState:
     state: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class TargetRow:
+class TargetRow(NamedTuple):
     """A target of the campaign: its name, system and current state (``head``; None when removed)."""
 
     id: int
@@ -47,8 +44,7 @@ class TargetRow:
     created: str
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One line of the campaign's log.
 
     ``before``/``after`` are the state ids the change went from and to (None for a target that
