@@ -33,7 +33,7 @@ def test_resolve_in_plain_words(invoke):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "attack roll: 1d20 -> 20" in out
-    assert "confirm 6 [brutal]" in out and "critical confirmation: 1d6 -> 6" in out
+    assert "confirm table, 6: A brutal blow" in out and "critical confirmation: 1d6 -> 6" in out
     assert "24 damage" in out
 
 
@@ -149,8 +149,11 @@ def test_config_options_and_broken_config(invoke, isolated_config):
 
 
 def test_explain_says_more(invoke):
-    result = invoke("resolve", "fake", "attack", "--dice", "10,3", "--explain")
-    assert "options: crit_on_19=False" in result.output
+    """--explain adds row ids and notes; options show only where they differ from the defaults."""
+    plain = invoke("resolve", "fake", "attack", "--dice", "20,6,8").output
+    result = invoke("resolve", "fake", "attack", "--dice", "20,6,8", "--explain")
+    assert "[brutal]" in result.output and "[brutal]" not in plain
+    assert "options changed" not in result.output  # every option at its default
 
 
 def test_version():

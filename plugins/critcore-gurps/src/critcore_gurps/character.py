@@ -152,18 +152,27 @@ def remove(state: dict[str, Any], doomed: Iterable[dict[str, Any]]) -> None:
     state["statuses"] = [s for s in state["statuses"] if id(s) not in gone]
 
 
-def describe(status: dict[str, Any]) -> str:
-    """One line for ``crit show``."""
+def _span(seconds: Any) -> str:
+    from critcore.render import duration
+
+    return duration(seconds) if isinstance(seconds, int) and not isinstance(seconds, bool) else str(seconds)
+
+
+def describe(status: dict[str, Any], now: int = 0) -> str:
+    """One line for ``crit show``; times in game units, counted from ``now`` (the clock)."""
     parts = [status.get("id", "?")]
     if "location" in status:
         parts.append(f"({status['location']})")
     if status.get("text"):
         parts.append(f"- {status['text']}")
-    if "until" in status:
-        parts.append(f"[until t={status['until']}s]")
+    until = status.get("until")
+    if isinstance(until, int) and not isinstance(until, bool):
+        parts.append(f"[ends in {_span(until - now)}]" if until > now else "[ends now]")
     check = status.get("check")
     if isinstance(check, dict):
-        parts.append(f"[{str(check.get('roll', '')).upper()} roll every {check.get('every')}s, next at t={check.get('next')}s]")
+        nxt = check.get("next")
+        when = f"next in {_span(nxt - now)}" if isinstance(nxt, int) and nxt > now else "next one due now"
+        parts.append(f"[{str(check.get('roll', '')).upper()} roll every {_span(check.get('every'))}, {when}]")
     if status.get("duration"):
         parts.append(f"[{status['duration']}]")
     return " ".join(parts)
@@ -172,10 +181,12 @@ def describe(status: dict[str, Any]) -> str:
 def show(ctx: Any) -> list[str]:
     data = thaw(ctx.target)
     hp = data.get("hp", default(ctx, "hp"))
+    now = data.get("clock", 0)
+    now = now if isinstance(now, int) else 0
     lines = [f"{data.get('name', 'character')}: HP {data.get('current_hp', hp)}/{hp}, HT {data.get('ht', default(ctx, 'ht'))}, "
-             f"clock {data.get('clock', 0)}s"]
+             f"game time {_span(now)}"]
     for s in data.get("statuses", []):
-        lines.append("  status: " + describe(s))
+        lines.append("  status: " + describe(s, now))
     from .collapse import describe as owed_line
 
     for owed in data.get("owed_rolls", []):

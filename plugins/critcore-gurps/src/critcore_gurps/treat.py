@@ -7,6 +7,7 @@ from typing import Any
 
 from critcore.errors import ParamError, StateError
 from critcore.model import Applied, freeze
+from critcore.render import duration
 
 from . import character as ch
 from .reference import RULES, SECONDS, TURN_SECONDS, success_roll
@@ -44,7 +45,7 @@ def wait(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
         raise ParamError("wait needs some time: --seconds, --minutes, --hours, --days or --weeks")
     start = ch.clock(state)
     end = start + step
-    changes: list[str] = [f"clock {start}s -> {end}s"]
+    changes: list[str] = [f"game time {duration(start)} -> {duration(end)}"]
     ended = []
     for s in list(state["statuses"]):
         until = s.get("until")
@@ -64,7 +65,7 @@ def wait(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
                 check["next"] = int(check["next"]) + int(check["every"])
     ch.remove(state, ended)
     state["clock"] = end
-    return f"{step} seconds pass", changes
+    return f"{duration(step)} pass" if step > 1 else "1 second passes", changes
 
 
 MANEUVERS = {"ready": "a Ready maneuver", "stand": "a Change Posture maneuver to get up"}
@@ -91,7 +92,8 @@ def recover(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
     if status.get("duration") == "pending":
         raise ParamError(f"--status: {wanted} is settled by the roll after the fight: crit treat gurps after-fight")
     if "until" in status:
-        raise ParamError(f"--status: {wanted} wears off by itself at t={status['until']}s: crit treat gurps wait")
+        left = int(status["until"]) - ch.clock(state)
+        raise ParamError(f"--status: {wanted} wears off by itself in {duration(max(0, left))}: crit treat gurps wait")
     raise ParamError(f"--status: {wanted} does not end by a roll or a maneuver")
 
 
