@@ -48,7 +48,7 @@ def time_cmd(cmd: list[str]) -> float:
     return elapsed
 
 
-def startup(runs: int, systems: list[str]) -> list[tuple[str, float, float]]:
+def startup(runs: int, systems: list[str], extra: dict[str, list[str]] | None = None) -> list[tuple[str, float, float]]:
     # the crit of this Python's environment (not whichever crit comes first on PATH)
     beside = os.path.join(os.path.dirname(sys.executable), "crit")
     crit = beside if os.path.exists(beside) else (shutil.which("crit") or "")
@@ -61,6 +61,8 @@ def startup(runs: int, systems: list[str]) -> list[tuple[str, float, float]]:
     for s in systems:
         if s in STARTUP_EXTRA:
             commands["crit " + " ".join(STARTUP_EXTRA[s][:3])] = base + STARTUP_EXTRA[s]
+    for name, args in (extra or {}).items():
+        commands[name] = base + args
     times: dict[str, list[float]] = {k: [] for k in commands}
     for cmd in commands.values():  # warm the file cache once
         time_cmd(cmd)
@@ -112,17 +114,26 @@ def main() -> None:
     print(f"systems installed: {', '.join(systems) or 'none'}")
     print()
     print(f"start-up (median of {runs} interleaved runs)")
-    for name, ms, ratio in startup(runs, systems):
-        print(f"  {name:<42} {ms:7.1f} ms   {ratio:5.2f} x floor")
+    import runpy
+    import tempfile
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    campaign = runpy.run_path(os.path.join(here, "bench_campaign.py"), run_name="bench_campaign")
+    with tempfile.TemporaryDirectory() as folder:
+        extra = {}
+        if "gurps" in systems:  # one resolution on a campaign target: applied, logged, synced
+            extra["crit resolve gurps ... --target @fighter"] = campaign["startup_command"](
+                campaign["make_campaign"](folder))
+        for name, ms, ratio in startup(runs, systems, extra):
+            print(f"  {name:<42} {ms:7.1f} ms   {ratio:5.2f} x floor")
     print()
     print("in-process resolutions per second (Python API, Engine.run, seeded random dice)")
     for name, per_s in throughput(systems, seconds):
         print(f"  {name:<42} {per_s:12,.0f} /s")
-    extra = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_odds.py")
-    if os.path.exists(extra):
-        import runpy
-
-        runpy.run_path(extra, run_name="bench_odds")["report"](systems, quick=args.quick)
+    campaign["report"](systems, quick=args.quick)
+    odds = os.path.join(here, "bench_odds.py")
+    if os.path.exists(odds):
+        runpy.run_path(odds, run_name="bench_odds")["report"](systems, quick=args.quick)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ from typing import Any
 import click
 
 from . import __version__
+from . import cli_complete as complete
+from . import cli_complete as complete
 from .cli_errors import Command, Group, guarded, pause_gc, registry
 from .cli_procedures import SystemsGroup
 
@@ -129,8 +131,8 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
 
 
 @cli.command(cls=Command)
-@click.argument("system")
-@click.argument("table", required=False)
+@click.argument("system", shell_complete=complete.systems)
+@click.argument("table", required=False, shell_complete=complete.tables)
 @click.option("--json", "json_out", is_flag=True, help="Print JSON.")
 @click.option("--rule", multiple=True, help="Show the tables as this house rule changes them; repeatable.")
 @click.option("--config", type=click.Path(dir_okay=False), help="Config file instead of ./critcore.toml.")

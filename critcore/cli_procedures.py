@@ -111,6 +111,8 @@ def param_option(param: Any) -> click.Option:
     """A procedure parameter as a click option; a number's range shows in its help."""
     kind = param.type
     help_text = param.help
+    if param.required:  # the engine checks it (with the target's values too); help says so
+        help_text += "  [required]"
     if param.default not in (None, False):
         help_text += f"  [default: {param.default}]"
     if kind == "bool":
@@ -124,8 +126,13 @@ def param_option(param: Any) -> click.Option:
         ptype = CheckedParam(param)
     else:
         ptype = click.STRING
+    extra: dict[str, Any] = {}
+    if getattr(param, "suggest", ()):
+        from .cli_complete import suggested
+
+        extra["shell_complete"] = suggested(tuple(param.suggest))
     return click.Option([param.flag, param.name], type=ptype, default=None, required=False,
-                        help=help_text, metavar=kind.upper() if kind in ("int", "float", "dice") else None)
+                        help=help_text, metavar=kind.upper() if kind in ("int", "float", "dice") else None, **extra)
 
 
 def make_roller(seed: str | None, dice: str | None, prompt: bool) -> Any:

@@ -158,10 +158,11 @@ class Param:
     required: bool = False
     min: float | None = None
     max: float | None = None
+    suggest: tuple[str, ...] = ()  # values shell completion offers for a free-text parameter (not enforced)
 
     def __init__(self, name: str, type: str = "str", help: str = "", default: Any = None,
                  choices: tuple[str, ...] = (), required: bool = False, min: float | None = None,
-                 max: float | None = None) -> None:
+                 max: float | None = None, suggest: tuple[str, ...] = ()) -> None:
         v = self.__dict__
         v["name"] = name
         v["type"] = type
@@ -171,6 +172,7 @@ class Param:
         v["required"] = required
         v["min"] = min
         v["max"] = max
+        v["suggest"] = suggest
 
     @property
     def flag(self) -> str:
