@@ -14,7 +14,6 @@ import click
 
 from . import __version__
 from . import cli_complete as complete
-from . import cli_complete as complete
 from .cli_errors import Command, Group, guarded, pause_gc, registry
 from .cli_procedures import SystemsGroup
 
@@ -180,7 +179,7 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
 
 
 @cli.command(cls=Command)
-@click.argument("system")
+@click.argument("system", shell_complete=complete.systems)
 @click.option("--target", required=True, type=click.Path(dir_okay=False),
               help="Character or unit file, or @NAME: a target of the campaign.")
 @click.option("--campaign", type=click.Path(dir_okay=False), help="Campaign file (for --target @NAME).")

@@ -80,4 +80,12 @@ class Command(OneLineErrors, click.Command):
 
 
 class Group(OneLineErrors, click.Group):
-    """A click group whose usage errors are one line."""
+    """A click group whose usage errors are one line. Called with nothing at all (bare ``crit``,
+    ``crit resolve``) it prints its help and exits 0, as click 8.1 did: click 8.2 made that a
+    usage error (exit 2), so the group decides it here, the same on every click version."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
