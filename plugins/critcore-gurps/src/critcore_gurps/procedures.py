@@ -5,12 +5,14 @@ from __future__ import annotations
 from critcore.model import Option, Param, Procedure, SystemInfo
 
 from . import __version__
+from .reference import LOCATIONS as KNOWN_LOCATIONS
 
 # --- parameters shared by several procedures -------------------------------------------------
 
 SKILL = Param("skill", "int", "Effective skill (or active defense score) after every modifier.", required=True)
 LOCATION = Param("location", "str", "Hit location: skull, face, eye, neck, torso, vitals, groin, right-arm, "
-                 "left-arm, right-leg, left-leg, hand, foot, or 'random' to roll it.")
+                 "left-arm, right-leg, left-leg, hand, foot, or 'random' to roll it.",
+                 suggest=(*KNOWN_LOCATIONS, "random"))
 DAMAGE = Param("damage", "dice", "The weapon's damage: dice and type, e.g. \"2d+1 cut\" or \"6d (2) pi\".")
 ARMOR_DIVISOR = Param("armor_divisor", "float", "Armor divisor, if not given in --damage.")
 DR = Param("dr", "int", "DR at the hit location (else the target file's dr).")
@@ -41,7 +43,7 @@ TECHNIQUE = Param("technique_penalty", "int", "A technique's usual DX penalty ag
 DX = Param("dx", "int", "DX of the fumbler (else the target file); the trip roll is rolled when known.")
 IQ = Param("iq", "int", "IQ of the fumbler or caster (else the target file).")
 BODY_PART = Param("location", "str", "Body part used for the unarmed attack (default right-arm, or skull "
-                  "for a head butt or bite).")
+                  "for a head butt or bite).", suggest=tuple(KNOWN_LOCATIONS))
 
 WEAPON = (CHEAP, FINE, MAGIC, SOLID_CRUSHING, FIREARM)
 UNARMED = (UNARMED_WITH, NATURAL_WEAPON, FOE_IMPALING, KICK, TECHNIQUE, DX, IQ)
@@ -73,7 +75,7 @@ CRITICAL_HIT = Procedure(
 )
 HEAD_BLOW = Procedure(
     "head-blow", "Roll on the Critical Head Blow table (a critical hit on skull, face or eye).",
-    (Param("location", "str", "skull, face or eye.", default="skull"), *VICTIM, EYE_IMPOSSIBLE, TWO_WEAPONS),
+    (Param("location", "str", "skull, face or eye.", default="skull", suggest=("skull", "face", "eye")), *VICTIM, EYE_IMPOSSIBLE, TWO_WEAPONS),
 )
 CRITICAL_MISS = Procedure(
     "critical-miss", "Roll on the Critical Miss table; --target is the one who fumbled.",
