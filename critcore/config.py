@@ -1,4 +1,5 @@
-"""Configuration: ``critcore.toml`` in the current folder (or ``--config FILE``) over a user config
+"""Configuration: ``critcore.toml`` in the current folder or its nearest parent that has one (or
+``--config FILE``) over a user config
 file in the platform's config folder (``~/.config/critcore/config.toml`` on Linux).
 
 ::
@@ -96,7 +97,8 @@ def read_config_file(path: str, config: Config) -> None:
 
 
 def load_config(path: str | None = None, *, user: bool = True, cwd: str | None = None) -> Config:
-    """Read the user config, then ``path`` (or ``critcore.toml`` in ``cwd`` if present)."""
+    """Read the user config, then ``path`` (or the ``critcore.toml`` of ``cwd`` or its nearest
+    parent that has one)."""
     config = Config()
     if user:
         upath = os.environ.get("CRITCORE_CONFIG") or user_config_path()
@@ -105,8 +107,22 @@ def load_config(path: str | None = None, *, user: bool = True, cwd: str | None =
     if path is not None:
         read_config_file(path, config)
     else:
-        local = os.path.join(cwd or os.getcwd(), PROJECT_FILE)
-        if os.path.isfile(local):
+        local = find_project_file(cwd or os.getcwd())
+        if local is not None:
             read_config_file(local, config)
     return config
+
+
+def find_project_file(start: str, name: str = PROJECT_FILE) -> str | None:
+    """``name`` in ``start`` or its nearest parent folder that has one (as git and pytest look
+    for theirs), so a campaign's subfolders keep the campaign's rules; None if there is none."""
+    folder = os.path.abspath(start)
+    while True:
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 

@@ -55,5 +55,5 @@ class CampaignError(InputError):
     name already taken, nothing to undo)."""
 
 
-class CampaignBusy(CritcoreError):
-    """Another process held the campaign's write lock for longer than the busy timeout."""
+class BusyError(CritcoreError):
+    """Another process held a campaign's or a target file's lock for longer than the busy timeout."""

@@ -16,7 +16,7 @@ import sqlite3
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from .errors import CampaignBusy, CampaignError
+from .errors import BusyError, CampaignError
 from .state import busy_timeout
 from .store import SCHEMA_VERSION, LogEntry, StoredState, TargetRow
 
@@ -94,8 +94,8 @@ class SQLiteStore:
             self._db.close()
             raise
 
-    def _busy(self) -> CampaignBusy:
-        return CampaignBusy(f"{self.location}: the campaign is busy (another crit held its lock for over "
+    def _busy(self) -> BusyError:
+        return BusyError(f"{self.location}: the campaign is busy (another crit held its lock for over "
                             f"{self._timeout:g} s); nothing was changed, try again")
 
     def _setup(self, create: bool, critcore_version: str) -> None:

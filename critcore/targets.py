@@ -73,8 +73,10 @@ def file_session(path: str, engine: Any, *, save: bool = False, save_to: str | N
     try:
         lock.acquire()
     except Timeout:
-        raise StateError(f"{dest}: another crit has held this file's lock for too long; nothing was changed, "
-                         "try again") from None
+        from .errors import BusyError
+
+        raise BusyError(f"{dest}: another crit held this file's lock for too long; nothing was changed, "
+                        "try again") from None
     except OSError as exc:
         raise StateError(f"{dest}: cannot lock the file to save it: {exc.strerror}") from None
     try:

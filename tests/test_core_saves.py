@@ -128,7 +128,7 @@ def test_a_file_locked_too_long_is_a_clear_error(invoke, isolated_config, monkey
     monkeypatch.setenv("CRITCORE_BUSY_TIMEOUT", "0.2")
     with FileLock(str(isolated_config / ".ogre.json.lock")):
         result = invoke("treat", "fake", "rest", "--dice", "1", "--target", str(path), "--save")
-    assert result.exit_code == 2 and "lock" in result.output and "nothing was changed" in result.output
+    assert result.exit_code == 1 and "lock" in result.output and "nothing was changed" in result.output
     assert path.read_text() == '{"hp": 10}'
 
 
