@@ -18,6 +18,7 @@ _LAZY = {
     "simulate": ("critcore.api", "simulate"),
     "systems": ("critcore.api", "systems"),
     "Engine": ("critcore.engine", "Engine"),
+    "Campaign": ("critcore.campaign", "Campaign"),
     "Context": ("critcore.engine", "Context"),
     "render": ("critcore.render", "render"),
 }
