@@ -173,12 +173,8 @@ def coerce_param(param: Param, value: Any) -> Any:
         low, high = param_range(param)
         from .textsafe import quoted
 
-        if low is not None and value < low:
-            raise ParamError(f"{flag}: {quoted(value)} is below the lowest allowed value, {low:,g} "
-                             f"(allowed: {describe_range(param)})")
-        if high is not None and value > high:
-            raise ParamError(f"{flag}: {quoted(value)} is above the highest allowed value, {high:,g} "
-                             f"(allowed: {describe_range(param)})")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ParamError(f"{flag}: {quoted(value)} is out of range (allowed: {describe_range(param)})")
     if kind == "dice":
         from .dice import parse
         from .errors import DiceError
@@ -257,7 +253,7 @@ def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "opti
                 f" (options: {', '.join(known) or 'none'})"
             )
         try:
-            value = coerce_param(Param(name, opt.type, choices=opt.choices), value)
+            value = coerce_param(Param(name, opt.type, choices=opt.choices, min=opt.min, max=opt.max), value)
         except ParamError as exc:
             why = str(exc).split(": ", 1)[-1]
             raise ConfigError(f"{at}: option {name}: {why}") from None

@@ -218,15 +218,19 @@ class Option:
     default: Any = False
     help: str = ""
     choices: tuple[str, ...] = ()
+    min: float | None = None
+    max: float | None = None
 
     def __init__(self, name: str, type: str = "bool", default: Any = False, help: str = "",
-                 choices: tuple[str, ...] = ()) -> None:
+                 choices: tuple[str, ...] = (), min: float | None = None, max: float | None = None) -> None:
         v = self.__dict__
         v["name"] = name
         v["type"] = type
         v["default"] = default
         v["help"] = help
         v["choices"] = choices
+        v["min"] = min  # the range of an int or float option (see Param)
+        v["max"] = max
 
 
 @record

@@ -48,7 +48,7 @@ def test_outcome_round_trips_through_json(registry):
 def test_params_are_checked_and_defaulted(registry):
     e = engine(registry)
     assert e.run("attack", {}, dice="10,3").params["ac"] == 10
-    with pytest.raises(ParamError, match="--ac: 99 is above"):
+    with pytest.raises(ParamError, match="--ac: 99 is out of range"):
         e.run("attack", {"ac": 99}, dice="10")
     with pytest.raises(ParamError, match="did you mean 'bonus'"):
         e.run("attack", {"bonsu": 1}, dice="10")

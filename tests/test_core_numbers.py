@@ -79,8 +79,8 @@ def test_declared_ranges_show_in_help(invoke):
     ("²", "not a valid whole number"),
     ("1e30", "not a valid whole number"),
     ("9" * 400, "out of range"),
-    ("99", "above the highest allowed value"),
-    ("0", "below the lowest allowed value"),
+    ("99", "out of range (allowed: 1 to 40)"),
+    ("0", "out of range (allowed: 1 to 40)"),
 ])
 def test_bad_numbers_on_the_command_line_are_one_line_exit_2(invoke, value, words):
     r = invoke("resolve", "fake", "attack", "--seed", "1", "--ac", value)

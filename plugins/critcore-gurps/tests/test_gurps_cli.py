@@ -113,4 +113,4 @@ def test_broken_character_files_are_one_line_exit_2(tmp_path: Path, state: dict,
 
 def test_hp_parameter_below_one_is_refused() -> None:
     code, _, err = crit("resolve", "gurps", "critical-hit", "--hp", "0", "--damage", "1d cr", "--dice", "3,3,4,3")
-    assert code == 2 and "--hp: 0 is too low" in err
+    assert code == 2 and "--hp: 0 is out of range (allowed: 1 to 10,000)" in err

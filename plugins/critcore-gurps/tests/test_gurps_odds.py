@@ -109,6 +109,6 @@ def test_determine_is_the_plain_lookup_by_total_says() -> None:
         assert determine.by_total(ctx) is None and determine.determine(ctx) is None
     engine = Engine("gurps", registry=REG)
     attack = engine.procedure("attack")
-    ctx = engine.context(attack, check_params(attack, {"skill": -50}), ScriptedRoller([]))
+    ctx = engine.context(attack, check_params(attack, {"skill": 2}), ScriptedRoller([]))  # below an attack's 3
     with pytest.raises(ParamError, match="--skill"):  # refused as determine refuses it
         determine.by_total(ctx)

@@ -51,7 +51,10 @@ def slot(tmp_path: Path) -> Path:
      "12 successes allocated"),
     (["treat", "shadowrun2", "heal-magic", "--successes", "3", "--split", "half"], "--split"),
     (["treat", "shadowrun2", "medic", "--biotech", "3", "--dice", "6,6,6"], "Crippling"),
-    (["treat", "shadowrun2", "advance", "--minutes", "-5"], "forward"),
+    (["treat", "shadowrun2", "advance", "--minutes", "-5"], "--minutes: -5.0 is out of range (allowed: 0 to"),
+    (["treat", "shadowrun2", "advance", "--weeks", "inf"], "--weeks: 'inf' is not a valid finite number"),
+    (["treat", "shadowrun2", "advance", "--weeks", "nan"], "--weeks: 'nan' is not a valid finite number"),
+    (["treat", "shadowrun2", "advance", "--weeks", "1e308"], "--weeks: 1e+308 is out of range (allowed: 0 to 520)"),
 ])
 def test_bad_input_one_line_exit_2_file_unchanged(slot: Path, args: list[str], message: str) -> None:
     """Body 0, an unknown severity, more successes allocated than rolled (and friends): one line

@@ -150,8 +150,8 @@ def test_time_units_add_up() -> None:
 
 
 def test_time_does_not_run_backwards() -> None:
-    """The clock only moves forward: a negative time is refused."""
-    with pytest.raises(ParamError, match="forward"):
+    """The clock only moves forward: a negative time is refused (by the declared range, 0 up)."""
+    with pytest.raises(ParamError, match="out of range"):
         advance(char(), minutes=-1)
 
 

@@ -58,8 +58,11 @@ def parse_damage(text: str, flag: str = "--damage") -> DamageSpec:
     if dtype not in DAMAGE_TYPES:
         raise ParamError(f"{flag}: unknown damage type {dtype!r} in {text!r}; use one of {', '.join(DAMAGE_TYPES)}")
     divisor = float(m["div"]) if m["div"] else 1.0
-    if divisor <= 0:
-        raise ParamError(f"{flag}: armor divisor must be above 0 in {text!r}")
+    from .procedures import ARMOR_DIVISOR
+
+    if not ARMOR_DIVISOR.min <= divisor <= ARMOR_DIVISOR.max:  # type: ignore[operator]
+        raise ParamError(f"{flag}: armor divisor ({m['div']}) in {text[:60]!r} is outside "
+                         f"{ARMOR_DIVISOR.min:g} to {ARMOR_DIVISOR.max:g}")
     return DamageSpec(expr, dtype, divisor)
 
 

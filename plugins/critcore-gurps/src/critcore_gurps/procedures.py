@@ -5,19 +5,25 @@ from __future__ import annotations
 from critcore.model import Option, Param, Procedure, SystemInfo
 
 from . import __version__
+from .reference import HIGHEST_SKILL, LOWEST_DEFENSE
 from .reference import LOCATIONS as KNOWN_LOCATIONS
 
 # --- parameters shared by several procedures -------------------------------------------------
 
-SKILL = Param("skill", "int", "Effective skill (or active defense score) after every modifier.", required=True)
+# Ranges (issue 14): what GURPS's scale allows; where the rules set no bound, a generous one
+# (docs/systems/gurps.md, "Where the rules are silent").
+SKILL = Param("skill", "int", "Effective skill (or active defense score) after every modifier.", required=True,
+              min=LOWEST_DEFENSE, max=HIGHEST_SKILL)
 LOCATION = Param("location", "str", "Hit location: skull, face, eye, neck, torso, vitals, groin, right-arm, "
                  "left-arm, right-leg, left-leg, hand, foot, or 'random' to roll it.",
                  suggest=(*KNOWN_LOCATIONS, "random"))
 DAMAGE = Param("damage", "dice", "The weapon's damage: dice and type, e.g. \"2d+1 cut\" or \"6d (2) pi\".")
-ARMOR_DIVISOR = Param("armor_divisor", "float", "Armor divisor, if not given in --damage.")
-DR = Param("dr", "int", "DR at the hit location (else the target file's dr).")
-HP = Param("hp", "int", "Hit points of whoever takes the injury (else the target file; 10 if unknown).")
-HT = Param("ht", "int", "HT of whoever takes the injury (else the target file; 10 if unknown).")
+ARMOR_DIVISOR = Param("armor_divisor", "float", "Armor divisor, if not given in --damage (the published ones "
+                      "run from 0.1 to 100).", min=0.1, max=100)
+DR = Param("dr", "int", "DR at the hit location (else the target file's dr).", min=0, max=10_000)
+HP = Param("hp", "int", "Hit points of whoever takes the injury (else the target file; 10 if unknown).",
+           min=1, max=10_000)
+HT = Param("ht", "int", "HT of whoever takes the injury (else the target file; 10 if unknown).", min=1, max=100)
 MALE = Param("male", "bool", "The victim is a human male (groin: double crushing shock, -5 knockdown).")
 EYE_IMPOSSIBLE = Param("eye_impossible", "bool", "An eye hit is impossible (from behind, no eyes): head blow 6-7 uses 4.")
 TWO_WEAPONS = Param("two_weapons", "bool", "The victim holds two weapons (head blow 14 drops a random one).")
@@ -39,9 +45,10 @@ NATURAL_WEAPON = Param("natural_weapon", "bool", "Attacking with claws, teeth or
 FOE_IMPALING = Param("foe_impaling", "bool", "The foe holds a ready impaling weapon (hit-object results).")
 KICK = Param("kick", "bool", "The unarmed attack was a kick (trip: DX-4).")
 TECHNIQUE = Param("technique_penalty", "int", "A technique's usual DX penalty against mishap (trip doubles it).",
-                  default=0, max=0)
-DX = Param("dx", "int", "DX of the fumbler (else the target file); the trip roll is rolled when known.")
-IQ = Param("iq", "int", "IQ of the fumbler or caster (else the target file).")
+                  default=0, min=-50, max=0)
+DX = Param("dx", "int", "DX of the fumbler (else the target file); the trip roll is rolled when known.",
+           min=1, max=100)
+IQ = Param("iq", "int", "IQ of the fumbler or caster (else the target file).", min=1, max=100)
 BODY_PART = Param("location", "str", "Body part used for the unarmed attack (default right-arm, or skull "
                   "for a head butt or bite).", suggest=tuple(KNOWN_LOCATIONS))
 
@@ -93,15 +100,16 @@ HIT_LOCATION = Procedure("hit-location", "Roll 3d6 for a random hit location on 
 
 TREAT_WAIT = Procedure(
     "wait", "Let time pass: timed effects run out, periodic recovery rolls are made as they fall due.",
-    tuple(Param(u, "int", f"{u.capitalize()} to pass.", default=0, min=0) for u in
-          ("seconds", "minutes", "hours", "days", "weeks")),
+    tuple(Param(u, "int", f"{u.capitalize()} to pass (at most ten years' worth).", default=0, min=0, max=most)
+          for u, most in (("seconds", 315_360_000), ("minutes", 5_256_000), ("hours", 87_600), ("days", 3_650),
+                          ("weeks", 520))),
     verb="treat", target="required",
 )
 TREAT_RECOVER = Procedure(
     "recover", "Make a status's recovery roll now (stunned, knocked out, forgotten spell), or end one by "
     "taking the maneuver it needs (prone, dropped or unready weapon).",
     (Param("status", "str", "Status id, as `crit show gurps` lists it.", required=True),
-     Param("modifier", "int", "Modifier to the recovery roll.", default=0)),
+     Param("modifier", "int", "Modifier to the recovery roll.", default=0, min=-50, max=50)),
     verb="treat", target="required",
 )
 TREAT_KNOCKDOWN = Procedure(
@@ -121,7 +129,7 @@ TREAT_AFTER_FIGHT = Procedure(
 )
 TREAT_HEAL = Procedure(
     "heal", "Give back hit points; at full HP temporary crippling and torn muscles heal.",
-    (Param("hp", "int", "Hit points restored.", required=True, min=1),),
+    (Param("hp", "int", "Hit points restored.", required=True, min=1, max=10_000),),
     verb="treat", target="required",
 )
 
@@ -147,9 +155,11 @@ OPTIONS = (
            choices=("down", "up")),
     Option("half_damage_rounding", "choice", "down", "How half damage (hit yourself, hit a solid object) rounds.",
            choices=("down", "up")),
-    Option("default_hp", "int", 10, "HP assumed when neither --hp nor the character file gives them."),
-    Option("default_ht", "int", 10, "HT assumed when neither --ht nor the character file gives it."),
-    Option("month_days", "int", 30, "Days in a month, for lasting crippling injuries."),
+    Option("default_hp", "int", 10, "HP assumed when neither --hp nor the character file gives them.",
+           min=HP.min, max=HP.max),
+    Option("default_ht", "int", 10, "HT assumed when neither --ht nor the character file gives it.",
+           min=HT.min, max=HT.max),
+    Option("month_days", "int", 30, "Days in a month, for lasting crippling injuries.", min=28, max=31),
 )
 
 EFFECT_CODES = frozenset({

@@ -14,7 +14,12 @@ EFFECT_CODES = frozenset({
     "internal-bleeding", "brain", "heart", "suffocation", "artery",
 })
 
-_CRITICAL = Param("critical", "int", "Number of the critical to work on (see `crit show shadowrun2`).")
+# Ranges (issue 14): Shadowrun's scale with room for cyberware, magic and big campaigns; the rules set
+# no upper bounds (docs/systems/shadowrun2.md, "Where the rules are silent").
+_CRITICAL = Param("critical", "int", "Number of the critical to work on (see `crit show shadowrun2`).",
+                  min=1, max=1000)
+_DICE = {"min": 0, "max": 50}  # dice pools: Biotech, Combat Pool
+_TN_MODIFIER = {"min": -50, "max": 50}
 
 WOUND = Procedure(
     "wound",
@@ -22,9 +27,10 @@ WOUND = Procedure(
     "then where it struck and how deadly it is.",
     (
         Param("severity", "choice", "Severity of the wound.", choices=SEVERITIES, required=True),
-        Param("body", "int", "The character's Body rating (taken from the character file when not given)."),
+        Param("body", "int", "The character's Body rating (taken from the character file when not given).",
+              min=1, max=50),
         Param("combat_pool", "int", "Combat Pool dice added to the Body check (needs option allow_combat_pool).",
-              default=0),
+              default=0, **_DICE),
         Param("closed", "bool", "A closed wound (fall, blunt blow, spell); by default the wound is open "
               "(bullet, blade), which lets some criticals be diagnosed on sight.", default=False),
         Param("stun", "bool", "The wound is Stun damage: mark the Stun track instead of the Physical one.",
@@ -38,9 +44,9 @@ DIAGNOSE = Procedure(
     "diagnose",
     "A medic examines the character: one Biotech test per critical not yet found.",
     (
-        Param("biotech", "int", "Biotech dice (when defaulting, the dice you default to).", required=True),
+        Param("biotech", "int", "Biotech dice (when defaulting, the dice you default to).", required=True, **_DICE),
         Param("modifier", "int", "Other target-number modifiers (defaulting, the medic's own wounds, ...).",
-              default=0),
+              default=0, **_TN_MODIFIER),
         Param("assensing", "bool", "The medic is a magician with Biotech who assenses the patient (-2).",
               default=False),
         _CRITICAL,
@@ -53,8 +59,8 @@ MEDIC = Procedure(
     "medic",
     "A medic treats one diagnosed critical (Mortal or Critical; nobody can treat a Crippling one).",
     (
-        Param("biotech", "int", "Biotech dice.", required=True),
-        Param("modifier", "int", "Other target-number modifiers.", default=0),
+        Param("biotech", "int", "Biotech dice.", required=True, **_DICE),
+        Param("modifier", "int", "Other target-number modifiers.", default=0, **_TN_MODIFIER),
         _CRITICAL,
     ),
     verb="treat",
@@ -65,7 +71,7 @@ HEAL_MAGIC = Procedure(
     "heal-magic",
     "A Heal or Treat spell: its successes erase boxes on the Physical track and the critical monitors.",
     (
-        Param("successes", "int", "Successes of the healing spell.", required=True),
+        Param("successes", "int", "Successes of the healing spell.", required=True, min=0, max=100),
         Param("allocate", "str", "How a healer who knows of the criticals spends them, "
               "e.g. physical=3,1=6,2=1 (critical numbers as `crit show` lists them)."),
         Param("split", "str", "For a healer who does not know of the criticals: even (split evenly, "
@@ -93,10 +99,11 @@ ADVANCE = Procedure(
     "advance",
     "Let time pass: untreated Mortal criticals run out, natural healing finishes.",
     (
-        Param("minutes", "float", "Minutes to pass.", default=0.0),
-        Param("hours", "float", "Hours to pass.", default=0.0),
-        Param("days", "float", "Days to pass.", default=0.0),
-        Param("weeks", "float", "Weeks to pass.", default=0.0),
+        # at most ten years at a time: a campaign's scale (the clock stays a reasonable number)
+        Param("minutes", "float", "Minutes to pass.", default=0.0, min=0, max=5_256_000),
+        Param("hours", "float", "Hours to pass.", default=0.0, min=0, max=87_600),
+        Param("days", "float", "Days to pass.", default=0.0, min=0, max=3_650),
+        Param("weeks", "float", "Weeks to pass.", default=0.0, min=0, max=520),
     ),
     verb="treat",
     target="required",
@@ -113,12 +120,14 @@ OPTIONS = (
            "Roll the hit location for every wound, not only for critical hits (the document allows it)."),
     Option("body_12_healing", "choice", "9-12",
            "Which natural-healing row a Body of exactly 12 uses (the document lists both).", ("9-12", "12+")),
-    Option("medic_tn_mortal", "int", None, "Biotech TN to treat a Mortal critical (unset: medic-chart, 6)."),
-    Option("medic_tn_critical", "int", None, "Biotech TN to treat a Critical critical (unset: medic-chart, 4)."),
+    Option("medic_tn_mortal", "int", None, "Biotech TN to treat a Mortal critical (unset: medic-chart, 6).",
+           min=2, max=30),
+    Option("medic_tn_critical", "int", None, "Biotech TN to treat a Critical critical (unset: medic-chart, 4).",
+           min=2, max=30),
     Option("medic_minutes_mortal", "int", None,
-           "Base time in minutes to treat a Mortal critical (unset: medic-chart, 5)."),
+           "Base time in minutes to treat a Mortal critical (unset: medic-chart, 5).", min=1, max=10_000),
     Option("medic_minutes_critical", "int", None,
-           "Base time in minutes to treat a Critical critical (unset: medic-chart, 20)."),
+           "Base time in minutes to treat a Critical critical (unset: medic-chart, 20).", min=1, max=10_000),
 )
 
 INFO = SystemInfo(
