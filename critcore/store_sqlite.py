@@ -134,6 +134,11 @@ class SQLiteStore:
             raise CampaignError(f"{self.location}: {exc}") from None
         try:
             yield
+        except sqlite3.Error as exc:  # a campaign edited by hand, a full disk: one line, nothing written
+            self._db.execute("ROLLBACK")
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise self._busy() from None
+            raise CampaignError(f"{self.location}: the campaign cannot be read or written: {exc}") from None
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
@@ -154,8 +159,13 @@ class SQLiteStore:
         self._db.close()
 
 
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+def _loads(text: str | None, what: str = "a log entry") -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise sqlite3.DataError(f"{what} is not valid JSON (edited by hand?)") from None
 
 
 def _dumps(value: Any) -> str:
@@ -191,7 +201,12 @@ class _Tx:
     def state(self, state_id: int) -> StoredState:
         row = self._db.execute("SELECT id, target, system, plugin_version, state FROM states WHERE id = ?",
                                (state_id,)).fetchone()
-        return StoredState(row[0], row[1], row[2], row[3], json.loads(row[4]))
+        if row is None:
+            raise sqlite3.DataError(f"state #{state_id} is missing")
+        state = _loads(row[4], f"state #{row[0]}")
+        if not isinstance(state, dict):
+            raise sqlite3.DataError(f"state #{row[0]} is not a JSON object (edited by hand?)")
+        return StoredState(row[0], row[1], row[2], row[3], state)
 
     def add_state(self, target_id: int, system: str, plugin_version: str, state: dict[str, Any]) -> int:
         cur = self._db.execute("INSERT INTO states (target, system, plugin_version, state) VALUES (?, ?, ?, ?)",
@@ -231,7 +246,7 @@ class _Tx:
 
     def setting(self, key: str, default: Any = None) -> Any:
         row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        return default if row is None else json.loads(row[0])
+        return default if row is None else _loads(row[0], f"setting {key!r}")
 
     def set_setting(self, key: str, value: Any) -> None:
         self._db.execute("INSERT INTO settings VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

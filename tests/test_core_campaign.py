@@ -200,3 +200,51 @@ def test_adding_from_a_file_reads_the_systems_own_format(camp, isolated_config):
     with pytest.raises(StateError, match="bad.fake, line 1"):
         camp.add("fake", "bad", str(isolated_config / "bad.fake"))
     assert [t.name for t in camp.targets()] == ["ogre", "troll"]
+
+
+# --- a campaign edited by hand ------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from critcore.errors import CritcoreError  # noqa: E402
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                     max_leaves=10)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(stored=st.one_of(_json.map(json.dumps), st.text(max_size=30), st.binary(max_size=30)))
+def test_a_hand_edited_state_is_a_clean_error_or_read_as_it_is(camp, stored):
+    """Whatever the state column holds, reading the target gives the state or one clean error."""
+    db = sqlite3.connect(camp.path)
+    db.execute("UPDATE states SET state = ?", (stored,))
+    db.commit()
+    db.close()
+    try:
+        state = camp.state("ogre")
+    except CritcoreError as exc:
+        assert "\n" not in str(exc) and camp.path in str(exc)
+    else:
+        assert isinstance(state, dict) and state == json.loads(stored)
+
+
+@pytest.mark.parametrize("damage", [
+    "DROP TABLE log",
+    "DROP TABLE states",
+    "UPDATE targets SET head = 999",
+    "UPDATE settings SET value = '{x' WHERE 1",
+    "INSERT INTO settings VALUES ('rules', 'not json')",
+])
+def test_a_damaged_campaign_is_one_clean_line(camp, damage, invoke):
+    db = sqlite3.connect(camp.path)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    for args in (["campaign", "--campaign", camp.path, "list"], ["campaign", "--campaign", camp.path, "log"],
+                 ["treat", "fake", "rest", "--dice", "1", "--target", "@ogre", "--campaign", camp.path]):
+        result = invoke(*args)
+        assert result.exit_code in (0, 2), result.output
+        if result.exit_code:
+            assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
