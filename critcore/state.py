@@ -21,6 +21,8 @@ def read_target(path: str, reader: Callable[[str, str], Mapping[str, Any] | None
     """
     from .files import check_data, load_json, load_toml, read_text
 
+    if path == STDIN:
+        return _read_stdin(reader)
     text = read_text(path, "target file", StateError)  # size-limited; devices and FIFOs refused
     suffix = os.path.splitext(path)[1].lower()
     if reader is not None and suffix not in (".json", ".toml"):
@@ -36,6 +38,38 @@ def read_target(path: str, reader: Callable[[str, str], Mapping[str, Any] | None
             raise StateError(f"{path}: a target must be a JSON object, not {type(data).__name__}")
         return data, "json"
     raise StateError(f"{path}: unknown target format (use a .json or .toml file)")
+
+
+STDIN = "-"
+"""``--target -``: the target is read from standard input (JSON, TOML, or the system's format)."""
+
+
+def _read_stdin(reader: Callable[[str, str], Mapping[str, Any] | None] | None) -> tuple[dict[str, Any], str]:
+    import sys
+
+    from .files import check_data, load_json, load_toml, max_bytes
+
+    where = "standard input"
+    raw = sys.stdin.buffer.read(max_bytes() + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    if len(raw) > max_bytes():
+        raise StateError(f"{where}: more than {max_bytes():,} bytes (set CRITCORE_MAX_FILE_BYTES to raise it)")
+    try:
+        text = raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise StateError(f"{where}: not text ({exc.reason} at byte {exc.start})") from None
+    if not text.strip():
+        raise StateError(f"{where}: empty (--target - reads the target from standard input)")
+    if text.lstrip().startswith("{"):
+        data = load_json(text, where, StateError)
+        if not isinstance(data, dict):
+            raise StateError(f"{where}: a target must be a JSON object, not {type(data).__name__}")
+        return data, "json"
+    if reader is not None:
+        found = reader(where, text)
+        if found is not None:
+            check_data(found, where, StateError)
+            return dict(found), "other"
+    return load_toml(text, where, StateError), "toml"
 
 
 def save_path(path: str, fmt: str = "") -> str:
