@@ -55,8 +55,12 @@ def file_session(path: str, engine: Any, *, save: bool = False, save_to: str | N
     """Read ``path`` for a command that may save: the save is checked first (before any die is
     rolled), and the read, the run and the write happen under the destination's lock, so
     concurrent saves to one file lose nothing."""
-    from .state import check_writable, lock_for, remove_leftovers, save_path
+    from .state import STDIN, check_writable, lock_for, remove_leftovers, save_path
 
+    if save and path == STDIN:
+        from .errors import InputError
+
+        raise InputError("--save: the target came from standard input (--target -); use --save-to FILE")
     dest = None
     if save_to:
         dest = save_to
