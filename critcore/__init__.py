@@ -6,9 +6,16 @@ fast; plugins use ``from critcore import hookimpl``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:  # what type checkers see; at run time the names load lazily (below)
+    from .api import odds, resolve, simulate, systems, treat
+    from .campaign import Campaign
+    from .engine import Context, Engine
+    from .plugins import hookimpl
+    from .render import render
 
 _LAZY = {
     "hookimpl": ("critcore.plugins", "hookimpl"),

@@ -11,11 +11,15 @@ For many resolutions keep an :class:`~critcore.engine.Engine` and call ``engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .engine import Engine
 from .model import Outcome, SystemInfo
 from .plugins import Registry
+
+if TYPE_CHECKING:  # imported for their types only: odds and simulate import them when called
+    from .exact import Odds
+    from .montecarlo import Simulation
 
 
 def _run(verb: str, system: str, procedure: str, *, seed: int | str | None, dice: str | Sequence[int] | None,
@@ -75,7 +79,7 @@ def systems(registry: Registry | None = None) -> list[SystemEntry]:
 
 
 def odds(system: str, procedure: str, *, target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),
-         options: Mapping[str, Any] | None = None, registry: Registry | None = None, **params: Any) -> Any:
+         options: Mapping[str, Any] | None = None, registry: Registry | None = None, **params: Any) -> Odds:
     """Exact probability of every distinct outcome (a :class:`critcore.exact.Odds`)."""
     from .exact import exact_odds
 
@@ -85,7 +89,8 @@ def odds(system: str, procedure: str, *, target: Mapping[str, Any] | None = None
 
 def simulate(system: str, procedure: str, *, n: int = 100_000, seed: int | str | None = 0,
              target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),
-             options: Mapping[str, Any] | None = None, registry: Registry | None = None, **params: Any) -> Any:
+             options: Mapping[str, Any] | None = None, registry: Registry | None = None,
+             **params: Any) -> Simulation:
     """Monte Carlo: ``n`` seeded resolutions counted (a :class:`critcore.montecarlo.Simulation`)."""
     from .montecarlo import simulate as run
 

@@ -254,11 +254,12 @@ class SystemInfo:
     url: str = ""
     target_noun: str = "target"  # the CLI adds --NOUN as another name for --target (e.g. --unit)
     treat_note: str = ""  # said by `crit treat SYSTEM` when the system has no treat procedures
+    target_schema: Any = None  # "package:file.toml" (or the parsed table): the target's schema (critcore.schema)
 
     def __init__(self, name: str, title: str, procedures: tuple[Procedure, ...], version: str = "",
                  package: str = "", tables_package: str | None = None, options: tuple[Option, ...] = (),
                  effect_codes: frozenset[str] = frozenset(), url: str = "", target_noun: str = "target",
-                 treat_note: str = "") -> None:
+                 treat_note: str = "", target_schema: Any = None) -> None:
         v = self.__dict__
         v["name"] = name
         v["title"] = title
@@ -271,6 +272,7 @@ class SystemInfo:
         v["url"] = url
         v["target_noun"] = target_noun
         v["treat_note"] = treat_note
+        v["target_schema"] = target_schema
 
     def procedure(self, name: str) -> Procedure | None:
         for p in self.procedures:
