@@ -92,7 +92,11 @@ class TargetInfo(NamedTuple):
 def _check(engine: Any, state: Mapping[str, Any], where: str) -> dict[str, Any]:
     """The state checked against the system's declared target schema."""
     check = getattr(engine, "check_target", None)
-    return dict(check(state, where)) if check is not None else dict(state)
+    if check is None:
+        return dict(state)
+    from .model import thaw
+
+    return thaw(check(state, where))  # type: ignore[no-any-return]  # checked (frozen) -> plain JSON data
 
 
 def _outcome_record(outcome: Any) -> dict[str, Any]:

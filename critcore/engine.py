@@ -350,6 +350,7 @@ class Engine:
         )
         self._treat = direct_caller(hook.critcore_treat, ("ctx",))
         self._procedures: dict[str, Procedure] = {}
+        self._trusted: dict[int, Any] = {}  # id -> target checked or produced here (kept alive, so ids stay unique)
         for proc in info.procedures:
             self._procedures.setdefault(proc.name, proc)
 
@@ -361,8 +362,35 @@ class Engine:
         return proc
 
     def context(self, procedure: Procedure, params: Data, roller: Roller, target: Any = None) -> Context:
+        if target is not None and self._trusted.get(id(target)) is not target:
+            target = self.check_target(target)
         return Context(self.info, procedure, params, self.options, self.tables, Dice(roller),
-                       None if target is None else freeze(target), self.rules, list(self.rule_notes))
+                       target, self.rules, list(self.rule_notes))
+
+    def check_target(self, state: Any, where: str = "target") -> Data | None:
+        """``state`` checked against the system's declared target schema, returned frozen.
+
+        Raises :class:`~critcore.errors.StateError`, one line naming ``where`` (a file path, a
+        campaign target's name), the key path and the value. A state this engine produced or
+        checked before (the same frozen object) is returned as it is, without a second walk.
+        Every stage may rely on a checked target having the declared shape.
+        """
+        if state is None:
+            return None
+        if self._trusted.get(id(state)) is state:
+            return state  # type: ignore[no-any-return]
+        from .schema import check_target
+
+        frozen: Data = check_target(self, state, where)
+        self.trust(frozen)
+        return frozen
+
+    def trust(self, state: Data) -> None:
+        """Remember ``state`` (frozen) as checked: passed in again, it is not walked again."""
+        trusted = self._trusted
+        if len(trusted) >= 256:
+            trusted.clear()
+        trusted[id(state)] = state
 
     def run(
         self,
@@ -441,6 +469,10 @@ class Engine:
         target = ctx.target
         if applied is not None and applied.target is not None:
             target = freeze(applied.target)
+            trusted = self._trusted  # the engine's own output needs no check when passed back in
+            if len(trusted) >= 256:
+                trusted.clear()
+            trusted[id(target)] = target
         return Outcome(self.info.name, ctx.procedure.name,
                        ctx.params, tuple(rolls), tuple(steps), det, loc, effects, applied, target,
                        tuple(notes), self.rules, self.options)

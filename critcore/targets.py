@@ -96,7 +96,9 @@ def _read(path: str, engine: Any, dest: str | None) -> FileSession:
     state, fmt = read_target(path, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
     check = getattr(engine, "check_target", None)
     if check is not None:
-        state = dict(check(state, path))
+        from .model import thaw
+
+        state = thaw(check(state, path))  # checked (frozen) -> plain JSON data again
     original = None
     if fmt == "toml" and dest is not None:
         try:

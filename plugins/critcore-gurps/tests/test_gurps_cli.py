@@ -76,7 +76,7 @@ def test_save_updates_the_character_file_and_bad_files_change_nothing(tmp_path: 
     bad.write_text(json.dumps({"hp": "lots"}))
     code, _, err = crit("resolve", "gurps", "critical-hit", "--target", str(bad), "--save", "--damage", "1d cr",
                         "--dice", "3,3,4,3")
-    assert code == 2 and "'hp' must be a whole number" in err
+    assert code == 2 and 'hp: must be a whole number, not "lots"' in err
     assert json.loads(bad.read_text()) == {"hp": "lots"}
 
 
@@ -96,12 +96,13 @@ def test_tables_command_lists_all_six_tables() -> None:
 
 @pytest.mark.parametrize("state,words", [
     ({"statuses": [{"id": "stunned", "check": {"roll": "ht", "every": 1, "next": "soon"}}]},
-     "statuses[1].check.next must be a whole number"),
-    ({"statuses": [{"id": "strained", "until": 1.5}]}, "statuses[1].until must be a whole number"),
-    ({"statuses": [{"text": "no id"}]}, "statuses[1] needs an id"),
-    ({"statuses": [{"id": "x", "check": {"roll": "st", "every": 1, "next": 1}}]}, "roll = \"ht\""),
+     'statuses[1].check.next: must be a whole number, not "soon"'),
+    ({"statuses": [{"id": "strained", "until": 1.5}]}, "statuses[1].until: must be a whole number, not 1.5"),
+    ({"statuses": [{"text": "no id"}]}, "statuses[1]: needs 'id'"),
+    ({"statuses": [{"id": "x", "check": {"roll": "st", "every": 1, "next": 1}}]},
+     'statuses[1].check.roll: "st" is not one of ht, iq, dx'),
     ({"owed_rolls": [{"modifier": "-5"}]}, "owed_rolls[1].modifier"),
-    ({"clock": "noon"}, "'clock' must be a whole number"),
+    ({"clock": "noon"}, 'clock: must be a whole number, not "noon"'),
 ])
 def test_broken_character_files_are_one_line_exit_2(tmp_path: Path, state: dict, words: str) -> None:
     sheet = tmp_path / "broken.json"

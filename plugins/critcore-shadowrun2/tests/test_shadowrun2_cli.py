@@ -75,7 +75,7 @@ def test_broken_character_file_is_one_line(tmp_path: Path) -> None:
     before = path.read_bytes()
     result = crit("treat", "shadowrun2", "advance", "--minutes", "1", "--character", str(path), "--save")
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines() == ["Error: character: physical must be 0 to 10, not 12"]
+    assert result.stderr.strip().splitlines() == [f"Error: {path}: physical: 12 is out of range (0 to 10)"]
     assert path.read_bytes() == before
 
 

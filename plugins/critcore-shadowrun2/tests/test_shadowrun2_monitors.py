@@ -169,6 +169,6 @@ def test_hit_location_for_every_wound_option() -> None:
 
 def test_a_broken_character_is_refused_before_any_die_is_rolled() -> None:
     """A character file that does not fit is named before the GM is asked for dice."""
-    with pytest.raises(StateError, match="physical must be 0 to 10, not 11"):
+    with pytest.raises(StateError, match=r"^target: physical: 11 is out of range \(0 to 10\)$"):
         critcore.resolve("shadowrun2", "wound", dice="6", registry=REG, target=slot(body=4, physical=11),
                          severity="serious")

@@ -36,6 +36,7 @@ INFO = SystemInfo(
     package="critcore-battletech",
     tables_package="critcore_battletech.tables",
     target_noun="unit",
+    target_schema="critcore_battletech.data:target-schema.toml",  # the unit's keys, checked by critcore
     treat_note=TREAT_NOTE,
     effect_codes=frozenset({
         "hit-location", "through-armor-critical", "no-critical", "criticals", "blown-off-or-three", "slot-half",

@@ -178,6 +178,7 @@ INFO = SystemInfo(
     options=OPTIONS,
     effect_codes=EFFECT_CODES,
     target_noun="character",
+    target_schema="critcore_gurps.data:target-schema.toml",  # every key of a character, checked by critcore
     procedures=(ATTACK, DEFENSE, SPELL, CRITICAL_HIT, HEAD_BLOW, CRITICAL_MISS, UNARMED_MISS, SPELL_FAILURE,
                 HIT_LOCATION, TREAT_WAIT, TREAT_RECOVER, TREAT_KNOCKDOWN, TREAT_SURVIVE, TREAT_AFTER_FIGHT, TREAT_HEAL),
 )

@@ -140,4 +140,5 @@ INFO = SystemInfo(
     options=OPTIONS,
     effect_codes=EFFECT_CODES,
     target_noun="character",
+    target_schema="critcore_shadowrun2:target-schema.toml",  # every key of a character, checked by critcore
 )
