@@ -269,12 +269,14 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
     if common["json_out"]:
         import json
 
+        from .model import OUTCOME_FORMAT
+
         if common["view"] == "player":
             # the player's view carries only what the player's report says: no rolls, rows or state
-            data = {"system": outcome.system, "procedure": outcome.procedure, "view": "player",
+            data = {"format": OUTCOME_FORMAT, "system": outcome.system, "procedure": outcome.procedure, "view": "player",
                     "report": render(outcome, view="player", pm=engine.pm).splitlines()}
         else:
-            data = outcome.to_json()
+            data = outcome.to_dict()
         if saved and (logged or session.__class__.__name__ == "FileSession"):
             data["saved"] = saved
         if logged:

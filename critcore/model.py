@@ -540,6 +540,11 @@ class Step:
         return {"stage": self.stage, "summary": self.summary, "rolls": list(self.rolls)}
 
 
+OUTCOME_FORMAT = 1
+"""Version of the outcome's JSON (``format`` in ``--json`` and :meth:`Outcome.to_dict`). It goes
+up only when a key changes meaning or goes away; new keys may appear at any time."""
+
+
 @record
 class Outcome:
     """Everything one resolution produced. ``to_json`` / ``from_json`` round-trip it."""
@@ -584,8 +589,10 @@ class Outcome:
         extra = self.applied.effects if self.applied else ()
         return self.effects + extra
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as plain JSON data: the ``--json`` object, ``format`` its version."""
         return {
+            "format": OUTCOME_FORMAT,
             "system": self.system,
             "procedure": self.procedure,
             "params": thaw(self.params),
@@ -601,8 +608,27 @@ class Outcome:
             "target": thaw(self.target),
         }
 
+    def to_json(self, **dumps: Any) -> str:
+        """The outcome as JSON text: ``json.dumps`` of :meth:`to_dict` (``dumps`` passed on)."""
+        import json
+
+        dumps.setdefault("ensure_ascii", False)
+        return json.dumps(self.to_dict(), **dumps)
+
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
+        """An outcome from :meth:`to_dict`'s data."""
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str | bytes) -> Outcome:
+        """An outcome from JSON text (:meth:`to_json`) or from its data (:meth:`to_dict`)."""
+        if isinstance(data, (str, bytes)):
+            import json
+
+            data = json.loads(data)
+            if not isinstance(data, dict):
+                raise ValueError("an outcome's JSON must be an object")
         def stage(kind: type, raw: Any) -> Any:
             if raw is None:
                 return None

@@ -38,8 +38,9 @@ def test_final_determination_stops_the_procedure(registry):
 
 def test_outcome_round_trips_through_json(registry):
     out = engine(registry).run("attack", {"ac": 5, "where": "head"}, dice="20,6,8", target={"hp": 9})
-    data = json.loads(json.dumps(out.to_json()))
-    assert Outcome.from_json(data) == out
+    data = json.loads(out.to_json())  # to_json: text; to_dict: the data
+    assert data == out.to_dict() and data["format"] == 1
+    assert Outcome.from_json(data) == out and Outcome.from_json(out.to_json()) == out == Outcome.from_dict(data)
     assert data["rolls"][0] == {"label": "attack roll", "notation": "1d20", "faces": [20], "total": 20}
     assert data["effects"][0]["table"] == "confirm" and data["effects"][0]["multiplier"] == 3
     assert data["target"] == {"hp": -15}
