@@ -189,7 +189,7 @@ def test_click_usage_errors_are_one_line_exit_2(invoke):
 
 def test_player_json_carries_only_the_player_report(invoke):
     data = json.loads(invoke("resolve", "fake", "attack", "--dice", "20,6,8", "--view", "player", "--json").output)
-    assert data == {"system": "fake", "procedure": "attack", "view": "player",
+    assert data == {"format": 1, "system": "fake", "procedure": "attack", "view": "player",
                     "report": ["Something terrible happened!"]}
 
 
