@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .enumeration import EnumeratingRoller, add_to, enumerate_weights_within
 from .engine import Engine, check_params, direct_caller
-from .model import Applied, Data, Determination, Effect, Location, freeze, thaw
+from .model import Applied, Data, Determination, Effect, Location, thaw
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)
 LEVELS = ("determine", "locate", "effect", "apply")
@@ -150,7 +150,7 @@ def exact_odds(
     """
     proc = engine.procedure(procedure)
     checked = check_params(proc, params or {})
-    frozen = None if target is None else freeze(target)  # once, not once per run
+    frozen = engine.check_target(target)  # checked against the system's schema and frozen, once
     runs = [0]
     context = engine.context
 

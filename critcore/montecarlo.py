@@ -34,7 +34,7 @@ from typing import Any, Callable, Mapping, Sequence
 from .dice import DiceExpr, make_test, parse
 from .engine import Context, Engine, check_params, direct_caller
 from .exact import LEVELS, Branch, Group, group
-from .model import Data, Roll, freeze, thaw
+from .model import Data, Roll, thaw
 
 Z95 = 1.959963984540054
 
@@ -436,7 +436,7 @@ def simulate(
     checked = check_params(proc, params or {})
     dice = SamplingDice(seed)
     ctx = Context(engine.info, proc, checked, engine.options, engine.tables, dice,  # type: ignore[arg-type]
-                  None if target is None else freeze(target), engine.rules)
+                  engine.check_target(target), engine.rules)
     hook = engine.pm.hook
     tally = _Tally(ctx, dice, (
         direct_caller(hook.critcore_locate, ("ctx", "determination")),
