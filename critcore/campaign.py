@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import CampaignError, StateError
+from .model import thaw
 from .store import CHANGES, LogEntry, Store, TargetRow, Transaction
 
 CAMPAIGN_FILE = "critcore.db"
@@ -87,16 +88,6 @@ class TargetInfo(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "system": self.system, "installed": self.installed,
                 "changes": self.changes, "updated": self.updated}
-
-
-def _check(engine: Any, state: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """The state checked against the system's declared target schema."""
-    check = getattr(engine, "check_target", None)
-    if check is None:
-        return dict(state)
-    from .model import thaw
-
-    return thaw(check(state, where))  # type: ignore[no-any-return]  # checked (frozen) -> plain JSON data
 
 
 def _outcome_record(outcome: Any) -> dict[str, Any]:
@@ -247,7 +238,7 @@ class Campaign:
             where = source
         else:
             state, where = dict(source), f"target {name}"
-        state = _check(engine, state, where)
+        state = thaw(engine.check_target(state, where))
         with self.store.transaction(write=True) as tx:
             if tx.target(name) is not None:
                 raise CampaignError(f"{self.path}: a target named {name!r} exists already; pick another name, "
@@ -271,8 +262,9 @@ class Campaign:
                                       entries[-1].at if entries else row.created))
         return out
 
-    def _current(self, tx: Transaction, row: TargetRow, engine: Any) -> dict[str, Any]:
-        """The target's current state, upgraded by its plugin if an older version wrote it, checked."""
+    def _current(self, tx: Transaction, row: TargetRow, engine: Any) -> Any:
+        """The target's current state, upgraded by its plugin if an older version wrote it, checked
+        (frozen: the engine trusts it and does not check it again)."""
         assert row.head is not None
         stored = tx.state(row.head)
         state = stored.state
@@ -280,7 +272,7 @@ class Campaign:
             upgraded = engine.pm.hook.critcore_upgrade_state(state=state, version=stored.plugin_version)
             if upgraded is not None:
                 state = dict(upgraded)
-        return _check(engine, state, f"{self.path}: {row.name}")
+        return engine.check_target(state, f"{self.path}: {row.name}")
 
     def system_of(self, name: str) -> str:
         with self.store.transaction() as tx:
@@ -291,7 +283,7 @@ class Campaign:
         system = self.system_of(name)
         engine = self.engine(system)
         with self.store.transaction() as tx:
-            return self._current(tx, self._live(tx, name), engine)
+            return thaw(self._current(tx, self._live(tx, name), engine))  # type: ignore[no-any-return]
 
     @contextmanager
     def session(self, name: str, *, rules: Iterable[str] = (), preview: bool = False,
@@ -423,8 +415,7 @@ class Campaign:
 class CampaignSession:
     """One target read for a change; :meth:`commit` records the outcome to be written."""
 
-    def __init__(self, campaign: Campaign, engine: Any, row: TargetRow, state: dict[str, Any],
-                 tx: Transaction | None) -> None:
+    def __init__(self, campaign: Campaign, engine: Any, row: TargetRow, state: Any, tx: Transaction | None) -> None:
         self.campaign = campaign
         self.engine = engine
         self.row = row
@@ -439,8 +430,6 @@ class CampaignSession:
         return f"{self.row.name} in {self.campaign.path}"
 
     def _write(self, tx: Transaction) -> None:
-        from .model import thaw
-
         outcome, row = self.outcome, self.row
         after = row.head
         if outcome.target is not None:

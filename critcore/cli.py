@@ -14,7 +14,7 @@ import click
 
 from . import __version__
 from . import cli_complete as complete
-from .cli_errors import Command, Group, guarded, pause_gc, registry
+from .cli_errors import Command, Group, guarded, out, pause_gc, registry
 from .cli_procedures import SystemsGroup
 
 
@@ -86,7 +86,7 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
                       "system": getattr(info, "system", "") or "", "summary": getattr(info, "summary", "") or "",
                       **({"error": error} if error else {})})
     if json_out:
-        out = []
+        listing = []
         for e in entries:
             item: dict[str, Any] = {"name": e.name, "title": e.info.title if e.info else "", "version": e.version,
                                     "package": e.package,
@@ -95,38 +95,38 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
                                     "rules": [r for r in rules if r["system"] in ("", e.name)]}
             if e.error:
                 item["error"] = e.error
-            out.append(item)
-        click.echo(json.dumps(out))
+            listing.append(item)
+        click.echo(json.dumps(listing))
         return
     if not entries:
-        click.echo("No game systems are installed.")
-        click.echo("Install the ones you play, e.g.:  pip install critcore-gurps critcore-shadowrun2 critcore-battletech")
-        click.echo("(from a checkout: pip install ./plugins/critcore-gurps)")
+        out("No game systems are installed.")
+        out("Install the ones you play, e.g.:  pip install critcore-gurps critcore-shadowrun2 critcore-battletech")
+        out("(from a checkout: pip install ./plugins/critcore-gurps)")
     for e in entries:
         if e.info is None:
-            click.echo(f"{e.name}  BROKEN  {e.error}")
+            out(f"{e.name}  BROKEN  {e.error}")
             continue
-        click.echo(f"{e.name}  {e.info.title}  ({e.package} {e.version})")
+        out(f"{e.name}  {e.info.title}  ({e.package} {e.version})")
         for verb in ("resolve", "treat"):
             names = [p.name for p in e.info.procedures if p.verb == verb]
             if names:
-                click.echo(f"    crit {verb} {e.name}: {', '.join(names)}")
+                out(f"    crit {verb} {e.name}: {', '.join(names)}")
     if rules:
-        click.echo("")
-        click.echo("House rules installed (enable with --rule NAME or rules = [...] in critcore.toml):")
+        out("")
+        out("House rules installed (enable with --rule NAME or rules = [...] in critcore.toml):")
         for r in rules:
             mark = "enabled here" if r["enabled"] else "not enabled"
             if r.get("error"):
-                click.echo(f"  {r['name']}  BROKEN  {r['error']}")
+                out(f"  {r['name']}  BROKEN  {r['error']}")
                 continue
             for_system = f" [{r['system']}]" if r["system"] else ""
-            click.echo(f"  {r['name']}{for_system}  {mark}  ({r['package']} {r['version']})")
+            out(f"  {r['name']}{for_system}  {mark}  ({r['package']} {r['version']})")
             if r["summary"]:
-                click.echo(f"      {r['summary']}")
+                out(f"      {r['summary']}")
     file_rules = [r for r in enabled if r not in reg.rules]
     if file_rules:
-        click.echo("")
-        click.echo("House-rule files enabled here: " + ", ".join(sorted(file_rules)))
+        out("")
+        out("House-rule files enabled here: " + ", ".join(sorted(file_rules)))
 
 
 @cli.command(cls=Command)
@@ -162,20 +162,20 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
     changes = [n for n in engine.rule_notes if n.text.startswith(("option", "table"))]
     for i, t in enumerate(loaded):
         if i:
-            click.echo("")
-        click.echo(f"{t.title}  ({t.id}, roll {t.dice})")
+            out("")
+        out(f"{t.title}  ({t.id}, roll {t.dice})")
         width = max(len(r.roll_text) for r in t.rows)
         for r in t.rows:
             mark = "*" if r.changed_by else " "
             numbers = ", ".join(f"{k}={v}" for k, v in r.data.items())
             extra = f"  [{r.code}{': ' + numbers if numbers else ''}]"
             by = f"  (changed by {r.changed_by})" if r.changed_by else ""
-            click.echo(f"{mark} {r.roll_text:>{width}}  {r.id}: {r.text}{extra}{by}")
+            out(f"{mark} {r.roll_text:>{width}}  {r.id}: {r.text}{extra}{by}")
     if changes:
-        click.echo("")
-        click.echo("House-rule changes:")
+        out("")
+        out("House-rule changes:")
         for n in changes:
-            click.echo(f"  {n.text}  (by {n.by})")
+            out(f"  {n.text}  (by {n.by})")
 
 
 @cli.command(cls=Command)
@@ -191,13 +191,14 @@ def show(ctx: click.Context, system: str, target: str, campaign: str | None, jso
     import json
 
     from .cli_procedures import _load
+    from .model import thaw
 
     engine, (_, loaded) = _load(ctx, system, {"target": target, "campaign": campaign})
     state = loaded[0]
     if json_out:
-        click.echo(json.dumps(state, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(thaw(state), ensure_ascii=False, indent=2))
         return
-    click.echo("\n".join(show_lines(engine, state)))
+    out("\n".join(show_lines(engine, state)))
 
 
 def show_lines(engine: Any, state: Any) -> list[str]:
@@ -210,7 +211,9 @@ def show_lines(engine: Any, state: Any) -> list[str]:
     ctx_ = engine.context(Procedure("show", "show the target", verb="show"), engine.options, RandomRoller(0), state)
     lines = engine.pm.hook.critcore_show(ctx=ctx_)
     if lines is None:
-        return json.dumps(state, ensure_ascii=False, indent=2).splitlines()
+        from .model import thaw
+
+        return json.dumps(thaw(state), ensure_ascii=False, indent=2).splitlines()
     return list(lines)
 
 

@@ -25,7 +25,7 @@ def campaign_name(target: str | None) -> str | None:
 class FileSession:
     """A target file read for one command; :meth:`commit` writes the new state back."""
 
-    def __init__(self, path: str, state: dict[str, Any] | None, dest: str | None, original: str | None) -> None:
+    def __init__(self, path: str, state: Any, dest: str | None, original: str | None) -> None:
         self.path = path
         self.where = path
         self.state = state
@@ -94,11 +94,7 @@ def _read(path: str, engine: Any, dest: str | None) -> FileSession:
     from .state import read_target
 
     state, fmt = read_target(path, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
-    check = getattr(engine, "check_target", None)
-    if check is not None:
-        from .model import thaw
-
-        state = thaw(check(state, path))  # checked (frozen) -> plain JSON data again
+    checked = engine.check_target(state, path)  # frozen, and trusted by engine.run: not walked twice
     original = None
     if fmt == "toml" and dest is not None:
         try:
@@ -106,4 +102,4 @@ def _read(path: str, engine: Any, dest: str | None) -> FileSession:
                 original = fh.read()
         except (OSError, UnicodeDecodeError):
             original = None
-    return FileSession(path, state, dest, original)
+    return FileSession(path, checked, dest, original)

@@ -9,7 +9,7 @@ damage multiplier; --damage (dice) is rolled and multiplied, and the target's hp
 from __future__ import annotations
 
 from critcore import hookimpl
-from critcore.model import Applied, Determination, Location, Option, Param, Procedure, SystemInfo
+from critcore.model import Applied, Determination, Event, Location, Option, Param, Procedure, SystemInfo
 
 INFO = SystemInfo(
     name="fake",
@@ -20,6 +20,7 @@ INFO = SystemInfo(
     effect_codes=frozenset({"damage-multiplier"}),
     options=(Option("crit_on_19", "bool", False, "Critical on 19-20."),),
     target_noun="character",
+    events=(Event("critical", "critical hit"), Event("fumble", "fumble"), Event("overkill", "10 damage or more")),
     procedures=(
         Procedure(
             "attack",
@@ -48,9 +49,9 @@ def critcore_determine(ctx):
     roll = ctx.dice.roll("1d20", "attack roll").total
     threshold = 19 if ctx.option("crit_on_19") else 20
     if roll >= threshold:
-        return Determination("critical", True, "natural critical")
+        return Determination("critical", True, "natural critical", tags={"critical"})
     if roll == 1:
-        return Determination("fumble", False, "a fumble: nothing else happens", final=True)
+        return Determination("fumble", False, "a fumble: nothing else happens", final=True, tags={"fumble"})
     if roll + ctx.param("bonus") >= ctx.param("ac"):
         return Determination("hit", False, "an ordinary hit")
     return Determination("miss", False, "a miss", final=True)
@@ -77,11 +78,12 @@ def critcore_apply(ctx, determination, location, effects):
         return None
     multiplier = effects[0].data["multiplier"] if effects else 1
     damage = ctx.dice.roll(ctx.param("damage"), "damage").total * multiplier
+    tags = {"overkill"} if damage >= 10 else ()
     if ctx.target is None:
-        return Applied(f"{damage} damage", data={"damage": damage})
+        return Applied(f"{damage} damage", data={"damage": damage}, tags=tags)
     hp = ctx.target["hp"]
     new = dict(ctx.target, hp=hp - damage)
-    return Applied(f"{damage} damage", (f"hp {hp} -> {hp - damage}",), new, data={"damage": damage})
+    return Applied(f"{damage} damage", (f"hp {hp} -> {hp - damage}",), new, data={"damage": damage}, tags=tags)
 
 
 @hookimpl
@@ -118,3 +120,13 @@ def critcore_report(outcome, view):
         return None
     det = outcome.determination
     return ["Something terrible happened!" if det and det.critical else "The attack is over."]
+
+
+@hookimpl
+def critcore_upgrade_state(state, version):
+    """Versions before 1.0 of the fake game called hp 'hit_points'."""
+    if version.startswith("0.") and "hit_points" in state:
+        upgraded = {k: v for k, v in state.items() if k != "hit_points"}
+        upgraded["hp"] = state["hit_points"]
+        return upgraded
+    return None
