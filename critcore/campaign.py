@@ -299,6 +299,7 @@ class Campaign:
             with self.store.transaction() as tx:
                 row = self._live(tx, name)
                 session = CampaignSession(self, engine, row, self._current(tx, row, engine), None)
+            session.preview = preview
             yield session
             if preview or session.outcome is None:
                 return
@@ -423,9 +424,13 @@ class CampaignSession:
         self.where = f"{campaign.path}: {row.name}"
         self.outcome: Any = None
         self.entry_id: int | None = None
+        self.preview = False
 
-    def commit(self, outcome: Any) -> str:
-        """Keep this outcome: its new state and its log entry are written when the session ends."""
+    def commit(self, outcome: Any) -> str | None:
+        """Keep this outcome: its new state and its log entry are written when the session ends
+        (returns where, or None for a preview, which writes nothing)."""
+        if self.preview:
+            return None
         self.outcome = outcome
         return f"{self.row.name} in {self.campaign.path}"
 

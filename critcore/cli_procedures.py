@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import click
 
-from .cli_errors import BadInput, Command, Group, guarded, registry, resume_gc, warn
+from .cli_errors import BadInput, Command, Group, guarded, out, registry, resume_gc, warn
 
 LEVEL_NAMES = ("determine", "locate", "effect", "apply")
 _ENGINE_KEY = "critcore.engine:"  # ctx.meta key of the engine a system's commands were listed with
@@ -139,8 +139,17 @@ def make_roller(seed: str | None, dice: str | None, prompt: bool) -> Any:
     """The roller for --seed / --dice / --prompt (a prompt asks on the terminal, on stderr)."""
     from .dice import make_roller as roller_for
 
-    ask = (lambda text: click.prompt(text, type=str, err=True), warn) if prompt else None
+    ask = (_ask, warn) if prompt else None
     return roller_for(seed=seed, faces=dice, prompt=ask)
+
+
+def _ask(text: str) -> str:
+    """One answer at --prompt. The end of input (or Ctrl-C) stops the command with one line and
+    exit code 1 (critcore.errors.Aborted: nothing is saved), not click's bare "Aborted!"."""
+    try:
+        return click.prompt(text, type=str, err=True)  # type: ignore[no-any-return]
+    except click.Abort:
+        raise EOFError from None
 
 
 def _target_path(common: dict[str, Any]) -> str | None:
@@ -277,7 +286,7 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
                     "report": render(outcome, view="player", pm=engine.pm).splitlines()}
         else:
             data = outcome.to_dict()
-        if saved and (logged or session.__class__.__name__ == "FileSession"):
+        if saved:
             data["saved"] = saved
         if logged:
             data["log"] = logged
@@ -292,11 +301,11 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
     click.echo(paint(report_lines(outcome, explain=common["explain"], view=common["view"], pm=engine.pm), colour),
                color=colour)
     if logged:
-        click.echo(f"saved: {saved} (log #{logged}; crit campaign undo {session.row.name} takes it back)")
+        out(f"saved: {saved} (log #{logged}; crit campaign undo {session.row.name} takes it back)")
     elif common.get("preview") and session is not None:
         click.echo("preview: nothing was written")
     elif saved:
-        click.echo(f"saved: {saved}")
+        out(f"saved: {saved}")
 
 
 def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values: dict[str, Any]) -> None:
@@ -337,7 +346,7 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
         theirs = ", ".join(results[1].rules) or "no house rules"
         how = "exact" if mode == "odds" else f"estimates from {results[0].n:,} and {results[1].n:,} runs, 95% intervals"
         head = f"{system} {procedure}: each event with {mine} against {theirs} ({how})"
-        click.echo("\n".join(comparison_lines(rows, head, ("with " + mine, "with " + theirs), chart)))
+        out("\n".join(comparison_lines(rows, head, ("with " + mine, "with " + theirs), chart)))
         if any(getattr(r, "partial", False) for r in results):
             click.echo("partial: stopped early (Ctrl-C); the estimates are from the runs done")
         return
@@ -362,7 +371,7 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
             head = f"{system} {procedure}: {result.n:,} simulated resolutions (seed {result.seed})"
         tail = ("partial estimates (Ctrl-C): frequencies of the runs done, with their 95% intervals"
                 if result.partial else "frequencies; each event with its 95% interval (--json: every interval)")
-    click.echo("\n".join(report_lines(result, head, tail, levels, chart)))
+    out("\n".join(report_lines(result, head, tail, levels, chart)))
 
 
 def _other_side(ctx: click.Context, system: str, common: dict[str, Any], engine: Any) -> Any:
@@ -441,7 +450,7 @@ class ProcedureGroup(Group):
             return
         info = self.info(ctx)
         if not self.list_commands(ctx) and info.treat_note:
-            click.echo(f"{info.name} has no {self.verb} procedures: {info.treat_note}")
+            out(f"{info.name} has no {self.verb} procedures: {info.treat_note}")
             return
         click.echo(ctx.get_help())
 
