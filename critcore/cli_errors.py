@@ -10,9 +10,38 @@ import click
 
 
 class BadInput(click.ClickException):
-    """Bad usage or bad input: one line, exit code 2, nothing written."""
+    """Bad usage or bad input: one line, exit code 2, nothing written.
+
+    The message is made one safe line of reasonable length (:func:`critcore.textsafe.error_line`:
+    control characters escaped, a long value shortened with an ellipsis).
+    """
 
     exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        from .textsafe import error_line
+
+        super().__init__(error_line(message))
+
+
+class Failed(click.ClickException):
+    """Any other error critcore raises on purpose: one safe line, exit code 1."""
+
+    def __init__(self, message: str) -> None:
+        from .textsafe import error_line
+
+        super().__init__(error_line(message))
+
+
+def out(text: str, err: bool = False) -> None:
+    """Print human output: every control character in it shown escaped (line breaks stay).
+
+    Text from files and arguments (names, table rows, paths) passes through here or through
+    :func:`critcore.textsafe.printable` before reaching a terminal; ``--json`` output does not.
+    """
+    from .textsafe import printable
+
+    click.echo(printable(text, newlines=True), err=err)
 
 
 def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -27,7 +56,7 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
         except InputError as exc:
             raise BadInput(str(exc)) from None
         except CritcoreError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise Failed(str(exc)) from None
 
     return wrapper
 
@@ -60,7 +89,10 @@ def resume_gc() -> None:
 
 
 def warn(message: str) -> None:
-    click.echo(message, err=True)
+    """A warning or a question on stderr, made safe like every line of output."""
+    from .textsafe import printable
+
+    click.echo(printable(message, newlines=True), err=True)
 
 
 class OneLineErrors:

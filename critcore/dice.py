@@ -384,8 +384,8 @@ def parse_faces(text: str) -> list[int]:
         raise DiceError("no dice faces given: expected e.g. --dice 6,6,5")
     faces: list[int] = []
     for p in parts:
-        if not p.isdigit() or len(p) > 6:
-            raise DiceError(f"dice face {p!r} is not a whole number (expected e.g. --dice 6,6,5)")
+        if not (p.isascii() and p.isdigit()) or len(p) > 6:
+            raise DiceError(f"dice face {p[:20]!r} is not a whole number (expected e.g. --dice 6,6,5)")
         faces.append(int(p))
     return faces
 
@@ -443,7 +443,7 @@ class PromptRoller(FaceRoller):
         try:
             return self.ask(prompt)
         except (EOFError, KeyboardInterrupt):
-            raise Aborted("stopped while waiting for a die roll") from None
+            raise Aborted("stopped while waiting for a die roll (no more input); nothing was saved") from None
 
     def faces(self, sides: int, count: int, label: str, notation: str) -> list[int]:
         how = f"{count} faces" if count > 1 else "the face"
@@ -596,10 +596,22 @@ class Dice:
         return roll
 
 
+MAX_SEED_LENGTH = 1000
+"""Longest seed, in characters (a whole-number seed: in digits)."""
+
+
 def parse_seed(text: str | int | None) -> int | str | None:
-    """A seed as typed: whole numbers become ints (``--seed 7`` and ``seed=7`` agree)."""
-    if isinstance(text, str) and text.lstrip("-").isdigit():
-        return int(text)
+    """A seed as typed: whole numbers in ASCII digits become ints (``--seed 7`` and ``seed=7``
+    agree); any other text is a seed as it is (``--seed goblin``, ``--seed ²``). A seed longer
+    than :data:`MAX_SEED_LENGTH` is refused."""
+    if isinstance(text, str):
+        if len(text) > MAX_SEED_LENGTH:
+            raise DiceError(f"--seed: {len(text):,} characters is too long (at most {MAX_SEED_LENGTH:,})")
+        body = text[1:] if text[:1] == "-" else text
+        if body.isascii() and body.isdigit():
+            return int(text)
+    elif isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 3400:
+        raise DiceError(f"seed: a number of more than {MAX_SEED_LENGTH:,} digits is too long")
     return text
 
 
