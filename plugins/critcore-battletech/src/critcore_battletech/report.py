@@ -24,7 +24,8 @@ def effect_text(e: Effect) -> str:
 
 def report_lines(outcome: Outcome, view: str) -> list[str]:
     lines: list[str] = []
-    params = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in outcome.params.items() if v not in (None, False))
+    params = ", ".join(k.replace("_", "-") if v is True else f"{k.replace('_', '-')} {v}"
+                       for k, v in outcome.params.items() if v not in (None, False))
     who = ""
     if outcome.target is not None and outcome.target.get("chassis") is not None:
         who = f" on {outcome.target.get('chassis', '')} {outcome.target.get('model', '')}".rstrip()

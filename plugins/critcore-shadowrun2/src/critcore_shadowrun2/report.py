@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 
 def _header(outcome: Outcome) -> str:
-    shown = [f"{k.replace('_', '-')} {v}" for k, v in outcome.params.items() if v not in (None, False, "", 0)]
+    shown = [k.replace("_", "-") if v is True else f"{k.replace('_', '-')} {v:g}" if isinstance(v, float)
+             else f"{k.replace('_', '-')} {v}" for k, v in outcome.params.items() if v not in (None, False, "", 0)]
     return f"shadowrun2 {outcome.procedure}" + (f" ({', '.join(shown)})" if shown else "")
 
 
