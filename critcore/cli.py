@@ -148,6 +148,9 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
     from .plugins import unknown_message
 
     cfg = load_config(config)
+    from .config import check_systems
+
+    check_systems(cfg, registry(ctx).systems)
     engine = Engine(system, rules=list(cfg.rules) + list(rule), registry=registry(ctx),
                     options=cfg.system_options(system),
                     option_sources={n: w for (s, n), w in cfg.option_source.items() if s == system})

@@ -185,6 +185,9 @@ def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: A
     from .engine import Engine
 
     config = load_config(common.get("config"))
+    from .config import check_systems
+
+    check_systems(config, registry(ctx).systems)  # a [systems.NAME] for no installed system is refused
     rules = list(config.rules)
     options = config.system_options(system)
     sources = {n: w for (s, n), w in config.option_source.items() if s == system}

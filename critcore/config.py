@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import Any, Iterable
 
 from ._toml import key_line
 from .errors import ConfigError
@@ -126,3 +126,35 @@ def find_project_file(start: str, name: str = PROJECT_FILE) -> str | None:
             return None
         folder = parent
 
+
+
+def check_systems(config: Config, known: Iterable[str]) -> None:
+    """Refuse a ``[systems.NAME]`` section for a system that is not installed (a typo would
+    otherwise be ignored silently): one line naming the file and line of the section."""
+    known = sorted(known)
+    for system in config.options:
+        if system in known:
+            continue
+        from .plugins import did_you_mean
+
+        where = _section_line(config.files, system)
+        raise ConfigError(f"{where}: [systems.{system}]: no system named {system!r} is installed"
+                          f"{did_you_mean(system, known)} (installed: {', '.join(known) or 'none'})")
+
+
+def _section_line(paths: list[str], system: str) -> str:
+    """``FILE, line N`` of the last config file that names ``systems.<system>``."""
+    import re
+
+    pattern = re.compile(r"^\s*\[?\s*systems\s*\.\s*[\"']?" + re.escape(system) + r"[\"']?\s*[\].=]")
+    for path in reversed(paths):
+        try:
+            from .files import read_text
+
+            text = read_text(path, "config file", ConfigError)
+        except ConfigError:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            if pattern.match(line):
+                return f"{path}, line {number}"
+    return paths[-1] if paths else "config"

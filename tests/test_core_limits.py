@@ -153,3 +153,18 @@ def test_config_errors_are_config_errors(tmp_path):
 def test_a_folder_as_target_is_one_line(invoke, tmp_path):
     r = invoke("resolve", "fake", "attack", "--seed", "1", "--target", str(tmp_path))
     assert r.exit_code == 2
+
+
+def test_a_config_section_for_no_installed_system_is_refused_with_file_and_line(invoke, isolated_config):
+    """`[systems.nosuch]` in a config was accepted silently."""
+    (isolated_config / "critcore.toml").write_text('rules = []\n\n[systems.nosuch]\nx = 1\n')
+    r = invoke("resolve", "fake", "attack", "--seed", "1")
+    line = one_clean_line(r, "critcore.toml, line 3", "nosuch", "installed: fake")
+    r = invoke("tables", "fake")
+    one_clean_line(r, "critcore.toml, line 3")
+
+
+def test_a_config_section_with_a_typo_suggests_the_system(invoke, isolated_config):
+    (isolated_config / "critcore.toml").write_text('systems.fak.crit_on_19 = true\n')
+    r = invoke("resolve", "fake", "attack", "--seed", "1")
+    one_clean_line(r, "critcore.toml, line 1", "'fak'", "fake")
