@@ -23,8 +23,22 @@ def read_target(path: str, reader: Callable[[str, str], Mapping[str, Any] | None
 
     if path == STDIN:
         return _read_stdin(reader)
-    text = read_text(path, "target file", StateError)  # size-limited; devices and FIFOs refused
     suffix = os.path.splitext(path)[1].lower()
+    try:
+        text = read_text(path, "target file", StateError)  # size-limited; devices and FIFOs refused
+    except StateError as exc:
+        if reader is None or suffix in (".json", ".toml") or "not a text file" not in str(exc):
+            raise
+        # a system's own format may carry stray bytes in free text (a unit description in
+        # cp1252, say): its reader gets them as surrogate escapes and decides what they are
+        from .files import read_bytes
+
+        raw = read_bytes(path, "target file", StateError).decode("utf-8", "surrogateescape")
+        data = reader(path, raw)
+        if data is None:
+            raise
+        check_data(data, path, StateError)
+        return dict(data), "other"
     if reader is not None and suffix not in (".json", ".toml"):
         data = reader(path, text)
         if data is not None:

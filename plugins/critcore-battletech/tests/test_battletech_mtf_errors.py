@@ -128,7 +128,7 @@ def test_other_required_lines(key: str) -> None:
 def test_a_tonnage_off_the_structure_table() -> None:
     body = broken("mass:55", "mass:57")
     assert error_of(body) == (f"{SOURCE}, line {line_no(body, 'mass:57')}: 57 tons is not on the internal structure "
-                              "table (10 to 100 tons in steps of 5)")
+                              "table (10 to 200 tons in steps of 5)")
 
 
 def test_an_unknown_configuration() -> None:

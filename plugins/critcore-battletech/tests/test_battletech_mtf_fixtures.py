@@ -210,7 +210,8 @@ def test_a_weapon_split_between_arm_and_side_torso_is_one_item() -> None:
     assert ac["name"] == "Autocannon/20" and ac["location"] == "RA" and ac["slots"] == [2, 3, 4, 5]
     assert ac["split"] == {"RT": [0, 1, 2, 3, 4, 5]}
     assert {u["locations"]["RT"]["slots"][i]["item"] for i in range(6)} == {"RA-2"}
-    assert len(u["import_notes"]) == 1  # the unknown widget only: the split is not an odd part
+    assert u["import_notes"] == []  # the split is not an odd part
+    assert len(u["import_warnings"]) == 1  # the unknown widget
 
 
 def test_a_short_run_without_a_neighbour_to_complete_it_is_noted() -> None:
@@ -235,9 +236,10 @@ def test_unknown_equipment_is_kept_by_name_as_hittable_equipment() -> None:
     u = unit("legacy-biped-fb1l.mtf")
     widget = item_at(u, "LA", 7)
     assert (widget["name"], widget["kind"], widget["disabled"]) == ("Fixture Widget", "equipment", False)
-    assert u["import_notes"] == [
-        "line 52: unknown equipment 'Fixture Widget' in the Left Arm: kept by name as equipment that a "
-        "critical hit disables"]
+    assert u["import_warnings"] == [
+        "line 52: unrecognised equipment 'Fixture Widget' in the Left Arm: kept as a plain component that a "
+        "critical hit knocks out (it does not explode)"]
+    assert u["unrecognised"] == ["Fixture Widget"]
 
 
 # --- ammunition --------------------------------------------------------------------------------
@@ -291,13 +293,23 @@ def test_rule_document_examples_of_one_shots_damage() -> None:
             for n in ("IS Ammo MG - Full", "IS Ammo LRM-15", "IS Ammo SRM-6")] == [2, 15, 12]
 
 
-def test_unknown_ammunition_is_an_explosive_bin_with_a_note() -> None:
+def test_unknown_ammunition_without_a_number_explodes_with_the_smallest_damage() -> None:
+    """The issue: unknown ammunition explodes with what its name tells, or the smallest damage
+    (1, a light machine gun round), and a warning says so."""
     body = text("legacy-biped-fb1l.mtf").replace("IS Gauss Ammo", "IS Ammo Fixture Rifle")
     u = unit("fb1l", body)
     bin_ = item_at(u, "CT", 10)
     assert bin_["kind"] == "ammo" and bin_["explosive"] is True
-    assert bin_["ammo"]["shots"] == 0 and bin_["ammo"]["damage_per_shot"] == 0
-    assert any("'IS Ammo Fixture Rifle' is not in the ammunition table" in n for n in u["import_notes"])
+    assert (bin_["ammo"]["shots"], bin_["ammo"]["damage_per_shot"], bin_["ammo"]["unrecognised"]) == (1, 1, True)
+    assert any("unrecognised ammunition 'IS Ammo Fixture Rifle'" in n and "the smallest any bin does" in n
+               for n in u["import_warnings"])
+    assert u["unrecognised"] == ["IS Ammo Fixture Rifle", "Fixture Widget"]
+
+
+def test_unknown_ammunition_with_a_number_explodes_with_that_number() -> None:
+    body = text("legacy-biped-fb1l.mtf").replace("IS Gauss Ammo", "IS Ammo Fixture Cannon-35")
+    bin_ = item_at(unit("fb1l", body), "CT", 10)
+    assert (bin_["ammo"]["shots"], bin_["ammo"]["damage_per_shot"], bin_["explosive"]) == (1, 35, True)
 
 
 # --- engines and heat sinks --------------------------------------------------------------------
@@ -358,10 +370,21 @@ def test_standard_internal_structure_table(tons: int, ct: int, side: int, arm: i
     assert catalog().structure(tons) == {"head": 3, "center_torso": ct, "side_torso": side, "arm": arm, "leg": leg}
 
 
-def test_structure_table_covers_10_to_100_tons_in_steps_of_5() -> None:
+def test_structure_table_covers_10_to_200_tons_in_steps_of_5() -> None:
+    """Standard 'Mechs 10-100 tons, superheavies 105-200 (Tactical Operations)."""
     cat = catalog()
-    assert sorted(cat.structure_rows) == list(range(10, 101, 5))
-    assert cat.structure(37) is None and cat.structure(105) is None
+    assert sorted(cat.structure_rows) == list(range(10, 201, 5))
+    assert cat.structure(37) is None and cat.structure(205) is None
+
+
+@pytest.mark.parametrize("tons, ct, side, arm, leg", [
+    (105, 32, 22, 17, 22), (125, 38, 26, 21, 26), (135, 41, 28, 22, 28), (150, 45, 32, 25, 32),
+    (200, 60, 42, 33, 42),
+])
+def test_superheavy_internal_structure_table(tons: int, ct: int, side: int, arm: int, leg: int) -> None:
+    """A superheavy's head has 4 points (Tactical Operations' superheavy table)."""
+    assert catalog().structure(tons) == {"head": 4, "center_torso": ct, "side_torso": side, "arm": arm, "leg": leg}
+    assert catalog().superheavy(tons) and not catalog().superheavy(100)
 
 
 # --- notes on odd but readable files -----------------------------------------------------------

@@ -15,7 +15,7 @@ hypothesis = pytest.importorskip("hypothesis")
 st = hypothesis.strategies
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-LINES = [line for p in sorted(FIXTURES.glob("*.mtf")) for line in p.read_text(encoding="utf-8").splitlines()]
+LINES = [line for p in sorted(FIXTURES.glob("*.mtf")) for line in p.read_text(encoding="utf-8", errors="surrogateescape").splitlines()]
 ERROR = re.compile(r"^fuzz\.mtf, line \d+: \S")
 
 
@@ -36,7 +36,7 @@ def _check(body: str) -> None:
                              st.one_of(st.sampled_from(LINES), st.text(max_size=30))), max_size=6),
 )
 def test_an_edited_fixture_imports_or_fails_with_file_and_line(base: Path, edits: list[tuple[int, str, str]]) -> None:
-    lines = base.read_text(encoding="utf-8").splitlines()
+    lines = base.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
     for at, how, other in edits:
         if not lines:
             break

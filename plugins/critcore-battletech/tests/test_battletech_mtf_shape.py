@@ -34,7 +34,7 @@ def unit_files() -> list[Path]:
 
 
 def load(path: Path) -> dict[str, Any]:
-    return unit_from_mtf(path.read_text(encoding="utf-8"), str(path))
+    return unit_from_mtf(path.read_bytes(), str(path))
 
 
 def check_contract(unit: dict[str, Any]) -> None:
@@ -63,7 +63,11 @@ def check_contract(unit: dict[str, Any]) -> None:
         assert loc["destroyed"] is False and loc["blown_off"] is False
         assert len(loc["slots"]) == (6 if code in SIX_SLOTS else 12)
         for index, slot in enumerate(loc["slots"]):
-            assert set(slot) == {"name", "kind", "item", "destroyed", "flags"}
+            double = {"item2", "kind2"} if unit.get("superheavy") and "item2" in slot else set()
+            assert set(slot) == {"name", "kind", "item", "destroyed", "flags"} | double
+            if double:
+                assert slot["item2"] in items and slot["kind2"] in SLOT_KINDS
+                seen.setdefault(slot["item2"], []).append((code, index))
             assert slot["kind"] in SLOT_KINDS and slot["destroyed"] is False
             assert set(slot["flags"]) <= {"rear", "omnipod", "armored", "turret"}
             if slot["kind"] == "empty":
@@ -77,7 +81,7 @@ def check_contract(unit: dict[str, Any]) -> None:
         where = [(item["location"], i) for i in item["slots"]]
         where += [(code, i) for code, idx in item.get("split", {}).items() for i in idx]
         assert sorted(where) == sorted(seen[item_id])
-        assert item_id == f"{item['location']}-{item['slots'][0]}"
+        assert item_id in (f"{item['location']}-{item['slots'][0]}", f"{item['location']}-{item['slots'][0]}b")
         if item["kind"] == "ammo":
             assert set(item["ammo"]) >= {"weapon", "shots", "shots_per_ton", "damage_per_shot", "shots_per_turn"}
             assert item["ammo"]["shots"] <= item["ammo"]["shots_per_ton"]

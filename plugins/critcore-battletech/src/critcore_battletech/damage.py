@@ -157,6 +157,8 @@ class Resolver:
         for s in loc["slots"]:
             if s.get("item") is not None and s["kind"] in E.ITEM_KINDS:
                 self.disable_item(s["item"])
+            if s.get("item2") is not None:
+                self.disable_item(s["item2"])
         self.change(f"{L.name(code)} {'blown off' if blown_off else 'destroyed'} ({why}); "
                     "nothing in it explodes")
         if code in L.VITAL:
@@ -379,10 +381,16 @@ class Resolver:
                 out.append(self.components.row("nothing-to-hit").effect(self.components.id, None, location=where))
                 continue
             row_id = E.classify(self.w, where, idx, self.known_rows, knocked)
-            item = self.w.loc(where)["slots"][idx].get("item")
+            slot = self.w.loc(where)["slots"][idx]
+            item = slot.get("item")
             if item is not None and row_id != "absorbed":
                 knocked.add(item)
             out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option))
+            if slot.get("item2") is not None:  # a superheavy's double slot: the hit strikes both items
+                row_id = E.classify(self.w, where, idx, self.known_rows, knocked, second=True)
+                if row_id != "absorbed":
+                    knocked.add(slot["item2"])
+                out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True))
         return out
 
     def apply_batch(self, batch: list[Effect], record: bool = True) -> None:

@@ -33,14 +33,15 @@ def explosion_damage(item: Mapping[str, Any], option: str) -> int:
 
 
 def classify(view: Any, code: str, index: int, known_rows: Collection[str],
-             knocked_out: Collection[str] = ()) -> str:
+             knocked_out: Collection[str] = (), second: bool = False) -> str:
     """The ``components`` row id for a critical on slot ``index`` of location ``code``.
 
     ``knocked_out`` names items already knocked out earlier in the same batch of criticals.
+    ``second``: the second item of a superheavy's double slot (``item2``, ``kind2``).
     """
     slot = view.loc(code)["slots"][index]
-    kind = slot["kind"]
-    item_id = slot.get("item")
+    kind = slot["kind2"] if second else slot["kind"]
+    item_id = slot.get("item2" if second else "item")
     item = view.item(item_id) if kind in ITEM_KINDS else None
     if item is not None and (item.get("disabled") or item_id in knocked_out):
         return "absorbed"
@@ -53,17 +54,23 @@ def classify(view: Any, code: str, index: int, known_rows: Collection[str],
     return kind if kind in known_rows else "equipment"
 
 
-def slot_effect(components: Table, row_id: str, view: Any, code: str, index: int, option: str) -> Effect:
-    """The Effect for a critical on a slot, with the numbers the engine acts on."""
+def slot_effect(components: Table, row_id: str, view: Any, code: str, index: int, option: str,
+                second: bool = False) -> Effect:
+    """The Effect for a critical on a slot (or on the second item of a double slot), with the
+    numbers the engine acts on."""
     slot = view.loc(code)["slots"][index]
     row = components.row(row_id)
-    extra: dict[str, Any] = {"location": code, "slot": index + 1, "component": slot.get("name", slot["kind"])}
-    if slot.get("item") is not None:
-        extra["item"] = slot["item"]
+    item_id = slot.get("item2" if second else "item")
+    name = slot.get("name", slot["kind"])
+    if "item2" in slot:  # a double slot: each of its two items by its own name
+        name = (view.item(item_id) or {}).get("name", name)
+    extra: dict[str, Any] = {"location": code, "slot": index + 1, "component": name}
+    if item_id is not None:
+        extra["item"] = item_id
     if row.code == "ammo-explosion":
-        extra["explosion_damage"] = explosion_damage(view.item(slot.get("item")) or {}, option)
+        extra["explosion_damage"] = explosion_damage(view.item(item_id) or {}, option)
     elif row.code == "component-explosion":
-        extra["explosion_damage"] = int((view.item(slot.get("item")) or {}).get("explosion_damage", 0))
+        extra["explosion_damage"] = int((view.item(item_id) or {}).get("explosion_damage", 0))
     return row.effect(components.id, None, **extra)
 
 

@@ -127,6 +127,7 @@ class MtfFile:
     fluff: tuple[tuple[str, str], ...]  # (key, text) with continuation lines joined
     notes: tuple[str, ...]  # things worth telling the user that are not errors
     line_count: int
+    warnings: tuple[str, ...] = ()  # things the user must see (bytes read as cp1252, ...)
 
     def get(self, key: str, default: str = "") -> str:
         """The last value of ``key`` (lower case), or ``default``."""
@@ -169,6 +170,9 @@ class _Reader:
         if text.startswith("\ufeff"):
             text = text[1:]
         self.lines = text.splitlines()
+        self.warnings: list[str] = []
+        if not text.isascii() and _STRAY.search(text):
+            self.repair()
         self.headers = catalog().headers
         self.values: list[MtfValue] = []
         self.extra: list[MtfValue] = []
@@ -184,6 +188,21 @@ class _Reader:
 
     def error(self, line: int, what: str) -> StateError:
         return fail(self.source, line, what)
+
+    def repair(self) -> None:
+        """Lines holding bytes that are not UTF-8 (kept as surrogate escapes) read as cp1252, or
+        as latin-1 where cp1252 has no character for a byte; a warning names each line."""
+        for i, line in enumerate(self.lines):
+            if not _STRAY.search(line):
+                continue
+            raw = line.encode("utf-8", "surrogateescape")
+            try:
+                self.lines[i] = raw.decode("cp1252")
+                how = "cp1252"
+            except UnicodeDecodeError:
+                self.lines[i] = raw.decode("latin-1")
+                how = "latin-1"
+            self.warnings.append(f"line {i + 1}: bytes that are not UTF-8, read as {how}")
 
     # --- classification of one line ---------------------------------------------------------
     def header_of(self, s: str) -> str | None:
@@ -428,10 +447,23 @@ class _Reader:
             fluff=tuple((k, t) for k, t in self.fluff),
             notes=tuple(self.notes),
             line_count=max(len(self.lines), 1),
+            warnings=tuple(self.warnings),
         )
 
 
-def parse_mtf(text: str, source: str) -> MtfFile:
+_STRAY = re.compile("[\udc80-\udcff]")
+
+
+def decode(data: bytes) -> str:
+    """The text of a file's bytes: UTF-8, with any other byte kept as a surrogate escape (the
+    reader then reads those lines as cp1252 or latin-1, with a warning)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "surrogateescape")
+
+
+def parse_mtf(text: str | bytes, source: str) -> MtfFile:
     """Read the text of an .mtf file. ``source`` names the file in error messages.
 
     Raises :class:`~critcore.errors.StateError` (``"FILE, line N: what is wrong"``) for a file
@@ -439,6 +471,8 @@ def parse_mtf(text: str, source: str) -> MtfFile:
     12 slot lines in a location, a stray line, or a missing chassis, Mass, Engine, Heat Sinks or
     Walk MP line.
     """
+    if isinstance(text, (bytes, bytearray)):
+        text = decode(bytes(text))
     reader = _Reader(text, source)
     reader.run()
     return reader.build()

@@ -246,6 +246,9 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) ->
     res.finish()
     state = res.w.result()
     data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state))
+    if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
+        # the first resolution after an import repeats what the import could not read
+        data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
     if state.get("destroyed") and not ctx.target.get("destroyed"):
         summary += f"; the 'Mech is destroyed ({state.get('destroyed_reason')})"
     # exact odds tell outcomes apart by what they leave, not by the story of how (cascades

@@ -30,6 +30,9 @@ def report_lines(outcome: Outcome, view: str) -> list[str]:
     if outcome.target is not None and outcome.target.get("chassis") is not None:
         who = f" on {outcome.target.get('chassis', '')} {outcome.target.get('model', '')}".rstrip()
     lines.append(f"battletech {outcome.procedure}{who}" + (f" ({params})" if params else ""))
+    if outcome.applied is not None:
+        for w in outcome.applied.data.get("warnings", ()):
+            lines.append(f"warning: {w}")
     if view == "gm":
         for r in outcome.rolls:
             lines.append(f"  rolled {roll_line(r)}")

@@ -83,6 +83,19 @@ def location_lines(state: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def import_lines(state: Mapping[str, Any]) -> list[str]:
+    """What the importer could not read: the unrecognised equipment, then every warning."""
+    lines: list[str] = []
+    unknown = list(state.get("unrecognised") or ())
+    if unknown:
+        lines.append(f"unrecognised equipment ({len(unknown)}): " + "; ".join(unknown))
+    for w in state.get("import_warnings") or ():
+        lines.append(f"warning: {w}")
+    return lines
+
+
 def show_lines(state: Mapping[str, Any], derived: Mapping[str, Any]) -> list[str]:
-    head = f"{unit_name(state)} ({state.get('tonnage', '?')} t, {state.get('config', 'biped')})"
-    return [head] + location_lines(state) + [""] + derived_lines(derived)
+    head = f"{unit_name(state)} ({state.get('tonnage', '?')} t, {state.get('config', 'biped')}"
+    head += ", superheavy)" if state.get("superheavy") else ")"
+    extra = import_lines(state)
+    return [head] + location_lines(state) + [""] + derived_lines(derived) + ([""] + extra if extra else [])

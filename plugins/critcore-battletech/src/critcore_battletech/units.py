@@ -90,6 +90,8 @@ class _Slot:
     kind: str
     entry: Equipment | None
     ammo: AmmoMatch | None
+    second: _Slot | None = None  # the other item of a superheavy's double slot ("A|B")
+    shown: str = ""  # a double slot's line as written
 
     @property
     def run_key(self) -> tuple[str, tuple[str, ...], float | None, str]:
@@ -98,7 +100,7 @@ class _Slot:
     @property
     def item_slots(self) -> int:
         """Slots of one item of this kind; 0 = a run of identical lines is one item."""
-        if self.kind == "ammo":
+        if self.kind == "ammo" or self.second is not None:
             return 1
         return self.entry.slots if self.entry is not None else 0
 
@@ -131,7 +133,8 @@ def _match_locations(mtf: MtfFile, spec: ConfigSpec) -> dict[str, MtfLocation]:
     return found
 
 
-def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, cat: Catalog, notes: list[str]) -> list[_Slot]:
+def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, cat: Catalog, notes: list[str],
+             warnings: list[str], unknown: list[str]) -> list[_Slot]:
     slots: list[_Slot] = []
     for index, line in enumerate(loc.slots):
         sn = parse_slot_name(line.text)
@@ -143,26 +146,43 @@ def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, cat: Catalog, not
         if sn.empty:
             slots.append(_Slot(ls.code, index, line.line, sn, "empty", None, None))
             continue
-        if cat.looks_like_ammo(sn.name):
-            match = cat.ammo(sn.name, mtf.tech_base)
-            if match is None:
-                notes.append(f"line {line.line}: ammunition '{sn.name}' is not in the ammunition table: kept as "
-                             "an explosive bin with 0 shots and 0 damage (set its numbers in the state file)")
-            elif match.variants:
-                notes.append(f"line {line.line}: '{sn.name}' is {', '.join(match.variants)} ammunition: "
-                             f"{match.shots} shots, damage per shot as for standard rounds")
-            slots.append(_Slot(ls.code, index, line.line, sn, "ammo", None, match))
+        if "|" in sn.name:
+            first, other = (p.strip() for p in sn.name.split("|", 1))
+            a = _what(mtf, ls, index, line.line, SlotName(first, sn.flags, sn.size), cat, notes, warnings, unknown)
+            b = _what(mtf, ls, index, line.line, SlotName(other, sn.flags, sn.size), cat, notes, warnings, unknown)
+            slots.append(_Slot(ls.code, index, line.line, a.slot, a.kind, a.entry, a.ammo, b, sn.name))
             continue
-        entry = cat.equipment(sn.name, mtf.tech_base)
-        if entry is None:
-            notes.append(f"line {line.line}: unknown equipment '{sn.name}' in the {ls.name}: kept by name as "
-                         "equipment that a critical hit disables")
-            slots.append(_Slot(ls.code, index, line.line, sn, "equipment", None, None))
-        else:
-            slots.append(_Slot(ls.code, index, line.line, sn, entry.kind, entry, None))
+        slots.append(_what(mtf, ls, index, line.line, sn, cat, notes, warnings, unknown))
     for index in range(len(slots), ls.slots):
         slots.append(_Slot(ls.code, index, loc.line, SlotName("-Empty-"), "empty", None, None))
     return slots
+
+
+def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName, cat: Catalog, notes: list[str],
+          warnings: list[str], unknown: list[str]) -> _Slot:
+    """One slot name read: ammunition, known equipment, or an unrecognised plain component."""
+    if cat.looks_like_ammo(sn.name):
+        match = cat.ammo(sn.name, mtf.tech_base)
+        if match is None:
+            match = cat.unknown_ammo(sn.name)
+            told = (f"{match.ammo.damage_per_shot} damage, the number in its name" if match.guessed
+                    else f"{match.ammo.damage_per_shot} damage, the smallest any bin does")
+            warnings.append(f"line {number}: unrecognised ammunition '{sn.name}' in the {ls.name}: an explosive "
+                            f"bin of one shot of {told} (set its numbers in the saved unit)")
+            if sn.name not in unknown:
+                unknown.append(sn.name)
+        elif match.variants:
+            notes.append(f"line {number}: '{sn.name}' is {', '.join(match.variants)} ammunition: "
+                         f"{match.shots} shots, {match.damage_per_shot} damage a shot")
+        return _Slot(ls.code, index, number, sn, "ammo", None, match)
+    entry = cat.equipment(sn.name, mtf.tech_base)
+    if entry is None:
+        warnings.append(f"line {number}: unrecognised equipment '{sn.name}' in the {ls.name}: kept as a plain "
+                        "component that a critical hit knocks out (it does not explode)")
+        if sn.name not in unknown:
+            unknown.append(sn.name)
+        return _Slot(ls.code, index, number, sn, "equipment", None, None)
+    return _Slot(ls.code, index, number, sn, entry.kind, entry, None)
 
 
 def _runs(slots: list[_Slot]) -> list[list[_Slot]]:
@@ -232,16 +252,16 @@ def _cut(spec: ConfigSpec, by_code: dict[str, list[_Slot]], notes: list[str]) ->
 
 def _ammo_state(s: _Slot) -> dict[str, Any]:
     m = s.ammo
-    if m is None:
-        return {"weapon": s.slot.name, "shots": 0, "shots_per_ton": 0, "damage_per_shot": 0,
-                "shots_per_turn": 1, "tons": 1.0}
+    assert m is not None
     out: dict[str, Any] = {
         "weapon": m.ammo.weapon, "shots": m.shots, "shots_per_ton": m.ammo.shots_per_ton,
-        "damage_per_shot": m.ammo.damage_per_shot, "shots_per_turn": m.ammo.shots_per_turn,
+        "damage_per_shot": m.damage_per_shot, "shots_per_turn": m.ammo.shots_per_turn,
         "tons": 0.5 if m.half else 1.0,
     }
     if m.variants:
         out["munition"] = ", ".join(m.variants)
+    if m.unknown:
+        out["unrecognised"] = True
     return out
 
 
@@ -253,7 +273,8 @@ def _item_state(item: _Item) -> dict[str, Any]:
             flags += [f for f in slot.slot.flags if f not in flags]
     out: dict[str, Any] = {
         "name": s.slot.name,
-        "label": s.entry.label if s.entry is not None else (s.ammo.ammo.weapon + " ammo" if s.ammo else s.slot.name),
+        "label": s.entry.label if s.entry is not None else (
+            s.ammo.ammo.weapon + " ammo" if s.ammo and not s.ammo.unknown else s.slot.name),
         "kind": s.kind,
         "location": s.code,
         "slots": [x.index for x in item.parts[0]],
@@ -264,6 +285,8 @@ def _item_state(item: _Item) -> dict[str, Any]:
     }
     if s.kind == "ammo":
         out["explosive"] = s.ammo.ammo.explosive if s.ammo is not None else True
+        if not out["explosive"]:
+            out["explosion_damage"] = 0
         out["ammo"] = _ammo_state(s)
     elif s.entry is not None and s.entry.explosion > 0:
         out["explosive"] = True
@@ -274,6 +297,25 @@ def _item_state(item: _Item) -> dict[str, Any]:
         out["size"] = s.slot.size
     if len(item.parts) > 1:
         out["split"] = {part[0].code: [x.index for x in part] for part in item.parts[1:]}
+    return out
+
+
+def _slot_state(s: _Slot, item_of: dict[tuple[str, int], str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": s.shown or s.slot.name, "kind": s.kind, "item": item_of.get((s.code, s.index)),
+                           "destroyed": False, "flags": list(s.slot.flags)}
+    if s.second is not None:
+        out["item2"] = f"{s.code}-{s.index}b"
+        out["kind2"] = s.second.kind
+    return out
+
+
+def _second_items(slots: dict[str, list[_Slot]]) -> dict[str, Any]:
+    """The second items of superheavy double slots (one item each, in that one slot)."""
+    out: dict[str, Any] = {}
+    for ss in slots.values():
+        for s in ss:
+            if s.second is not None:
+                out[f"{s.code}-{s.index}b"] = _item_state(_Item(((s.second,),)))
     return out
 
 
@@ -336,10 +378,12 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     structure = cat.structure(mtf.mass)
     if structure is None:
         raise fail(mtf.source, mtf.line_of("mass"), f"{mtf.mass} tons is not on the internal structure table "
-                   "(10 to 100 tons in steps of 5)")
+                   "(10 to 200 tons in steps of 5)")
     tech_base = _tech_base(mtf.tech_base, notes)
     file_locs = _match_locations(mtf, spec)
-    slots = {ls.code: _resolve(mtf, ls, file_locs[ls.code], cat, notes) for ls in spec.locations}
+    warnings = list(mtf.warnings)
+    unknown: list[str] = []
+    slots = {ls.code: _resolve(mtf, ls, file_locs[ls.code], cat, notes, warnings, unknown) for ls in spec.locations}
     items = _cut(spec, slots, notes)
     item_of: dict[tuple[str, int], str] = {}
     for item in items:
@@ -359,11 +403,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
             "destroyed": False,
             "blown_off": False,
             "case": _case(slots[ls.code]),
-            "slots": [
-                {"name": s.slot.name, "kind": s.kind, "item": item_of.get((s.code, s.index)),
-                 "destroyed": False, "flags": list(s.slot.flags)}
-                for s in slots[ls.code]
-            ],
+            "slots": [_slot_state(s, item_of) for s in slots[ls.code]],
         }
     for extra in mtf.armor:
         known = {ls.code for ls in spec.locations} | {a for ls in spec.locations for a in ls.armor_aliases}
@@ -389,6 +429,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
         "omni": cat.is_omni(mtf.config),
         "tech_base": tech_base,
         "tonnage": mtf.mass,
+        "superheavy": cat.superheavy(mtf.mass),
         "engine": _engine(mtf, cat, slots, notes),
         "heat_sinks": {
             "count": mtf.heat_sink_count,
@@ -398,7 +439,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
         "walk_mp": mtf.walk_mp,
         "jump_mp": mtf.jump_mp,
         "locations": locations,
-        "items": {item.id: _item_state(item) for item in items},
+        "items": {**{item.id: _item_state(item) for item in items}, **_second_items(slots)},
         "pilot": {"hits": 0, "dead": False, "conscious": True},
         "heat": 0,
         "damage": {"engine_hits": 0, "gyro_hits": 0, "sensor_hits": 0, "life_support_hit": False,
@@ -411,6 +452,8 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
         "cockpit_type": mtf.get("cockpit"),
         "source": mtf.source,
         "import_notes": notes,
+        "import_warnings": warnings,
+        "unrecognised": unknown,
     }
     if spec.id == "lam":
         unit["lam_type"] = (mtf.get("lam") or "Standard").strip().lower()
@@ -419,7 +462,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     return unit
 
 
-def unit_from_mtf(text: str, source: str) -> dict[str, Any]:
+def unit_from_mtf(text: str | bytes, source: str) -> dict[str, Any]:
     """The unit state (docs/systems/battletech.md, "The unit state") of an .mtf file's text.
 
     ``source`` names the file in error messages. Raises :class:`~critcore.errors.StateError`

@@ -73,7 +73,7 @@ class Equipment:
 
 @dataclass(frozen=True)
 class AmmoType:
-    """One weapon's ammunition from ammo.toml."""
+    """What a bin of one weapon's ammunition holds (from a family of ammo.toml)."""
 
     weapon: str
     tech: str
@@ -81,24 +81,90 @@ class AmmoType:
     damage_per_shot: int
     shots_per_turn: int
     explosive: bool
+    family: str = ""
 
 
 @dataclass(frozen=True)
 class AmmoMatch:
-    """What an ammunition slot name says: the weapon, a half-ton bin, munition variants."""
+    """What an ammunition slot name says: the weapon, a half-ton bin, munition variants.
+
+    ``unknown`` is True when no family matched: the bin is kept explosive with the damage its
+    name tells (``guessed`` says whether a number in the name gave it)."""
 
     ammo: AmmoType
     half: bool
     variants: tuple[str, ...]
     shots_factor: float
+    damage_factor: float = 1.0
+    count: int | None = None  # a shot count written in the name, "(100)"
+    unknown: bool = False
+    guessed: bool = False
 
     @property
     def shots(self) -> int:
         """Shots in a full bin of this kind."""
+        if self.count is not None:
+            return self.count
         shots = self.ammo.shots_per_ton * self.shots_factor
         if self.half:
             shots /= 2
         return int(shots)
+
+    @property
+    def damage_per_shot(self) -> int:
+        return int(self.ammo.damage_per_shot * self.damage_factor)
+
+
+@dataclass(frozen=True)
+class AmmoFamily:
+    """One family of ammo.toml: a pattern and the numbers it gives by launcher size."""
+
+    id: str
+    label: str
+    pattern: re.Pattern[str]
+    shots: Mapping[int, int]
+    shots_per_ton: int
+    clan_shots_per_ton: int
+    damage_per_shot: int
+    damage_per_unit: int
+    shots_per_turn: int
+    explosive: bool
+
+    def bin(self, size: int | None, clan: bool) -> AmmoType | None:
+        """The ammunition of this family for a launcher of ``size`` (None: a size it lacks)."""
+        if self.shots:
+            if size is None or size not in self.shots:
+                return None
+            shots = self.shots[size]
+            damage = self.damage_per_unit * size
+        else:
+            shots = self.clan_shots_per_ton if clan and self.clan_shots_per_ton else self.shots_per_ton
+            damage = self.damage_per_shot
+        label = self.label.replace("{size}", str(size)) if size is not None else self.label
+        return AmmoType(label, "clan" if clan else "is", shots, damage, self.shots_per_turn, self.explosive,
+                        self.id)
+
+
+@dataclass(frozen=True)
+class EquipmentFamily:
+    """One family of families.toml."""
+
+    label: str
+    pattern: re.Pattern[str]
+    kind: str
+    slots: int
+    clan_slots: int
+    explosion: int
+    slots_by_size: Mapping[int, int]
+    explosion_by_size: Mapping[int, int]
+
+    def item(self, size: int | None, clan: bool) -> Equipment:
+        slots = self.clan_slots if clan and self.clan_slots else self.slots
+        if size is not None and size in self.slots_by_size:
+            slots = self.slots_by_size[size]
+        explosion = self.explosion_by_size.get(size, self.explosion) if size is not None else self.explosion
+        label = self.label.replace("{size}", str(size)) if size is not None else self.label
+        return Equipment(label, self.kind, "clan" if clan else "is", slots, explosion)
 
 
 @dataclass(frozen=True)
@@ -162,6 +228,7 @@ class Variant:
     name: str
     pattern: re.Pattern[str]
     shots_factor: float
+    damage_factor: float = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -180,11 +247,14 @@ class Catalog:
     heat_sinks: tuple[HeatSinkSpec, ...]
     equipment_strong: Mapping[str, Equipment]
     equipment_weak: Mapping[str, Equipment]
-    ammo_strong: Mapping[str, AmmoType]
-    ammo_weak: Mapping[str, AmmoType]
+    ammo_families: tuple[AmmoFamily, ...]
     ammo_strip: tuple[re.Pattern[str], ...]
     ammo_half: re.Pattern[str]
+    ammo_count: re.Pattern[str]
+    prefix: re.Pattern[str]
     ammo_variants: tuple[Variant, ...]
+    unknown_damage: int
+    equipment_families: tuple[EquipmentFamily, ...]
     headers: frozenset[str] = field(default=frozenset())
 
     # --- configurations and structure -------------------------------------------------------
@@ -202,7 +272,10 @@ class Catalog:
         row = self.structure_rows.get(tons)
         if row is None:
             return None
-        return {"head": self.structure_head, **row}
+        return dict(row)
+
+    def superheavy(self, tons: int) -> bool:
+        return tons > max(t for t, row in self.structure_rows.items() if row["head"] == self.structure_head)
 
     # --- engines and heat sinks -------------------------------------------------------------
     def engine(self, text: str) -> EngineSpec | None:
@@ -240,39 +313,101 @@ class Catalog:
         return None
 
     def equipment(self, name: str, tech_base: str) -> Equipment | None:
-        """The equipment.toml entry a slot name means for a unit of ``tech_base``, or None."""
+        """The equipment.toml entry a slot name means for a unit of ``tech_base``, or the item
+        its family (families.toml) says it is, or None when neither knows it."""
         n = norm(name)
         if not n:
             return None
         result: Equipment | None = self._find(n, prefix_order(tech_base), self.equipment_strong, self.equipment_weak)
+        if result is None:
+            result = self.equipment_family(name, tech_base)
         return result
+
+    def split_prefix(self, name: str, tech_base: str) -> tuple[str, bool]:
+        """(the name without its tech prefix, whether it is a Clan item)."""
+        text = name.strip()
+        m = self.prefix.match(text)
+        clan = _clan_unit(tech_base)
+        if m:
+            clan = m.group(0).strip().upper().startswith("CL")
+            text = text[m.end():]
+        if "(clan)" in text.lower():
+            clan = True
+        return text, clan
+
+    def equipment_family(self, name: str, tech_base: str) -> Equipment | None:
+        text, clan = self.split_prefix(name, tech_base)
+        n = norm(text)
+        for fam in self.equipment_families:
+            m = fam.pattern.search(n)
+            if m:
+                return fam.item(_size(m), clan)
+        return None
 
     @staticmethod
     def looks_like_ammo(name: str) -> bool:
+        """A bin: "ammo" anywhere in the name (also glued: "ISArrowIVAmmo"), or Narc pods."""
         low = name.lower()
-        return bool(re.search(r"\bammo\b", low)) or norm(name).endswith("pods")
+        return "ammo" in low or bool(_NARC_PODS.search(low))
 
     def ammo(self, name: str, tech_base: str) -> AmmoMatch | None:
-        """What an ammunition slot name holds, or None when the weapon is not in ammo.toml."""
-        low = name.lower()
+        """What an ammunition slot name holds, or None when no family of ammo.toml knows it."""
+        text, clan = self.split_prefix(name, tech_base)
+        low = text.lower()
         half = bool(self.ammo_half.search(low))
         low = self.ammo_half.sub(" ", low)
+        count: int | None = None
+        m = self.ammo_count.search(low)
+        if m:
+            count = int(m.group(1))
+            low = low[: m.start()]
         variants: list[str] = []
-        factor = 1.0
+        factor = damage = 1.0
         for variant in self.ammo_variants:
             if variant.pattern.search(low):
                 variants.append(variant.name)
                 factor *= variant.shots_factor
+                damage *= variant.damage_factor
                 low = variant.pattern.sub(" ", low)
         for pattern in self.ammo_strip:
             low = pattern.sub(" ", low)
         n = norm(low)
         if not n:
             return None
-        found: AmmoType | None = self._find(n, prefix_order(tech_base), self.ammo_strong, self.ammo_weak)
-        if found is None:
-            return None
-        return AmmoMatch(found, half, tuple(variants), factor)
+        for fam in self.ammo_families:
+            found = fam.pattern.search(n)
+            if found:
+                ammo = fam.bin(_size(found), clan)
+                if ammo is None:
+                    continue
+                if count is not None and not half and count < ammo.shots_per_ton:
+                    half = True
+                return AmmoMatch(ammo, half, tuple(variants), factor, damage, count)
+        return None
+
+    def unknown_ammo(self, name: str) -> AmmoMatch:
+        """An explosive bin for a name no family knows: one shot of the largest number in the
+        name, or of the smallest damage any bin does."""
+        numbers = [int(x) for x in re.findall(r"\d+", name)]
+        guessed = bool(numbers)
+        damage = max(numbers) if numbers else self.unknown_damage
+        label = name.strip()
+        ammo = AmmoType(label, "", 1, damage, 1, True, "")
+        return AmmoMatch(ammo, False, (), 1.0, 1.0, None, unknown=True, guessed=guessed)
+
+
+_NARC_PODS = re.compile(r"narc.*\bpods?\b")
+
+
+def _clan_unit(tech_base: str) -> bool:
+    return prefix_order(tech_base)[0] == "cl"
+
+
+def _size(m: re.Match[str]) -> int | None:
+    for g in m.groups():
+        if g:
+            return int(g)
+    return None
 
 
 # --- loading ----------------------------------------------------------------------------------
@@ -318,18 +453,34 @@ def _load_equipment() -> tuple[dict[str, Equipment], dict[str, Equipment]]:
     return _index(rows, "equipment.toml")
 
 
-def _load_ammo() -> tuple[dict[str, AmmoType], dict[str, AmmoType], dict[str, Any]]:
+def _load_ammo() -> tuple[tuple[AmmoFamily, ...], dict[str, Any]]:
     data = _read("ammo.toml")
-    rows: list[tuple[Any, Iterable[str], str]] = []
-    for item in data["ammo"]:
-        entry = AmmoType(
-            weapon=item["weapon"], tech=item["tech"], shots_per_ton=int(item["shots_per_ton"]),
-            damage_per_shot=int(item["damage_per_shot"]), shots_per_turn=int(item["shots_per_turn"]),
-            explosive=bool(item["explosive"]),
+    families = tuple(
+        AmmoFamily(
+            id=f["id"], label=f["label"], pattern=re.compile(f["match"]),
+            shots={int(k): int(v) for k, v in f.get("shots", {}).items()},
+            shots_per_ton=int(f.get("shots_per_ton", 0)), clan_shots_per_ton=int(f.get("clan_shots_per_ton", 0)),
+            damage_per_shot=int(f.get("damage_per_shot", 0)), damage_per_unit=int(f.get("damage_per_unit", 0)),
+            shots_per_turn=int(f.get("shots_per_turn", 1)), explosive=bool(f.get("explosive", True)),
         )
-        rows.append((entry, [item["weapon"], *item.get("aliases", [])], item["tech"]))
-    strong, weak = _index(rows, "ammo.toml")
-    return strong, weak, data
+        for f in data["family"]
+    )
+    return families, data
+
+
+def _load_families() -> tuple[EquipmentFamily, ...]:
+    data = _read("families.toml")
+    out = []
+    for f in data["family"]:
+        if f["kind"] not in SLOT_KINDS:
+            raise ValueError(f"families.toml: {f['label']!r} has unknown kind {f['kind']!r}")
+        out.append(EquipmentFamily(
+            label=f["label"], pattern=re.compile(f["match"]), kind=f["kind"], slots=int(f.get("slots", 0)),
+            clan_slots=int(f.get("clan_slots", 0)), explosion=int(f.get("explosion", 0)),
+            slots_by_size={int(k): int(v) for k, v in f.get("slots_by_size", {}).items()},
+            explosion_by_size={int(k): int(v) for k, v in f.get("explosion_by_size", {}).items()},
+        ))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)
@@ -337,8 +488,11 @@ def catalog() -> Catalog:
     """The importer's data (read from the package once per process)."""
     structure = _read("structure.toml")
     rows = {
-        int(r[0]): {"center_torso": int(r[1]), "side_torso": int(r[2]), "arm": int(r[3]), "leg": int(r[4])}
-        for r in structure["rows"]
+        int(r[0]): {"head": int(head), "center_torso": int(r[1]), "side_torso": int(r[2]), "arm": int(r[3]),
+                    "leg": int(r[4])}
+        for head, table in ((structure["head"], structure["rows"]),
+                            (structure["superheavy_head"], structure["superheavy_rows"]))
+        for r in table
     }
     cfg = _read("configs.toml")
     configs = tuple(
@@ -370,7 +524,7 @@ def catalog() -> Catalog:
         for h in hs["heat_sink"]
     )
     eq_strong, eq_weak = _load_equipment()
-    ammo_strong, ammo_weak, ammo = _load_ammo()
+    ammo_families, ammo = _load_ammo()
     headers = frozenset(h.lower() for c in configs for loc in c.locations for h in loc.headers)
     return Catalog(
         structure_head=int(structure["head"]),
@@ -385,13 +539,17 @@ def catalog() -> Catalog:
         heat_sinks=heat_sinks,
         equipment_strong=eq_strong,
         equipment_weak=eq_weak,
-        ammo_strong=ammo_strong,
-        ammo_weak=ammo_weak,
+        ammo_families=ammo_families,
         ammo_strip=tuple(_rx(p) for p in ammo["strip"]),
         ammo_half=_rx(ammo["half_pattern"]),
+        ammo_count=_rx(ammo["count_pattern"]),
+        prefix=re.compile(ammo["prefix_pattern"]),
         ammo_variants=tuple(
-            Variant(name=v["name"], pattern=_rx(v["match"]), shots_factor=float(v["shots_factor"]))
+            Variant(name=v["name"], pattern=_rx(v["match"]), shots_factor=float(v["shots_factor"]),
+                    damage_factor=float(v.get("damage_factor", 1.0)))
             for v in ammo["variant"]
         ),
+        unknown_damage=int(ammo["unknown_damage"]),
+        equipment_families=_load_families(),
         headers=headers,
     )

@@ -1,0 +1,88 @@
+"""Every real unit of ../shared/mtf-corpus/units (MegaMek's data, skipped when absent): each file
+imports; every ammunition bin the rules let explode is explosive with shots and damage; every
+explosive weapon explodes with its damage; nothing is unrecognised. The figures are in
+docs/systems/battletech.md ("Real units")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from critcore_battletech.units import unit_from_mtf
+
+CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "mtf-corpus" / "units"
+
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/mtf-corpus/units is not here")
+
+# Weapon families whose first critical hit is an explosion (the rule document: "certain items or
+# weapons, such as Gauss rifles"; the published rules add HAGs, improved heavy lasers, TSEMP).
+EXPLOSIVE_WORDS = ("gauss", "hag", "improvedheavy", "improvedmediumheavy", "improvedsmallheavy",
+                   "improvedlargeheavy", "tsemp", "sbgr", "magshot")
+# Bins the published rules make inert: Gauss slugs of every kind, plasma, and fills that do no
+# damage (fluid guns, tasers, nail/rivet guns, coolant).
+INERT_WORDS = ("gauss", "hag", "sbg", "silverbullet", "magshot", "plasma", "fluid", "taser", "nail", "coolant",
+               "sprayer")
+
+
+def _norm(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[tuple[Path, dict[str, Any]]]:
+    units = []
+    for path in sorted(CORPUS.rglob("*.mtf")):
+        units.append((path, unit_from_mtf(path.read_bytes(), str(path))))  # a refused file fails here
+    return units
+
+
+def test_the_corpus_is_the_size_its_readme_says(corpus: list[tuple[Path, dict[str, Any]]]) -> None:
+    assert len(corpus) >= 2000
+
+
+def test_every_file_imports_with_nothing_unrecognised(corpus: list[tuple[Path, dict[str, Any]]]) -> None:
+    unknown = {name for _, u in corpus for name in u["unrecognised"]}
+    assert not unknown
+
+
+def test_every_ammunition_bin_that_can_explode_is_explosive_with_shots_and_damage(
+        corpus: list[tuple[Path, dict[str, Any]]]) -> None:
+    bad = []
+    bins = 0
+    for path, u in corpus:
+        for item in u["items"].values():
+            if item["kind"] != "ammo":
+                continue
+            bins += 1
+            inert = any(w in _norm(item["name"]) for w in INERT_WORDS)
+            a = item["ammo"]
+            if inert:
+                ok = item["explosive"] is False and a["shots"] > 0
+            else:
+                ok = item["explosive"] is True and a["shots"] > 0 and a["damage_per_shot"] > 0
+            if not ok:
+                bad.append(f"{path.name}: {item['name']} {a}")
+    assert bins > 4000
+    assert not bad, bad[:20]
+
+
+def test_every_explosive_weapon_explodes(corpus: list[tuple[Path, dict[str, Any]]]) -> None:
+    bad = []
+    weapons = 0
+    for path, u in corpus:
+        for item in u["items"].values():
+            if item["kind"] == "ammo" or not any(w in _norm(item["name"]) for w in EXPLOSIVE_WORDS):
+                continue
+            weapons += 1
+            if not (item["explosive"] and item["explosion_damage"] > 0):
+                bad.append(f"{path.name}: {item['name']}")
+    assert weapons > 500
+    assert not bad, bad[:20]
+
+
+def test_superheavies_and_stray_bytes_are_read(corpus: list[tuple[Path, dict[str, Any]]]) -> None:
+    superheavy = [u for _, u in corpus if u["superheavy"]]
+    assert superheavy and all(u["locations"]["HD"]["structure"] == 4 for u in superheavy)
+    assert any("not UTF-8" in w for _, u in corpus for w in u["import_warnings"])
