@@ -15,6 +15,7 @@ import click
 from . import __version__
 from . import cli_complete as complete
 from .cli_errors import Command, Group, guarded, out, pause_gc, registry
+from .cli_examples import examples as _examples
 from .cli_procedures import SystemsGroup
 
 
@@ -55,6 +56,7 @@ for _verb, _help in (
     ("simulate", "Monte Carlo with seeded dice: crit simulate SYSTEM PROCEDURE -n N [options]."),
 ):
     cli.add_command(SystemsGroup(_verb, help=_help))
+cli.add_command(_examples)
 
 
 @cli.command(cls=Command)

@@ -144,3 +144,26 @@ def critcore_upgrade_state(state: Mapping[str, Any], version: str) -> Mapping[st
     as this version expects it (plain JSON data), or ``None`` when nothing needs to change.
     The upgraded state is written back with the target's next change. First answer wins.
     """
+
+
+@hookspec(firstresult=True)
+def critcore_examples() -> Sequence[Any] | None:  # type: ignore[empty-body]
+    """Example targets the plugin ships: a character, a unit, a house-rule file.
+
+    Called by ``crit examples``, which writes them into the current folder. Return a sequence of
+    :class:`critcore.examples.Example` (``name``: a plain file name; ``text``: the file's
+    content; ``about``: one line saying what it is), or ``None`` for none.
+    :func:`critcore.examples.package_examples` reads them from package data. First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_web_view(ctx: Context) -> Sequence[Mapping[str, Any]] | None:  # type: ignore[empty-body]
+    """A picture of the target for ``crit serve``'s page, as panels of plain data.
+
+    Called by the web page (``critcore.web``) for each target of the campaign, with
+    ``ctx.target`` its current state. Return a list of panels (``{"type": "meter" | "boxes" |
+    "slots" | "facts" | "list" | "alert" | "grid", ...}``, see docs/web.md): critcore draws them
+    and escapes every text, so a plugin writes no HTML. Return ``None`` to fall back to the
+    ``critcore_show`` lines, or the state as data. First answer wins.
+    """

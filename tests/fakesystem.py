@@ -114,6 +114,14 @@ def critcore_read_target(path, text):
 
 
 @hookimpl
+def critcore_examples():
+    """One example character, as `crit examples` writes it."""
+    from critcore.examples import Example
+
+    return [Example("hero.json", '{"hp": 12}\n', "a fake hero with 12 hp")]
+
+
+@hookimpl
 def critcore_report(outcome, view):
     """Players only learn whether it was a critical, never the table row."""
     if view != "player":

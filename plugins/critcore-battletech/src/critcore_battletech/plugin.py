@@ -297,3 +297,11 @@ def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
     from .report import report_lines
 
     return report_lines(outcome, view)
+
+
+@hookimpl
+def critcore_examples() -> Sequence[Any]:
+    """The examples `crit examples` writes: Quillback QBK-3, an original 45-ton 'Mech in MegaMek's .mtf format."""
+    from critcore.examples import package_examples
+
+    return package_examples("critcore_battletech.examples", {"quillback.mtf": "Quillback QBK-3, an original 45-ton 'Mech in MegaMek's .mtf format"})

@@ -43,3 +43,11 @@ def critcore_show(ctx: Any) -> Sequence[str] | None:
     from . import character
 
     return character.show(ctx)
+
+
+@hookimpl
+def critcore_examples() -> Sequence[Any]:
+    """The examples `crit examples` writes: Sir Bertram, a knight: HP 12, HT 11, DR 4 on torso and skull."""
+    from critcore.examples import package_examples
+
+    return package_examples("critcore_gurps.examples", {"bertram.json": "Sir Bertram, a knight: HP 12, HT 11, DR 4 on torso and skull"})

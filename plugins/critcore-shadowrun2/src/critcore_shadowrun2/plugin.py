@@ -66,3 +66,11 @@ def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
     from . import report
 
     return report.report(outcome, view)
+
+
+@hookimpl
+def critcore_examples() -> Sequence[object]:
+    """The examples `crit examples` writes: Ghost, a street samurai with Body 4, unhurt."""
+    from critcore.examples import package_examples
+
+    return package_examples("critcore_shadowrun2.examples", {"runner.toml": "Ghost, a street samurai with Body 4, unhurt"})

@@ -1,0 +1,1 @@
+"""Example characters (package data for `crit examples`)."""
