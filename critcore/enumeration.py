@@ -35,8 +35,43 @@ def _weights(options: Sequence[tuple[Any, Fraction]]) -> tuple[tuple[tuple[Any, 
     return tuple((v, p.numerator * (den // p.denominator)) for v, p in options), den
 
 
-_weights_of = lru_cache(maxsize=4096)(lambda request: _weights(request.distribution()))
-"""Weights of a DiceExpr or SuccessTest, cached by the (cheaply hashed) request."""
+MAX_ROLL_RESULTS = 2_000
+"""Most distinct results one roll may have in an exact enumeration (``CRITCORE_MAX_ROLL_RESULTS``)."""
+
+MAX_RUNS = 2_000_000
+"""Most runs (distinct sequences of roll results) one exact enumeration may make
+(``CRITCORE_MAX_ODDS_RUNS``)."""
+
+_SIMULATE = "; use crit simulate for an estimate"
+
+
+def _limit(var: str, default: int) -> int:
+    import os
+
+    text = os.environ.get(var, "")
+    return int(text) if text.isascii() and text.isdigit() and 0 < len(text) < 13 else default
+
+
+def _bounded(request: Any) -> Any:
+    """``request`` (a DiceExpr or SuccessTest) if enumerating its results is within the limits:
+    the number of distinct results (working out their probabilities takes about the square of
+    that many steps, so the limit bounds both)."""
+    from .errors import TooMuchWork
+
+    limit = _limit("CRITCORE_MAX_ROLL_RESULTS", MAX_ROLL_RESULTS)
+    if isinstance(request, DiceExpr):
+        results = request.count * (request.sides - 1) + 1
+        if results > limit:
+            raise TooMuchWork(f"exact odds of {request.notation}: {results:,} possible results is over the "
+                              f"limit of {limit:,} (CRITCORE_MAX_ROLL_RESULTS){_SIMULATE}")
+    elif isinstance(request, SuccessTest) and request.dice > limit:
+        raise TooMuchWork(f"exact odds of {request.notation}: {request.dice:,} dice is over the limit of "
+                          f"{limit:,} (CRITCORE_MAX_ROLL_RESULTS){_SIMULATE}")
+    return request
+
+
+_weights_of = lru_cache(maxsize=4096)(lambda request: _weights(_bounded(request).distribution()))
+"""Weights of a DiceExpr or SuccessTest, cached by the (cheaply hashed) request (within the limits)."""
 
 
 _UNTIL_CACHE: dict[Any, Any] = {}
@@ -227,8 +262,15 @@ def enumerate_weights(
     sums: dict[Any, list[int]] = {}  # answer -> [numerator, denominator]
     cut = [0, 1]
     stack: list[list[int]] = [[]]
+    budget = _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)
     while stack:
         path = stack.pop()
+        budget -= 1
+        if budget < 0:
+            from .errors import TooMuchWork
+
+            raise TooMuchWork(f"exact odds would take more than {_limit('CRITCORE_MAX_ODDS_RUNS', MAX_RUNS):,} "
+                              f"runs of the procedure (CRITCORE_MAX_ODDS_RUNS){_SIMULATE}")
         roller = EnumeratingRoller(path, cutoff)
         try:
             answer = run(roller)

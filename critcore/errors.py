@@ -42,6 +42,11 @@ class UnknownNameError(InputError):
     """An unknown system, procedure, table or rule was asked for."""
 
 
+class TooMuchWork(InputError):
+    """An exact computation would exceed its limit (too many results of one roll, too many
+    runs): refused at once, suggesting an estimate (``crit simulate``) instead."""
+
+
 class PluginError(CritcoreError):
     """A plugin is installed but broken (fails to import or declares nonsense)."""
 

@@ -72,17 +72,20 @@ def quoted(value: object, limit: int = MAX_VALUE) -> str:
     return shorten(printable(repr(value)), limit)
 
 
-_LONG_WORD = re.compile(r"\S{%d,}" % (MAX_VALUE + 20))
+LONG_WORD = 160
+"""A run of more characters than this without a space (a pasted value) is shortened in an error."""
+
+_LONG_WORD = re.compile(r"\S{%d,}" % (LONG_WORD + 1))
 
 
 def error_line(message: str) -> str:
     """An error message as one safe line of reasonable length.
 
-    Control characters and line breaks are escaped, any single run of more than 80 characters
+    Control characters and line breaks are escaped, any single run of more than 160 characters
     without a space (a pasted value, a very long path) keeps its start and end around an
     ellipsis, and the whole line is cut at :data:`MAX_LINE` characters.
     """
     line = printable(message)
-    if len(line) > MAX_VALUE + 20:
-        line = _LONG_WORD.sub(lambda m: m.group()[: MAX_VALUE - 15] + "…" + m.group()[-15:], line)
+    if len(line) > LONG_WORD:
+        line = _LONG_WORD.sub(lambda m: m.group()[:100] + "…" + m.group()[-40:], line)
     return shorten(line, MAX_LINE)

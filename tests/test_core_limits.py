@@ -168,3 +168,24 @@ def test_a_config_section_with_a_typo_suggests_the_system(invoke, isolated_confi
     (isolated_config / "critcore.toml").write_text('systems.fak.crit_on_19 = true\n')
     r = invoke("resolve", "fake", "attack", "--seed", "1")
     one_clean_line(r, "critcore.toml, line 1", "'fak'", "fake")
+
+
+def test_exact_odds_of_a_roll_with_too_many_results_are_refused_at_once(invoke):
+    """`crit odds gurps critical-hit --damage "20d1000 cut"` was still running after 15 s; a roll
+    with more distinct results than the limit (2,000) is refused before any work, suggesting
+    crit simulate."""
+    import time
+
+    start = time.perf_counter()
+    r = invoke("odds", "fake", "attack", "--damage", "20d1000")
+    assert time.perf_counter() - start < 5  # a bound against a hang, not a benchmark
+    one_clean_line(r, "20d1000", "19,981 possible results", "limit of 2,000", "CRITCORE_MAX_ROLL_RESULTS",
+                   "crit simulate")
+
+
+def test_exact_odds_stop_at_the_run_limit(invoke, monkeypatch):
+    monkeypatch.setenv("CRITCORE_MAX_ODDS_RUNS", "5")
+    r = invoke("odds", "fake", "attack")
+    one_clean_line(r, "more than 5 runs", "CRITCORE_MAX_ODDS_RUNS", "crit simulate")
+    monkeypatch.delenv("CRITCORE_MAX_ODDS_RUNS")
+    assert invoke("odds", "fake", "attack").exit_code == 0
