@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .enumeration import EnumeratingRoller, add_to, enumerate_weights_within
 from .engine import Engine, check_params, direct_caller
-from .model import Applied, Data, Determination, Effect, Location, thaw
+from .model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, thaw
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)
 LEVELS = ("determine", "locate", "effect", "apply")
@@ -35,24 +35,30 @@ class Branch:
     applied: Applied | None
     probability: Fraction | float
 
+    @property
+    def tags(self) -> frozenset[str]:
+        """The outcome's tags (every tag its stage results carry): the events that happened."""
+        return outcome_tags(self.determination, self.location, self.effects, self.applied)
+
     def label(self, level: str) -> str:
-        """How this outcome reads at one level of the grouping."""
+        """How this outcome reads at one level of the grouping, in plain words."""
         if level == "determine":
             d = self.determination
-            return "-" if d is None else d.kind
+            return "-" if d is None else (d.summary or d.kind)
         if level == "locate":
             return "-" if self.location is None else self.location.name
         if level == "effect":
-            return ", ".join(e.id for e in self.effects) or "-"
+            return "; ".join(dict.fromkeys(_effect_words(e) for e in self.effects)) or "-"
         a = self.applied
         return "-" if a is None else a.summary
 
     def to_json(self) -> dict[str, Any]:
+        """This outcome on its own (the odds JSON stores stage results once: see critcore.oddsview)."""
         from .model import _stage_json
 
         return {
-            "probability": _prob_json(self.probability),
-            "percent": float(self.probability) * 100,
+            "probability": prob_json(self.probability),
+            "tags": sorted(self.tags),
             "determination": _stage_json(self.determination),
             "location": _stage_json(self.location),
             "effects": [e.to_json() for e in self.effects],
@@ -60,13 +66,37 @@ class Branch:
         }
 
 
-def _prob_json(p: Fraction | float) -> str | float:
-    return f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else p
+def _effect_words(e: Effect) -> str:
+    """A table row in plain words: its text, after the component it struck when it names one."""
+    what = e.data.get("component")
+    return f"{what}: {e.text}" if isinstance(what, str) and what else e.text
+
+
+def prob_json(p: Fraction | float, n: int | None = None) -> dict[str, Any]:
+    """The one probability representation of ``crit odds`` and ``crit simulate`` JSON: an exact
+    fraction as text and a float, side by side (a simulation's fraction is count/runs)."""
+    if isinstance(p, Fraction):
+        return {"fraction": f"{p.numerator}/{p.denominator}", "float": float(p)}
+    if n:
+        return {"fraction": f"{round(p * n)}/{n}", "float": p}
+    return {"fraction": None, "float": p}
+
+
+def declared_events(engine: Engine) -> tuple[Event, ...]:
+    """The events the system declares, then those its enabled rule plugins add (``RuleInfo.events``)."""
+    found = list(engine.info.events)
+    names = {e.name for e in found}
+    for plugin in engine.pm.get_plugins():
+        for e in getattr(getattr(plugin, "RULE", None), "events", ()) or ():
+            if e.name not in names:
+                names.add(e.name)
+                found.append(e)
+    return tuple(found)
 
 
 @dataclass(frozen=True)
 class Group:
-    """Outcomes that read the same down to one level (e.g. every 'critical-hit')."""
+    """Outcomes that read the same down to one level (e.g. every critical hit)."""
 
     level: str
     label: str
@@ -75,21 +105,72 @@ class Group:
     count: int = 0  # how many simulated resolutions fell here (simulations only)
 
 
-def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
-    """Group outcomes the way a player reads them: determination, then location, effect, result."""
-    if not levels:
+NOTHING_MORE = "nothing more"
+
+
+def _unsaid(label: str, said: Sequence[str]) -> str:
+    """``label`` without what an enclosing line already said (a repeated line says nothing)."""
+    for earlier in said:
+        if label == earlier:
+            return ""
+        if label.startswith(earlier):
+            rest = label[len(earlier):].lstrip(" ;:,.-—")
+            if rest:
+                label = rest
+    return label
+
+
+def _zero(branches: Sequence[Branch]) -> Fraction | float:
+    return Fraction(0) if isinstance(branches[0].probability, Fraction) else 0.0
+
+
+def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, said: tuple[str, ...] = ()) -> tuple[Group, ...]:
+    """Group outcomes the way a player reads them: determination, then location, effect, result.
+
+    Labels are plain words. No line repeats another: a level that says nothing new (no answer,
+    or what an enclosing line said already) is skipped, and a group with a single sub-group
+    is written on one line with it.
+    """
+    if not levels or not branches:
         return ()
     level, rest = levels[0], levels[1:]
     buckets: dict[str, list[Branch]] = {}
     for b in branches:
-        buckets.setdefault(b.label(level), []).append(b)
-    out = []
+        label = b.label(level)
+        buckets.setdefault("" if label == "-" else _unsaid(label, said), []).append(b)
+    out: list[Group] = []
+    quiet = buckets.pop("", None)
+    if quiet is not None:
+        if buckets and not rest:
+            buckets[NOTHING_MORE] = quiet
+        else:
+            deeper = group(quiet, rest, said)
+            if deeper or not buckets:
+                out.extend(deeper)
+            else:
+                buckets[NOTHING_MORE] = quiet
     for label, members in buckets.items():
-        total = sum((b.probability for b in members), Fraction(0) if isinstance(members[0].probability, Fraction) else 0.0)
-        children = group(members, rest) if rest and not all(b.label(l) == "-" for b in members for l in rest) else ()
+        total = sum((b.probability for b in members), _zero(members))
+        children = group(members, rest, said + (label,))
+        while len(children) == 1 and children[0].probability == total:
+            only = children[0]  # one sub-group: said on the same line
+            label = f"{label} — {only.label}"
+            children = only.children
         out.append(Group(level, label, total, children))
-    out.sort(key=lambda g: -g.probability)
-    return tuple(out)
+    return _merged(out)
+
+
+def _merged(groups: Sequence[Group]) -> tuple[Group, ...]:
+    """Siblings with the same label as one group (their sub-groups merged too), most likely first."""
+    by_label: dict[str, Group] = {}
+    for g in groups:
+        seen = by_label.get(g.label)
+        if seen is None:
+            by_label[g.label] = g
+        else:
+            by_label[g.label] = Group(seen.level, g.label, seen.probability + g.probability,
+                                      _merged(seen.children + g.children))
+    return tuple(sorted(by_label.values(), key=lambda g: -g.probability))
 
 
 @dataclass(frozen=True)
@@ -102,6 +183,9 @@ class Odds:
     branches: tuple[Branch, ...]
     remainder: Fraction
     runs: int
+    events: tuple[Event, ...] = ()  # declared by the system and its enabled rule plugins
+    rules: tuple[str, ...] = ()
+    target: Any = None  # the input state (frozen), which the JSON's states are differences from
 
     @property
     def exact(self) -> bool:
@@ -111,29 +195,28 @@ class Odds:
         """Total probability of the outcomes for which ``predicate`` holds."""
         return sum((b.probability for b in self.branches if predicate(b)), Fraction(0))  # type: ignore[misc]
 
+    def event(self, name: str) -> Fraction:
+        """Exact probability that the event (outcome tag) ``name`` happens."""
+        return self.probability(lambda b: name in b.tags)
+
+    def event_odds(self) -> list[tuple[Event, Fraction]]:
+        """Each declared event with its exact probability, in the order declared."""
+        totals: dict[str, Fraction] = {e.name: Fraction(0) for e in self.events}
+        for b in self.branches:
+            for tag in b.tags:
+                if tag in totals:
+                    totals[tag] += b.probability  # type: ignore[operator]
+        return [(e, totals[e.name]) for e in self.events]
+
     def groups(self, levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
         return group(self.branches, levels)
 
     def to_json(self, levels: Sequence[str] = LEVELS) -> dict[str, Any]:
-        return {
-            "system": self.system,
-            "procedure": self.procedure,
-            "params": thaw(self.params),
-            "exact": self.exact,
-            "remainder": _prob_json(self.remainder),
-            "outcomes": [b.to_json() for b in sorted(self.branches, key=lambda b: -b.probability)],
-            "groups": [_group_json(g) for g in self.groups(levels)],
-        }
+        """The odds JSON (format 2, see docs/odds.md): events, then outcomes, stage results and
+        states stored once."""
+        from .oddsview import odds_json
 
-
-def _group_json(g: Group) -> dict[str, Any]:
-    out: dict[str, Any] = {"level": g.level, "label": g.label, "probability": _prob_json(g.probability),
-                           "percent": float(g.probability) * 100}
-    if g.count:
-        out["count"] = g.count
-    if g.children:
-        out["children"] = [_group_json(c) for c in g.children]
-    return out
+        return odds_json(self, levels)
 
 
 def exact_odds(
@@ -142,8 +225,12 @@ def exact_odds(
     params: Mapping[str, Any] | None = None,
     target: Mapping[str, Any] | None = None,
     tolerance: Fraction = DEFAULT_TOLERANCE,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Odds:
     """Exact probabilities of every distinct outcome of ``procedure``, stage by stage.
+
+    ``progress(done, total)`` is called after each branch of the last stage enumerated (the
+    longest part of any long run).
 
     Probabilities travel as whole-number ``[numerator, denominator]`` pairs (much cheaper than
     fractions) and become :class:`~fractions.Fraction` at the end.
@@ -151,6 +238,9 @@ def exact_odds(
     proc = engine.procedure(procedure)
     checked = check_params(proc, params or {})
     frozen = engine.check_target(target)  # checked against the system's schema and frozen, once
+    check = getattr(engine, "check_target", None)
+    if check is not None and frozen is not None:
+        frozen = check(frozen)  # checked (and trusted) once: every run is handed the same object
     runs = [0]
     context = engine.context
 
@@ -190,7 +280,9 @@ def exact_odds(
         for level in ("locate", "effect", "apply"):
             call = callers[level]
             nxt: list[tuple[tuple[Any, ...], int, int]] = []
-            for prefix, pn, pd in states:
+            for done, (prefix, pn, pd) in enumerate(states):
+                if progress is not None and level == "apply":
+                    progress(done, len(states))
                 if level == "effect":
                     dist, rem = stage(lambda ctx, pre=prefix: _tuple(call(ctx, *pre)))
                     if None in dist and () in dist:  # no effects, said two ways: one outcome
@@ -210,7 +302,8 @@ def exact_odds(
     for _, n, d in finals:
         add_to(total, n, d)
     missing = 1 - Fraction(total[0], total[1])
-    return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0])
+    return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0], declared_events(engine),
+                tuple(engine.rules), frozen)
 
 
 def _tuple(found: Any) -> Any:

@@ -234,6 +234,21 @@ class Option:
 
 
 @record
+class Event:
+    """A named event players ask about ("ammunition explosion", "critical hit"): an outcome tag
+    the system's stages set (``tags`` on a stage result), declared with its plain-words text.
+    ``crit odds`` and ``crit simulate`` lead with the probability of each declared event."""
+
+    name: str
+    text: str
+
+    def __init__(self, name: str, text: str) -> None:
+        v = self.__dict__
+        v["name"] = name
+        v["text"] = text
+
+
+@record
 class SystemInfo:
     """How a system describes itself: the answer of ``critcore_system``.
 
@@ -254,12 +269,13 @@ class SystemInfo:
     url: str = ""
     target_noun: str = "target"  # the CLI adds --NOUN as another name for --target (e.g. --unit)
     treat_note: str = ""  # said by `crit treat SYSTEM` when the system has no treat procedures
+    events: tuple[Event, ...] = ()  # the outcome tags its stages set that players ask about
     target_schema: Any = None  # "package:file.toml" (or the parsed table): the target's schema (critcore.schema)
 
     def __init__(self, name: str, title: str, procedures: tuple[Procedure, ...], version: str = "",
                  package: str = "", tables_package: str | None = None, options: tuple[Option, ...] = (),
                  effect_codes: frozenset[str] = frozenset(), url: str = "", target_noun: str = "target",
-                 treat_note: str = "", target_schema: Any = None) -> None:
+                 treat_note: str = "", events: tuple[Event, ...] = (), target_schema: Any = None) -> None:
         v = self.__dict__
         v["name"] = name
         v["title"] = title
@@ -272,6 +288,7 @@ class SystemInfo:
         v["url"] = url
         v["target_noun"] = target_noun
         v["treat_note"] = treat_note
+        v["events"] = events
         v["target_schema"] = target_schema
 
     def procedure(self, name: str) -> Procedure | None:
@@ -364,6 +381,14 @@ def _data(value: Any) -> Data | None:
     return value if value is None or isinstance(value, Data) else Data(value)
 
 
+NO_TAGS: frozenset[str] = frozenset()
+
+
+def _tags(value: Any) -> frozenset[str]:
+    """Outcome tags as a frozenset (a plugin may pass any iterable of names)."""
+    return value if value.__class__ is frozenset else frozenset(value or ())
+
+
 def _hash_of(obj: Any, names: tuple[str, ...]) -> int:
     """A frozen object's hash, computed once (exact odds hash stage results again and again)."""
     h: int | None = obj.__dict__.get("_hash")
@@ -389,17 +414,20 @@ class Determination:
     summary: str
     final: bool = False
     data: Data = EMPTY
+    tags: frozenset[str] = NO_TAGS
 
-    def __init__(self, kind: str, critical: bool, summary: str, final: bool = False, data: Data = EMPTY) -> None:
+    def __init__(self, kind: str, critical: bool, summary: str, final: bool = False, data: Data = EMPTY,
+                 tags: frozenset[str] = NO_TAGS) -> None:
         v = self.__dict__
         v["kind"] = kind
         v["critical"] = critical
         v["summary"] = summary
         v["final"] = final
         v["data"] = _data(data)
+        v["tags"] = _tags(tags)
 
     def __hash__(self) -> int:
-        return _hash_of(self, ("kind", "critical", "summary", "final", "data"))
+        return _hash_of(self, ("kind", "critical", "summary", "final", "data", "tags"))
 
 
 @record
@@ -410,16 +438,19 @@ class Location:
     name: str
     summary: str = ""
     data: Data = EMPTY
+    tags: frozenset[str] = NO_TAGS
 
-    def __init__(self, id: str, name: str, summary: str = "", data: Data = EMPTY) -> None:
+    def __init__(self, id: str, name: str, summary: str = "", data: Data = EMPTY,
+                 tags: frozenset[str] = NO_TAGS) -> None:
         v = self.__dict__
         v["id"] = id
         v["name"] = name
         v["summary"] = summary
         v["data"] = _data(data)
+        v["tags"] = _tags(tags)
 
     def __hash__(self) -> int:
-        return _hash_of(self, ("id", "name", "summary", "data"))
+        return _hash_of(self, ("id", "name", "summary", "data", "tags"))
 
 
 @record
@@ -436,9 +467,10 @@ class Effect:
     text: str
     roll: int | None = record_field(default=None, compare=False)
     data: Data = EMPTY
+    tags: frozenset[str] = NO_TAGS
 
     def __init__(self, table: str, id: str, code: str, text: str, roll: int | None = None,
-                 data: Data = EMPTY) -> None:
+                 data: Data = EMPTY, tags: frozenset[str] = NO_TAGS) -> None:
         v = self.__dict__
         v["table"] = table
         v["id"] = id
@@ -446,9 +478,10 @@ class Effect:
         v["text"] = text
         v["roll"] = roll
         v["data"] = _data(data)
+        v["tags"] = _tags(tags)
 
     def __hash__(self) -> int:
-        return _hash_of(self, ("table", "id", "code", "text", "data"))
+        return _hash_of(self, ("table", "id", "code", "text", "data", "tags"))
 
     def to_json(self) -> dict[str, JSONValue]:
         out: dict[str, JSONValue] = {
@@ -459,11 +492,13 @@ class Effect:
             "text": self.text,
         }
         out.update(thaw(self.data))
+        if self.tags:
+            out["tags"] = sorted(self.tags)
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Effect:
-        rest = {k: v for k, v in data.items() if k not in ("table", "roll", "id", "effect", "text")}
+        rest = {k: v for k, v in data.items() if k not in ("table", "roll", "id", "effect", "text", "tags")}
         return cls(
             table=data["table"],
             id=data["id"],
@@ -471,6 +506,7 @@ class Effect:
             text=data["text"],
             roll=data.get("roll"),
             data=Data(rest),
+            tags=frozenset(data.get("tags", ())),
         )
 
 
@@ -489,22 +525,37 @@ class Applied:
     target: Data | None = None
     effects: tuple[Effect, ...] = ()
     data: Data = EMPTY
+    tags: frozenset[str] = NO_TAGS
 
     def __init__(self, summary: str, changes: tuple[str, ...] = (), target: Data | None = None,
-                 effects: tuple[Effect, ...] = (), data: Data = EMPTY) -> None:
+                 effects: tuple[Effect, ...] = (), data: Data = EMPTY, tags: frozenset[str] = NO_TAGS) -> None:
         v = self.__dict__
         v["summary"] = summary
         v["changes"] = changes if changes is None or isinstance(changes, tuple) else tuple(changes)
         v["target"] = target if target is None or isinstance(target, Data) else Data(target)
         v["effects"] = effects if effects is None or isinstance(effects, tuple) else tuple(effects)
         v["data"] = _data(data)
+        v["tags"] = _tags(tags)
 
     def __hash__(self) -> int:
-        return _hash_of(self, ("summary", "changes", "target", "effects", "data"))
+        return _hash_of(self, ("summary", "changes", "target", "effects", "data", "tags"))
 
 
 Treatment = Applied
 """``treat`` answers with the same shape as ``apply``."""
+
+
+def outcome_tags(determination: Determination | None, location: Location | None,
+                 effects: tuple[Effect, ...] | None, applied: Applied | None) -> frozenset[str]:
+    """The union of the tags of an outcome's stage results (the effects rolled while applying too)."""
+    found: set[str] = set()
+    for part in (determination, location, applied):
+        if part is not None and part.tags:
+            found |= part.tags
+    for e in (effects or ()) + (applied.effects if applied is not None else ()):
+        if e.tags:
+            found |= e.tags
+    return frozenset(found)
 
 
 def _stage_json(value: Any) -> Any:
@@ -517,6 +568,8 @@ def _stage_json(value: Any) -> Any:
         v = getattr(value, name)
         if isinstance(v, tuple) and v and isinstance(v[0], Effect):
             out[name] = [e.to_json() for e in v]
+        elif isinstance(v, frozenset):
+            out[name] = sorted(v)
         else:
             out[name] = thaw(v)
     return out
@@ -589,6 +642,11 @@ class Outcome:
         extra = self.applied.effects if self.applied else ()
         return self.effects + extra
 
+    @property
+    def tags(self) -> frozenset[str]:
+        """The outcome's tags: every tag its stage results carry (see :class:`Event`)."""
+        return outcome_tags(self.determination, self.location, self.effects, self.applied)
+
     def to_dict(self) -> dict[str, Any]:
         """The outcome as plain JSON data: the ``--json`` object, ``format`` its version."""
         return {
@@ -606,6 +664,7 @@ class Outcome:
             "steps": [s.to_json() for s in self.steps],
             "notes": [n.to_json() for n in self.notes],
             "target": thaw(self.target),
+            "tags": sorted(self.tags),
         }
 
     def to_json(self, **dumps: Any) -> str:
@@ -638,6 +697,8 @@ class Outcome:
                     kwargs[key] = Data(kwargs[key])
             if "changes" in kwargs:
                 kwargs["changes"] = tuple(kwargs["changes"])
+            if "tags" in kwargs:
+                kwargs["tags"] = frozenset(kwargs["tags"])
             if "effects" in kwargs:
                 kwargs["effects"] = tuple(Effect.from_json(e) for e in kwargs["effects"])
             return kind(**kwargs)

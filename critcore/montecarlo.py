@@ -33,8 +33,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .dice import DiceExpr, make_test, parse
 from .engine import Context, Engine, check_params, direct_caller
-from .exact import LEVELS, Branch, Group, group
-from .model import Data, Roll, thaw
+from .exact import LEVELS, Branch, Group, declared_events, group
+from .model import Data, Event, Roll, outcome_tags
 
 Z95 = 1.959963984540054
 
@@ -159,7 +159,11 @@ class SamplingDice:
 
 @dataclass(frozen=True)
 class Simulation:
-    """Counted outcomes of ``n`` resolutions; probabilities are frequencies with 95% intervals."""
+    """Counted outcomes of ``n`` resolutions; probabilities are frequencies with 95% intervals.
+
+    ``partial`` is True when the run was stopped early (Ctrl-C): ``n`` is then the number of
+    resolutions done and counted.
+    """
 
     system: str
     procedure: str
@@ -167,6 +171,10 @@ class Simulation:
     n: int
     seed: Any
     counts: tuple[tuple[tuple[Any, ...], int], ...]
+    events: tuple[Event, ...] = ()
+    rules: tuple[str, ...] = ()
+    target: Any = None
+    partial: bool = False
 
     @property
     def branches(self) -> tuple[Branch, ...]:
@@ -178,22 +186,27 @@ class Simulation:
         hits = sum(c for k, c in self.counts if predicate(Branch(k[0], k[1], k[2], k[3], 0.0)))
         return (hits / self.n, *wilson(hits, self.n))
 
+    def event_estimates(self) -> list[tuple[Event, int, float, float, float]]:
+        """(event, count, frequency, low, high) for each declared event, in the order declared."""
+        counts = {e.name: 0 for e in self.events}
+        for (det, loc, effects, applied), c in self.counts:
+            for tag in outcome_tags(det, loc, effects, applied):
+                if tag in counts:
+                    counts[tag] += c
+        return [(e, counts[e.name], counts[e.name] / self.n, *wilson(counts[e.name], self.n)) for e in self.events]
+
+    def event(self, name: str) -> tuple[float, float, float]:
+        """(frequency, low, high) of the event (outcome tag) ``name``."""
+        return self.frequency(lambda b: name in b.tags)
+
     def groups(self, levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
         return _with_counts(group(self.branches, levels), self.n)
 
     def to_json(self, levels: Sequence[str] = LEVELS) -> dict[str, Any]:
-        def g_json(g: Group) -> dict[str, Any]:
-            low, high = wilson(g.count, self.n)
-            out: dict[str, Any] = {"level": g.level, "label": g.label, "probability": g.probability,
-                                   "percent": g.probability * 100, "count": g.count, "ci95": [low, high]}
-            if g.children:
-                out["children"] = [g_json(c) for c in g.children]
-            return out
+        """The simulation JSON (format 2, the shape of the odds JSON: see docs/odds.md)."""
+        from .oddsview import simulation_json
 
-        return {
-            "system": self.system, "procedure": self.procedure, "params": thaw(self.params), "n": self.n,
-            "seed": self.seed, "groups": [g_json(g) for g in self.groups(levels)],
-        }
+        return simulation_json(self, levels)
 
 
 def _with_counts(groups: Sequence[Group], n: int) -> tuple[Group, ...]:
@@ -430,8 +443,13 @@ def simulate(
     seed: int | str | None = 0,
     target: Mapping[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    stop_ok: bool = False,
 ) -> Simulation:
-    """Resolve ``procedure`` ``n`` times with seeded dice; ``progress(done)`` is called now and then."""
+    """Resolve ``procedure`` ``n`` times with seeded dice; ``progress(done)`` is called now and then.
+
+    With ``stop_ok``, Ctrl-C (KeyboardInterrupt) ends the run early and the resolutions done so
+    far are returned, marked ``partial``; an interrupt before any was done still propagates.
+    """
     proc = engine.procedure(procedure)
     checked = check_params(proc, params or {})
     dice = SamplingDice(seed)
@@ -466,14 +484,24 @@ def simulate(
 
             def count(m: int) -> None:
                 _count_stages(tally, m, determine)
-    for start in range(0, n, step):
-        count(min(step, n - start))
-        if progress is not None:
-            progress(start)
-        if len(tally.by_id) > FLUSH_AT:
-            tally.flush()
-            ready[:] = [None] * len(ready)
+    partial = False
+    try:
+        for start in range(0, n, step):
+            count(min(step, n - start))
+            if progress is not None:
+                progress(start + min(step, n - start))
+            if len(tally.by_id) > FLUSH_AT:
+                tally.flush()
+                ready[:] = [None] * len(ready)
+    except KeyboardInterrupt:
+        if not stop_ok:
+            raise
+        partial = True  # keep what was counted: the resolutions finished before the interrupt
     tally.flush()
-    if progress is not None:
+    done = sum(tally.counts.values()) if partial else n
+    if partial and not done:
+        raise KeyboardInterrupt
+    if progress is not None and not partial:
         progress(n)
-    return Simulation(engine.info.name, proc.name, checked, n, seed, tuple(tally.counts.items()))
+    return Simulation(engine.info.name, proc.name, checked, done, seed, tuple(tally.counts.items()),
+                      declared_events(engine), tuple(engine.rules), ctx.target, partial)

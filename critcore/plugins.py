@@ -238,13 +238,16 @@ class RuleInfo:
     system: str
     summary: str
     changes: tuple[str, ...] = ()  # the stages or tables it changes, for crit systems
+    events: tuple[Any, ...] = ()  # critcore.model.Event: tags this rule's stages set, added to the system's
 
-    def __init__(self, name: str, system: str, summary: str, changes: tuple[str, ...] = ()) -> None:
+    def __init__(self, name: str, system: str, summary: str, changes: tuple[str, ...] = (),
+                 events: tuple[Any, ...] = ()) -> None:
         v = self.__dict__
         v["name"] = name
         v["system"] = system
         v["summary"] = summary
         v["changes"] = changes
+        v["events"] = events
 
 
 def get_plugin_manager(registry: Registry | None, system: str, rules: Iterable[str] = ()) -> pluggy.PluginManager:

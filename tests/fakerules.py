@@ -19,7 +19,7 @@ class KeenEdge:
         roll = ctx.dice.roll("1d20", "attack roll (keen edge)").total
         if roll >= 18:
             ctx.note("a natural 18+ is a critical under keen edge", by="keen-edge")
-            return Determination("critical", True, "natural critical (keen edge)")
+            return Determination("critical", True, "natural critical (keen edge)", tags={"critical"})
         if roll + ctx.param("bonus") >= ctx.param("ac"):
             return Determination("hit", False, "an ordinary hit")
         return Determination("miss", False, "a miss", final=True)

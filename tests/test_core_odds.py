@@ -70,7 +70,8 @@ def test_cli_odds_and_simulate(invoke):
     assert result.exit_code == 0, result.output
     assert "65.0000%  13/20" in result.output and "exact: every outcome accounted for" in result.output
     data = json.loads(invoke("odds", "fake", "attack", "--ac", "15", "--json").output)
-    assert data["exact"] and {g["label"]: g["probability"] for g in data["groups"]}["critical"] == "1/20"
+    groups = {g["label"].split(" — ")[0]: g["probability"] for g in data["groups"]}
+    assert data["exact"] and groups["natural critical"] == {"fraction": "1/20", "float": 0.05}
     sim = json.loads(invoke("simulate", "fake", "attack", "-n", "5000", "--json").output)
     assert sim["n"] == 5000 and sum(g["count"] for g in sim["groups"]) == 5000
     assert invoke("odds", "fake", "attack", "--ac", "99").exit_code == 2

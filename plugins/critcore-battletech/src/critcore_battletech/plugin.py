@@ -20,6 +20,7 @@ from . import criticals as C
 from . import locations as L
 from .damage import Resolver
 from .derived import derive
+from .events import EVENTS, LOCATION_DESTROYED, unit_tags
 from .status import show_lines
 from .unitview import Work, check_unit, unit_name
 
@@ -38,6 +39,7 @@ INFO = SystemInfo(
     target_noun="unit",
     target_schema="critcore_battletech.data:target-schema.toml",  # the unit's keys, checked by critcore
     treat_note=TREAT_NOTE,
+    events=EVENTS,  # the outcome tags the apply stage sets (events.py)
     effect_codes=frozenset({
         "hit-location", "through-armor-critical", "no-critical", "criticals", "blown-off-or-three", "slot-half",
         "roll-again", "engine", "gyro", "cockpit", "life-support", "sensors", "shoulder", "arm-actuator", "hip",
@@ -220,7 +222,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
             res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
             res.apply_batch([e for e in effects if e.table == "components"], record=False)
-        return _finish(ctx, res, determination.summary, tuple(res.effects))
+        return _finish(ctx, res, determination.summary, tuple(res.effects), effects)
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
@@ -242,7 +244,7 @@ def _hit_applied(location: Location, through_armor: bool) -> Applied:
     return Applied(summary, data=Data(location=location.id, rear=location.data["rear"]))
 
 
-def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> Applied:
+def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...], struck: Sequence[Effect] = ()) -> Applied:
     res.finish()
     state = res.w.result()
     data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state))
@@ -254,7 +256,7 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) ->
     # exact odds tell outcomes apart by what they leave, not by the story of how (cascades
     # worked out on their own tell none of theirs): the step-by-step changes are for real dice
     changes = () if res.exact else tuple(res.changes)
-    return Applied(summary, changes, state, extra, data)
+    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, (*struck, *extra)))
 
 
 def _apply_generic(determination: Determination, location: Location, effects: Sequence[Effect]) -> Applied:
@@ -266,7 +268,8 @@ def _apply_generic(determination: Determination, location: Location, effects: Se
                            "empty, 'roll again' or already destroyed, roll that critical again")
         elif e.code == "blown-off":
             changes.append(e.text)
-    return Applied(determination.summary, tuple(changes))
+    blown = bool(determination.data["blown_off"])  # without a unit only a limb or head blown off is certain
+    return Applied(determination.summary, tuple(changes), tags=LOCATION_DESTROYED if blown else frozenset())
 
 
 # -- treat, files, show, report -------------------------------------------------------------------

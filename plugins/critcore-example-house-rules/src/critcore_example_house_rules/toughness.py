@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from critcore import hookimpl
-from critcore.model import Determination
+from critcore.model import Determination  # noqa: F401 (the stage's answer type)
 from critcore.plugins import RuleInfo
 from critcore_shadowrun2 import wound
 
@@ -41,5 +41,4 @@ def critcore_determine(ctx: Context) -> Determination | None:
     ctx.note(f"Body check with {dice} + {EXTRA_DICE} dice (toughness)", by=RULE.name)
     roll = ctx.dice.test(dice + EXTRA_DICE, tn, "Body check (the GM rolls in secret; toughness +1 die)")
     table = ctx.tables["lethality-no-critical" if ctx.options["no_critical_category"] else "lethality"]
-    found = table.lookup(roll.total)
-    return Determination(found.id, bool(found.data["critical"]), found.text, data=found.data)
+    return wound.lethality(table.lookup(roll.total))  # the Shadowrun plugin's own answer (and event tag)

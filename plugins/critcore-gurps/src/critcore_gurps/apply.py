@@ -8,6 +8,7 @@ from critcore.model import Applied, Data, Effect, freeze
 
 from . import character as ch
 from .damage import parse_damage
+from .events import FUMBLE_TAGS, injury_tags
 from .injury import blow, injury_data, plain_injury
 from .reference import LOCATIONS, RULES, SECONDS, TURN_SECONDS
 
@@ -17,12 +18,13 @@ NORMAL: dict[str, Any] = {}
 
 
 def _done(summary: str, changes: list[str], state: dict[str, Any] | None, data: dict[str, Any] | None = None,
-          effects: Sequence[Effect] = ()) -> Applied:
+          effects: Sequence[Effect] = (), tags: frozenset[str] = frozenset()) -> Applied:
     if state is not None and (state["owed_rolls"] or ch.find_status(state, "dead")):
         data = dict(data or {})
         data["owed_rolls"] = [dict(o) for o in state["owed_rolls"]]  # what `crit treat gurps` must settle now
         data["dead"] = ch.find_status(state, "dead") is not None
-    return Applied(summary, tuple(changes), None if state is None else freeze(state), tuple(effects), Data(data or {}))
+    return Applied(summary, tuple(changes), None if state is None else freeze(state), tuple(effects), Data(data or {}),
+                   tags=tags)
 
 
 # --- a blow that lands ------------------------------------------------------------------------
@@ -58,6 +60,8 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
         summary = effect.text if effect is not None else "a hit"
         return _done(summary, changes, state, data)
     spec = parse_damage(damage)
+    hp = ch.hp_of(ctx, state)
+    before = hp if state is None else ch.current_hp(state, hp)
     inj = blow(ctx, state, changes, spec, where, row, effect.id if effect is not None else "hit")
     if row.get("deafen_if") and inj.penetrating > 0:
         if spec.dtype == row["deafen_if"]:
@@ -70,7 +74,7 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
                           f"scarred: loses {levels} appearance level{'s' if levels > 1 else ''}")
     data.update(injury_data(inj))
     summary = f"{inj.injury} injury to the {where.name}" + (" (major wound)" if inj.major else "")
-    return _done(summary, changes, state, data)
+    return _done(summary, changes, state, data, tags=injury_tags(inj, before, hp))
 
 
 # --- a fumble ---------------------------------------------------------------------------------
@@ -183,7 +187,7 @@ def apply_fumble(ctx: Any, effects: Sequence[Effect], on_target: bool) -> Applie
     else:
         changes.append(f"{who}{eff.text}")
     summary = eff.text if on_target else f"the attacker's fumble: {eff.text}"
-    return _done(summary, changes, state if on_target else None, data)
+    return _done(summary, changes, state if on_target else None, data, tags=FUMBLE_TAGS.get(code, frozenset()))
 
 
 def _fall(ctx: Any, state: dict[str, Any] | None, changes: list[str], who: str, on_target: bool,

@@ -13,16 +13,18 @@ from critcore.errors import ParamError
 from critcore.model import Data, Determination, Location, record
 
 from .damage import parse_damage
+from .events import CRITICAL_HIT, CRITICAL_MISS
 from .reference import BOUNDS, HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, grade
 
 D3 = parse("3d6")
 BODY_PARTS = tuple(LOCATIONS)
 
 ATTACK_RESULTS = {
-    "critical-success": Determination("critical-hit", True, "critical hit: the target gets no active defense"),
+    "critical-success": Determination("critical-hit", True, "critical hit: the target gets no active defense",
+                                      tags=CRITICAL_HIT),
     "success": Determination("hit", False, "hit (the target may still defend; injury assumes he did not)"),
     "failure": Determination("miss", False, "miss", final=True),
-    "critical-failure": Determination("critical-miss", True, "critical miss"),
+    "critical-failure": Determination("critical-miss", True, "critical miss", tags=CRITICAL_MISS),
 }
 
 _DEFENSE_FAIL = {

@@ -5,8 +5,9 @@ from __future__ import annotations
 from critcore.model import Option, Param, Procedure, SystemInfo
 
 from . import __version__
-from .reference import HIGHEST_SKILL, LOWEST_DEFENSE
 from .reference import LOCATIONS as KNOWN_LOCATIONS
+from .reference import HIGHEST_SKILL, LOWEST_DEFENSE
+from .events import EVENTS
 
 # --- parameters shared by several procedures -------------------------------------------------
 
@@ -179,6 +180,7 @@ INFO = SystemInfo(
     effect_codes=EFFECT_CODES,
     target_noun="character",
     target_schema="critcore_gurps.data:target-schema.toml",  # every key of a character, checked by critcore
+    events=EVENTS,  # the outcome tags the stages set (events.py)
     procedures=(ATTACK, DEFENSE, SPELL, CRITICAL_HIT, HEAD_BLOW, CRITICAL_MISS, UNARMED_MISS, SPELL_FAILURE,
                 HIT_LOCATION, TREAT_WAIT, TREAT_RECOVER, TREAT_KNOCKDOWN, TREAT_SURVIVE, TREAT_AFTER_FIGHT, TREAT_HEAL),
 )

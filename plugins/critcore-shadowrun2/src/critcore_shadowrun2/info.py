@@ -5,6 +5,7 @@ from __future__ import annotations
 from critcore.model import Option, Param, Procedure, SystemInfo
 
 from . import __version__
+from .events import EVENTS
 
 SEVERITIES: tuple[str, ...] = ("light", "moderate", "serious", "deadly")
 """Wound severities in order; the index + 1 is the row of the ``body-check`` table."""
@@ -36,6 +37,9 @@ WOUND = Procedure(
         Param("stun", "bool", "The wound is Stun damage: mark the Stun track instead of the Physical one.",
               default=False),
         Param("no_mark", "bool", "Do not mark the wound's boxes on a track (already marked).", default=False),
+        Param("help_minutes", "float", "Minutes before help (a medic, a healer) can reach the character: a Mortal "
+              "critical whose time runs out by then counts as dead before help can arrive (for crit odds).",
+              default=10.0, min=0),
     ),
     target="optional",
 )
@@ -140,5 +144,6 @@ INFO = SystemInfo(
     options=OPTIONS,
     effect_codes=EFFECT_CODES,
     target_noun="character",
+    events=EVENTS,  # the outcome tags the stages set (events.py)
     target_schema="critcore_shadowrun2:target-schema.toml",  # every key of a character, checked by critcore
 )

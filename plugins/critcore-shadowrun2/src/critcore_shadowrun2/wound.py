@@ -14,6 +14,7 @@ from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data, Determination, Effect, Location
 from critcore.tables import Row, Table
 
+from .events import DEAD_BEFORE_HELP, LETHALITY_TAGS, dies_before_help
 from .info import SEVERITIES
 from .words import clock_text
 
@@ -53,8 +54,13 @@ def _determination(row: Row) -> Determination:
     found = _DETERMINATIONS.get(id(row))
     if found is not None:
         return found[1]
-    made = Determination(row.id, bool(row.data["critical"]), row.text, data=row.data)
+    made = Determination(row.id, bool(row.data["critical"]), row.text, data=row.data,
+                         tags=LETHALITY_TAGS.get(row.id, frozenset()))
     return _remember(_DETERMINATIONS, id(row), (row, made))  # type: ignore[no-any-return]
+
+
+lethality = _determination
+"""The determination a lethality row gives (shared per row; house rules use it too)."""
 
 
 def _location(row: Row) -> Location:
@@ -183,9 +189,10 @@ def apply(ctx: Context, determination: Determination | None, location: Location 
         return None
     eff = effects[0] if determination.critical and location is not None and effects else None
     death = death_in(ctx, determination, eff)
+    late = dies_before_help(death, ctx.params["help_minutes"])
     if ctx.target is None:
-        return _bare_applied(determination, location, eff, death)
-    return _apply_to_character(ctx, determination, location, eff, death)
+        return _bare_applied(determination, location, eff, death, late)
+    return _apply_to_character(ctx, determination, location, eff, death, late)
 
 
 def _summary(determination: Determination, location: Location | None, eff: Effect | None,
@@ -201,27 +208,28 @@ NO_CRITICAL_APPLIED = Applied(NO_CRITICAL)
 
 
 def _bare_applied(determination: Determination, location: Location | None, eff: Effect | None,
-                  death: int | None) -> Applied:
+                  death: int | None, late: bool = False) -> Applied:
     """What the critical would do, without a character file (kept: it is the same every time)."""
-    key = (id(determination), id(location), id(eff), death)
+    key = (id(determination), id(location), id(eff), death, late)
     found = _APPLIED.get(key)
     if found is not None:
         return found[-1]  # type: ignore[no-any-return]
-    made = _make_bare_applied(determination, location, eff, death)
+    made = _make_bare_applied(determination, location, eff, death, late)
     return _remember(_APPLIED, key, (determination, location, eff, made))  # type: ignore[no-any-return]
 
 
 def _make_bare_applied(determination: Determination, location: Location | None, eff: Effect | None,
-                       death: int | None) -> Applied:
+                       death: int | None, late: bool = False) -> Applied:
     if eff is None or location is None:
         return NO_CRITICAL_APPLIED if location is None else Applied(_summary(determination, location, None, None))
     data = Data() if death is None else Data(death_in=death)
     return Applied(_summary(determination, location, eff, death),
-                   tuple(_critical_lines(determination, location, eff, death)), data=data)
+                   tuple(_critical_lines(determination, location, eff, death)), data=data,
+                   tags=DEAD_BEFORE_HELP if late else frozenset())
 
 
 def _apply_to_character(ctx: Context, determination: Determination, location: Location | None,
-                        eff: Effect | None, death: int | None) -> Applied:
+                        eff: Effect | None, death: int | None, late: bool = False) -> Applied:
     from dataclasses import replace
 
     from .character import Critical, alive, read_character
@@ -261,4 +269,5 @@ def _apply_to_character(ctx: Context, determination: Determination, location: Lo
     mods = modifiers(tables, char)
     changes.append(mods.text())
     data["total_modifier"] = mods.total
-    return Applied(summary, tuple(changes), Data(char.to_dict()), data=Data(data))
+    return Applied(summary, tuple(changes), Data(char.to_dict()), data=Data(data),
+                   tags=DEAD_BEFORE_HELP if late else frozenset())

@@ -1,0 +1,87 @@
+"""The events BattleTech players ask about ("will my ammo cook off?", "do I lose the torso?",
+"is the 'Mech dead?"), as outcome tags the apply stage sets by comparing the unit before and
+after the resolution: only what changed is looked at, so it costs little under exact odds."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from critcore.model import Event
+
+EVENTS = (
+    Event("ammo-explosion", "ammunition explosion"),
+    Event("location-destroyed", "a location destroyed"),
+    Event("mech-destroyed", "'Mech destroyed"),
+    Event("mechwarrior-hit", "MechWarrior hit"),
+    Event("mechwarrior-killed", "MechWarrior killed"),
+    Event("engine-hit", "engine hit"),
+    Event("gyro-hit", "gyro hit"),
+    Event("weapon-lost", "a weapon lost"),
+)
+
+LOCATION_DESTROYED = frozenset({"location-destroyed"})
+
+
+def _more(after: Mapping[str, Any] | None, before: Mapping[str, Any] | None, key: str) -> bool:
+    return after is not None and int(after.get(key) or 0) > int((before or {}).get(key) or 0)
+
+
+def _newly(after: Mapping[str, Any] | None, before: Mapping[str, Any] | None, key: str) -> bool:
+    return after is not None and bool(after.get(key)) and not (before or {}).get(key)
+
+
+def _working(loc: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
+    """A weapon still works: not knocked out, its location standing, none of its slots struck."""
+    if item.get("disabled") or loc.get("destroyed"):
+        return False
+    slots = loc["slots"]
+    return not any(slots[i]["destroyed"] for i in item.get("slots", ()) if 0 <= i < len(slots))
+
+
+def unit_tags(work: Any, effects: Iterable[Any] = ()) -> frozenset[str]:
+    """The events of one resolution on a unit: ``work`` (a :class:`~.unitview.Work`) holds the
+    state it started from (``base``) and what changed; ``effects`` are the rows the critical
+    struck. A bin that explodes shows as a row coded ``ammo-explosion`` among them, or as a bin
+    emptied in the new state (a location destroyed puts what was in it back as it was, so a
+    bin whose explosion also destroys its location is known by its row only)."""
+    base = work.base
+    top = work.top
+    tags: set[str] = set()
+    if any(e.code == "ammo-explosion" for e in effects):
+        tags.add("ammo-explosion")
+    if _newly(top, base, "destroyed"):
+        tags.add("mech-destroyed")
+    pilot, was = top.get("pilot"), base.get("pilot")
+    if _more(pilot, was, "hits"):
+        tags.add("mechwarrior-hit")
+    if _newly(pilot, was, "dead"):
+        tags.add("mechwarrior-killed")
+    damage, had = top.get("damage"), base.get("damage")
+    if _more(damage, had, "engine_hits"):
+        tags.add("engine-hit")
+    if _more(damage, had, "gyro_hits"):
+        tags.add("gyro-hit")
+    old_locs = base["locations"]
+    old_items = base.get("items") or {}
+    weapons: set[str] = set()
+    for code, loc in work.locs.items():
+        if _newly(loc, old_locs[code], "destroyed"):
+            tags.add("location-destroyed")
+        weapons.update(s["item"] for s in loc["slots"] if s.get("kind") == "weapon" and s.get("item") is not None)
+    for item_id, item in work.items_w.items():
+        old = old_items.get(item_id) or {}
+        if item.get("kind") == "ammo" and int((old.get("ammo") or {}).get("shots", 0)) > 0 \
+                and int((item.get("ammo") or {}).get("shots", 0)) <= 0:
+            tags.add("ammo-explosion")
+        if item.get("kind") == "weapon":
+            weapons.add(item_id)
+    for item_id in weapons:
+        old = old_items.get(item_id)
+        new = work.item(item_id)
+        if old is None or new is None or new.get("location") not in old_locs:
+            continue
+        where = new["location"]
+        if _working(old_locs[where], old) and not _working(work.loc(where), new):
+            tags.add("weapon-lost")
+            break
+    return frozenset(tags)
