@@ -230,6 +230,9 @@ def main() -> None:
     of a ``crit resolve``. Commands that run long (odds, simulate) turn it back on.
     """
     pause_gc()
+    from .resources import cache_writes
+
+    cache_writes()  # the command keeps parsed tables in the cache; the Python API only reads it
     cli(prog_name="crit")
 
 

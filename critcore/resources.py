@@ -2,9 +2,10 @@
 
 A system's tables and data files are parsed on every ``crit`` command. Parsing TOML (and
 importing the parser) costs several milliseconds of a start-up budget of a few tens, so the
-parsed data is kept in a small cache (``~/.cache/critcore``, or ``$XDG_CACHE_HOME/critcore``) in
-:mod:`marshal` form, keyed by the file's path, size and modification time. A cache that cannot be
-read or written is simply not used; ``CRITCORE_CACHE=0`` turns it off.
+parsed data is kept in a small cache in the platform's cache folder (:func:`cache_dir`) in
+:mod:`marshal` form, one entry per file, used only when the content hashes of the file and of
+the entry match. A cache that cannot be read or written is simply not used; ``CRITCORE_CACHE=0``
+turns it off. Only the ``crit`` command writes entries (:func:`cache_writes`).
 
 Files are found beside the package's ``__init__.py`` (no :mod:`importlib.resources`, which pulls
 in zipfile, pathlib and more); packages that are not plain folders fall back to it.
@@ -17,7 +18,7 @@ import os
 import sys
 from typing import Any
 
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 
 
 def package_dir(package: str) -> str | None:
@@ -52,53 +53,84 @@ def read_text(location: str) -> str:
     return files(package).joinpath(name).read_text(encoding="utf-8")
 
 
-def _cache_dir() -> str | None:
+_WRITES = [False]
+
+
+def cache_writes(enabled: bool = True) -> None:
+    """Let :func:`load_toml` write cache entries (the ``crit`` command turns this on; the Python
+    API reads entries but writes none unless asked: ``critcore.resources.cache_writes()``)."""
+    _WRITES[0] = enabled
+
+
+def cache_dir() -> str | None:
+    """The platform's cache folder for critcore, or None when ``CRITCORE_CACHE=0``.
+
+    ``$XDG_CACHE_HOME/critcore`` (else ``~/.cache/critcore``) on Linux and other Unixes,
+    ``~/Library/Caches/critcore`` on macOS, ``%LOCALAPPDATA%\\critcore\\Cache`` on Windows: the
+    folders ``platformdirs.user_cache_dir("critcore")`` names, worked out here because
+    importing platformdirs costs about 3 ms of every start-up (docs/architecture.md).
+    """
     if os.environ.get("CRITCORE_CACHE", "1") == "0":
         return None
+    if sys.platform.startswith("win"):
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(os.path.expanduser("~"), "AppData", "Local")
+        return os.path.join(base, "critcore", "Cache")
+    if sys.platform == "darwin":
+        return os.path.join(os.path.expanduser("~"), "Library", "Caches", "critcore")
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "critcore")
 
 
-def _cache_key(location: str) -> str | None:
+def _digest(data: bytes) -> bytes:
     try:
-        st = os.stat(location)
-    except OSError:
-        return None
-    return f"{_CACHE_FORMAT}\0{os.path.abspath(location)}\0{st.st_size}\0{st.st_mtime_ns}"
+        from _blake2 import blake2b  # the C module behind hashlib.blake2b, without hashlib's 2 ms import
+    except ImportError:  # pragma: no cover - other Pythons
+        from hashlib import blake2b
+    return blake2b(data, digest_size=20).digest()
 
 
-def _cache_file(folder: str, key: str) -> str:
-    # FNV-1a (64 bits) of the key: a stable name without importing zlib or hashlib at start-up
+def _cache_file(folder: str, location: str) -> str:
+    # one entry per source file, named by FNV-1a (64 bits) of its path and the cache format
     h = 0xCBF29CE484222325
-    for byte in key.encode():
+    for byte in f"{_CACHE_FORMAT}\0{os.path.abspath(location)}".encode():
         h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return os.path.join(folder, f"{h:016x}.marshal")
 
 
 def load_toml(location: str, source: str, text: str | None = None) -> dict[str, Any]:
-    """Parsed TOML of a shipped file (cached); syntax errors raise TableError naming ``source``."""
-    folder = _cache_dir()
-    key = _cache_key(location) if folder else None
-    if folder and key:
+    """Parsed TOML of a shipped file (cached); syntax errors raise TableError naming ``source``.
+
+    A cache entry holds the content hash (BLAKE2b) of the file it was made from and of the
+    parsed data it holds: it is used only when both match, so an edited table file or an
+    edited (or damaged) entry is parsed again from the file, never trusted.
+    """
+    folder = cache_dir()
+    if text is None:
+        text = read_text(location)
+    if folder is not None:
+        source_hash = _digest(text.encode("utf-8"))
+        entry = _cache_file(folder, location)
         try:
-            with open(_cache_file(folder, key), "rb") as fh:
-                stored_key, data = marshal.loads(fh.read())  # one read: marshal.load(fh) reads piecemeal, 4x slower
-            if stored_key == key and isinstance(data, dict):
-                return data
+            with open(entry, "rb") as fh:
+                stored = marshal.loads(fh.read())  # one read: marshal.load(fh) reads piecemeal, 4x slower
+            fmt, stored_source, data_hash, blob = stored
+            if fmt == _CACHE_FORMAT and stored_source == source_hash and _digest(blob) == data_hash:
+                data = marshal.loads(blob)
+                if isinstance(data, dict):
+                    return data
         except (OSError, ValueError, EOFError, TypeError):
             pass
     from .tables import load_toml_text
 
-    data = load_toml_text(read_text(location) if text is None else text, source)
-    if folder and key:
+    data = load_toml_text(text, source)
+    if folder is not None and _WRITES[0]:
         try:
             os.makedirs(folder, exist_ok=True)
-            blob = marshal.dumps((key, data))
-            dest = _cache_file(folder, key)
-            tmp = f"{dest}.{os.getpid()}.tmp"
+            blob = marshal.dumps(data)
+            tmp = f"{entry}.{os.getpid()}.tmp"
             with open(tmp, "wb") as fh:
-                fh.write(blob)
-            os.replace(tmp, dest)
+                fh.write(marshal.dumps((_CACHE_FORMAT, source_hash, _digest(blob), blob)))
+            os.replace(tmp, entry)
         except (OSError, ValueError):
             pass
     return data
