@@ -1,0 +1,1 @@
+"""Ready-made house-rule files (package data; `crit examples` copies them out)."""
