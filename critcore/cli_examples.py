@@ -1,6 +1,7 @@
 """``crit examples [SYSTEM ...]``: put the example targets the installed systems ship (a GURPS
-fighter, a Shadowrun runner, an original BattleTech 'Mech) into the current folder, so the
-README's tour and every doc command run in an empty folder.
+fighter, a Shadowrun runner, an original BattleTech 'Mech), and the house-rule files of installed
+rule packages, into the current folder, so the README's tour and every doc command run in an
+empty folder.
 
 Every file is checked before any is written: an existing file stops the command (exit 2,
 nothing written) unless ``--force``; a name with a folder in it is refused.
@@ -23,19 +24,46 @@ def collect(ctx: click.Context, systems: tuple[str, ...]) -> list[tuple[str, Any
     from .plugins import unknown_message
 
     reg = registry(ctx)
-    names = list(systems) or sorted(reg.systems)
+    names = list(systems) or sorted(reg.systems) + sorted(reg.rules)
     for name in names:
-        if name not in reg.systems:
-            raise InputError(unknown_message("system", name, sorted(reg.systems)))
+        if name not in reg.systems and name not in reg.rules:
+            raise InputError(unknown_message("system or house rule", name, sorted(reg.systems) + sorted(reg.rules)))
     found: list[tuple[str, Any]] = []
+    packages_seen: set[str] = set()
     for name in names:
-        engine = Engine(name, registry=reg)
-        for example in engine.pm.hook.critcore_examples() or ():
+        if name in reg.systems:
+            examples = Engine(name, registry=reg).pm.hook.critcore_examples() or ()
+            who = name
+        else:  # a house-rule package: the files of its `examples` subpackage, once per package
+            package, who = _rule_package(reg.rules[name])
+            if package is None or package in packages_seen:
+                continue
+            packages_seen.add(package)
+            from .examples import package_examples
+
+            examples = package_examples(package)
+        for example in examples:
             file_name = str(example[0])
             if not file_name or os.path.basename(file_name) != file_name or file_name in (".", ".."):
-                raise PluginError(f"{name}: example file name {file_name!r} is not a plain file name")
-            found.append((name, example))
+                raise PluginError(f"{who}: example file name {file_name!r} is not a plain file name")
+            found.append((who, example))
     return found
+
+
+def _rule_package(spec: Any) -> tuple[str | None, str]:
+    """``(TOP.examples, distribution)`` for a house-rule plugin whose package ships an
+    ``examples`` subpackage (house-rule TOML files), else ``(None, ...)``. Rule plugins are not
+    asked through ``critcore_examples``: enabled, their answer would compete with the system's."""
+    from importlib.util import find_spec
+
+    top = (spec.value or "").split(":")[0].split(".")[0]
+    if not top:
+        return None, spec.dist or spec.name
+    try:
+        found = find_spec(top + ".examples")
+    except (ImportError, ValueError):
+        found = None
+    return (top + ".examples" if found is not None else None), spec.dist or spec.name
 
 
 def _complete_systems(ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
@@ -53,7 +81,7 @@ def _complete_systems(ctx: click.Context, param: click.Parameter, incomplete: st
 @click.pass_context
 @guarded
 def examples(ctx: click.Context, systems: tuple[str, ...], folder: str, force: bool, list_only: bool) -> None:
-    """Write the example characters and units of the installed systems into this folder."""
+    """Write the example characters, units and house-rule files of what is installed into this folder."""
     from .errors import InputError
 
     found = collect(ctx, systems)

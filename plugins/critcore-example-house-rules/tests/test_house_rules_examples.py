@@ -1,4 +1,5 @@
-"""The ready-to-use TOML house-rule files in ``examples/``: each loads and changes what it says.
+"""The ready-to-use TOML house-rule files in the package (``critcore_example_house_rules/examples``):
+each loads and changes what it says.
 
 Expected values: the Shadowrun document's gentle TNs (light: no check, serious 4); GURPS
 extended critical range (Compendium II: at effective skill 20 a 7 is a critical success) and the
@@ -15,11 +16,12 @@ from pathlib import Path
 import critcore
 import pytest
 from click.testing import CliRunner
+from importlib.resources import files
 from critcore.cli import cli
 from critcore.engine import Engine
 
 HERE = Path(__file__).resolve().parent
-EXAMPLES = HERE.parent / "examples"
+EXAMPLES = Path(str(files("critcore_example_house_rules") / "examples"))  # package data, as installed
 SR_GENTLE = str(EXAMPLES / "shadowrun2-gentle.toml")
 GURPS = str(EXAMPLES / "gurps-cinematic.toml")
 BT_TW = str(EXAMPLES / "battletech-total-warfare.toml")
