@@ -135,12 +135,14 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
 @click.argument("system", shell_complete=complete.systems)
 @click.argument("table", required=False, shell_complete=complete.tables)
 @click.option("--json", "json_out", is_flag=True, help="Print JSON.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "foundry", "csv"]), default=None,
+              help="text (default), json (= --json), foundry (a Foundry VTT RollTable document: give TABLE) or csv.")
 @click.option("--rule", multiple=True, help="Show the tables as this house rule changes them; repeatable.")
 @click.option("--config", type=click.Path(dir_okay=False), help="Config file instead of ./critcore.toml.")
 @click.pass_context
 @guarded
 def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, rule: tuple[str, ...],
-           config: str | None) -> None:
+           config: str | None, fmt: str | None = None) -> None:
     """Print a system's tables (rows a house rule changed are marked with *)."""
     import json
 
@@ -161,7 +163,20 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
         raise UnknownNameError(unknown_message(f"{system} table", table, names))
     chosen = [table] if table else names
     loaded = [engine.tables[n] for n in chosen]
-    if json_out:
+    if fmt in ("foundry", "csv"):
+        from .export_tables import csv_text, foundry_table
+
+        if fmt == "csv":
+            click.echo(csv_text(loaded), nl=False)
+        elif table is None:
+            from .errors import InputError
+
+            raise InputError(f"--format foundry writes one RollTable: name the table (crit tables {system} TABLE; "
+                             f"tables: {', '.join(names)})")
+        else:
+            click.echo(json.dumps(foundry_table(loaded[0], system), ensure_ascii=False, indent=2))
+        return
+    if json_out or fmt == "json":
         click.echo(json.dumps([t.to_json() for t in loaded], ensure_ascii=False))
         return
     changes = [n for n in engine.rule_notes if n.text.startswith(("option", "table"))]
