@@ -101,6 +101,13 @@ def critcore_show(ctx):
 
 
 @hookimpl
+def critcore_web_view(ctx):
+    """The fake game's picture on crit serve's page: its HP as a bar."""
+    hp = ctx.target.get("max_hp", max(ctx.target["hp"], 1))
+    return [{"type": "meter", "label": "HP", "value": ctx.target["hp"], "max": hp}]
+
+
+@hookimpl
 def critcore_read_target(path, text):
     """The fake game's own character format: a file NAME.fake holding 'hp: N'."""
     if not path.endswith(".fake"):
