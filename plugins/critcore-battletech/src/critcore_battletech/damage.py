@@ -39,6 +39,20 @@ def _loc_tally(loc: Mapping[str, Any]) -> tuple[tuple[tuple[str, int], ...], tup
     return tuple(hits.items()), tuple(lost.items())
 
 
+def torso_cockpit(view: Any) -> bool:
+    """The cockpit sits in a torso (a torso-mounted cockpit): the head is not vital."""
+    if "torso" in str(view.get("cockpit_type") or "").lower():
+        return True
+    return any(s["kind"] == "cockpit" for code in view.codes() if code != "HD" for s in view.loc(code)["slots"])
+
+
+def gyro_destroyed_at(view: Any, row: Any) -> int:
+    """Gyro hits that destroy it: 2, or 3 for a heavy-duty gyro (Tactical Operations)."""
+    if "heavy" in str(view.get("gyro_type") or "").lower():
+        return int(row.data.get("heavy_duty_destroyed_at", 3))
+    return int(row.data.get("destroyed_at", 2))
+
+
 def _no_pending(state: tuple[Any, ...]) -> bool:
     return not state[2]
 
@@ -161,8 +175,10 @@ class Resolver:
                 self.disable_item(s["item2"])
         self.change(f"{L.name(code)} {'blown off' if blown_off else 'destroyed'} ({why}); "
                     "nothing in it explodes")
-        if code in L.VITAL:
+        if code in L.VITAL and not (code == "HD" and torso_cockpit(self.w)):
             self.destroy_unit(f"{L.name(code).lower()} destroyed")
+        elif code == "HD":
+            self.change("The cockpit is in the centre torso: losing the head does not end the 'Mech")
         arm = L.ARM_OF_TORSO.get(code)
         if arm and not L.is_quad(self.w.config) and self.w.has(arm):
             self.destroy_location(arm, "its side torso is gone")
@@ -185,6 +201,11 @@ class Resolver:
         remaining = amount
         damaged: list[str] = []
         case = self.options.get("case", False) and structure_only
+        if (code == "HD" and not structure_only and amount > 0 and self.options.get("head_hit_pilot_damage", True)
+                and not torso_cockpit(self.w) and not self.w.loc(code).get("destroyed")):
+            # Total Warfare: every hit on the head shakes the MechWarrior in the cockpit
+            self.pilot_damage(int(self.components.row("cockpit").data.get("head_hit_pilot_damage", 1)),
+                              "a hit on the head")
         while remaining > 0 and code is not None:
             loc = self.w.loc(code)
             if loc.get("destroyed"):
@@ -439,7 +460,7 @@ class Resolver:
                        sensor_hits=hits.get("sensors", 0), life_support_hit=hits.get("life-support", 0) > 0,
                        heat_sinks_destroyed=self.count_items("heat-sink"),
                        jump_jets_destroyed=self.count_items("jump-jet"))
-        destroyed_at = int(self.components.row("gyro").data.get("destroyed_at", 2))
+        destroyed_at = gyro_destroyed_at(self.w, self.components.row("gyro"))
         if gyro > self.gyro_before:
             if gyro >= destroyed_at and self.gyro_before < destroyed_at:
                 fall = self.components.row("gyro").data.get("fall_psr", 6)
@@ -467,6 +488,7 @@ class Resolver:
                 out = loc.get("destroyed") or s["destroyed"] or (it is not None and it.get("disabled"))
                 if out:
                     seen.add(key)
-                    n += 1
+                    # a compact heat sink slot holds two heat sinks: losing it costs both
+                    n += int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
         return n
 

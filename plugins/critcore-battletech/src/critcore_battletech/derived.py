@@ -52,9 +52,11 @@ def _out_count(locs: Mapping[str, Any], kind: str, with_lost_locations: bool = F
 
 
 def _items_out(state: Mapping[str, Any], kind: str) -> int:
+    """Items of a kind knocked out; for heat sinks, the heat sinks in them (a compact heat sink
+    slot holds two)."""
     locs = state["locations"]
     items = state.get("items") or {}
-    seen: set[Any] = set()
+    seen: dict[Any, int] = {}
     for code, loc in locs.items():
         for i, s in enumerate(loc["slots"]):
             if s["kind"] != kind:
@@ -62,8 +64,8 @@ def _items_out(state: Mapping[str, Any], kind: str) -> int:
             key = s.get("item") if s.get("item") is not None else (code, i)
             it = items.get(s.get("item")) if s.get("item") is not None else None
             if loc.get("destroyed") or s["destroyed"] or (it is not None and it.get("disabled")):
-                seen.add(key)
-    return len(seen)
+                seen[key] = int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
+    return sum(seen.values())
 
 
 def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
@@ -121,8 +123,15 @@ def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
     psr_for: set[str] = set()
     gyro = row("gyro")
     gyro_hits = _out_count(locs, "gyro")
-    gyro_destroyed = gyro_hits >= _num(gyro, "destroyed_at", 2)
-    if gyro_hits:
+    heavy = "heavy" in str(state.get("gyro_type") or "").lower()
+    gyro_destroyed = gyro_hits >= (_num(gyro, "heavy_duty_destroyed_at", 3) if heavy else _num(gyro, "destroyed_at", 2))
+    if gyro_hits and heavy and not gyro_destroyed:
+        # a heavy-duty gyro: a smaller modifier while damaged, one more hit before it is destroyed
+        mod = int(list(gyro.data.get("heavy_duty_psr", (1, 3)))[min(gyro_hits, 2) - 1])
+        psr += mod
+        why.append(f"heavy-duty gyro hit {gyro_hits}x +{mod}")
+        psr_for.update(gyro.data.get("psr_on", ()))
+    elif gyro_hits:
         psr += _num(gyro, "psr_damaged")
         why.append(f"gyro damaged +{_num(gyro, 'psr_damaged')}")
         psr_for.update(gyro.data.get("psr_on", ()))

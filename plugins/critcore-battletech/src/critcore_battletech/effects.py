@@ -85,6 +85,11 @@ def consequences(res: Resolver, effect: Effect) -> None:
     if code in ("disabled", "heat-sink", "jump-jet") or (code in ("ammo-explosion", "component-explosion")):
         if item_id is not None:
             res.disable_item(item_id)
+    if code in ("ammo-explosion", "component-explosion") and res.w.loc(where).get("destroyed"):
+        # the location went earlier in this batch (another slot's explosion): what was in it is
+        # lost with it and does not explode (nor through CASE into the next location)
+        res.change(f"{name} ({place}) was lost with the {L.name(where)}: it does not explode")
+        return
     if code == "ammo-explosion":
         dmg = int(data.get("explosion_damage", 0))
         it = res.w.item(item_id) if item_id is not None else None

@@ -56,6 +56,9 @@ INFO = SystemInfo(
         Option("slot_reroll", "choice", "slot",
                "When a critical lands on a slot that cannot take it: roll only the slot die again in the same "
                "half (slot) or both dice again (both).", ("slot", "both")),
+        Option("head_hit_pilot_damage", "bool", True,
+               "Total Warfare: every hit on the head (with the cockpit in it) deals the MechWarrior 1 damage. "
+               "The rule document does not say so; false leaves it out."),
         Option("no_slot_left", "choice", "lost",
                "When nothing left in a location can take a critical: it is lost (lost) or passes to the next "
                "location inward (transfer).", ("lost", "transfer")),
