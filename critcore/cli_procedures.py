@@ -300,7 +300,9 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
     from .render import report_lines
     from .style import paint, use_color
 
-    colour = use_color(common.get("color"), click.get_text_stream("stdout"))
+    import sys
+
+    colour = use_color(common.get("color"), sys.stdout)
     click.echo(paint(report_lines(outcome, explain=common["explain"], view=common["view"], pm=engine.pm), colour),
                color=colour)
     if logged:
