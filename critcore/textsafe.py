@@ -23,8 +23,7 @@ import re
 # format characters that reorder or hide text on a terminal (bidi overrides and isolates, zero
 # width marks, line and paragraph separators).
 _UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
-_UNSAFE_ALL = re.compile(f"[\t\n{_UNSAFE}]")
-_UNSAFE_KEEP_LINES = re.compile(f"[{_UNSAFE}]")
+_PATTERNS: dict[bool, re.Pattern[str]] = {}  # compiled on first use: most text never needs them
 
 MAX_VALUE = 60
 """Longest quoted value in an error line, in characters (longer ones are shortened with …)."""
@@ -49,7 +48,11 @@ def printable(text: str, newlines: bool = False) -> str:
     With ``newlines=True`` line breaks and tabs stay (multi-line human output); otherwise they
     are escaped too (one line).
     """
-    pattern = _UNSAFE_KEEP_LINES if newlines else _UNSAFE_ALL
+    if text.isprintable():  # the common case, answered in C: nothing to escape
+        return text
+    pattern = _PATTERNS.get(newlines)
+    if pattern is None:
+        pattern = _PATTERNS[newlines] = re.compile(f"[{_UNSAFE}]" if newlines else f"[\t\n{_UNSAFE}]")
     if pattern.search(text) is None:
         return text
     return pattern.sub(_escape, text)
@@ -75,7 +78,6 @@ def quoted(value: object, limit: int = MAX_VALUE) -> str:
 LONG_WORD = 160
 """A run of more characters than this without a space (a pasted value) is shortened in an error."""
 
-_LONG_WORD = re.compile(r"\S{%d,}" % (LONG_WORD + 1))
 
 
 def error_line(message: str) -> str:
@@ -87,5 +89,5 @@ def error_line(message: str) -> str:
     """
     line = printable(message)
     if len(line) > LONG_WORD:
-        line = _LONG_WORD.sub(lambda m: m.group()[:100] + "…" + m.group()[-40:], line)
+        line = re.sub(r"\S{%d,}" % (LONG_WORD + 1), lambda m: m.group()[:100] + "…" + m.group()[-40:], line)
     return shorten(line, MAX_LINE)
