@@ -347,8 +347,8 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
         if common["json_out"]:
             click.echo(json.dumps(comparison_json(rows, results[0], results[1]), ensure_ascii=False))
             return
-        mine = ", ".join(results[0].rules) or "no house rules"
-        theirs = ", ".join(results[1].rules) or "no house rules"
+        mine = ", ".join(map(_rule_name, results[0].rules)) or "no house rules"
+        theirs = ", ".join(map(_rule_name, results[1].rules)) or "no house rules"
         how = "exact" if mode == "odds" else f"estimates from {results[0].n:,} and {results[1].n:,} runs, 95% intervals"
         head = f"{system} {procedure}: each event with {mine} against {theirs} ({how})"
         out("\n".join(comparison_lines(rows, head, ("with " + mine, "with " + theirs), chart)))
@@ -379,6 +379,13 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
     out("\n".join(report_lines(result, head, tail, levels, chart)))
 
 
+def _rule_name(rule: str) -> str:
+    """A rule as people call it: a house-rule file by its name without folder or .toml."""
+    import os
+
+    return os.path.basename(rule)[:-5] if rule.endswith(".toml") else rule
+
+
 def _other_side(ctx: click.Context, system: str, common: dict[str, Any], engine: Any) -> Any:
     """The engine a --compare runs against: the same options without the house rules, or with
     the --against rules instead."""
@@ -403,7 +410,7 @@ def _odds_run(engine: Any, procedure: str, params: dict[str, Any], state: Any, m
 
     from .progress import Progress
 
-    side = f" ({', '.join(engine.rules) or 'no house rules'})" if common["compare"] else ""
+    side = f" ({', '.join(map(_rule_name, engine.rules)) or 'no house rules'})" if common["compare"] else ""
     if mode == "odds":
         from .exact import exact_odds
 

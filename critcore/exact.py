@@ -48,7 +48,7 @@ class Branch:
         if level == "locate":
             return "-" if self.location is None else self.location.name
         if level == "effect":
-            return "; ".join(dict.fromkeys(_effect_words(e) for e in self.effects)) or "-"
+            return PART.join(dict.fromkeys(_effect_words(e) for e in self.effects)) or "-"
         a = self.applied
         return "-" if a is None else a.summary
 
@@ -82,13 +82,14 @@ def prob_json(p: Fraction | float, n: int | None = None) -> dict[str, Any]:
     return {"fraction": None, "float": p}
 
 
-def declared_events(engine: Engine) -> tuple[Event, ...]:
-    """The events the system declares, then those its enabled rule plugins add (``RuleInfo.events``)."""
-    found = list(engine.info.events)
+def declared_events(engine: Engine, procedure: str | None = None) -> tuple[Event, ...]:
+    """The events the system declares, then those its enabled rule plugins add (``RuleInfo.events``);
+    with ``procedure``, only those its outcomes may carry."""
+    found = [e for e in engine.info.events if not (procedure and e.procedures and procedure not in e.procedures)]
     names = {e.name for e in found}
     for plugin in engine.pm.get_plugins():
         for e in getattr(getattr(plugin, "RULE", None), "events", ()) or ():
-            if e.name not in names:
+            if e.name not in names and not (procedure and e.procedures and procedure not in e.procedures):
                 names.add(e.name)
                 found.append(e)
     return tuple(found)
@@ -106,18 +107,32 @@ class Group:
 
 
 NOTHING_MORE = "nothing more"
+PART = " · "  # between the words of the table rows of one outcome
+
+
+def _words(text: str) -> str:
+    return text.strip().rstrip(".").lower()
 
 
 def _unsaid(label: str, said: Sequence[str]) -> str:
-    """``label`` without what an enclosing line already said (a repeated line says nothing)."""
+    """``label`` without what an enclosing line already said (a repeated line says nothing): a
+    part (one table row's words) that an enclosing line contains is dropped, and a label that
+    starts with an enclosing line keeps only the rest."""
     for earlier in said:
-        if label == earlier:
-            return ""
         if label.startswith(earlier):
-            rest = label[len(earlier):].lstrip(" ;:,.-—")
-            if rest:
-                label = rest
-    return label
+            label = label[len(earlier):].lstrip(" ;:,.-—")
+    heard = [_words(s) for s in said]
+    parts = []
+    for part in label.split(PART):
+        if not part or any(_words(part) in h for h in heard):
+            continue
+        for earlier in said:  # a part that quotes an enclosing line keeps only its own words
+            quoted = earlier.strip().rstrip(".")
+            if len(quoted) > 12 and quoted in part:
+                part = part.replace(quoted, "").strip(" ;:,.-—")
+        if part:
+            parts.append(part)
+    return PART.join(parts)
 
 
 def _zero(branches: Sequence[Branch]) -> Fraction | float:
@@ -158,6 +173,13 @@ def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, said: tupl
             children = only.children
         out.append(Group(level, label, total, children))
     return _merged(out)
+
+
+def answered_levels(branches: Sequence[Branch], levels: Sequence[str]) -> tuple[str, ...]:
+    """As many levels as ``levels`` holds, taken in order from the levels at which some outcome
+    has an answer (a procedure with no determination groups by location first)."""
+    used = [level for level in LEVELS if any(b.label(level) != "-" for b in branches)]
+    return tuple(used[: len(levels)]) or tuple(levels)
 
 
 def _merged(groups: Sequence[Group]) -> tuple[Group, ...]:
@@ -209,7 +231,7 @@ class Odds:
         return [(e, totals[e.name]) for e in self.events]
 
     def groups(self, levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
-        return group(self.branches, levels)
+        return group(self.branches, answered_levels(self.branches, levels))
 
     def to_json(self, levels: Sequence[str] = LEVELS) -> dict[str, Any]:
         """The odds JSON (format 2, see docs/odds.md): events, then outcomes, stage results and
@@ -302,7 +324,7 @@ def exact_odds(
     for _, n, d in finals:
         add_to(total, n, d)
     missing = 1 - Fraction(total[0], total[1])
-    return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0], declared_events(engine),
+    return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0], declared_events(engine, proc.name),
                 tuple(engine.rules), frozen)
 
 

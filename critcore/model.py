@@ -241,11 +241,13 @@ class Event:
 
     name: str
     text: str
+    procedures: tuple[str, ...] = ()  # the procedures whose outcomes may carry it (empty: every one)
 
-    def __init__(self, name: str, text: str) -> None:
+    def __init__(self, name: str, text: str, procedures: tuple[str, ...] = ()) -> None:
         v = self.__dict__
         v["name"] = name
         v["text"] = text
+        v["procedures"] = procedures
 
 
 @record

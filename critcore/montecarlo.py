@@ -33,7 +33,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .dice import DiceExpr, make_test, parse
 from .engine import Context, Engine, check_params, direct_caller
-from .exact import LEVELS, Branch, Group, declared_events, group
+from .exact import LEVELS, Branch, Group, answered_levels, declared_events, group
 from .model import Data, Event, Roll, outcome_tags
 
 Z95 = 1.959963984540054
@@ -200,7 +200,8 @@ class Simulation:
         return self.frequency(lambda b: name in b.tags)
 
     def groups(self, levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
-        return _with_counts(group(self.branches, levels), self.n)
+        branches = self.branches
+        return _with_counts(group(branches, answered_levels(branches, levels)), self.n)
 
     def to_json(self, levels: Sequence[str] = LEVELS) -> dict[str, Any]:
         """The simulation JSON (format 2, the shape of the odds JSON: see docs/odds.md)."""
@@ -223,7 +224,9 @@ def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if hits == 0 else max(0.0, centre - half)  # exactly 0 and 1 at the ends, not rounding dust
+    high = 1.0 if hits == n else min(1.0, centre + half)
+    return (low, high)
 
 
 Entry = list  # [count, determination, location, effects, applied]: one counted kind of resolution
@@ -504,4 +507,4 @@ def simulate(
     if progress is not None and not partial:
         progress(n)
     return Simulation(engine.info.name, proc.name, checked, done, seed, tuple(tally.counts.items()),
-                      declared_events(engine), tuple(engine.rules), ctx.target, partial)
+                      declared_events(engine, proc.name), tuple(engine.rules), ctx.target, partial)

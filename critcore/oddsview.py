@@ -29,7 +29,7 @@ def percent(p: Fraction | float) -> str:
 
 
 def fraction(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
+    return f"{p.numerator}/{p.denominator}" if p else "0"
 
 
 def bar(p: float, width: int = BAR_WIDTH) -> str:

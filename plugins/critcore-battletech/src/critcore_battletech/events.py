@@ -8,18 +8,22 @@ from typing import Any, Iterable, Mapping
 
 from critcore.model import Event
 
+ON_A_UNIT = ("critical", "damage")
+
 EVENTS = (
-    Event("ammo-explosion", "ammunition explosion"),
-    Event("location-destroyed", "a location destroyed"),
-    Event("mech-destroyed", "'Mech destroyed"),
-    Event("mechwarrior-hit", "MechWarrior hit"),
-    Event("mechwarrior-killed", "MechWarrior killed"),
-    Event("engine-hit", "engine hit"),
-    Event("gyro-hit", "gyro hit"),
-    Event("weapon-lost", "a weapon lost"),
+    Event("ammo-explosion", "ammunition explosion", ON_A_UNIT),
+    Event("location-destroyed", "a location destroyed", ON_A_UNIT),
+    Event("mech-destroyed", "'Mech destroyed", ON_A_UNIT),
+    Event("mechwarrior-hit", "MechWarrior hit", ON_A_UNIT),
+    Event("mechwarrior-killed", "MechWarrior killed", ON_A_UNIT),
+    Event("engine-hit", "engine hit", ON_A_UNIT),
+    Event("gyro-hit", "gyro hit", ON_A_UNIT),
+    Event("weapon-lost", "a weapon lost", ON_A_UNIT),
+    Event("through-armor-critical", "a critical chance through the armor (hit location 2)", ("hit-location",)),
 )
 
 LOCATION_DESTROYED = frozenset({"location-destroyed"})
+THROUGH_ARMOR = frozenset({"through-armor-critical"})
 
 
 def _more(after: Mapping[str, Any] | None, before: Mapping[str, Any] | None, key: str) -> bool:

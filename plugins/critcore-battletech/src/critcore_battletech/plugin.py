@@ -20,7 +20,7 @@ from . import criticals as C
 from . import locations as L
 from .damage import Resolver
 from .derived import derive
-from .events import EVENTS, LOCATION_DESTROYED, unit_tags
+from .events import EVENTS, LOCATION_DESTROYED, THROUGH_ARMOR, unit_tags
 from .status import show_lines
 from .unitview import Work, check_unit, unit_name
 
@@ -212,7 +212,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         shared = _hit_applied(location, through)
         if ctx.target is None:
             return shared
-        return Applied(shared.summary, data=shared.data.replace(derived=_derived(ctx, ctx.target)))
+        return Applied(shared.summary, data=shared.data.replace(derived=_derived(ctx, ctx.target)), tags=shared.tags)
     if proc == "critical":
         if location is None or determination is None:
             return None
@@ -244,7 +244,8 @@ def _hit_applied(location: Location, through_armor: bool) -> Applied:
     summary = f"the hit lands on the {location.summary}"
     if through_armor:
         summary += f"; roll for a critical even if the armor holds (critical --location {location.id})"
-    return Applied(summary, data=Data(location=location.id, rear=location.data["rear"]))
+    return Applied(summary, data=Data(location=location.id, rear=location.data["rear"]),
+                   tags=THROUGH_ARMOR if through_armor else frozenset())
 
 
 def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...], struck: Sequence[Effect] = ()) -> Applied:
@@ -311,3 +312,6 @@ def critcore_examples() -> Sequence[Any]:
     from critcore.examples import package_examples
 
     return package_examples("critcore_battletech.examples", {"quillback.mtf": "Quillback QBK-3, an original 45-ton 'Mech in MegaMek's .mtf format"})
+
+
+from .webview import critcore_web_view  # noqa: E402,F401  (the unit on crit serve's page)

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generator, Sequence
 
 from critcore import hookimpl
-from critcore.model import Effect, Location
+from critcore.model import Effect, Event, Location
 from critcore.plugins import RuleInfo
 from critcore_battletech import plugin as battletech
 
@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 RULE = RuleInfo("floating-criticals", "battletech",
                 "Floating criticals: a hit-location 2 is rolled again; the new location takes the hit and the "
-                "through-armor critical chance.", changes=("locate", "effect"))
+                "through-armor critical chance.", changes=("locate", "effect"),
+                events=(Event("floating-critical", "a 2 floats to another location", ("hit-location",)),))
+FLOATED = frozenset({"floating-critical"})
 
 TWO = "two"  # the id of the hit-location row for a roll of 2
 THROUGH_ARMOR = "through-armor-critical"
@@ -49,7 +51,7 @@ def critcore_locate(ctx: Context, determination: Any) -> Generator[None, Any, Lo
     ctx.note(f"a 2 floats: the through-armor critical moves from the {location.name} to the {again.name}",
              by=RULE.name)
     return replace(again, summary=f"{again.summary} (floating critical)",
-                   data=again.data.replace(floating_critical=True))
+                   data=again.data.replace(floating_critical=True), tags=again.tags | FLOATED)
 
 
 @hookimpl(wrapper=True)
