@@ -64,6 +64,10 @@ def report(systems: list[str], quick: bool = False) -> None:
         print(f"  {system} {proc} ({shown}): {seconds * 1000:9.2f} ms   "
               f"{len(odds.branches)} outcomes, {'exact' if odds.exact else 'remainder ' + str(float(odds.remainder))}"
               f"   [{note}]")
+    here = os.path.dirname(os.path.abspath(__file__))
+    import runpy
+
+    runpy.run_path(os.path.join(here, "bench_icepool.py"), run_name="bench_icepool")["report"](systems, best_of, quick)
     if "gurps" in systems:
         n = 100_000 if quick else 500_000
         engine = Engine("gurps")
