@@ -27,8 +27,8 @@ Types: ``int`` (whole numbers; a float is refused), ``number`` (int or float), `
 ``bool``, ``list``, ``map`` (a table of any keys, one value type), ``table`` (a record of
 declared ``fields``), ``any`` (any JSON value), or a named type. Field keys: ``type``,
 ``required``, ``nullable``, ``min``/``max`` (numbers), ``choices`` (text), ``max_length``,
-``items``/``min_items``/``max_items`` (lists), ``keys``/``values`` (maps: ``keys`` is a field
-spec for the key text), ``fields``/``extra`` (tables: ``extra = "keep"`` lets unknown keys
+``items`` (lists), ``min_items``/``max_items`` (lists and maps), ``keys``/``values`` (maps:
+``keys`` is a field spec for the key text), ``fields``/``extra`` (tables: ``extra = "keep"`` lets unknown keys
 through, checked only as JSON; the default ``"refuse"`` names them with a did-you-mean),
 ``ref`` (the value must be a key of the map at that dotted path from the root, e.g.
 ``"items"``), and ``doc``. Numbers are always finite and, unless a bound says otherwise,
@@ -415,10 +415,17 @@ class Schema:
         values = self.compile(spec.get("values", "any"), f"{where}.values")
         keys_spec = spec.get("keys")
         keys = self.compile(keys_spec, f"{where}.keys") if keys_spec is not None else None
+        low = spec.get("min_items", 0)
+        high = spec.get("max_items")
 
         def check_map(value: Any, walk: Walk) -> Any:
             if not isinstance(value, Mapping):
                 raise walk.fail(f"must be a table, not {show(value)}")
+            n = len(value)
+            if n < low:
+                raise walk.fail(f"needs at least {low} entr{'y' if low == 1 else 'ies'}, has {n}")
+            if high is not None and n > high:
+                raise walk.fail(f"has {n} entries, at most {high} are allowed")
             path = walk.path
             out = {}
             for k, v in value.items():

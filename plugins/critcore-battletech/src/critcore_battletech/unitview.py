@@ -13,33 +13,20 @@ from typing import Any, Iterator, Mapping
 from critcore.errors import StateError
 from critcore.model import Data, freeze
 
-from . import locations as L
-
 KIND = "battletech-mech"
 DAMAGE_KEYS = ("engine_hits", "gyro_hits", "sensor_hits", "life_support_hit", "heat_sinks_destroyed",
                "jump_jets_destroyed")
 
 
 def check_unit(state: Mapping[str, Any] | None) -> None:
-    """Refuse a target that is not a BattleTech 'Mech state, with one clear line."""
-    if state is None:
-        return
-    if state.get("kind") != KIND:
+    """Refuse a target that is not a BattleTech 'Mech state, with one clear line.
+
+    critcore checks every target against ``data/target-schema.toml`` (every key, type, range
+    and location code) before any stage runs; this only guards a stage called directly.
+    """
+    if state is not None and state.get("kind") != KIND:
         raise StateError(f"the target is not a BattleTech 'Mech unit (expected kind = {KIND!r}, "
                          f"found {state.get('kind')!r}); give a .mtf file or a saved unit .json")
-    locs = state.get("locations")
-    if not isinstance(locs, Mapping) or not locs:
-        raise StateError("the unit has no locations")
-    for code, loc in locs.items():
-        if code not in L.NAMES:
-            raise StateError(f"the unit has an unknown location {code!r} (known: {', '.join(L.CODES)})")
-        if not isinstance(loc, Mapping) or not isinstance(loc.get("slots"), (list, tuple)):
-            raise StateError(f"location {code} of the unit has no slots list")
-        for key in ("armor", "structure"):
-            if not isinstance(loc.get(key), int) or isinstance(loc.get(key), bool):
-                raise StateError(f"location {code} of the unit needs a whole number {key!r}")
-    if not isinstance(state.get("items", {}), Mapping):
-        raise StateError("the unit's items must be a table keyed by item id")
 
 
 def unit_name(state: Mapping[str, Any]) -> str:
@@ -146,13 +133,12 @@ class Work:
 
     def result(self) -> Data:
         """The new state as frozen data (unchanged parts are shared with the original)."""
-        new = dict(self.base)
+        changes: dict[str, Any] = dict(self.top)
         if self.locs:
-            new["locations"] = Data({**self.base["locations"], **self.locs})
+            changes["locations"] = _data(self.base["locations"]).replace(**self.locs)
         if self.items_w:
-            new["items"] = Data({**self.base.get("items", {}), **self.items_w})
-        new.update(self.top)
-        return Data(new)
+            changes["items"] = _data(self.base.get("items") or Data()).replace(**self.items_w)
+        return _data(self.base).replace(**changes)  # the parts not changed are shared, not copied
 
 
 def _data(value: Mapping[str, Any]) -> Data:

@@ -28,11 +28,6 @@ from critcore.errors import StateError
 from critcore.model import thaw
 
 
-LETHALITIES = ("mortal", "crippling", "critical")
-TREATMENTS = ("none", "medic", "medic-failed", "magic")
-TRACK_MAX = 10
-
-
 @dataclass(frozen=True)
 class Critical:
     """One critical hit and its own condition monitor."""
@@ -131,102 +126,72 @@ class Character:
         return out
 
 
-# --- reading and checking ----------------------------------------------------------------
+# --- reading ------------------------------------------------------------------------------
+#
+# critcore checks every target against target-schema.toml (keys, types, ranges, choices) before
+# any stage runs, so the readers below only fill in defaults; what one key says about another
+# (a Mortal critical needs death_at, ids are unique, body is needed) is checked here.
 
 _KNOWN = {"body", "physical", "stun", "clock", "criticals", "dead", "died_at", "cause_of_death"}
 
 
-def _int(data: Mapping[str, Any], key: str, where: str, default: int | None = None,
-         low: int | None = None, high: int | None = None) -> int:
-    value = data.get(key, default)
-    if value is None:
-        raise StateError(f"{where}: needs {key} (a whole number)")
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise StateError(f"{where}: {key} must be a whole number, not {value!r}")
-    if low is not None and value < low or high is not None and value > high:
-        span = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise StateError(f"{where}: {key} must be {span}, not {value}")
-    return value
+def _opt_int(data: Mapping[str, Any], key: str) -> int | None:
+    return data.get(key)
 
 
-def _opt_int(data: Mapping[str, Any], key: str, where: str) -> int | None:
-    if data.get(key) is None:
-        return None
-    return _int(data, key, where)
+def _get(data: Mapping[str, Any], key: str, default: Any) -> Any:
+    value = data.get(key)
+    return default if value is None else value
 
 
-def _str(data: Mapping[str, Any], key: str, where: str, default: str | None = None,
-         choices: tuple[str, ...] = ()) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str):
-        raise StateError(f"{where}: {key} must be text, not {value!r}" if value is not None else f"{where}: needs {key}")
-    if choices and value not in choices:
-        raise StateError(f"{where}: {key} must be one of {', '.join(choices)}, not {value!r}")
-    return value
-
-
-def _bool(data: Mapping[str, Any], key: str, where: str, default: bool) -> bool:
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise StateError(f"{where}: {key} must be true or false, not {value!r}")
-    return value
-
-
-def read_critical(raw: Any, n: int) -> Critical:
-    where = f"character: criticals entry {n}"
-    if not isinstance(raw, Mapping):
-        raise StateError(f"{where} must be a table of keys")
-    lethality = _str(raw, "lethality", where, choices=LETHALITIES)
+def read_critical(raw: Mapping[str, Any], n: int) -> Critical:
+    """One ``[[criticals]]`` entry of a checked target (``n``: its place, the default id)."""
+    lethality = raw["lethality"]
     return Critical(
-        id=_int(raw, "id", where, n, low=1),
+        id=_get(raw, "id", n),
         lethality=lethality,
-        boxes=_int(raw, "boxes", where, low=1, high=TRACK_MAX),
-        location=_str(raw, "location", where),
-        location_name=_str(raw, "location_name", where, str(raw.get("location", ""))),
-        area=_str(raw, "area", where, ""),
-        part_id=_str(raw, "part_id", where, ""),
-        part=_str(raw, "part", where, "unknown part"),
-        cause=_str(raw, "cause", where, ""),
-        diagnosis_tn=_int(raw, "diagnosis_tn", where, 4, low=0),
-        auto_if_open=_bool(raw, "auto_if_open", where, False),
-        open_wound=_bool(raw, "open_wound", where, True),
-        diagnosed=_bool(raw, "diagnosed", where, False),
-        treatment=_str(raw, "treatment", where, "none", TREATMENTS),
-        death_at=_opt_int(raw, "death_at", where) if lethality == "mortal" else None,
-        heals_at=_opt_int(raw, "heals_at", where),
-        diagnose_retry_at=_opt_int(raw, "diagnose_retry_at", where),
-        wound=_str(raw, "wound", where, ""),
+        boxes=raw["boxes"],
+        location=raw["location"],
+        location_name=_get(raw, "location_name", raw["location"]),
+        area=_get(raw, "area", ""),
+        part_id=_get(raw, "part_id", ""),
+        part=_get(raw, "part", "unknown part"),
+        cause=_get(raw, "cause", ""),
+        diagnosis_tn=_get(raw, "diagnosis_tn", 4),
+        auto_if_open=_get(raw, "auto_if_open", False),
+        open_wound=_get(raw, "open_wound", True),
+        diagnosed=_get(raw, "diagnosed", False),
+        treatment=_get(raw, "treatment", "none"),
+        death_at=_opt_int(raw, "death_at") if lethality == "mortal" else None,
+        heals_at=_opt_int(raw, "heals_at"),
+        diagnose_retry_at=_opt_int(raw, "diagnose_retry_at"),
+        wound=_get(raw, "wound", ""),
     )
 
 
 def read_character(target: Mapping[str, Any] | None, body: int | None = None) -> Character:
-    """Check a target state and build a :class:`Character` (``body`` fills a missing Body)."""
+    """Build a :class:`Character` from a checked target state (``body`` fills a missing Body)."""
     if target is None:
         raise StateError("this procedure needs a character file (--character FILE)")
-    where = "character"
     raw_body = target.get("body", body)
     if raw_body is None:
         raise StateError("character: needs body (the Body rating, 1 or more)")
-    crits_raw = target.get("criticals", ())
-    if not isinstance(crits_raw, (list, tuple)):
-        raise StateError("character: criticals must be a list of [[criticals]] tables")
-    crits = tuple(read_critical(c, i) for i, c in enumerate(crits_raw, 1))
+    crits = tuple(read_critical(c, i) for i, c in enumerate(target.get("criticals", ()), 1))
     ids = [c.id for c in crits]
     if len(set(ids)) != len(ids):
         raise StateError("character: two criticals share the same id")
     for c in crits:
         if c.lethality == "mortal" and c.death_at is None:
             raise StateError(f"character: Mortal critical #{c.id} needs death_at (clock second of death)")
-    cause = target.get("cause_of_death", "")
     return Character(
-        body=_int({"body": raw_body}, "body", where, low=1),
-        physical=_int(target, "physical", where, 0, 0, TRACK_MAX),
-        stun=_int(target, "stun", where, 0, 0, TRACK_MAX),
-        clock=_int(target, "clock", where, 0, low=0),
+        body=raw_body,
+        physical=_get(target, "physical", 0),
+        stun=_get(target, "stun", 0),
+        clock=_get(target, "clock", 0),
         criticals=crits,
-        dead=_bool(target, "dead", where, False),
-        died_at=_opt_int(target, "died_at", where),
-        cause_of_death=cause if isinstance(cause, str) else "",
+        dead=_get(target, "dead", False),
+        died_at=_opt_int(target, "died_at"),
+        cause_of_death=_get(target, "cause_of_death", ""),
         extra=tuple((k, thaw(v)) for k, v in target.items() if k not in _KNOWN),
     )
 
