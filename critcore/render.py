@@ -127,20 +127,23 @@ def headline(outcome: Outcome) -> str:
     det = outcome.determination
     applied = outcome.applied
     if outcome.steps and outcome.steps[0].stage == "treat" and applied is not None:
-        return f"Treatment: {_clean(applied.summary)}"
+        return _capital(_clean(applied.summary))
     if det is not None:
         if not det.critical:
             return _capital(_clean(det.summary))
-        parts.append(_first_clause(det.summary))
+        parts.append(_clean(_first_clause(det.summary)))
     effects = outcome.effects
     if effects:
         parts.append(_clean(effects[-1].text))
     if applied is not None and applied.summary:
         parts.append(_clean(applied.summary))
+    parts = [p for p in parts if p]
     seen: list[str] = []
-    for p in parts:
-        if p and all(p.lower() not in s.lower() for s in seen):
-            seen.append(p)
+    for i, p in enumerate(parts):  # a part another part already says is left out
+        others = parts[:i] + parts[i + 1:]
+        if any(p.lower() in o.lower() and (p.lower() != o.lower() or j < i) for j, o in enumerate(others)):
+            continue
+        seen.append(p)
     return _capital(" — ".join(seen)) if seen else f"{outcome.system} {outcome.procedure}"
 
 
