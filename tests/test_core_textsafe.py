@@ -131,3 +131,12 @@ def test_a_seed_of_5000_digits_is_refused_in_one_line(invoke):
 def test_dice_faces_are_ascii_digits(invoke, faces):
     line = one_line(invoke("resolve", "fake", "attack", "--dice", faces))
     assert "dice face" in line or "--dice" in line
+
+
+def test_a_rule_name_from_a_file_is_escaped(invoke, tmp_path):
+    rule = tmp_path / "named.toml"
+    rule.write_text(RULE.replace("\x1b", "\\u001b").replace("\x07", "\\u0007")
+                    .replace('system = "fake"', 'name = "evil\\u001b[2J"\nsystem = "fake"'))
+    r = invoke("resolve", "fake", "attack", "--dice", "20,4,8", "--rule", str(rule), "--explain")
+    assert r.exit_code == 0, r.output
+    assert "\x1b" not in r.output and "evil\\x1b[2J" in r.output
