@@ -25,7 +25,7 @@ from .cli_procedures import SystemsGroup
 class RootGroup(Group):
     """The ``crit`` group: commands in modules of their own are imported only when used."""
 
-    LAZY = {"campaign": ("critcore.cli_campaign", "campaign")}
+    LAZY = {"campaign": ("critcore.cli_campaign", "campaign"), "serve": ("critcore.cli_serve", "serve")}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.LAZY])

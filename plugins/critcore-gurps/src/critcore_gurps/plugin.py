@@ -51,3 +51,6 @@ def critcore_examples() -> Sequence[Any]:
     from critcore.examples import package_examples
 
     return package_examples("critcore_gurps.examples", {"bertram.json": "Sir Bertram, a knight: HP 12, HT 11, DR 4 on torso and skull"})
+
+
+from .webview import critcore_web_view  # noqa: E402,F401  (the character on crit serve's page)

@@ -74,3 +74,6 @@ def critcore_examples() -> Sequence[object]:
     from critcore.examples import package_examples
 
     return package_examples("critcore_shadowrun2.examples", {"runner.toml": "Ghost, a street samurai with Body 4, unhurt"})
+
+
+from .webview import critcore_web_view  # noqa: E402,F401  (the character on crit serve's page)

@@ -1,0 +1,15 @@
+"""``crit serve``: the game master's screen in a browser and an HTTP API over a campaign.
+
+An optional part of critcore (``pip install "critcore[web]"``): Starlette on uvicorn, Jinja2
+templates, no JavaScript build step. Nothing here is imported unless ``crit serve`` runs (or a
+program imports :func:`critcore.web.app.create_app` itself).
+
+- :mod:`critcore.web.service`: what the page and the API do, with no web framework in it: the
+  campaign opened once per worker thread, the same JSON as ``crit ... --json``, dice typed in
+  one roll at a time.
+- :mod:`critcore.web.pictures`: a target's picture (the system's ``critcore_web_view`` panels,
+  else its ``critcore_show`` lines, else the state as data) and the odds chart as SVG.
+- :mod:`critcore.web.security`: the token, the players' link, cross-site form protection,
+  request size limits and allowed hosts.
+- :mod:`critcore.web.app`: the routes.
+"""

@@ -1,0 +1,464 @@
+"""The routes of ``crit serve`` (Starlette): the game master's page, the players' link and the JSON API.
+
+Handlers read the request (asynchronously), then do the campaign's work in a worker thread
+(:func:`starlette.concurrency.run_in_threadpool`): :class:`~critcore.web.service.Service` opens
+the campaign once per thread and every change is one campaign transaction. The routes are
+listed in docs/web.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Mapping
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from ..errors import CritcoreError, InputError
+from ..textsafe import error_line
+from .security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
+from .service import Service, error_status
+
+HERE = Path(__file__).resolve().parent
+LOG_SHOWN = 40
+
+
+class WebError(Exception):
+    """A refusal at the web edge (no token, cross-site, wrong content type): status and one line."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# --- the edge: errors, tokens, cross-site checks -------------------------------------------------
+
+
+def _status_and_line(exc: BaseException) -> tuple[int, str]:
+    if isinstance(exc, WebError):
+        return exc.status, str(exc)
+    return error_status(exc), error_line(str(exc))
+
+
+def _check_host(request: Request, policy: Policy) -> None:
+    if not policy.host_allowed(request.headers.get("host", "")):
+        raise WebError(403, "this server answers only requests addressed to 127.0.0.1 or localhost "
+                            "(start it with --host and a token to serve other names)")
+
+
+def _check_gm(request: Request, policy: Policy) -> None:
+    if not policy.gm_allowed(request.headers, request.cookies):
+        raise WebError(401, "this server needs its token: open the link crit serve printed, or send "
+                            "Authorization: Bearer TOKEN")
+
+
+def api(policy: Policy, write: bool = False) -> Callable[..., Any]:
+    """A JSON route: host and token checked; a change takes only a same-site application/json body;
+    critcore's errors become ``{"error": LINE, "status": CODE}`` with a 4xx status."""
+
+    def wrap(fn: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
+        @functools.wraps(fn)
+        async def endpoint(request: Request) -> Response:
+            try:
+                _check_host(request, policy)
+                _check_gm(request, policy)
+                if write:
+                    if policy.cross_site(request.headers):
+                        raise WebError(403, "cross-site requests are refused")
+                    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+                    if request.method in ("POST", "PUT", "PATCH") and kind != "application/json":
+                        raise WebError(415, "send the request body as JSON (Content-Type: application/json)")
+                data = await fn(request)
+            except (CritcoreError, WebError) as exc:
+                status, line = _status_and_line(exc)
+                return JSONResponse({"error": line, "status": status}, status_code=status)
+            if isinstance(data, Response):
+                return data
+            return JSONResponse(data)
+
+        return endpoint
+
+    return wrap
+
+
+async def _json_body(request: Request) -> Any:
+    from ..files import load_json
+
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("the request body is not UTF-8 text") from None
+    return load_json(text, "request body")
+
+
+def _int_query(request: Request, key: str, low: int, high: int) -> int | None:
+    value = request.query_params.get(key)
+    if value is None or value == "":
+        return None
+    if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
+        raise InputError(f"{key}: expected a whole number from {low} to {high}, got {value[:20]!r}")
+    return int(value)
+
+
+# --- the app -------------------------------------------------------------------------------------------
+
+
+def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = None,
+               players_key: str | None = None, registry: Any = None, who: str | None = None) -> Starlette:
+    """The ASGI app serving ``campaign`` (a campaign file); ``app.state.policy`` holds its token
+    and the players' key."""
+    policy = Policy(host, token, players_key)
+    service = Service(campaign, registry=registry, who=who)
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True)
+    templates = Jinja2Templates(env=env)
+    templates.env.globals["json"] = json
+
+    def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Awaitable[Any]:
+        return run_in_threadpool(fn, *args, **kwargs)
+
+    # --- pages -------------------------------------------------------------------------------------
+
+    def csrf_of(request: Request) -> str:
+        return request.cookies.get(CSRF_COOKIE) or request.state.__dict__.setdefault("new_csrf", new_secret())
+
+    def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+        context = {"policy": policy, "csrf": csrf_of(request), "campaign": campaign, **context}
+        response = templates.TemplateResponse(request, name, context, status_code=status)
+        fresh = request.state.__dict__.get("new_csrf")
+        if fresh and not request.cookies.get(CSRF_COOKIE):
+            response.set_cookie(CSRF_COOKIE, fresh, httponly=True, samesite="strict", path="/")
+        response.headers["Content-Security-Policy"] = ("default-src 'self'; img-src 'self' data:; "
+                                                       "style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    def gm_page(write: bool = False) -> Callable[..., Any]:
+        def wrap(fn: Callable[..., Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+            @functools.wraps(fn)
+            async def endpoint(request: Request) -> Response:
+                form: Any = None
+                try:
+                    _check_host(request, policy)
+                    _check_gm(request, policy)
+                    if write:
+                        if policy.cross_site(request.headers):
+                            raise WebError(403, "cross-site form posts are refused")
+                        form = await request.form(max_part_size=MAX_BODY)
+                        if not (same(str(form.get("csrf", "")), request.cookies.get(CSRF_COOKIE))):
+                            raise WebError(403, "the form is stale or came from another site: reload the page "
+                                                "and send it again")
+                    return await (fn(request, form) if write else fn(request))
+                except (CritcoreError, WebError) as exc:
+                    status, line = _status_and_line(exc)
+                    return page(request, "error.html", {"status": status, "message": line, "back": "/"}, status)
+
+            return endpoint
+
+        return wrap
+
+    def _target_cards() -> list[dict[str, Any]]:
+        from .pictures import picture
+
+        cards = []
+        camp = service.campaign()
+        for t in camp.targets():
+            card: dict[str, Any] = {"name": t.name, "system": t.system, "installed": t.installed,
+                                    "changes": t.changes, "updated": t.updated, "panels": []}
+            if t.installed:
+                card["panels"] = picture(service.engine(t.system), camp.state(t.name))
+            cards.append(card)
+        return cards
+
+    @gm_page()
+    async def index(request: Request) -> Response:
+        def work() -> dict[str, Any]:
+            return {"cards": _target_cards(), "log": list(reversed(service.campaign().log(limit=LOG_SHOWN))),
+                    "systems": sorted(service.registry.systems), "examples": service.examples()}
+
+        data = await call(work)
+        return page(request, "index.html", data)
+
+    @gm_page()
+    async def target_page(request: Request) -> Response:
+        name = request.path_params["name"]
+        shown = _int_query(request, "shown", 1, 2**62)
+
+        def work() -> dict[str, Any]:
+            from .forms import procedure_forms
+            from .pictures import picture
+
+            camp = service.campaign()
+            system = camp.system_of(name)
+            engine = service.engine(system)
+            data: dict[str, Any] = {"name": name, "system": system,
+                                    "panels": picture(engine, camp.state(name)),
+                                    "forms": procedure_forms(engine.info),
+                                    "log": list(reversed(camp.log(name, limit=LOG_SHOWN)))}
+            if shown is not None:
+                data["result"] = service.reports(shown)
+            return data
+
+        return page(request, "target.html", await call(work))
+
+    @gm_page(write=True)
+    async def run_form(request: Request, form: Any) -> Response:
+        from .forms import run_body
+
+        name = request.path_params["name"]
+
+        def work() -> Response:
+            verb, mode, body = run_body(form, name)
+            if mode == "rolls":
+                answer = service.step(verb, body)
+                if "need" in answer:
+                    return page(request, "roll.html", {"name": name, "verb": verb, "answer": answer,
+                                                       "body": body, "form": form})
+            else:
+                answer = service.run(verb, body)
+            if answer.get("preview") or not answer.get("log"):
+                return page(request, "preview.html", {"name": name, "answer": answer})
+            return RedirectResponse(f"/t/{name}?shown={answer['log']}#result", status_code=303)
+
+        return await call(work)
+
+    @gm_page(write=True)
+    async def undo_form(request: Request, form: Any) -> Response:
+        name = request.path_params["name"]
+        which = request.path_params["which"]
+        if which not in ("undo", "redo"):
+            raise WebError(404, f"/t/{name}/{which[:20]}: not found")
+        await call(service.undo if which == "undo" else service.redo, name)
+        back = form.get("back") or f"/t/{name}"
+        return RedirectResponse(back if back in ("/", f"/t/{name}") else "/", status_code=303)
+
+    @gm_page(write=True)
+    async def add_form(request: Request, form: Any) -> Response:
+        upload = form.get("file")
+        body: dict[str, Any] = {"system": form.get("system") or None, "name": form.get("name") or None}
+        example = form.get("example") or ""
+        if example:
+            system, _, file = str(example).partition("/")
+            body.update(system=system, example=file)
+        elif upload is not None and getattr(upload, "filename", ""):
+            raw = await upload.read()
+            try:
+                body.update(file=upload.filename, text=raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                body.update(file=upload.filename, text=raw.decode("cp1252", errors="replace"))
+        else:
+            raise InputError("add a target: choose a file or one of the examples")
+        info = await call(service.add, body)
+        return RedirectResponse(f"/t/{info['name']}", status_code=303)
+
+    @gm_page()
+    async def odds_page(request: Request) -> Response:
+        from .forms import odds_body
+
+        def work() -> dict[str, Any]:
+            from .forms import procedure_forms
+            from .pictures import chart_rows, odds_svg
+
+            system, body, target = odds_body(request.query_params)
+            engine = service.engine(system)
+            data: dict[str, Any] = {"system": system, "forms": procedure_forms(engine.info, verbs=("resolve", "treat")),
+                                    "targets": [t.name for t in service.campaign().targets() if t.system == system],
+                                    "chosen": body, "target": target}
+            if body.get("procedure"):
+                result, _ = service.odds("odds", body)
+                events, groups = chart_rows(result)
+                title = f"{system} {result.procedure}: exact odds" + (f" on {target}" if target else "")
+                from markupsafe import Markup
+
+                data.update(svg=Markup(odds_svg(title, events, groups)), events=events, groups=groups,
+                            exact=result.exact)
+            return data
+
+        return page(request, "odds.html", await call(work))
+
+    @gm_page()
+    async def tables_page(request: Request) -> Response:
+        system = request.path_params["system"]
+        tables = await call(service.tables, system)
+        return page(request, "tables.html", {"system": system, "tables": tables})
+
+    async def table_download(request: Request) -> Response:
+        system, table, fmt = (request.path_params[k] for k in ("system", "table", "fmt"))
+        return await call(_table_response, system, table, fmt)
+
+    def _table_response(system: str, name: str, fmt: str) -> Response:
+        from ..export_tables import csv_text, foundry_table
+
+        table = service.table(system, name)
+        if fmt == "foundry":
+            body = json.dumps(foundry_table(table, system), ensure_ascii=False, indent=2)
+            kind, file = "application/json", f"fvtt-RollTable-{system}-{name}.json"
+        elif fmt == "csv":
+            body, kind, file = csv_text([table]), "text/csv; charset=utf-8", f"{system}-{name}.csv"
+        elif fmt == "json":
+            body, kind, file = json.dumps(table.to_json(), ensure_ascii=False), "application/json", f"{system}-{name}.json"
+        else:
+            raise InputError(f"format {fmt[:20]!r}: use foundry, csv or json")
+        return Response(body, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{file}"'})
+
+    # --- the players' link ------------------------------------------------------------------------------
+
+    def _players_check(request: Request) -> None:
+        _check_host(request, policy)
+        if not same(request.path_params.get("key"), policy.players_key):
+            raise WebError(404, "no such page (ask the game master for the players' link)")
+
+    async def players(request: Request) -> Response:
+        try:
+            _players_check(request)
+        except WebError as exc:
+            return page(request, "error.html", {"status": exc.status, "message": str(exc), "back": ""}, exc.status)
+        data = await call(service.player_feed, LOG_SHOWN)
+        response = page(request, "players.html", {"feed": data["feed"], "version": data["version"],
+                                                  "key": request.path_params["key"]})
+        return response
+
+    async def players_version(request: Request) -> Response:
+        try:
+            _players_check(request)
+        except WebError as exc:
+            return JSONResponse({"error": str(exc), "status": exc.status}, status_code=exc.status)
+        return JSONResponse({"version": await call(service.version)})
+
+    # --- the JSON API ----------------------------------------------------------------------------------
+
+    @api(policy)
+    async def api_systems(request: Request) -> Any:
+        return await call(service.systems)
+
+    @api(policy)
+    async def api_system(request: Request) -> Any:
+        return await call(service.procedures, request.path_params["system"])
+
+    @api(policy)
+    async def api_tables(request: Request) -> Any:
+        return await call(service.tables, request.path_params["system"])
+
+    @api(policy)
+    async def api_table(request: Request) -> Any:
+        fmt = request.query_params.get("format", "json")
+        return await call(_table_response, request.path_params["system"], request.path_params["table"], fmt)
+
+    @api(policy)
+    async def api_targets(request: Request) -> Any:
+        return await call(service.targets)
+
+    @api(policy, write=True)
+    async def api_add(request: Request) -> Any:
+        body = await _json_body(request)
+        return JSONResponse(await call(service.add, body), status_code=201)
+
+    @api(policy)
+    async def api_target(request: Request) -> Any:
+        return await call(service.target, request.path_params["name"])
+
+    @api(policy, write=True)
+    async def api_remove(request: Request) -> Any:
+        return await call(service.remove, request.path_params["name"])
+
+    @api(policy, write=True)
+    async def api_undo(request: Request) -> Any:
+        which = request.path_params["which"]
+        if which not in ("undo", "redo"):
+            raise WebError(404, f"{request.url.path}: not found (POST .../undo or .../redo)")
+        return await call(service.undo if which == "undo" else service.redo, request.path_params["name"])
+
+    @api(policy)
+    async def api_log(request: Request) -> Any:
+        limit = _int_query(request, "limit", 1, 100_000)
+        return await call(service.log, request.query_params.get("target") or None, limit)
+
+    def run_route(verb: str, step: bool) -> Callable[[Request], Awaitable[Response]]:
+        @api(policy, write=True)
+        async def endpoint(request: Request) -> Any:
+            body = await _json_body(request)
+            return await call(service.step if step else service.run, verb, body)
+
+        return endpoint
+
+    def odds_route(mode: str) -> Callable[[Request], Awaitable[Response]]:
+        @api(policy, write=True)  # a POST with a JSON body, like the others; it changes nothing
+        async def endpoint(request: Request) -> Any:
+            body = await _json_body(request)
+            return (await call(service.odds, mode, body))[1]
+
+        return endpoint
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 404)
+        detail = getattr(exc, "detail", "") or "not found"
+        message = f"{request.url.path}: {detail.lower() if isinstance(detail, str) else 'not found'}"
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message, "status": status}, status_code=status)
+        return page(request, "error.html", {"status": status, "message": message, "back": "/"}, status)
+
+    async def login(request: Request) -> Response:
+        given = request.query_params.get("token", "")
+        if policy.token is not None and not same(given, policy.token):
+            return page(request, "error.html", {"status": 401, "message": "wrong token", "back": ""}, 401)
+        response = RedirectResponse("/", status_code=303)
+        if policy.token is not None:
+            response.set_cookie(TOKEN_COOKIE, given, httponly=True, samesite="strict", path="/")
+        return response
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    routes = [
+        Route("/", index),
+        Route("/login", login),
+        Route("/health", health),
+        Route("/add", add_form, methods=["POST"]),
+        Route("/t/{name}", target_page),
+        Route("/t/{name}/run", run_form, methods=["POST"]),
+        Route("/t/{name}/{which:str}", undo_form, methods=["POST"]),
+        Route("/odds", odds_page),
+        Route("/tables/{system}", tables_page),
+        Route("/tables/{system}/{table}.{fmt}", api(policy)(table_download)),
+        Route("/p/{key}", players),
+        Route("/p/{key}/version", players_version),
+        Route("/api/systems", api_systems),
+        Route("/api/systems/{system}", api_system),
+        Route("/api/systems/{system}/tables", api_tables),
+        Route("/api/systems/{system}/tables/{table}", api_table),
+        Route("/api/targets", api_targets, methods=["GET"]),
+        Route("/api/targets", api_add, methods=["POST"]),
+        Route("/api/targets/{name}", api_target, methods=["GET"]),
+        Route("/api/targets/{name}", api_remove, methods=["DELETE"]),
+        Route("/api/targets/{name}/{which:str}", api_undo, methods=["POST"]),
+        Route("/api/log", api_log),
+        Route("/api/resolve", run_route("resolve", False), methods=["POST"]),
+        Route("/api/treat", run_route("treat", False), methods=["POST"]),
+        Route("/api/resolve/step", run_route("resolve", True), methods=["POST"]),
+        Route("/api/treat/step", run_route("treat", True), methods=["POST"]),
+        Route("/api/odds", odds_route("odds"), methods=["POST"]),
+        Route("/api/simulate", odds_route("simulate"), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    app.state.policy = policy
+    app.state.service = service
+    return app
+
+
+def with_limits(app: Any, limit: int = MAX_BODY) -> Any:
+    """The app behind the request-size limit (what ``crit serve`` runs)."""
+    return BodyLimit(app, limit)
+

@@ -1,0 +1,155 @@
+"""Who may do what on ``crit serve``.
+
+- **Where it listens.** 127.0.0.1 by default. On any other address a *token* is required (made
+  and printed at start, or given with ``--token``): with a token, every game-master route (the
+  page and the API, reading or changing) needs it, as ``Authorization: Bearer TOKEN`` or the
+  cookie the start-up link (``/login?token=...``) sets. The players' link needs none and can
+  change nothing.
+- **Host names.** Without a token the server answers only requests addressed to a loopback
+  name (``127.0.0.1``, ``localhost``, ``[::1]``), so a web page cannot reach it through a
+  DNS name it controls (DNS rebinding).
+- **Cross-site requests.** Every form carries a per-browser secret that must match its cookie
+  (double submit), and a request that a browser marks as cross-site (``Sec-Fetch-Site`` or an
+  ``Origin`` of another host) is refused. The JSON API takes only ``application/json`` bodies,
+  which a foreign page cannot send without the browser asking first (the server never allows
+  it).
+- **Size.** A request body over :data:`MAX_BODY` bytes is refused (413) before it is read whole.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+from typing import Any, Awaitable, Callable
+
+from ..files import max_bytes as max_file_bytes
+
+TOKEN_COOKIE = "critcore_token"
+CSRF_COOKIE = "critcore_csrf"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def max_body() -> int:
+    """The largest request body taken: the largest file critcore reads, plus room for a form."""
+    return max_file_bytes() + 64 * 1024
+
+
+MAX_BODY = max_body()
+
+
+def is_loopback(host: str) -> bool:
+    if host in ("localhost",):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def same(given: str | None, expected: str | None) -> bool:
+    return bool(given) and bool(expected) and hmac.compare_digest(str(given).encode(), str(expected).encode())
+
+
+class Policy:
+    """The server's rules: its token (None: no token needed, loopback only) and the players' key."""
+
+    def __init__(self, host: str, token: str | None = None, players_key: str | None = None) -> None:
+        from ..errors import InputError
+
+        self.host = host
+        self.loopback = is_loopback(host)
+        if token is not None and len(token) < 16:
+            raise InputError("--token: use at least 16 characters (or leave it out and one is made)")
+        if not self.loopback and token is None:
+            token = new_secret()
+        self.token = token
+        self.players_key = players_key or new_secret()
+
+    def host_allowed(self, host_header: str) -> bool:
+        """Without a token, only loopback names (see the module's docstring)."""
+        if self.token is not None:
+            return True
+        name = host_header.rsplit(":", 1)[0] if not host_header.endswith("]") else host_header
+        if host_header.startswith("["):
+            name = host_header.split("]")[0] + "]"
+        return name in LOOPBACK_NAMES or is_loopback(name)
+
+    def gm_allowed(self, headers: Any, cookies: Any) -> bool:
+        if self.token is None:
+            return True
+        auth = headers.get("authorization", "")
+        if auth.lower().startswith("bearer ") and same(auth[7:].strip(), self.token):
+            return True
+        return same(cookies.get(TOKEN_COOKIE), self.token)
+
+    @staticmethod
+    def cross_site(headers: Any) -> bool:
+        """Does the browser say this request comes from another site?"""
+        site = headers.get("sec-fetch-site")
+        if site is not None and site not in ("same-origin", "none"):
+            return True
+        origin = headers.get("origin")
+        if origin and origin != "null":
+            from urllib.parse import urlsplit
+
+            return urlsplit(origin).netloc != headers.get("host", "")
+        return origin == "null"
+
+
+class BodyLimit:
+    """ASGI middleware: a request body larger than ``limit`` bytes is answered 413, whether it
+    says its length or streams it."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]],
+                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await _too_large(send, self.limit)
+                    return
+        seen = 0
+        refused = False
+
+        async def limited() -> dict[str, Any]:
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    refused = True
+                    raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _too_large(send, self.limit)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Callable[[dict[str, Any]], Awaitable[None]], limit: int) -> None:
+    import json
+
+    body = json.dumps({"error": f"the request is too large (at most {limit:,} bytes)", "status": 413}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,49 @@
+"""A real ``crit serve`` server on loopback for the browser and load tests: uvicorn in a thread,
+on a port the system picks, stopped when the test is done."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+
+@contextmanager
+def serving(campaign: str, **kwargs: Any) -> Iterator[tuple[str, Any]]:
+    """``(base_url, app)`` of a server for ``campaign`` while the block runs."""
+    import uvicorn
+
+    from critcore.web.app import create_app, with_limits
+
+    app = create_app(campaign, **kwargs)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(with_limits(app), log_level="warning", lifespan="off",
+                                           limit_concurrency=500, backlog=2048))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+        app.state.service.close()
+
+
+def artifacts_dir(default: str) -> str:
+    """Where screenshots go: ``$CRITCORE_ARTIFACTS`` (CI keeps it), else ``default``."""
+    folder = os.environ.get("CRITCORE_ARTIFACTS") or default
+    os.makedirs(folder, exist_ok=True)
+    return folder
