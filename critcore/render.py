@@ -175,6 +175,9 @@ def generic_lines(outcome: Outcome, explain: bool = False, defaults: Mapping[str
         if step.stage == "effect" and len(stage_effects) == 1 and stage_effects[0].text == step.summary:
             lines.append(("stage", f"{words}{sep}{effect_line(stage_effects[0], explain)}"))
             stage_effects = []
+        elif step.stage == "effect" and len(stage_effects) > 1:
+            # several rows (a re-roll, "use result N"): the one that applies is the last; each row below
+            lines.append(("stage", f"{words}{sep}{stage_effects[-1].text}"))
         else:
             lines.append(("stage", f"{words}{sep}{step.summary}"))
         for eff in stage_effects:

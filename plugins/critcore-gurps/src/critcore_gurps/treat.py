@@ -65,7 +65,8 @@ def wait(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
                 check["next"] = int(check["next"]) + int(check["every"])
     ch.remove(state, ended)
     state["clock"] = end
-    return f"{duration(step)} pass" if step > 1 else "1 second passes", changes
+    span = duration(step)
+    return f"{span} {'passes' if span.startswith('1 ') and span.count(' ') == 1 else 'pass'}", changes
 
 
 MANEUVERS = {"ready": "a Ready maneuver", "stand": "a Change Posture maneuver to get up"}
