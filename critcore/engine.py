@@ -294,6 +294,12 @@ def direct_caller(caller: Any, names: Sequence[str]) -> Callable[..., Any]:
     return lambda *args: caller(**dict(zip(names, args)))
 
 
+def _trim(trusted: dict[int, Any]) -> None:
+    """Forget the older half of the checked targets (the ones used again lately stay)."""
+    for key in list(trusted)[: len(trusted) // 2]:
+        del trusted[key]
+
+
 class Engine:
     """One system, loaded with its enabled rules, ready to run procedures many times.
 
@@ -362,8 +368,13 @@ class Engine:
         return proc
 
     def context(self, procedure: Procedure, params: Data, roller: Roller, target: Any = None) -> Context:
-        if target is not None and self._trusted.get(id(target)) is not target:
-            target = self.check_target(target)
+        if target is not None:
+            trusted = self._trusted
+            if trusted.get(id(target)) is target:  # used again: kept longest when the cache is trimmed
+                del trusted[id(target)]
+                trusted[id(target)] = target
+            else:
+                target = self.check_target(target)
         return Context(self.info, procedure, params, self.options, self.tables, Dice(roller),
                        target, self.rules, list(self.rule_notes))
 
@@ -389,7 +400,7 @@ class Engine:
         """Remember ``state`` (frozen) as checked: passed in again, it is not walked again."""
         trusted = self._trusted
         if len(trusted) >= 256:
-            trusted.clear()
+            _trim(trusted)
         trusted[id(state)] = state
 
     def run(
@@ -471,7 +482,7 @@ class Engine:
             target = freeze(applied.target)
             trusted = self._trusted  # the engine's own output needs no check when passed back in
             if len(trusted) >= 256:
-                trusted.clear()
+                _trim(trusted)
             trusted[id(target)] = target
         return Outcome(self.info.name, ctx.procedure.name,
                        ctx.params, tuple(rolls), tuple(steps), det, loc, effects, applied, target,

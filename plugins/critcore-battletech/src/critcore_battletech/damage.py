@@ -53,6 +53,47 @@ def gyro_destroyed_at(view: Any, row: Any) -> int:
     return int(row.data.get("destroyed_at", 2))
 
 
+_ITEMS_OF: dict[tuple[int, str], tuple[Any, tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]]] = {}
+
+
+def _items_of(base: Mapping[str, Any], kind: str) -> tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]:
+    """The unit's items of a slot kind, each with the slots it fills by location (remembered per
+    unit: the layout never changes)."""
+    key = (id(base["locations"]), kind)
+    found = _ITEMS_OF.get(key)
+    if found is not None and found[0] is base["locations"]:
+        return found[1]
+    places: dict[str, dict[str, list[int]]] = {}
+    for code, loc in base["locations"].items():
+        for i, s in enumerate(loc["slots"]):
+            for id_key, kind_key in (("item", "kind"), ("item2", "kind2")):
+                item_id = s.get(id_key)
+                if s.get(kind_key) == kind:
+                    where = item_id if item_id is not None else f"{code}-{i}"
+                    places.setdefault(where, {}).setdefault(code, []).append(i)
+    out = tuple((item_id, tuple((c, tuple(ix)) for c, ix in by.items())) for item_id, by in places.items())
+    if len(_ITEMS_OF) > 512:
+        _ITEMS_OF.clear()
+    _ITEMS_OF[key] = (base["locations"], out)
+    return out
+
+
+_GYRO: dict[int, tuple[Any, int]] = {}
+
+
+def _base_gyro(base: Mapping[str, Any]) -> int:
+    """Gyro slots already hit in a unit as handed in (remembered per locations object)."""
+    locs = base["locations"]
+    found = _GYRO.get(id(locs))
+    if found is not None and found[0] is locs:
+        return found[1]
+    n = sum(1 for loc in locs.values() for s in loc["slots"] if s["kind"] == "gyro" and s["destroyed"])
+    if len(_GYRO) > 512:
+        _GYRO.clear()
+    _GYRO[id(locs)] = (locs, n)
+    return n
+
+
 def _no_pending(state: tuple[Any, ...]) -> bool:
     return not state[2]
 
@@ -81,7 +122,7 @@ class Resolver:
         if turn is not None:
             self.w.set("turn", turn)
         self.turn = self.w.get("turn")
-        self.gyro_before = self.tally()[0].get("gyro", 0)
+        self.gyro_before = self.tally()[0].get("gyro", 0) if self.w.locs else _base_gyro(self.w.base)
 
     # -- record ----------------------------------------------------------------------------
     def change(self, text: str) -> None:
@@ -472,23 +513,22 @@ class Resolver:
             self.events = [e for e in self.events if not e.startswith("consciousness")]
 
     def count_items(self, kind: str) -> int:
-        """Items of a kind knocked out (a critical on any of their slots, or their location lost)."""
-        seen: set[str] = set()
+        """Items of a kind knocked out (a critical on any of their slots, or their location lost);
+        for heat sinks, the heat sinks in them (a compact heat sink slot holds two)."""
         n = 0
-        for code in self.w.codes():
-            loc = self.w.loc(code)
-            for s in loc["slots"]:
-                if s["kind"] != kind:
-                    continue
-                item_id = s.get("item")
-                key = item_id if item_id is not None else f"{code}-{id(s)}"
-                if key in seen:
-                    continue
-                it = self.w.item(item_id)
-                out = loc.get("destroyed") or s["destroyed"] or (it is not None and it.get("disabled"))
-                if out:
-                    seen.add(key)
-                    # a compact heat sink slot holds two heat sinks: losing it costs both
-                    n += int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
+        w = self.w
+        for item_id, places in _items_of(w.base, kind):
+            it = w.item(item_id)
+            if it is not None and it.get("disabled"):
+                out = True
+            else:
+                out = False
+                for code, slots in places:
+                    loc = w.loc(code)
+                    if loc.get("destroyed") or any(loc["slots"][i]["destroyed"] for i in slots):
+                        out = True
+                        break
+            if out:
+                n += int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
         return n
 

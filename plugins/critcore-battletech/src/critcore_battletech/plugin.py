@@ -187,12 +187,17 @@ def critcore_effect(ctx: Any, determination: Determination | None,
 # -- apply ----------------------------------------------------------------------------------------
 
 _DERIVED: dict[tuple[Any, int], tuple[Any, Data]] = {}
+_DERIVED_FROM = ("locations", "items", "config", "walk_mp", "jump_mp", "heat_sinks", "heat", "pilot", "destroyed",
+                 "destroyed_reason", "gyro_type")
 
 
 def _derived(ctx: Any, state: Mapping[str, Any]) -> Data:
     """The derived numbers of a state, remembered: exact odds meet the same states again and again."""
     comp = ctx.tables["components"]
-    key = (state if isinstance(state, Data) else Data(state), id(comp))
+    # keyed by what derive() reads: a resolution that changes none of it (no critical) shares the
+    # parts, so the look-up compares them by identity instead of walking the unit
+    parts = tuple(state.get(k) for k in _DERIVED_FROM) if isinstance(state, Data) else (Data(state),)
+    key = (parts, id(comp))
     found = _DERIVED.get(key)
     if found is None:
         if len(_DERIVED) > 4096:
@@ -218,6 +223,8 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
             return None
         if ctx.target is None:
             return _apply_generic(determination, location, effects)
+        if not determination.data["blown_off"] and not determination.data["criticals"]:
+            return _no_critical(ctx, determination)
         res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options, ctx.param("turn"))
         if determination.data["blown_off"]:
             if res.w.loc(location.id).get("destroyed"):
@@ -261,6 +268,21 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...], st
     # worked out on their own tell none of theirs): the step-by-step changes are for real dice
     changes = () if res.exact else tuple(res.changes)
     return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, (*struck, *extra)))
+
+
+def _no_critical(ctx: Any, determination: Determination) -> Applied:
+    """No critical on a unit (most rolls): nothing is struck, only the resolution is counted (and
+    the turn kept), so the work of a resolver is skipped."""
+    w = Work(ctx.target)
+    w.set_sub("damage", resolutions=int((ctx.target.get("damage") or {}).get("resolutions", 0)) + 1)
+    turn = ctx.param("turn")
+    if turn is not None:
+        w.set("turn", turn)
+    state = w.result()
+    data = Data(psr_now=(), derived=_derived(ctx, state))
+    if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
+        data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
+    return Applied(determination.summary, (), state, (), data, tags=unit_tags(w, ()))
 
 
 def _apply_generic(determination: Determination, location: Location, effects: Sequence[Effect]) -> Applied:

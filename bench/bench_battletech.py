@@ -1,0 +1,157 @@
+"""BattleTech on real units: start-up of one resolution on an .mtf unit, in-process criticals on an
+Atlas, and importing the MTF corpus against a naive key:value split of the same files.
+
+    python bench/bench_battletech.py [--quick]
+
+Start-up is a ratio to the floor `python -c "import click"`, measured interleaved with it (median
+of several rounds). The corpus figures need ../shared/mtf-corpus/units and are skipped without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+HERE = Path(__file__).resolve().parent
+SHARED = HERE.parent.parent / "shared"
+ATLAS = SHARED / "mtf-samples" / "Atlas AS7-D.mtf"
+FIXTURE = HERE.parent / "plugins" / "critcore-battletech" / "tests" / "fixtures" / "legacy-biped-fb1l.mtf"
+CORPUS = SHARED / "mtf-corpus" / "units"
+
+
+def unit_file() -> Path:
+    return ATLAS if ATLAS.is_file() else FIXTURE
+
+
+def _time(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark command failed: {' '.join(cmd)}\n{done.stderr.decode()[-500:]}")
+    return time.perf_counter() - start
+
+
+def startup(runs: int) -> list[tuple[str, float, float]]:
+    """One `crit resolve battletech critical --unit X.mtf` against the floor, interleaved."""
+    beside = os.path.join(os.path.dirname(sys.executable), "crit")
+    crit = [beside] if os.path.exists(beside) else [sys.executable, "-m", "critcore"]
+    commands = {
+        "floor: python -c 'import click'": [sys.executable, "-c", "import click"],
+        f"crit resolve battletech critical --unit {unit_file().name}":
+            crit + ["resolve", "battletech", "critical", "--location", "RT", "--unit", str(unit_file()), "--seed", "1"],
+    }
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    for cmd in commands.values():  # warm the file cache once
+        _time(cmd)
+    for _ in range(runs):
+        for name, cmd in commands.items():
+            times[name].append(_time(cmd))
+    floor = statistics.median(times["floor: python -c 'import click'"])
+    return [(name, statistics.median(t) * 1000, statistics.median(t) / floor) for name, t in times.items()]
+
+
+def rate(fn: Callable[[], Any], seconds: float) -> float:
+    n = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(100):
+            fn()
+        n += 100
+        now = time.perf_counter()
+        if now >= deadline:
+            return n / (now - start)
+
+
+def criticals(seconds: float) -> list[tuple[str, float]]:
+    """In-process `critical` resolutions on the Atlas (imported once), every location, seeded dice."""
+    from critcore.dice import RandomRoller
+    from critcore.engine import Engine
+
+    from critcore_battletech.units import unit_from_mtf
+
+    unit = unit_from_mtf(unit_file().read_bytes(), str(unit_file()))
+    engine = Engine("battletech")
+    roller = RandomRoller(1)
+    codes = list(unit["locations"])
+    i = 0
+
+    def one() -> None:
+        nonlocal i
+        engine.run("critical", {"location": codes[i % len(codes)]}, roller=roller, target=unit)
+        i += 1
+
+    def hand() -> None:  # the reference: the same 2d6 row look-up and slot roll written out by hand
+        nonlocal i
+        import random
+
+        total = random.randint(1, 6) + random.randint(1, 6)
+        if total >= 8:
+            slots = unit["locations"][codes[i % len(codes)]]["slots"]
+            slots[random.randrange(len(slots))]["kind"]
+        i += 1
+
+    return [(f"critical on {unit['chassis']} {unit['model']}", rate(one, seconds)),
+            ("hand-written reference (2d6 and a slot)", rate(hand, seconds))]
+
+
+def corpus_import(limit: int | None = None) -> list[tuple[str, float]] | None:
+    """Import every corpus file in-process, against a naive key:value split of the same bytes."""
+    if not CORPUS.is_dir():
+        return None
+    from critcore_battletech.units import unit_from_mtf
+
+    files = [(str(p), p.read_bytes()) for p in sorted(CORPUS.rglob("*.mtf"))][:limit]
+
+    def naive() -> None:
+        for _, data in files:
+            out = {}
+            for line in data.decode("utf-8", "replace").splitlines():
+                key, _, value = line.partition(":")
+                out[key.strip().lower()] = value.strip()
+
+    def full() -> None:
+        for source, data in files:
+            unit_from_mtf(data, source)
+
+    full()  # the first pass reads the data files and fills the look-up caches
+    results = []
+    for name, fn in (("naive key:value split", naive), ("unit_from_mtf", full)):
+        runs = []
+        for _ in range(3):
+            start = time.perf_counter()
+            fn()
+            runs.append(time.perf_counter() - start)
+        results.append((name, min(runs)))
+    return [(f"{len(files)} files: {name}", t) for name, t in results]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds, shorter runs")
+    args = parser.parse_args()
+    runs, seconds = (3, 0.3) if args.quick else (15, 1.0)
+    print(f"BattleTech start-up (median of {runs} interleaved runs)")
+    for name, ms, ratio in startup(runs):
+        print(f"  {name:<60} {ms:7.1f} ms   {ratio:5.2f} x floor")
+    print("BattleTech in-process criticals per second")
+    for name, per_s in criticals(seconds):
+        print(f"  {name:<60} {per_s:10,.0f}/s")
+    found = corpus_import(200 if args.quick else None)
+    if found is None:
+        print("corpus import: ../shared/mtf-corpus/units is not here (skipped)")
+        return
+    print("BattleTech corpus import (best of 3)")
+    base = found[0][1]
+    for name, t in found:
+        print(f"  {name:<60} {t * 1000:8.1f} ms   {t / base:5.1f} x naive")
+
+
+if __name__ == "__main__":
+    main()
