@@ -251,7 +251,12 @@ def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: 
         return lines
     if view != "gm":  # the system decides what a player learns: its report alone, its first line the headline
         return [("headline" if i == 0 else _plugin_style(text, False), text) for i, text in enumerate(own)]
-    lines = [("headline", headline(outcome))]
+    head = headline(outcome)
+    own = list(own)
+    same = [i for i, text in enumerate(own) if _clean(text).lower() == _clean(head).lower()]
+    if same:  # the system's report already says it: that line goes first, emphasised
+        head = own.pop(same[0]).strip()
+    lines = [("headline", head)]
     lines.extend((_plugin_style(text, i == 0), text) for i, text in enumerate(own))
     if explain and view == "gm":
         lines.append(("plain", ""))

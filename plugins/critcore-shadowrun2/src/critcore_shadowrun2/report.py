@@ -15,8 +15,13 @@ if TYPE_CHECKING:
 
 
 def _header(outcome: Outcome) -> str:
+    from .info import INFO
+
+    proc = INFO.procedure(outcome.procedure)
+    defaults = {p.name: p.default for p in proc.params} if proc is not None else {}
     shown = [k.replace("_", "-") if v is True else f"{k.replace('_', '-')} {v:g}" if isinstance(v, float)
-             else f"{k.replace('_', '-')} {v}" for k, v in outcome.params.items() if v not in (None, False, "", 0)]
+             else f"{k.replace('_', '-')} {v}" for k, v in outcome.params.items()
+             if v not in (None, False, "", 0) and not (k in defaults and v == defaults[k])]
     return f"shadowrun2 {outcome.procedure}" + (f" ({', '.join(shown)})" if shown else "")
 
 
