@@ -21,7 +21,8 @@ INFO = SystemInfo(
     options=(Option("crit_on_19", "bool", False, "Critical on 19-20."),),
     target_noun="character",
     # the fake character: hp a whole number (the fuzzers of test_core_fuzz.py found None crashing rest)
-    target_schema={"format": 1, "root": "character", "types": {"character": {
+    target_schema={"format": 1, "root": "character", "identify": {"noun": "character", "keys": ["hp"]},
+                   "types": {"character": {
         "type": "table", "extra": "keep", "fields": {"hp": {"type": "int", "min": -1000, "max": 100000, "required": True}}}}},
     events=(Event("critical", "critical hit"), Event("fumble", "fumble"), Event("overkill", "10 damage or more")),
     procedures=(

@@ -1,0 +1,265 @@
+"""Declared target schemas (critcore/schema.py) and Engine.check_target.
+
+The rules checked here come from issue 11, part 2: every target is checked against the schema
+its system declares before any stage runs; an unknown key gets a did-you-mean; a wrong type or
+an impossible number gets one line naming the source, the key path and the value; a target of
+another system is refused by name; a target the engine produced itself is not checked again.
+The systems are the fake system (tests/fakesystem.py, which declares its character inline)
+and two small ones made here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from types import SimpleNamespace
+
+import pytest
+
+import critcore
+from critcore import hookimpl
+from critcore.engine import Engine
+from critcore.errors import PluginError, StateError
+from critcore.model import Applied, Data, Procedure, SystemInfo, thaw
+from critcore.plugins import Registry
+from critcore.schema import Schema, check_plain, path_text
+
+MECH_SCHEMA = {
+    "format": 1,
+    "root": "mech",
+    "identify": {"noun": "unit", "what": "a toy walker", "keys": ["legs", "parts"], "values": {"kind": "toy-walker"}},
+    "types": {
+        "mech": {"type": "table", "fields": {
+            "kind": {"type": "str", "choices": ["toy-walker"], "required": True},
+            "legs": {"type": "int", "min": 2, "max": 6},
+            "speed": {"type": "number", "min": 0, "max": 20},
+            "parts": {"type": "map", "keys": {"type": "str", "choices": ["LA", "RA", "CT"]}, "values": "part"},
+            "slots": {"type": "list", "items": "slot", "max_items": 4},
+            "armor": {"type": ["int", "armor_table"]},
+            "pilot": {"type": "str", "nullable": True},
+            "notes": {"type": "list", "items": "any"},
+            "extras": "loose",
+        }},
+        "part": {"type": "table", "fields": {"hp": {"type": "int", "min": 0, "max": 50, "required": True}}},
+        "slot": {"type": "table", "fields": {
+            "part": {"type": "str", "ref": "parts"},
+            "index": {"type": "int", "min": 0, "max": 11},
+        }},
+        "armor_table": {"type": "map", "values": {"type": "int", "min": 0}},
+        "loose": {"type": "table", "extra": "keep", "fields": {"colour": "str"}},
+    },
+}
+
+
+def _system(name: str, schema, noun: str = "target"):
+    """A system module with one treat procedure that hands the target back with a counter raised."""
+
+    @hookimpl
+    def critcore_system():
+        return SystemInfo(name=name, title=name, version="1", package=name, target_noun=noun,
+                          target_schema=schema,
+                          procedures=(Procedure("tick", "Count one.", verb="treat", target="required"),))
+
+    @hookimpl
+    def critcore_treat(ctx):
+        new = dict(thaw(ctx.target))
+        return Applied("ticked", (), new)
+
+    return SimpleNamespace(critcore_system=critcore_system, critcore_treat=critcore_treat)
+
+
+@pytest.fixture
+def walkers(registry):
+    """The fake system, a toy walker system with a schema, and a system without one."""
+    import fakesystem
+
+    return Registry.installed(extra_systems={"fake": fakesystem, "walker": _system("walker", MECH_SCHEMA, "unit"),
+                                             "plain": _system("plain", None)}, discover=False)
+
+
+def walker(registry):
+    return Engine("walker", registry=registry)
+
+
+GOOD = {"kind": "toy-walker", "legs": 2, "speed": 4.5, "parts": {"LA": {"hp": 3}, "CT": {"hp": 10}},
+        "slots": [{"part": "LA", "index": 0}], "armor": {"LA": 2}, "pilot": None, "notes": [1, "x"],
+        "extras": {"colour": "red", "sticker": {"a": [1, 2]}}}
+
+
+def refused(engine, state, where="unit.json") -> str:
+    with pytest.raises(StateError) as info:
+        engine.check_target(state, where)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"{where}: ")
+    return message
+
+
+def test_a_good_target_passes_and_comes_back_frozen(walkers):
+    """A target that fits is returned as frozen data equal to what was given."""
+    out = walker(walkers).check_target(GOOD, "unit.json")
+    assert isinstance(out, Data) and thaw(out) == GOOD
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"Legs": 2}, "unit.json: unknown key 'Legs' (did you mean 'legs'?)"),
+    ({"speeed": 2}, "unit.json: unknown key 'speeed' (did you mean 'speed'?)"),
+    ({"legs": "2"}, 'unit.json: legs: must be a whole number, not "2"'),
+    ({"legs": 2.0}, "unit.json: legs: must be a whole number, not 2.0"),
+    ({"legs": True}, "unit.json: legs: must be a whole number, not true"),
+    ({"legs": 1}, "unit.json: legs: 1 is out of range (2 to 6)"),
+    ({"legs": 10**40}, "unit.json: legs: a 41-digit number is out of range (2 to 6)"),
+    ({"speed": math.nan}, "unit.json: speed: NaN is not a number critcore can use (it must be finite)"),
+    ({"speed": math.inf}, "unit.json: speed: inf is not a number critcore can use (it must be finite)"),
+    ({"speed": -0.5}, "unit.json: speed: -0.5 is out of range (0 to 20)"),
+    ({"parts": []}, "unit.json: parts: must be a table, not an empty list"),
+    ({"parts": {"XX": {"hp": 1}}}, 'unit.json: parts.XX: "XX" is not one of LA, RA, CT'),
+    ({"parts": {"LA": 7}}, "unit.json: parts.LA: must be a table, not 7"),
+    ({"parts": {"LA": {}}}, "unit.json: parts.LA: needs 'hp'"),
+    ({"parts": {"LA": {"hp": None}}}, "unit.json: parts.LA.hp: must be a whole number, not null"),
+    ({"slots": [7]}, "unit.json: slots[1]: must be a table, not 7"),
+    ({"slots": [{"index": -1}]}, "unit.json: slots[1].index: -1 is out of range (0 to 11)"),
+    ({"slots": [{}] * 5}, "unit.json: slots: has 5 entries, at most 4 are allowed"),
+    ({"slots": [{"part": "RA"}]}, 'unit.json: slots[1].part: "RA" is not one of the parts (LA, CT)'),
+    ({"armor": "thick"}, 'unit.json: armor: must be a whole number or a table, not "thick"'),
+    ({"armor": {"LA": -1}}, "unit.json: armor.LA: -1 is below the lowest allowed, 0"),
+    ({"pilot": 3}, "unit.json: pilot: must be text, not 3"),
+    ({"notes": [math.nan]}, "unit.json: notes[1]: NaN is not a number critcore can use (it must be finite)"),
+    ({"extras": {"colour": 1}}, "unit.json: extras.colour: must be text, not 1"),
+    ({"extras": {"sticker": math.inf}}, "unit.json: extras.sticker: inf is not a number critcore can use "
+                                        "(it must be finite)"),
+])
+def test_each_fault_is_one_line_naming_the_source_the_key_and_the_value(walkers, change, message):
+    """Unknown keys (with a did-you-mean), wrong types, impossible numbers, broken references."""
+    assert refused(walker(walkers), {**GOOD, **change}) == message
+
+
+def test_a_key_that_is_not_a_name_is_written_in_brackets():
+    """The key path reads like the file: dotted names, [N] entries counted from 1, odd keys quoted."""
+    assert path_text(["items", "LT-1", "ammo", "shots"]) == 'items["LT-1"].ammo.shots'
+    assert path_text(["statuses", 1, "check", "every"]) == "statuses[1].check.every"
+
+
+def test_keys_with_control_characters_stay_on_one_line(walkers):
+    message = refused(walker(walkers), {**GOOD, "bad\nkey": 1})
+    assert "'bad\\nkey'" in message
+
+
+def test_deep_garbage_in_an_open_value_is_refused_not_a_recursion_error(walkers):
+    deep: list = []
+    for _ in range(200):
+        deep = [deep]
+    assert "nested more than 64 levels deep" in refused(walker(walkers), {**GOOD, "notes": deep})
+
+
+def test_a_target_must_be_a_table(walkers):
+    assert refused(walker(walkers), [1, 2]) == "unit.json: a walker unit must be a table of keys, not a list"
+
+
+def test_a_target_without_the_marking_value_is_refused_as_not_ours(walkers):
+    """A schema's identify.values (kind = ...) are what every target of the system carries."""
+    assert refused(walker(walkers), {"legs": 2}) == \
+        'unit.json: not a toy walker (expected kind = "toy-walker", found none)'
+
+
+def test_another_systems_target_is_refused_by_name(walkers):
+    """A walker unit given to the fake system, and a fake character given to the walker system."""
+    fake = Engine("fake", registry=walkers)
+    assert refused(fake, GOOD, "w.json") == "w.json: this looks like a walker unit, not a fake character"
+    assert refused(walker(walkers), {"hp": 3}, "c.json") == \
+        "c.json: this looks like a fake character, not a walker unit"
+
+
+def test_a_system_key_naming_another_system_is_refused(walkers):
+    """critcore's own key ``system`` may be in any target; another system's name is refused."""
+    assert refused(Engine("fake", registry=walkers), {"system": "walker", "hp": 3}, "x.json") == \
+        'x.json: this is a walker target (system = "walker"), not a fake character'
+    out = Engine("fake", registry=walkers).check_target({"system": "fake", "hp": 3}, "x.json")
+    assert thaw(out) == {"system": "fake", "hp": 3}
+    assert "x.json: system: must be text" in refused(Engine("fake", registry=walkers), {"system": 3, "hp": 1},
+                                                     "x.json")
+
+
+def test_a_system_without_a_schema_still_gets_plain_json_checks(walkers):
+    plain = Engine("plain", registry=walkers)
+    assert thaw(plain.check_target({"a": [1, {"b": "c"}]}, "p.json")) == {"a": [1, {"b": "c"}]}
+    assert refused(plain, {"a": [1, math.nan]}, "p.json") == \
+        "p.json: a[2]: NaN is not a number critcore can use (it must be finite)"
+    assert refused(plain, {"a": 2**60}, "p.json").startswith("p.json: a: 1152921504606846976 is too large")
+    with pytest.raises(StateError, match="must be a table of keys"):
+        check_plain(3, "p.json")
+
+
+def test_every_run_checks_its_target_first(walkers):
+    """Engine.run, the odds and the simulation refuse a bad target before any stage runs."""
+    with pytest.raises(StateError, match=r"^target: unknown key 'Legs' \(did you mean 'legs'\?\)$"):
+        critcore.treat("walker", "tick", registry=walkers, target={**GOOD, "Legs": 4})
+    with pytest.raises(StateError, match="^target: hp: must be a whole number, not null$"):
+        critcore.odds("fake", "rest", registry=walkers, target={"hp": None})
+    with pytest.raises(StateError, match="^target: hp: must be a whole number, not NaN$"):
+        critcore.simulate("fake", "rest", n=10, registry=walkers, target={"hp": math.nan})
+
+
+def test_a_target_the_engine_produced_is_not_checked_again(walkers, monkeypatch):
+    """An outcome's frozen target passed back in skips the walk; a new dict is walked."""
+    import critcore.schema as schema
+
+    engine = Engine("fake", registry=walkers)
+    calls = []
+    real = schema.check_target
+    monkeypatch.setattr(schema, "check_target", lambda *a: calls.append(1) or real(*a))
+    first = engine.run("rest", dice="3", target={"hp": 4})
+    assert len(calls) == 1
+    second = engine.run("rest", dice="2", target=first.target)
+    assert len(calls) == 1 and second.target["hp"] == 9
+    engine.run("rest", dice="2", target=thaw(second.target))
+    assert len(calls) == 2
+
+
+def test_the_cli_refuses_a_bad_target_in_one_line_exit_2_and_changes_nothing(walkers, tmp_path):
+    from click.testing import CliRunner
+
+    from critcore.cli import cli
+
+    sheet = tmp_path / "walker.json"
+    sheet.write_text(json.dumps({**GOOD, "slots": [{"part": "LA", "index": -1}]}))
+    before = sheet.read_bytes()
+    result = CliRunner().invoke(cli, ["treat", "walker", "tick", "--target", str(sheet), "--save"], obj=walkers)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [f"Error: {sheet}: slots[1].index: -1 is out of range (0 to 11)"]
+    assert sheet.read_bytes() == before
+
+
+def test_crit_show_checks_the_target_too(invoke, tmp_path):
+    sheet = tmp_path / "orc.json"
+    sheet.write_text(json.dumps({"hp": "many"}))
+    result = invoke("show", "fake", "--target", str(sheet))
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [f'Error: {sheet}: hp: must be a whole number, not "many"']
+
+
+@pytest.mark.parametrize("spec,words", [
+    ({"root": "nope", "types": {}}, "root must name one of the [types]"),
+    ({"root": "a", "types": {"a": {"type": "tabel"}}}, "unknown type 'tabel'"),
+    ({"root": "a", "types": {"a": {"type": "int", "mni": 1}}}, "unknown field key(s) mni"),
+    ({"root": "a", "types": {"a": {"type": "table", "extra": "maybe"}}}, 'extra must be "refuse" or "keep"'),
+    ({"root": "a", "types": {"a": {"type": "int", "min": "low"}}}, "min must be a number"),
+    ({"root": "a", "format": 2, "types": {"a": "int"}}, "schema format 2 is newer"),
+    ({"root": "a", "types": {"a": "int"}, "identify": {"nouns": "x"}}, "[identify] takes"),
+    ({"root": "a", "types": {"a": "b", "b": {"type": "b2", "min": 1}, "b2": "int"}}, "cannot refine the named type"),
+])
+def test_a_broken_schema_is_the_plugins_fault_in_one_line(spec, words):
+    """A schema that does not parse is a PluginError naming what is wrong (not the user's input)."""
+    with pytest.raises(PluginError) as info:
+        Schema(spec, "pkg/target-schema.toml")
+    assert words in str(info.value) and str(info.value).startswith("pkg/target-schema.toml: ")
+
+
+def test_a_schema_can_describe_a_table_row_as_well():
+    """The form is not tied to targets: a table row type checks the same way (for issue 13)."""
+    row = Schema({"root": "row", "types": {"row": {"type": "table", "fields": {
+        "roll": {"type": "str", "required": True}, "id": {"type": "str", "required": True},
+        "multiplier": {"type": "int", "min": 1, "max": 5}}}}}, "row schema")
+    assert thaw(row.check({"roll": "3-4", "id": "x", "multiplier": 2}, "t.toml, row 2")) == \
+        {"roll": "3-4", "id": "x", "multiplier": 2}
+    with pytest.raises(StateError, match=r"^t.toml, row 2: unknown key 'multplier' \(did you mean 'multiplier'\?\)$"):
+        row.check({"roll": "3-4", "id": "x", "multplier": 2}, "t.toml, row 2")
