@@ -142,7 +142,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         response.headers["Content-Security-Policy"] = ("default-src 'self'; img-src 'self' data:; "
                                                        "style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
         response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make forms send Origin: null
         return response
 
     def gm_page(write: bool = False) -> Callable[..., Any]:

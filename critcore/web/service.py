@@ -122,6 +122,9 @@ class Service:
         self._local = threading.local()
         self._opened: list[Any] = []
         self._lock = threading.Lock()
+        # Changes from this process's threads queue here rather than on SQLite's busy handler
+        # (which sleeps and retries): the campaign transaction still guards against other processes.
+        self._writing = threading.Lock()
         Campaign(path, registry=registry, who=self.who).close()  # a missing or broken campaign: one line, now
 
     # --- the campaign, once per thread ------------------------------------------------------
@@ -253,7 +256,8 @@ class Service:
         if body.get("state") is not None:
             if not isinstance(body["state"], Mapping):
                 raise InputError(f"{what}: 'state' must be a JSON object")
-            info = self.campaign().add(system, name, body["state"])
+            with self._writing:
+                info = self.campaign().add(system, name, body["state"])
             return info.to_dict()  # type: ignore[no-any-return]
         file = _text(body, "file", what, required=True)
         text = body.get("text")
@@ -269,8 +273,13 @@ class Service:
             path = os.path.join(folder, base)
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(text)
-            try:
-                info = self.campaign().add(system, name, path)
+            engine = self.engine(system)
+            try:  # read here (not by Campaign.add) so that the log does not name the temporary copy
+                from ..state import read_target
+
+                state, _ = read_target(path, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
+                with self._writing:
+                    info = self.campaign().add(system, name, state)
             except InputError as exc:  # name the uploaded file, not the temporary copy
                 raise type(exc)(str(exc).replace(path, base)) from None
         return info.to_dict()  # type: ignore[no-any-return]
@@ -279,13 +288,16 @@ class Service:
         return [e.to_dict() for e in self.campaign().log(name, limit)]
 
     def undo(self, name: str) -> dict[str, Any]:
-        return self.campaign().undo(name).to_dict()  # type: ignore[no-any-return]
+        with self._writing:
+            return self.campaign().undo(name).to_dict()  # type: ignore[no-any-return]
 
     def redo(self, name: str) -> dict[str, Any]:
-        return self.campaign().redo(name).to_dict()  # type: ignore[no-any-return]
+        with self._writing:
+            return self.campaign().redo(name).to_dict()  # type: ignore[no-any-return]
 
     def remove(self, name: str) -> dict[str, Any]:
-        return self.campaign().remove(name).to_dict()  # type: ignore[no-any-return]
+        with self._writing:
+            return self.campaign().remove(name).to_dict()  # type: ignore[no-any-return]
 
     def _rendered(self, entry: Any, views: Sequence[str], explain: bool) -> dict[str, list[str]]:
         """A logged resolution's report in each view, in the CLI's words (from the log's record)."""
@@ -380,12 +392,15 @@ class Service:
                 raise InputError("preview needs a target")
             outcome = engine.run(proc.name, req["params"], roller=roller)
             return self._answer(req, outcome, engine, None, roller)
-        with camp.session(req["target"], engine=engine, preview=req["preview"]) as session:
-            if head is not None and session.row.head != head:
-                raise CampaignError(f"{self.path}: {req['target']} changed while the dice were being entered; "
-                                    "nothing was written, resolve again")
-            outcome = engine.run(proc.name, req["params"], roller=roller, target=session.state)
-            session.commit(outcome)
+        from contextlib import nullcontext
+
+        with nullcontext() if req["preview"] else self._writing:
+            with camp.session(req["target"], engine=engine, preview=req["preview"]) as session:
+                if head is not None and session.row.head != head:
+                    raise CampaignError(f"{self.path}: {req['target']} changed while the dice were being entered; "
+                                        "nothing was written, resolve again")
+                outcome = engine.run(proc.name, req["params"], roller=roller, target=session.state)
+                session.commit(outcome)
         return self._answer(req, outcome, engine, session, roller)
 
     def _answer(self, req: dict[str, Any], outcome: Any, engine: Any, session: Any, roller: Any) -> dict[str, Any]:
