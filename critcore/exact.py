@@ -48,7 +48,11 @@ class Branch:
         if level == "locate":
             return "-" if self.location is None else self.location.name
         if level == "effect":
-            return PART.join(dict.fromkeys(_effect_words(e) for e in self.effects)) or "-"
+            counts: dict[str, int] = {}
+            for e in self.effects:
+                words = _effect_words(e)
+                counts[words] = counts.get(words, 0) + 1
+            return PART.join(w if n == 1 else f"{w} (x{n})" for w, n in counts.items()) or "-"
         a = self.applied
         return "-" if a is None else a.summary
 
