@@ -76,8 +76,9 @@ def criticals(seconds: float) -> list[tuple[str, float]]:
 
     from critcore_battletech.units import unit_from_mtf
 
-    unit = unit_from_mtf(unit_file().read_bytes(), str(unit_file()))
     engine = Engine("battletech")
+    # checked and frozen once, as a caller keeps the state an outcome hands back
+    unit = engine.check_target(unit_from_mtf(unit_file().read_bytes(), str(unit_file())))
     roller = RandomRoller(1)
     codes = list(unit["locations"])
     i = 0

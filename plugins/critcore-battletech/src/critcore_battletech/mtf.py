@@ -14,8 +14,7 @@ What the lines MEAN (configuration, slot kinds, engine slots) is decided in
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from critcore.errors import StateError
 
@@ -64,8 +63,7 @@ def fail(source: str, line: int, what: str) -> StateError:
     return StateError(f"{source}, line {line}: {what}")
 
 
-@dataclass(frozen=True)
-class MtfValue:
+class MtfValue(NamedTuple):
     """One ``key:value`` line: the key in lower case, the value as written (trimmed)."""
 
     key: str
@@ -73,8 +71,7 @@ class MtfValue:
     line: int
 
 
-@dataclass(frozen=True)
-class MtfArmor:
+class MtfArmor(NamedTuple):
     """An armor line, ``LA Armor:34`` (``code`` upper case; ``armor_type`` for patchwork armor)."""
 
     code: str
@@ -83,16 +80,14 @@ class MtfArmor:
     armor_type: str = ""
 
 
-@dataclass(frozen=True)
-class MtfSlot:
+class MtfSlot(NamedTuple):
     """One critical slot line as written (trimmed)."""
 
     text: str
     line: int
 
 
-@dataclass(frozen=True)
-class MtfLocation:
+class MtfLocation(NamedTuple):
     """A location header (``Left Arm``, as written, without the colon) and its slot lines."""
 
     header: str
@@ -100,8 +95,7 @@ class MtfLocation:
     slots: tuple[MtfSlot, ...]
 
 
-@dataclass(frozen=True)
-class MtfFile:
+class MtfFile(NamedTuple):
     """What an .mtf file says. Numbers are checked; meanings are left to :mod:`.units`."""
 
     source: str

@@ -21,8 +21,8 @@ Every error is a :class:`~critcore.errors.StateError` reading ``FILE, line N: wh
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from .data.catalog import AmmoMatch, Catalog, ConfigSpec, Equipment, LocationSpec, catalog, norm
 from .mtf import MtfFile, MtfLocation, fail, parse_mtf
@@ -39,8 +39,7 @@ _EMPTY = frozenset({"-empty-", "empty", "-"})
 _TECH_BASES = (("mixed", "Mixed"), ("clan", "Clan"), ("inner sphere", "Inner Sphere"), ("is", "Inner Sphere"))
 
 
-@dataclass(frozen=True)
-class SlotName:
+class SlotName(NamedTuple):
     """A slot line taken apart: the name as written without suffixes, flags, size."""
 
     name: str
@@ -53,6 +52,7 @@ class SlotName:
         return self.name.strip().lower() in _EMPTY or not self.name.strip()
 
 
+@lru_cache(maxsize=4096)
 def parse_slot_name(text: str) -> SlotName:
     """``"CLERMediumLaser (T) (OMNIPOD)"`` -> name ``CLERMediumLaser``, flags turret, omnipod."""
     name = text.strip()
@@ -79,8 +79,7 @@ def parse_slot_name(text: str) -> SlotName:
     return SlotName(name, tuple(f for f in order if f in flags), size, split)
 
 
-@dataclass(frozen=True)
-class _Slot:
+class _Slot(NamedTuple):
     """One resolved slot of a location."""
 
     code: str
@@ -161,10 +160,10 @@ def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, cat: Catalog, not
 def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName, cat: Catalog, notes: list[str],
           warnings: list[str], unknown: list[str]) -> _Slot:
     """One slot name read: ammunition, known equipment, or an unrecognised plain component."""
-    if cat.looks_like_ammo(sn.name):
-        match = cat.ammo(sn.name, mtf.tech_base)
-        if match is None:
-            match = cat.unknown_ammo(sn.name)
+    kind, entry, match = _classify(sn.name, mtf.tech_base, cat)
+    if kind == "ammo":
+        assert match is not None
+        if match.unknown:
             told = (f"{match.ammo.damage_per_shot} damage, the number in its name" if match.guessed
                     else f"{match.ammo.damage_per_shot} damage, the smallest any bin does")
             warnings.append(f"line {number}: unrecognised ammunition '{sn.name}' in the {ls.name}: an explosive "
@@ -175,14 +174,34 @@ def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName,
             notes.append(f"line {number}: '{sn.name}' is {', '.join(match.variants)} ammunition: "
                          f"{match.shots} shots, {match.damage_per_shot} damage a shot")
         return _Slot(ls.code, index, number, sn, "ammo", None, match)
-    entry = cat.equipment(sn.name, mtf.tech_base)
     if entry is None:
         warnings.append(f"line {number}: unrecognised equipment '{sn.name}' in the {ls.name}: kept as a plain "
                         "component that a critical hit knocks out (it does not explode)")
         if sn.name not in unknown:
             unknown.append(sn.name)
-        return _Slot(ls.code, index, number, sn, "equipment", None, None)
-    return _Slot(ls.code, index, number, sn, entry.kind, entry, None)
+    return _Slot(ls.code, index, number, sn, kind, entry, None)
+
+
+_CLASSIFIED: dict[tuple[str, str, int], tuple[str, Equipment | None, AmmoMatch | None]] = {}
+
+
+def _classify(name: str, tech_base: str, cat: Catalog) -> tuple[str, Equipment | None, AmmoMatch | None]:
+    """(slot kind, equipment entry, ammunition) of a slot name for a tech base (remembered:
+    the same names come back in every unit)."""
+    key = (name, tech_base, id(cat))
+    found = _CLASSIFIED.get(key)
+    if found is not None:
+        return found
+    if cat.looks_like_ammo(name):
+        match = cat.ammo(name, tech_base) or cat.unknown_ammo(name)
+        found = ("ammo", None, match)
+    else:
+        entry = cat.equipment(name, tech_base)
+        found = ("equipment", None, None) if entry is None else (entry.kind, entry, None)
+    if len(_CLASSIFIED) > 8192:
+        _CLASSIFIED.clear()
+    _CLASSIFIED[key] = found
+    return found
 
 
 def _runs(slots: list[_Slot]) -> list[list[_Slot]]:
@@ -197,8 +216,7 @@ def _runs(slots: list[_Slot]) -> list[list[_Slot]]:
     return runs
 
 
-@dataclass(frozen=True)
-class _Item:
+class _Item(NamedTuple):
     parts: tuple[tuple[_Slot, ...], ...]  # one tuple of slots per location, primary first
 
     @property
@@ -246,7 +264,8 @@ def _cut(spec: ConfigSpec, by_code: dict[str, list[_Slot]], notes: list[str]) ->
             notes.append(f"line {a[0].line}: '{a[0].slot.name}' fills {len(a)} slot(s) in the "
                          f"{spec.location(a[0].code).name}, but one needs {k}: kept as one item")
             items.append(_Item((a,)))
-    items.sort(key=lambda it: ([ls.code for ls in spec.locations].index(it.first.code), it.first.index))
+    order = {ls.code: i for i, ls in enumerate(spec.locations)}
+    items.sort(key=lambda it: (order[it.first.code], it.first.index))
     return items
 
 

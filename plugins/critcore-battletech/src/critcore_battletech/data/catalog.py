@@ -9,9 +9,8 @@ structure of a location for a tonnage.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from critcore.resources import load_data
 
@@ -29,6 +28,7 @@ TECHS = ("is", "clan", "any")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 
 
+@lru_cache(maxsize=8192)
 def norm(name: str) -> str:
     """A name compared without case, spaces or punctuation: ``"LRM-20"`` -> ``"lrm20"``."""
     return _NOT_ALNUM.sub("", name.lower())
@@ -55,8 +55,7 @@ def prefix_order(tech_base: str) -> tuple[str, ...]:
     return ("", "is", "cl")
 
 
-@dataclass(frozen=True)
-class Equipment:
+class Equipment(NamedTuple):
     """One entry of equipment.toml."""
 
     name: str
@@ -71,8 +70,7 @@ class Equipment:
         return f"{self.name} (Clan)" if self.tech == "clan" else self.name
 
 
-@dataclass(frozen=True)
-class AmmoType:
+class AmmoType(NamedTuple):
     """What a bin of one weapon's ammunition holds (from a family of ammo.toml)."""
 
     weapon: str
@@ -84,8 +82,7 @@ class AmmoType:
     family: str = ""
 
 
-@dataclass(frozen=True)
-class AmmoMatch:
+class AmmoMatch(NamedTuple):
     """What an ammunition slot name says: the weapon, a half-ton bin, munition variants.
 
     ``unknown`` is True when no family matched: the bin is kept explosive with the damage its
@@ -115,13 +112,12 @@ class AmmoMatch:
         return int(self.ammo.damage_per_shot * self.damage_factor)
 
 
-@dataclass(frozen=True)
-class AmmoFamily:
+class AmmoFamily(NamedTuple):
     """One family of ammo.toml: a pattern and the numbers it gives by launcher size."""
 
     id: str
     label: str
-    pattern: re.Pattern[str]
+    pattern: Pattern
     shots: Mapping[int, int]
     shots_per_ton: int
     clan_shots_per_ton: int
@@ -145,12 +141,11 @@ class AmmoFamily:
                         self.id)
 
 
-@dataclass(frozen=True)
-class EquipmentFamily:
+class EquipmentFamily(NamedTuple):
     """One family of families.toml."""
 
     label: str
-    pattern: re.Pattern[str]
+    pattern: Pattern
     kind: str
     slots: int
     clan_slots: int
@@ -167,8 +162,7 @@ class EquipmentFamily:
         return Equipment(label, self.kind, "clan" if clan else "is", slots, explosion)
 
 
-@dataclass(frozen=True)
-class LocationSpec:
+class LocationSpec(NamedTuple):
     code: str
     name: str
     slots: int
@@ -183,10 +177,9 @@ class LocationSpec:
         return (self.name,) + self.aliases
 
 
-@dataclass(frozen=True)
-class ConfigSpec:
+class ConfigSpec(NamedTuple):
     id: str
-    pattern: re.Pattern[str]
+    pattern: Pattern
     locations: tuple[LocationSpec, ...]
 
     def location(self, code: str) -> LocationSpec:
@@ -203,10 +196,9 @@ class ConfigSpec:
         return None
 
 
-@dataclass(frozen=True)
-class EngineSpec:
+class EngineSpec(NamedTuple):
     type: str
-    pattern: re.Pattern[str]
+    pattern: Pattern
     ct_slots: int
     side_slots_is: int
     side_slots_clan: int
@@ -215,47 +207,44 @@ class EngineSpec:
         return self.side_slots_clan if clan else self.side_slots_is
 
 
-@dataclass(frozen=True)
-class HeatSinkSpec:
+class HeatSinkSpec(NamedTuple):
     variant: str
-    pattern: re.Pattern[str]
+    pattern: Pattern
     type: str
     dissipation: int
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(NamedTuple):
     name: str
-    pattern: re.Pattern[str]
+    pattern: Pattern
     shots_factor: float
     damage_factor: float = 1.0
 
 
-@dataclass(frozen=True, eq=False)
-class Catalog:
+class Catalog(NamedTuple):
     """All importer data. Build it with :func:`catalog` (cached)."""
 
     structure_head: int
     structure_rows: Mapping[int, Mapping[str, int]]
     configs: tuple[ConfigSpec, ...]
-    omni_pattern: re.Pattern[str]
+    omni_pattern: Pattern
     rear_armor_keys: Mapping[str, str]
     engines: tuple[EngineSpec, ...]
-    engine_clan_pattern: re.Pattern[str]
-    engine_is_pattern: re.Pattern[str]
+    engine_clan_pattern: Pattern
+    engine_is_pattern: Pattern
     largest_checked_rating: int
     heat_sinks: tuple[HeatSinkSpec, ...]
     equipment_strong: Mapping[str, Equipment]
     equipment_weak: Mapping[str, Equipment]
     ammo_families: tuple[AmmoFamily, ...]
-    ammo_strip: tuple[re.Pattern[str], ...]
-    ammo_half: re.Pattern[str]
-    ammo_count: re.Pattern[str]
-    prefix: re.Pattern[str]
+    ammo_strip: tuple[Pattern, ...]
+    ammo_half: Pattern
+    ammo_count: Pattern
+    prefix: Pattern
     ammo_variants: tuple[Variant, ...]
     unknown_damage: int
     equipment_families: tuple[EquipmentFamily, ...]
-    headers: frozenset[str] = field(default=frozenset())
+    headers: frozenset[str] = frozenset()
 
     # --- configurations and structure -------------------------------------------------------
     def config(self, text: str) -> ConfigSpec | None:
@@ -416,8 +405,89 @@ def _read(name: str) -> dict[str, Any]:
     return load_data("critcore_battletech.data", name)  # parsed once, then cached by critcore
 
 
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+class Pattern:
+    """A regular expression of the data, compiled the first time it is needed (a unit file uses
+    a few of the hundred-odd patterns, and compiling them all would cost a resolve's start-up)
+    and skipped without compiling when the text lacks every literal a match must contain."""
+
+    __slots__ = ("text", "flags", "needs", "lower", "_rx")
+
+    def __init__(self, text: str, flags: int = 0) -> None:
+        self.text = text
+        self.flags = flags
+        self.lower = bool(flags & re.IGNORECASE)
+        needs = _literals(text)
+        self.needs = tuple(x.lower() for x in needs) if needs is not None and flags & re.IGNORECASE else needs
+        self._rx: re.Pattern[str] | None = None
+
+    def _compiled(self) -> re.Pattern[str]:
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = re.compile(self.text, self.flags)
+        return rx
+
+    def _hopeless(self, s: str) -> bool:
+        needs = self.needs
+        if needs is None:
+            return False
+        if self.lower:
+            s = s.lower()
+        return not any(x in s for x in needs)
+
+    def search(self, s: str) -> re.Match[str] | None:
+        return None if self._hopeless(s) else self._compiled().search(s)
+
+    def match(self, s: str) -> re.Match[str] | None:
+        return None if self._hopeless(s) else self._compiled().match(s)
+
+    def sub(self, repl: str, s: str) -> str:
+        return s if self._hopeless(s) else self._compiled().sub(repl, s)
+
+
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -/'")
+
+
+def _literals(pattern: str) -> tuple[str, ...] | None:
+    """Texts one of which every match of ``pattern`` contains: the literal start of each
+    alternative (split at every ``|``, so alternatives inside groups only add candidates), or
+    None when an alternative starts with no literal text."""
+    out = []
+    for alt in pattern.split("|"):
+        a = alt
+        while True:
+            if a.startswith("(?:"):
+                a = a[3:]
+            elif a.startswith("(") and not a.startswith("(?"):
+                a = a[1:]
+            elif a.startswith("^"):
+                a = a[1:]
+            elif a.startswith("\\b"):
+                a = a[2:]
+            else:
+                break
+        lit = []
+        i = 0
+        while i < len(a):
+            c = a[i]
+            if c == "\\" and i + 1 < len(a) and a[i + 1] in "()/-":
+                lit.append(a[i + 1])
+                i += 2
+                continue
+            if c not in _PLAIN:
+                break
+            lit.append(c)
+            i += 1
+        if i < len(a) and a[i] in "?*{" and lit:
+            lit.pop()  # an optional last character is not certain
+        text = "".join(lit)
+        if not text:
+            return None
+        out.append(text)
+    return tuple(out)
+
+
+def _rx(pattern: str) -> Pattern:
+    return Pattern(pattern, re.IGNORECASE)
 
 
 def _index(entries: Iterable[tuple[Any, Iterable[str], str]], what: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -457,7 +527,7 @@ def _load_ammo() -> tuple[tuple[AmmoFamily, ...], dict[str, Any]]:
     data = _read("ammo.toml")
     families = tuple(
         AmmoFamily(
-            id=f["id"], label=f["label"], pattern=re.compile(f["match"]),
+            id=f["id"], label=f["label"], pattern=Pattern(f["match"]),
             shots={int(k): int(v) for k, v in f.get("shots", {}).items()},
             shots_per_ton=int(f.get("shots_per_ton", 0)), clan_shots_per_ton=int(f.get("clan_shots_per_ton", 0)),
             damage_per_shot=int(f.get("damage_per_shot", 0)), damage_per_unit=int(f.get("damage_per_unit", 0)),
@@ -475,7 +545,7 @@ def _load_families() -> tuple[EquipmentFamily, ...]:
         if f["kind"] not in SLOT_KINDS:
             raise ValueError(f"families.toml: {f['label']!r} has unknown kind {f['kind']!r}")
         out.append(EquipmentFamily(
-            label=f["label"], pattern=re.compile(f["match"]), kind=f["kind"], slots=int(f.get("slots", 0)),
+            label=f["label"], pattern=Pattern(f["match"]), kind=f["kind"], slots=int(f.get("slots", 0)),
             clan_slots=int(f.get("clan_slots", 0)), explosion=int(f.get("explosion", 0)),
             slots_by_size={int(k): int(v) for k, v in f.get("slots_by_size", {}).items()},
             explosion_by_size={int(k): int(v) for k, v in f.get("explosion_by_size", {}).items()},
@@ -543,7 +613,7 @@ def catalog() -> Catalog:
         ammo_strip=tuple(_rx(p) for p in ammo["strip"]),
         ammo_half=_rx(ammo["half_pattern"]),
         ammo_count=_rx(ammo["count_pattern"]),
-        prefix=re.compile(ammo["prefix_pattern"]),
+        prefix=Pattern(ammo["prefix_pattern"]),
         ammo_variants=tuple(
             Variant(name=v["name"], pattern=_rx(v["match"]), shots_factor=float(v["shots_factor"]),
                     damage_factor=float(v.get("damage_factor", 1.0)))
