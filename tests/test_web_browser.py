@@ -22,6 +22,8 @@ from critcore.campaign import Campaign  # noqa: E402
 from critcore.plugins import Registry  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+FOR_DOCS = {"03-critical-resolved.png", "05-shadowrun-wound.png", "06-players-view.png", "07-odds-chart.png",
+            "09-campaign.png"}  # the pages docs/web.md shows
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -51,7 +53,7 @@ def shots():
 
     def take(page, name):
         page.screenshot(path=str(folder / name), full_page=True)
-        if docs is not None:
+        if docs is not None and name in FOR_DOCS:
             docs.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(folder / name, docs / name)
 

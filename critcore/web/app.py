@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
@@ -134,7 +135,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return request.cookies.get(CSRF_COOKIE) or request.state.__dict__.setdefault("new_csrf", new_secret())
 
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-        context = {"policy": policy, "csrf": csrf_of(request), "campaign": campaign, **context}
+        context = {"policy": policy, "csrf": csrf_of(request), "campaign": os.path.basename(campaign), **context}
         response = templates.TemplateResponse(request, name, context, status_code=status)
         fresh = request.state.__dict__.get("new_csrf")
         if fresh and not request.cookies.get(CSRF_COOKIE):
