@@ -96,23 +96,21 @@ def _parse_real(text: str) -> float:
     return value
 
 
-def param_range(param: Param) -> tuple[float | None, float | None]:
-    """The lowest and highest value a number parameter accepts (its own, or +-UNDECLARED_LIMIT)."""
-    if param.min is None and param.max is None:
-        return -UNDECLARED_LIMIT, UNDECLARED_LIMIT
-    return param.min, param.max
+def param_range(param: Param) -> tuple[float, float]:
+    """The lowest and highest value a number parameter accepts (its own; +-UNDECLARED_LIMIT for
+    a side it does not declare)."""
+    return (-UNDECLARED_LIMIT if param.min is None else param.min,
+            UNDECLARED_LIMIT if param.max is None else param.max)
 
 
 def describe_range(param: Param) -> str:
-    """The accepted range in words, for ``--help`` and errors: ``0 to 12``, ``at least 1``."""
+    """The accepted range in words, for ``--help`` and errors: ``0 to 12``, ``0.1 to 100``."""
     low, high = param_range(param)
+
     def show(x: float) -> str:
         return f"{x:,g}" if isinstance(x, float) and not x.is_integer() else f"{int(x):,}"
-    if low is not None and high is not None:
-        return f"{show(low)} to {show(high)}"
-    if low is not None:
-        return f"at least {show(low)}"
-    return f"at most {show(high)}"  # type: ignore[arg-type]
+
+    return f"{show(low)} to {show(high)}"
 
 
 def coerce_param(param: Param, value: Any) -> Any:
@@ -173,7 +171,7 @@ def coerce_param(param: Param, value: Any) -> Any:
         low, high = param_range(param)
         from .textsafe import quoted
 
-        if (low is not None and value < low) or (high is not None and value > high):
+        if not low <= value <= high:
             raise ParamError(f"{flag}: {quoted(value)} is out of range (allowed: {describe_range(param)})")
     if kind == "dice":
         from .dice import parse
