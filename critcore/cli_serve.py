@@ -64,6 +64,8 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
                             limit_concurrency=200)
     try:
         uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it stopped on: a clean stop here
+        out("stopped")
     finally:
         sock.close()
         app.state.service.close()

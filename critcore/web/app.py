@@ -268,6 +268,9 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     async def odds_page(request: Request) -> Response:
         from .forms import odds_body
 
+        if not request.query_params.get("system"):
+            return page(request, "odds.html", {"system": "", "choose": sorted(service.registry.systems), "forms": []})
+
         def work() -> dict[str, Any]:
             from .forms import procedure_forms
             from .pictures import chart_rows, odds_svg
