@@ -134,6 +134,9 @@ def main() -> None:
     odds = os.path.join(here, "bench_odds.py")
     if os.path.exists(odds):
         runpy.run_path(odds, run_name="bench_odds")["report"](systems, quick=args.quick)
+    battletech = os.path.join(here, "bench_battletech.py")
+    if os.path.exists(battletech):
+        runpy.run_path(battletech, run_name="bench_battletech")["report"](systems, quick=args.quick)
 
 
 if __name__ == "__main__":

@@ -13,17 +13,19 @@ conditional probabilities (finite and exact).
 
 from __future__ import annotations
 
-from fractions import Fraction
+import sys
 from functools import lru_cache
 from math import lcm
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from critcore.dice import Dice, parse
-from critcore.enumeration import EnumeratingRoller, add_to
 from critcore.model import Data, Determination, freeze
 from critcore.tables import Row, Table
 
 from . import locations as L
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 ROLL_AGAIN = "roll-again"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -70,12 +72,17 @@ def _until_face(dice: Dice, faces: Sequence[int], label: str) -> int:
 
 def exact(dice: Any) -> bool:
     """Running under exact odds (the enumerating roller)."""
-    return isinstance(getattr(dice, "roller", None), EnumeratingRoller)
+    # only exact odds import the enumerating roller: without it loaded, nothing can be exact (and
+    # a plain resolution does not pay for importing it, nor fractions)
+    enumeration = sys.modules.get("critcore.enumeration")
+    return enumeration is not None and isinstance(getattr(dice, "roller", None), enumeration.EnumeratingRoller)
 
 
 @lru_cache(maxsize=4096)
 def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table) -> tuple[tuple[int, Fraction], ...]:
     """The exact chance of each slot in ``ok`` being struck, as the rolling below gives it."""
+    from fractions import Fraction
+
     if size <= 6:
         return tuple((i, Fraction(1, len(ok))) for i in ok)
     upper = [i for i in ok if i < 6]
@@ -108,6 +115,10 @@ def set_odds(size: int, ok: tuple[int, ...], count: int, reroll: str,
              half: Table) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """The exact chance of each set of slots ``count`` criticals of one roll strike (in slot
     order; fewer when the location runs out of slots that can be hit)."""
+    from fractions import Fraction
+
+    from critcore.enumeration import add_to
+
     # whole-number [numerator, denominator] pairs: far cheaper than fractions in the recursion
     seen: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], list[int]]] = {}
 
@@ -167,6 +178,8 @@ def _without(m: Mapping[str, Any], drop: str) -> tuple[Any, ...]:
 def _class_odds(odds: tuple[tuple[int, Fraction], ...], ok: tuple[int, ...],
                 classes: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
     """``odds`` of single slots, each class's chance given to its first slot."""
+    from fractions import Fraction
+
     rep = dict(zip(ok, classes))
     out: dict[int, Fraction] = {}
     for i, p in odds:
@@ -182,6 +195,8 @@ def _class_sets(odds: tuple[tuple[tuple[int, ...], Fraction], ...], ok: tuple[in
     members: dict[int, list[int]] = {}
     for i, r in zip(ok, classes):
         members.setdefault(r, []).append(i)
+    from fractions import Fraction
+
     out: dict[tuple[int, ...], Fraction] = {}
     for chosen, p in odds:
         count: dict[int, int] = {}

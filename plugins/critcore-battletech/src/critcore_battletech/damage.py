@@ -78,6 +78,12 @@ def _items_of(base: Mapping[str, Any], kind: str) -> tuple[tuple[str, tuple[tupl
     return out
 
 
+@lru_cache(maxsize=64)
+def _row_kinds(components: Table) -> tuple[frozenset[str], frozenset[str]]:
+    """The components table's row ids, and the slot kinds a critical never stays on."""
+    return frozenset(r.id for r in components.rows), C.roll_again_kinds(components)
+
+
 _GYRO: dict[int, tuple[Any, int]] = {}
 
 
@@ -114,8 +120,7 @@ class Resolver:
         self.effects: list[Effect] = []
         self.events: list[str] = []
         self.pending: list[tuple[Any, ...]] = []  # under exact odds: actions not yet carried out
-        self.known_rows = frozenset(r.id for r in self.components.rows)
-        self.skip = C.roll_again_kinds(self.components)
+        self.known_rows, self.skip = _row_kinds(self.components)
         self.batch = int((self.w.get("damage") or {}).get("resolutions", 0)) + 1
         self.w.set_sub("damage", resolutions=self.batch)  # every slot hit in this resolution is marked with it
         self.exact = C.exact(dice)
