@@ -75,6 +75,11 @@ def systems(registry: Registry | None = None) -> list[SystemEntry]:
             out.append(SystemEntry(name, spec.dist or info.package, spec.version or info.version, info))
         except CritcoreError as exc:
             out.append(SystemEntry(name, spec.dist, spec.version, None, str(exc)))
+        except (Exception, SystemExit) as exc:  # the plugin's own code raised: list it, marked broken
+            from .plugins import exception_line, plugin_at_fault
+
+            why = plugin_at_fault(exc, registry) or f"{spec.label()} failed: {exception_line(exc)}"
+            out.append(SystemEntry(name, spec.dist, spec.version, None, why))
     return out
 
 

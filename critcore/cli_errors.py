@@ -57,8 +57,31 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise BadInput(str(exc)) from None
         except CritcoreError as exc:
             raise Failed(str(exc)) from None
+        except (click.exceptions.Exit, click.Abort, click.ClickException):
+            raise
+        except (Exception, SystemExit) as exc:
+            blamed = _blame_plugin(exc)
+            if blamed is None:
+                raise  # critcore's own bug: its traceback is what a report needs
+            raise Failed(blamed) from None
 
     return wrapper
+
+
+def _blame_plugin(exc: BaseException) -> str | None:
+    """One line naming the plugin whose code raised ``exc`` (and the hook), or None if critcore
+    itself did. ``CRITCORE_DEBUG=1`` keeps the traceback for a plugin author."""
+    import os
+
+    if os.environ.get("CRITCORE_DEBUG"):
+        return None
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    from .plugins import Registry, plugin_at_fault
+
+    reg = ctx.find_root().obj
+    return plugin_at_fault(exc, reg if isinstance(reg, Registry) else None)
 
 
 def registry(ctx: click.Context) -> Any:

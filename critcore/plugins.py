@@ -8,8 +8,9 @@ nothing is imported until a command needs it:
 * a rule plugin is imported only when enabled (``--rule NAME`` or ``rules = [...]``).
 
 Each entry point is loaded on its own: one that fails to import becomes a one-line warning
-naming its distribution, and every other plugin keeps working. ``CRITCORE_DISABLE_PLUGINS=a,b``
-blocks plugins by name.
+naming its distribution, and every other plugin keeps working; so does one whose hook raises
+(:func:`plugin_at_fault` names it). ``CRITCORE_DISABLE_PLUGINS=a,b`` blocks plugins by plugin
+name or by distribution name; two distributions claiming one name load neither.
 
 Entry points are found by reading the ``entry_points.txt`` of installed distributions directly,
 which is several times faster than importing :mod:`importlib.metadata` at every start-up.
@@ -71,16 +72,25 @@ class PluginSpec:
             obj = import_module(module.strip())
             for part in filter(None, attr.strip().split(".")):
                 obj = getattr(obj, part)
-        except Exception as exc:  # a broken plugin must not take the CLI down
-            kind = "system" if self.group == SYSTEMS_GROUP else "house rule"
-            who = f"{self.dist} {self.version}".strip() or self.value
-            self.error = (
-                f"{kind} plugin {self.name!r} from {who} failed to load: "
-                f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": ")
-            )
+        except (Exception, SystemExit) as exc:  # a broken plugin must not take the CLI down
+            self.error = f"{self.label()} failed to load: {exception_line(exc)}"
             raise PluginError(self.error) from None
         self.obj = obj
         return obj
+
+    def label(self) -> str:
+        """``system plugin 'gurps' (critcore-gurps 0.1.0)``: what an error calls this plugin."""
+        kind = "system" if self.group == SYSTEMS_GROUP else "house rule"
+        who = f"{self.dist} {self.version}".strip() or self.value
+        return f"{kind} plugin {self.name!r}" + (f" ({who})" if who else "")
+
+
+def exception_line(exc: BaseException) -> str:
+    """``ValueError: the first line of its message`` (a SystemExit says its exit code)."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}".rstrip(": ")[:300]
 
 
 def _parse_entry_points(text: str) -> dict[str, list[tuple[str, str]]]:
@@ -108,11 +118,13 @@ def _dist_name_version(dirname: str) -> tuple[str, str]:
 def scan_entry_points(groups: Iterable[str], paths: Iterable[str] | None = None) -> dict[str, dict[str, PluginSpec]]:
     """Find entry points of ``groups`` on ``sys.path`` without importing importlib.metadata.
 
-    The first distribution of a given name on the path wins, as for imports.
+    The first distribution of a given name on the path wins, as for imports. Two distributions
+    claiming one plugin name make that name an error naming both (never a silent winner).
     """
     wanted = set(groups)
     found: dict[str, dict[str, PluginSpec]] = {g: {} for g in wanted}
     seen: set[str] = set()
+    blocked = disabled_names()
     for path in paths if paths is not None else sys.path:
         try:
             entries = os.scandir(path or ".")
@@ -138,8 +150,28 @@ def scan_entry_points(groups: Iterable[str], paths: Iterable[str] | None = None)
                 for group, items in _parse_entry_points(text).items():
                     if group in wanted:
                         for ep_name, value in items:
-                            found[group].setdefault(ep_name, PluginSpec(ep_name, group, value, dist, version))
+                            _claim(found[group], PluginSpec(ep_name, group, value, dist, version), blocked)
     return found
+
+
+def _claim(found: dict[str, PluginSpec], spec: PluginSpec, blocked: set[str]) -> None:
+    """Add ``spec`` under its name; a name two distributions claim loads neither (an error naming both).
+
+    A plugin blocked by name or by distribution (``CRITCORE_DISABLE_PLUGINS``) claims nothing, so
+    the user picks one of two by disabling the other's distribution.
+    """
+    if spec.name in blocked or spec.dist in blocked or spec.dist.lower() in blocked:
+        return
+    first = found.get(spec.name)
+    if first is None:
+        found[spec.name] = spec
+        return
+    kind = "system" if spec.group == SYSTEMS_GROUP else "house rule"
+    dists = [d for d in (first.error and first.dist.split(" and ") or [first.dist]) if d] + [spec.dist]
+    first.error = (f"{kind} {spec.name!r} is claimed by two distributions, {' and '.join(dists)}: neither is "
+                   f"loaded; pick one by disabling the other's distribution, e.g. CRITCORE_DISABLE_PLUGINS={spec.dist}")
+    first.dist = " and ".join(dists)
+    first.version = ""
 
 
 def disabled_names() -> set[str]:
@@ -176,11 +208,7 @@ class Registry:
     def installed(cls, extra_systems: Mapping[str, Any] | None = None,
                   extra_rules: Mapping[str, Any] | None = None, discover: bool = True) -> Registry:
         found = scan_entry_points([SYSTEMS_GROUP, RULES_GROUP]) if discover else {SYSTEMS_GROUP: {}, RULES_GROUP: {}}
-        blocked = disabled_names()
-        reg = cls(
-            {n: s for n, s in found[SYSTEMS_GROUP].items() if n not in blocked},
-            {n: s for n, s in found[RULES_GROUP].items() if n not in blocked},
-        )
+        reg = cls(found[SYSTEMS_GROUP], found[RULES_GROUP])
         for name, obj in (extra_systems or {}).items():
             reg.add_system(name, obj)
         for name, obj in (extra_rules or {}).items():
@@ -260,13 +288,70 @@ def get_plugin_manager(registry: Registry | None, system: str, rules: Iterable[s
     registry = registry if registry is not None else Registry.installed()
     pm = new_plugin_manager()
     spec = registry.system_spec(system)
-    plugin = spec.load()
-    pm.register(plugin, name=f"system:{system}")
+    _register(pm, spec, spec.load(), f"system:{system}")
     for rule in dict.fromkeys(rules):  # enabled twice is enabled once
         rspec = registry.rule_spec(rule)
         robj = rspec.load()
         if not rule_applies(robj, system):
             continue
-        pm.register(robj, name=f"rule:{rule}")
+        _register(pm, rspec, robj, f"rule:{rule}")
     return pm
+
+
+def _register(pm: pluggy.PluginManager, spec: PluginSpec, plugin: Any, name: str) -> None:
+    """Register one plugin; a hook critcore does not know (a misspelt name) or an argument its hook
+    does not have is one line naming the plugin, not a pluggy traceback."""
+    try:
+        pm.register(plugin, name=name)
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        lines = str(exc).splitlines()
+        hook = lines[0].rsplit(" for hook ", 1)[-1].strip("'") if " for hook " in lines[0] else ""
+        why = lines[-1] if len(lines) > 1 else lines[0].split(" in plugin ")[0]  # pluggy's last line says what
+        where = f" (hook {hook})" if hook else ""
+        raise PluginError(f"{spec.label()} is broken{where}: {why[:300]}") from None
+
+
+def plugin_at_fault(exc: BaseException, registry: Registry | None) -> str | None:
+    """When ``exc`` was raised inside a loaded plugin's code, one line naming the plugin, the hook and
+    the error; None when it came from critcore itself (a bug, to be shown with its traceback)."""
+    if registry is None:
+        return None
+    owners: dict[str, PluginSpec] = {}
+    for spec in (*registry.systems.values(), *registry.rules.values()):
+        module = getattr(spec.obj, "__name__", None) if spec.obj is not None else None
+        if isinstance(module, str) and not module.startswith("critcore."):
+            owners[module.split(".")[0]] = spec
+    if not owners:
+        return None
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    culprit = None
+    for frame in reversed(frames):  # the innermost frame of a plugin's own code
+        top = str(frame.f_globals.get("__name__", "")).split(".")[0]
+        if top in owners:
+            culprit = owners[top]
+            break
+    if culprit is None:
+        return None
+    return f"{culprit.label()} failed in {_hook_of(frames)}: {exception_line(exc)}"
+
+
+def _hook_of(frames: list[Any]) -> str:
+    """The hook being called when the error happened, read off the call stack."""
+    for frame in reversed(frames):
+        caller = frame.f_locals.get("self")
+        if isinstance(caller, pluggy.HookCaller):
+            return caller.name
+        if frame.f_code.co_name == "run_context" and frame.f_globals.get("__name__") == "critcore.engine":
+            stage = frame.f_locals.get("stage")
+            if isinstance(stage, list) and stage and stage[0]:
+                return f"critcore_{stage[0]}"
+    for frame in frames:
+        if frame.f_code.co_name.startswith("critcore_"):
+            return frame.f_code.co_name
+    return "a hook"
 

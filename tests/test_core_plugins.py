@@ -82,7 +82,7 @@ def test_installed_rule_plugin_is_not_imported_until_enabled(site):
               "raise RuntimeError('imported too early')\n", "lucky_mod")
     Engine("good", registry=Registry.installed())
     assert "lucky_mod" not in sys.modules
-    with pytest.raises(PluginError, match="house rule plugin 'lucky' from critcore-rule 1.0 failed to load"):
+    with pytest.raises(PluginError, match=r"house rule plugin 'lucky' \(critcore-rule 1.0\) failed to load"):
         Engine("good", rules=["lucky"], registry=Registry.installed())
 
 
