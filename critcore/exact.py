@@ -346,7 +346,7 @@ def render_groups(groups: Iterable[Group], exact: bool = True, indent: int = 0) 
         else:
             shown = f"{p * 100:9.4f}%"
         if g.count:
-            shown += f"  ({g.count:,} times)"
+            shown += f"  ({g.count:,} time{'' if g.count == 1 else 's'})"
         lines.append(f"{'  ' * indent}{g.label}  {shown}".rstrip())
         lines.extend(render_groups(g.children, exact, indent + 1))
     return lines

@@ -56,7 +56,7 @@ def event_lines(result: Any, chart: bool) -> list[str]:
     if rows is None:
         shown = [(e.text, percent(p), fraction(p), float(p)) for e, p in result.event_odds()]
     else:
-        shown = [(e.text, percent(f), f"95% CI {percent(lo)} to {percent(hi)}  ({c:,} times)", f)
+        shown = [(e.text, percent(f), f"95% CI {percent(lo)} to {percent(hi)}  ({c:,} time{'' if c == 1 else 's'})", f)
                  for e, c, f, lo, hi in rows]
     if not shown:
         return ["events: none declared by this system"]
@@ -82,7 +82,7 @@ def tree_lines(groups: Iterable[Group], chart: bool, indent: int = 1) -> list[st
         p = g.probability
         shown = percent(p) + (f"  {fraction(p)}" if isinstance(p, Fraction) else "")
         if g.count:
-            shown += f"  ({g.count:,} times)"
+            shown += f"  ({g.count:,} time{'' if g.count == 1 else 's'})"
         line = f"{'  ' * indent}{g.label}  {shown}"
         if chart and indent == 1:
             line += "  " + bar(float(p))
