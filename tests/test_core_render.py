@@ -38,7 +38,7 @@ def test_durations_in_game_units(seconds: int, words: str) -> None:
     assert duration(seconds) == words
 
 
-def invoke(*args: str, env: dict[str, str] | None = None) -> str:
+def run_cli(*args: str, env: dict[str, str] | None = None) -> str:
     result = CliRunner().invoke(cli, list(args), env=env)
     assert result.exit_code == 0, result.output
     return result.output
@@ -51,7 +51,7 @@ def test_report_reads_as_words_with_the_headline_first() -> None:
     """GURPS attack roll 5 at skill 16 (a critical hit), Critical Hit table 18 (triple damage):
     the first line is the critical itself; stages are named in words, not determine:/locate:;
     a flag is shown by its name; a parameter at its default is not shown; 2d+1 shows its +1."""
-    out = invoke(*GURPS_CRIT)
+    out = run_cli(*GURPS_CRIT)
     lines = out.splitlines()
     assert lines[0].startswith("Critical hit") and "tripled" in lines[0]
     assert "fine True" not in out and ", fine" in lines[1]
@@ -65,7 +65,7 @@ def test_report_reads_as_words_with_the_headline_first() -> None:
 
 def test_options_shown_only_where_they_differ_from_the_defaults() -> None:
     """--explain lists an option only when it is not the system's default."""
-    out = invoke(*GURPS_CRIT, "--explain")
+    out = run_cli(*GURPS_CRIT, "--explain")
     assert "options changed" not in out
     outcome = Outcome("gurps", "attack", Data(skill=16), (), (Step("determine", "miss"),),
                       options=Data(random_location=True, default_hp=10))
@@ -96,12 +96,12 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.M
 def test_cli_colour_flags_and_json_untouched() -> None:
     """Piped (the test runner is no terminal): no escape codes; --color forces them, --no-color
     and NO_COLOR keep them out; --json never carries them."""
-    assert "\x1b[" not in invoke(*GURPS_CRIT)
-    coloured = invoke(*GURPS_CRIT, "--color")
+    assert "\x1b[" not in run_cli(*GURPS_CRIT)
+    coloured = run_cli(*GURPS_CRIT, "--color")
     assert coloured.startswith("\x1b[1;33mCritical hit") and RESET in coloured
-    assert "\x1b[" not in invoke(*GURPS_CRIT, "--no-color")
-    assert "\x1b[" not in invoke(*GURPS_CRIT, env={"NO_COLOR": "1"})
-    data = json.loads(invoke(*GURPS_CRIT, "--json", "--color"))
+    assert "\x1b[" not in run_cli(*GURPS_CRIT, "--no-color")
+    assert "\x1b[" not in run_cli(*GURPS_CRIT, env={"NO_COLOR": "1"})
+    data = json.loads(run_cli(*GURPS_CRIT, "--json", "--color"))
     assert data["procedure"] == "attack" and "\x1b" not in json.dumps(data)
 
 
@@ -119,3 +119,9 @@ def test_headline_of_a_non_critical_is_its_determination() -> None:
                   (Step("determine", "miss", (0,)),), determination=Determination("miss", False, "miss"))
     assert headline(out) == "Miss"
     assert render(out).splitlines()[:2] == ["Miss", "gurps attack: skill 12"]
+
+
+def test_a_single_count_reads_one_time(invoke) -> None:
+    """`crit simulate` counts: "(1 time)", never "(1 times)" (issue 15)."""
+    out = invoke("simulate", "fake", "attack", "-n", "1", "--seed", "0").output
+    assert "(1 time)" in out and "(1 times)" not in out
