@@ -43,7 +43,8 @@ line: ``SOURCE: PATH: what is wrong`` with the path written as ``statuses[1].che
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Mapping
+from collections.abc import Mapping
+from typing import Any, Callable
 
 from .errors import PluginError, StateError
 from .model import Data, _wrap
@@ -59,19 +60,41 @@ KIND_WORDS = {"int": "a whole number", "number": "a number", "str": "text", "boo
               "list": "a list", "map": "a table", "table": "a table", "any": "a value"}
 
 
+class Bad(Exception):
+    """A value does not fit; ``parts`` is its key path, innermost first (filled in on the way out).
+
+    The walk keeps no path while all is well: each container adds its key only when a failure
+    passes through it, so checking a large unit costs no list operations per value.
+    """
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+        self.parts: list[Any] = []
+
+    def error(self, source: str) -> StateError:
+        where = path_text(self.parts[::-1])
+        return StateError(f"{source}: {where}: {self.what}" if where else f"{source}: {self.what}")
+
+
 class Walk:
-    """One check in progress: where we are (a path of keys and indices) and references to verify."""
+    """One check in progress: the whole value (for references between parts) and their keys."""
 
-    __slots__ = ("path", "refs", "source")
+    __slots__ = ("root", "keys")
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.path: list[Any] = []
-        self.refs: list[tuple[tuple[Any, ...], str, str]] = []
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.keys: dict[str, Any] = {}
 
-    def fail(self, what: str) -> StateError:
-        where = path_text(self.path)
-        return StateError(f"{self.source}: {where}: {what}" if where else f"{self.source}: {what}")
+    def ref_keys(self, ref: str) -> Any:
+        """The keys of the table at dotted path ``ref`` of the value being checked (None if absent)."""
+        found = self.keys.get(ref, self)
+        if found is self:
+            where: Any = self.root
+            for part in ref.split("."):
+                where = where.get(part) if isinstance(where, Mapping) else None
+            found = self.keys[ref] = where if isinstance(where, Mapping) else None
+        return found
 
 
 def path_text(path: list[Any] | tuple[Any, ...]) -> str:
@@ -144,43 +167,48 @@ def plain(value: Any, walk: Walk, depth: int = 0) -> Any:
     if t is int:
         if -LIMIT <= value <= LIMIT:
             return value
-        raise walk.fail(f"{show(value)} is too large (at most {LIMIT:,} either way)")
+        raise Bad(f"{show(value)} is too large (at most {LIMIT:,} either way)")
     if t is float:
         if value - value == 0.0:  # finite (inf - inf and NaN - NaN are NaN)
             return value
-        raise walk.fail(f"{show(value)} is not a number critcore can use (it must be finite)")
+        raise Bad(f"{show(value)} is not a number critcore can use (it must be finite)")
     if depth >= MAX_DEPTH:
-        raise walk.fail(f"nested more than {MAX_DEPTH} levels deep")
-    path = walk.path
+        raise Bad(f"nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, Mapping):
         out = {}
         for k, v in value.items():
             if type(k) is not str:
-                raise walk.fail(f"key {show(k)} must be text")
-            path.append(k)
-            out[k] = plain(v, walk, depth + 1)
-            path.pop()
+                raise Bad(f"key {show(k)} must be text")
+            try:
+                out[k] = plain(v, walk, depth + 1)
+            except Bad as bad:
+                bad.parts.append(k)
+                raise
         return _wrap(out)
     if isinstance(value, (list, tuple)):
         items = []
         for i, v in enumerate(value, 1):
-            path.append(i)
-            items.append(plain(v, walk, depth + 1))
-            path.pop()
+            try:
+                items.append(plain(v, walk, depth + 1))
+            except Bad as bad:
+                bad.parts.append(i)
+                raise
         return tuple(items)
     if isinstance(value, int) and not isinstance(value, bool):  # an int subclass
         return plain(int(value), walk, depth)
     if isinstance(value, float):
         return plain(float(value), walk, depth)
-    raise walk.fail(f"{show(value)} is not a JSON value")
+    raise Bad(f"{show(value)} is not a JSON value")
 
 
 def check_plain(state: Any, source: str) -> Data:
     """A target of a system that declares no schema: a table of JSON values."""
-    walk = Walk(source)
     if not isinstance(state, Mapping):
-        raise walk.fail(f"a target must be a table of keys, not {show(state)}")
-    return plain(state, walk)  # type: ignore[no-any-return]
+        raise StateError(f"{source}: a target must be a table of keys, not {show(state)}")
+    try:
+        return plain(state, Walk(state))  # type: ignore[no-any-return]
+    except Bad as bad:
+        raise bad.error(source) from None
 
 
 # --- the schema ---------------------------------------------------------------------------------
@@ -269,7 +297,10 @@ class Schema:
             def checker(value: Any, walk: Walk) -> Any:
                 out = inner(value, walk)
                 if out is not None:
-                    walk.refs.append((tuple(walk.path), out, ref))
+                    keys = walk.ref_keys(ref)
+                    if keys is None or out not in keys:
+                        have = ", ".join(list(keys)[:12]) if keys else "none"
+                        raise Bad(f"{show(out)} is not one of the {ref} ({have})")
                 return out
 
         if nullable:
@@ -290,7 +321,7 @@ class Schema:
                 if base == kind or base == "any" or (base in ("map", "table") and kind == "map") or (
                         base == "number" and kind == "int"):
                     return fn(value, walk)
-            raise walk.fail(f"must be {words}, not {show(value)}")
+            raise Bad(f"must be {words}, not {show(value)}")
 
         return checker
 
@@ -334,9 +365,9 @@ class Schema:
                 if isinstance(value, int) and not isinstance(value, bool):
                     value = int(value)
                 else:
-                    raise walk.fail(f"must be a whole number, not {show(value)}")
+                    raise Bad(f"must be a whole number, not {show(value)}")
             if value < lo or value > hi:
-                raise walk.fail(_range(value, lo, hi))
+                raise Bad(_range(value, lo, hi))
             return value
 
         return check_int
@@ -351,11 +382,11 @@ class Schema:
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     value = float(value) if isinstance(value, float) else int(value)
                 else:
-                    raise walk.fail(f"must be a number, not {show(value)}")
+                    raise Bad(f"must be a number, not {show(value)}")
             if value - value != 0:
-                raise walk.fail(f"{show(value)} is not a number critcore can use (it must be finite)")
+                raise Bad(f"{show(value)} is not a number critcore can use (it must be finite)")
             if value < lo or value > hi:
-                raise walk.fail(_range(value, lo, hi))
+                raise Bad(_range(value, lo, hi))
             return value
 
         return check_number
@@ -367,12 +398,12 @@ class Schema:
 
         def check_str(value: Any, walk: Walk) -> Any:
             if type(value) is not str:
-                raise walk.fail(f"must be text, not {show(value)}")
+                raise Bad(f"must be text, not {show(value)}")
             if allowed and value not in allowed:
-                raise walk.fail(f"{show(value)} is not one of {', '.join(choices)}"
+                raise Bad(f"{show(value)} is not one of {', '.join(choices)}"
                                 f"{did_you_mean(value, list(choices))}")
             if longest is not None and len(value) > longest:
-                raise walk.fail(f"text of {len(value)} characters is longer than {longest}")
+                raise Bad(f"text of {len(value)} characters is longer than {longest}")
             return value
 
         return check_str
@@ -380,13 +411,13 @@ class Schema:
     def _make_bool(self, spec: Mapping[str, Any], where: str) -> Checker:
         def check_bool(value: Any, walk: Walk) -> Any:
             if value is not True and value is not False:
-                raise walk.fail(f"must be true or false, not {show(value)}")
+                raise Bad(f"must be true or false, not {show(value)}")
             return value
 
         return check_bool
 
     def _make_any(self, spec: Mapping[str, Any], where: str) -> Checker:
-        return lambda value, walk: plain(value, walk, len(walk.path))
+        return plain  # type: ignore[return-value]
 
     def _make_list(self, spec: Mapping[str, Any], where: str) -> Checker:
         item = self.compile(spec.get("items", "any"), f"{where}.items")
@@ -395,18 +426,21 @@ class Schema:
 
         def check_list(value: Any, walk: Walk) -> Any:
             if type(value) is not list and type(value) is not tuple:
-                raise walk.fail(f"must be a list, not {show(value)}")
+                raise Bad(f"must be a list, not {show(value)}")
             n = len(value)
             if n < low:
-                raise walk.fail(f"needs at least {low} entries, has {n}")
+                raise Bad(f"needs at least {low} entries, has {n}")
             if high is not None and n > high:
-                raise walk.fail(f"has {n} entries, at most {high} are allowed")
-            path = walk.path
+                raise Bad(f"has {n} entries, at most {high} are allowed")
             out = []
-            for i, v in enumerate(value, 1):
-                path.append(i)
-                out.append(item(v, walk))
-                path.pop()
+            i = 0
+            try:
+                for v in value:
+                    out.append(item(v, walk))
+                    i += 1
+            except Bad as bad:
+                bad.parts.append(i + 1)
+                raise
             return tuple(out)
 
         return check_list
@@ -419,23 +453,25 @@ class Schema:
         high = spec.get("max_items")
 
         def check_map(value: Any, walk: Walk) -> Any:
-            if not isinstance(value, Mapping):
-                raise walk.fail(f"must be a table, not {show(value)}")
+            t = type(value)
+            if t is not dict and t is not Data and not isinstance(value, Mapping):
+                raise Bad(f"must be a table, not {show(value)}")
             n = len(value)
             if n < low:
-                raise walk.fail(f"needs at least {low} entr{'y' if low == 1 else 'ies'}, has {n}")
+                raise Bad(f"needs at least {low} entr{'y' if low == 1 else 'ies'}, has {n}")
             if high is not None and n > high:
-                raise walk.fail(f"has {n} entries, at most {high} are allowed")
-            path = walk.path
+                raise Bad(f"has {n} entries, at most {high} are allowed")
             out = {}
             for k, v in value.items():
                 if type(k) is not str:
-                    raise walk.fail(f"key {show(k)} must be text")
-                path.append(k)
-                if keys is not None:
-                    keys(k, walk)
-                out[k] = values(v, walk)
-                path.pop()
+                    raise Bad(f"key {show(k)} must be text")
+                try:
+                    if keys is not None:
+                        keys(k, walk)
+                    out[k] = values(v, walk)
+                except Bad as bad:
+                    bad.parts.append(k)
+                    raise
             return _wrap(out)
 
         return check_map
@@ -452,29 +488,42 @@ class Schema:
         known = list(fields)
         keep = extra == "keep"
         get = checkers.get
+        # fields that are plain text or true/false are checked in the loop (most fields of a unit)
+        simple = {name: {"str": str, "bool": bool}[f] for name, f in fields.items() if f in ("str", "bool")}
+        simple_type = simple.get
 
         def check_table(value: Any, walk: Walk) -> Any:
-            if not isinstance(value, Mapping):
-                raise walk.fail(f"must be a table, not {show(value)}")
-            path = walk.path
+            t = type(value)
+            if t is not dict and t is not Data and not isinstance(value, Mapping):
+                raise Bad(f"must be a table, not {show(value)}")
             out = {}
             for k, v in value.items():
+                if type(v) is simple_type(k):
+                    out[k] = v
+                    continue
                 fn = get(k)
                 if fn is None:
                     if type(k) is not str:
-                        raise walk.fail(f"key {show(k)} must be text")
+                        raise Bad(f"key {show(k)} must be text")
                     if not keep:
-                        raise walk.fail(f"unknown key {k!r}{did_you_mean(k, known)}")
-                    path.append(k)
-                    out[k] = plain(v, walk, len(path))
-                    path.pop()
-                    continue
-                path.append(k)
-                out[k] = fn(v, walk)
-                path.pop()
+                        raise Bad(f"unknown key {k!r}{did_you_mean(k, known)}")
+                    fn = plain
+                try:
+                    out[k] = fn(v, walk)
+                except Bad as bad:
+                    # a fault of this table itself (a misspelt or missing key) explains more than a
+                    # fault deeper down that may follow from it (a reference to the missing key)
+                    for other in value:
+                        if other not in checkers and not keep:
+                            raise Bad(f"unknown key {other!r}{did_you_mean(str(other), known)}") from None
+                    for name in required:
+                        if name not in value:
+                            raise Bad(f"needs {name!r}") from None
+                    bad.parts.append(k)
+                    raise
             for name in required:
                 if out.get(name) is None:
-                    raise walk.fail(f"needs {name!r}" + (" (it is null)" if name in out else ""))
+                    raise Bad(f"needs {name!r}" + (" (it is null)" if name in out else ""))
             return _wrap(out)
 
         return check_table
@@ -485,34 +534,26 @@ class Schema:
 
         ``reserved`` checks root keys that critcore itself owns (``system``) before the schema.
         """
-        walk = Walk(source)
-        if reserved and isinstance(value, Mapping) and any(k in value for k in reserved):
-            rest = {}
-            kept = {}
-            for k, v in value.items():
-                if k in reserved:
-                    walk.path.append(k)
-                    kept[k] = reserved[k](v, walk)
-                    walk.path.pop()
-                else:
-                    rest[k] = v
-            out = self.root(rest, walk)
-            out = _wrap({**kept, **out._items})
-        else:
-            out = self.root(value, walk)
-        if walk.refs:
-            self._check_refs(out, walk)
-        return out
+        walk = Walk(value)
+        try:
+            if reserved and isinstance(value, Mapping) and any(k in value for k in reserved):
+                rest = {}
+                kept = {}
+                for k, v in value.items():
+                    if k in reserved:
+                        try:
+                            kept[k] = reserved[k](v, walk)
+                        except Bad as bad:
+                            bad.parts.append(k)
+                            raise
+                    else:
+                        rest[k] = v
+                out = self.root(rest, walk)
+                return _wrap({**kept, **out._items})
+            return self.root(value, walk)
+        except Bad as bad:
+            raise bad.error(source) from None
 
-    def _check_refs(self, root: Any, walk: Walk) -> None:
-        for path, value, ref in walk.refs:
-            where: Any = root
-            for part in ref.split("."):
-                where = where.get(part) if isinstance(where, Mapping) else None
-            if not isinstance(where, Mapping) or value not in where:
-                walk.path[:] = list(path)
-                have = ", ".join(list(where)[:12]) if isinstance(where, Mapping) else "none"
-                raise walk.fail(f"{show(value)} is not one of the {ref} ({have})")
 
 
 def _num(x: float) -> str:
@@ -638,7 +679,7 @@ def _noun(info: Any) -> str:
 
 def _system_key(value: Any, walk: Walk) -> Any:
     if type(value) is not str:
-        raise walk.fail(f"must be text naming the system, not {show(value)}")
+        raise Bad(f"must be text naming the system, not {show(value)}")
     return value
 
 
