@@ -44,9 +44,18 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> str:
     return result.output
 
 
+def _has_gurps() -> bool:
+    from importlib.metadata import entry_points
+
+    return any(ep.name == "gurps" for ep in entry_points(group="critcore.systems"))
+
+
+needs_gurps = pytest.mark.skipif(not _has_gurps(), reason="critcore-gurps not installed (core tested alone)")
+
 GURPS_CRIT = ("resolve", "gurps", "attack", "--skill", "16", "--damage", "2d+1 cut", "--fine", "--dice", "3,1,1,6,6,6,4,5")
 
 
+@needs_gurps
 def test_report_reads_as_words_with_the_headline_first() -> None:
     """GURPS attack roll 5 at skill 16 (a critical hit), Critical Hit table 18 (triple damage):
     the first line is the critical itself; stages are named in words, not determine:/locate:;
@@ -63,6 +72,7 @@ def test_report_reads_as_words_with_the_headline_first() -> None:
     assert ".;" not in out
 
 
+@needs_gurps
 def test_options_shown_only_where_they_differ_from_the_defaults() -> None:
     """--explain lists an option only when it is not the system's default."""
     out = run_cli(*GURPS_CRIT, "--explain")
@@ -93,6 +103,7 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.M
     assert use_color(None, Tty()) is False
 
 
+@needs_gurps
 def test_cli_colour_flags_and_json_untouched() -> None:
     """Piped (the test runner is no terminal): no escape codes; --color forces them, --no-color
     and NO_COLOR keep them out; --json never carries them."""
