@@ -169,6 +169,7 @@ class _Reader:
             self.repair()
         self.headers = catalog().headers
         self.values: list[MtfValue] = []
+        self.first_line: dict[str, int] = {}  # the first line of each key (for "a second ... line")
         self.extra: list[MtfValue] = []
         self.armor: dict[str, MtfArmor] = {}
         self.locations: list[tuple[str, int, list[MtfSlot]]] = []
@@ -222,7 +223,7 @@ class _Reader:
             yield number, raw.strip()
 
     def run(self) -> None:
-        lines = list(self.numbered())
+        lines = [(number, raw.strip()) for number, raw in enumerate(self.lines, 1)]
         i = 0
         # The legacy header: Version: then (Generator:) chassis and model on bare lines.
         while i < len(lines) and (not lines[i][1] or lines[i][1].startswith("#")):
@@ -230,6 +231,7 @@ class _Reader:
         if i < len(lines) and lines[i][1].lower().startswith("version:"):
             self.version = lines[i][1].split(":", 1)[1].strip()
             self.values.append(MtfValue("version", self.version, lines[i][0]))
+            self.first_line["version"] = lines[i][0]
             i = self.legacy_names(lines, i + 1)
 
         section: tuple[str, int] | None = None  # ("loc", index) or ("fluff", index)
@@ -254,6 +256,9 @@ class _Reader:
             if not s:
                 if section and section[0] == "loc":
                     section = None
+                continue
+            if section is not None and section[0] == "loc" and ":" not in s:
+                self.add_slot(section[1], s, number)  # most lines: a slot (no header or key has no colon)
                 continue
             header = self.header_of(s)
             if header is not None:
@@ -306,6 +311,7 @@ class _Reader:
         i = skip_comments(i)
         if i < len(lines) and lines[i][1].lower().startswith("generator:"):
             self.values.append(MtfValue("generator", lines[i][1].split(":", 1)[1].strip(), lines[i][0]))
+            self.first_line["generator"] = lines[i][0]
             i = skip_comments(i + 1)
         if i >= len(lines) or self.key_of(lines[i][1]) or self.header_of(lines[i][1]):
             # "Version:" followed by chassis:/model: keys: the current style after all.
@@ -334,10 +340,11 @@ class _Reader:
             self.armor[code] = MtfArmor(code, points, number, armor_type)
             return 0
         if key not in REPEATABLE_KEYS and key not in FLUFF_KEYS:
-            for v in self.values:
-                if v.key == key:
-                    self.notes.append(f"line {number}: a second '{key}:' line replaces line {v.line}")
-                    break
+            first = self.first_line.get(key)
+            if first is not None:
+                self.notes.append(f"line {number}: a second '{key}:' line replaces line {first}")
+            else:
+                self.first_line[key] = number
         self.values.append(MtfValue(key, value, number))
         if key == "weapons":
             if not value:

@@ -46,10 +46,10 @@ class SlotName(NamedTuple):
     flags: tuple[str, ...] = ()
     size: float | None = None
     split: bool = False  # marked "(Split)" in the file
+    empty: bool = False  # an empty slot ("-Empty-")
 
-    @property
-    def empty(self) -> bool:
-        return self.name.strip().lower() in _EMPTY or not self.name.strip()
+
+_EMPTY_SLOT = SlotName("-Empty-", empty=True)
 
 
 @lru_cache(maxsize=4096)
@@ -76,7 +76,8 @@ def parse_slot_name(text: str) -> SlotName:
         # (FL) (FR) (RL) (RR) give a grenade launcher's facing: not needed for criticals.
         name = name[: m.start()].rstrip()
     order = ("rear", "turret", "omnipod", "armored")
-    return SlotName(name, tuple(f for f in order if f in flags), size, split)
+    empty = name.strip().lower() in _EMPTY or not name.strip()
+    return SlotName(name, tuple(f for f in order if f in flags), size, split, empty)
 
 
 class _Slot(NamedTuple):
@@ -153,7 +154,7 @@ def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, cat: Catalog, not
             continue
         slots.append(_what(mtf, ls, index, line.line, sn, cat, notes, warnings, unknown))
     for index in range(len(slots), ls.slots):
-        slots.append(_Slot(ls.code, index, loc.line, SlotName("-Empty-"), "empty", None, None))
+        slots.append(_Slot(ls.code, index, loc.line, _EMPTY_SLOT, "empty", None, None))
     return slots
 
 
@@ -225,7 +226,8 @@ class _Item(NamedTuple):
 
     @property
     def id(self) -> str:
-        return f"{self.first.code}-{self.first.index}"
+        first = self.parts[0][0]
+        return f"{first.code}-{first.index}"
 
 
 def _cut(spec: ConfigSpec, by_code: dict[str, list[_Slot]], notes: list[str]) -> list[_Item]:
@@ -406,9 +408,10 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     items = _cut(spec, slots, notes)
     item_of: dict[tuple[str, int], str] = {}
     for item in items:
+        item_id = item.id
         for part in item.parts:
             for s in part:
-                item_of[(s.code, s.index)] = item.id
+                item_of[(s.code, s.index)] = item_id
 
     locations: dict[str, Any] = {}
     for ls in spec.locations:
@@ -424,9 +427,9 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
             "case": _case(slots[ls.code]),
             "slots": [_slot_state(s, item_of) for s in slots[ls.code]],
         }
+    known = {ls.code for ls in spec.locations} | {a for ls in spec.locations for a in ls.armor_aliases}
+    known |= {cat.rear_armor_keys[ls.code] for ls in spec.locations if ls.rear}
     for extra in mtf.armor:
-        known = {ls.code for ls in spec.locations} | {a for ls in spec.locations for a in ls.armor_aliases}
-        known |= {cat.rear_armor_keys[ls.code] for ls in spec.locations if ls.rear}
         if extra.code not in known:
             notes.append(f"line {extra.line}: '{extra.code} Armor:' is not a location of a {spec.id} 'Mech: ignored")
 

@@ -183,17 +183,26 @@ class ConfigSpec(NamedTuple):
     locations: tuple[LocationSpec, ...]
 
     def location(self, code: str) -> LocationSpec:
-        for loc in self.locations:
-            if loc.code == code:
-                return loc
-        raise KeyError(code)
+        return _config_maps(self)[0][code]
 
     def by_header(self, header: str) -> LocationSpec | None:
-        low = header.strip().lower()
-        for loc in self.locations:
-            if any(h.lower() == low for h in loc.headers):
-                return loc
-        return None
+        return _config_maps(self)[1].get(header.strip().lower())
+
+
+_MAPS: dict[int, tuple[ConfigSpec, dict[str, LocationSpec], dict[str, LocationSpec]]] = {}
+
+
+def _config_maps(spec: ConfigSpec) -> tuple[dict[str, LocationSpec], dict[str, LocationSpec]]:
+    """A configuration's locations by code and by header (lower case), made once."""
+    found = _MAPS.get(id(spec))
+    if found is None or found[0] is not spec:
+        by_code = {loc.code: loc for loc in spec.locations}
+        by_header: dict[str, LocationSpec] = {}
+        for loc in spec.locations:
+            for h in loc.headers:
+                by_header.setdefault(h.lower(), loc)
+        found = _MAPS[id(spec)] = (spec, by_code, by_header)
+    return found[1], found[2]
 
 
 class EngineSpec(NamedTuple):
