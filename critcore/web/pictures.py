@@ -44,6 +44,8 @@ def _int(value: Any, default: int = 0) -> int:
         return value
     if isinstance(value, float) and value == value and abs(value) < 1e12:
         return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 13:
+        return int(value)
     return default
 
 
