@@ -419,24 +419,27 @@ class Pattern:
     a few of the hundred-odd patterns, and compiling them all would cost a resolve's start-up)
     and skipped without compiling when the text lacks every literal a match must contain."""
 
-    __slots__ = ("text", "flags", "needs", "lower", "_rx")
+    __slots__ = ("text", "lower", "_needs", "_rx")
 
-    def __init__(self, text: str, flags: int = 0) -> None:
+    def __init__(self, text: str, ignore_case: bool = False) -> None:
         self.text = text
-        self.flags = flags
-        self.lower = bool(flags & re.IGNORECASE)
-        needs = _literals(text)
-        self.needs = tuple(x.lower() for x in needs) if needs is not None and flags & re.IGNORECASE else needs
+        self.lower = ignore_case
+        self._needs: Any = _UNSET  # worked out on first use, like the compiled expression
         self._rx: re.Pattern[str] | None = None
 
     def _compiled(self) -> re.Pattern[str]:
         rx = self._rx
         if rx is None:
-            rx = self._rx = re.compile(self.text, self.flags)
+            rx = self._rx = re.compile(self.text, re.IGNORECASE if self.lower else 0)
         return rx
 
     def _hopeless(self, s: str) -> bool:
-        needs = self.needs
+        needs = self._needs
+        if needs is _UNSET:
+            needs = _literals(self.text)
+            if needs is not None and self.lower:
+                needs = tuple(x.lower() for x in needs)
+            self._needs = needs
         if needs is None:
             return False
         if self.lower:
@@ -453,6 +456,7 @@ class Pattern:
         return s if self._hopeless(s) else self._compiled().sub(repl, s)
 
 
+_UNSET = object()
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -/'")
 
 
@@ -496,7 +500,7 @@ def _literals(pattern: str) -> tuple[str, ...] | None:
 
 
 def _rx(pattern: str) -> Pattern:
-    return Pattern(pattern, re.IGNORECASE)
+    return Pattern(pattern, ignore_case=True)
 
 
 def _index(entries: Iterable[tuple[Any, Iterable[str], str]], what: str) -> tuple[dict[str, Any], dict[str, Any]]:
