@@ -131,6 +131,9 @@ def main() -> None:
     for name, per_s in throughput(systems, seconds):
         print(f"  {name:<42} {per_s:12,.0f} /s")
     campaign["report"](systems, quick=args.quick)
+    targets = os.path.join(here, "bench_targets.py")  # what checking targets against their schemas costs
+    if os.path.exists(targets):
+        runpy.run_path(targets, run_name="bench_targets")["report"](systems, quick=args.quick)
     odds = os.path.join(here, "bench_odds.py")
     if os.path.exists(odds):
         runpy.run_path(odds, run_name="bench_odds")["report"](systems, quick=args.quick)

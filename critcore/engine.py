@@ -260,6 +260,7 @@ def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "opti
 
 
 _STEPS: dict[tuple[str, str, int, int], Step] = {}
+_SCHEMA_CHECK: list[Any] = [None]  # critcore.schema.check_target, once imported
 
 
 def make_step(stage: str, summary: str, before: int, after: int) -> Step:
@@ -388,9 +389,14 @@ class Engine:
             return None
         if self._trusted.get(id(state)) is state:
             return state  # type: ignore[no-any-return]
-        from .schema import check_target
+        check = _SCHEMA_CHECK[0]
+        if check is None:  # critcore.schema is imported when the first target is checked
+            from .schema import check_target as check
 
-        frozen: Data = check_target(self, state, where)
+            _SCHEMA_CHECK[0] = check
+        frozen: Data = check(self, state, where)
+        if type(state) is Data:
+            frozen = state  # already frozen: keep the caller's object, so passing it again is free
         self.trust(frozen)
         return frozen
 

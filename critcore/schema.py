@@ -312,16 +312,24 @@ class Schema:
         return checker
 
     def _union(self, options: list[tuple[str, Checker]]) -> Checker:
+        """One of several types: the first whose kind fits the value's JSON kind checks it."""
         words = " or ".join(dict.fromkeys(KIND_WORDS.get(self._base(k), k) for k, _ in options))
+        accepts = {"any": ("int", "number", "str", "bool", "list", "map", "null", "other"),
+                   "map": ("map",), "table": ("map",), "number": ("number", "int")}
+        by_kind: dict[str, Checker] = {}
+        for k, fn in options:
+            base = self._base(k)
+            for kind in accepts.get(base, (base,)):
+                by_kind.setdefault(kind, fn)
+        by_type = {t: by_kind[kind] for t, kind in ((int, "int"), (float, "number"), (str, "str"), (bool, "bool"),
+                                                    (list, "list"), (tuple, "list"), (dict, "map"), (Data, "map"))
+                   if kind in by_kind}
 
         def checker(value: Any, walk: Walk) -> Any:
-            kind = json_kind(value)
-            for k, fn in options:
-                base = self._base(k)
-                if base == kind or base == "any" or (base in ("map", "table") and kind == "map") or (
-                        base == "number" and kind == "int"):
-                    return fn(value, walk)
-            raise Bad(f"must be {words}, not {show(value)}")
+            fn = by_type.get(type(value)) or by_kind.get(json_kind(value))
+            if fn is None:
+                raise Bad(f"must be {words}, not {show(value)}")
+            return fn(value, walk)
 
         return checker
 
@@ -536,7 +544,7 @@ class Schema:
         """
         walk = Walk(value)
         try:
-            if reserved and isinstance(value, Mapping) and any(k in value for k in reserved):
+            if reserved and isinstance(value, Mapping) and not reserved.keys().isdisjoint(value.keys()):
                 rest = {}
                 kept = {}
                 for k, v in value.items():

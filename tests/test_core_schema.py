@@ -201,18 +201,25 @@ def test_every_run_checks_its_target_first(walkers):
 
 def test_a_target_the_engine_produced_is_not_checked_again(walkers, monkeypatch):
     """An outcome's frozen target passed back in skips the walk; a new dict is walked."""
+    import critcore.engine as engine_module
     import critcore.schema as schema
 
     engine = Engine("fake", registry=walkers)
     calls = []
     real = schema.check_target
-    monkeypatch.setattr(schema, "check_target", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(engine_module, "_SCHEMA_CHECK", [lambda *a: calls.append(1) or real(*a)])
     first = engine.run("rest", dice="3", target={"hp": 4})
     assert len(calls) == 1
     second = engine.run("rest", dice="2", target=first.target)
     assert len(calls) == 1 and second.target["hp"] == 9
     engine.run("rest", dice="2", target=thaw(second.target))
     assert len(calls) == 2
+    from critcore.model import freeze
+
+    mine = freeze({"hp": 5})  # a caller's own frozen state: checked once, then passed again for free
+    engine.run("rest", dice="1", target=mine)
+    engine.run("rest", dice="1", target=mine)
+    assert len(calls) == 3 and engine.check_target(mine) is mine
 
 
 def test_the_cli_refuses_a_bad_target_in_one_line_exit_2_and_changes_nothing(walkers, tmp_path):
