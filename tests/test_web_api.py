@@ -258,6 +258,7 @@ def test_form_roll_by_roll(client):
     assert "attack roll" in page.text and 'name="need_sides" value="20"' in page.text
     wrong = client.post("/t/ogre/run", data={**base, "face": "7 7", "need_count": "1", "need_sides": "20"})
     assert wrong.status_code == 400 and "type 1 face(s) from 1 to 20" in wrong.text
+    assert "attack roll" in wrong.text  # the same roll is asked again
     page = client.post("/t/ogre/run", data={**base, "face": "20", "need_count": "1", "need_sides": "20"})
     assert "critical confirmation" in page.text
 

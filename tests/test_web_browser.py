@@ -23,7 +23,7 @@ from critcore.plugins import Registry  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FOR_DOCS = {"03-critical-resolved.png", "05-shadowrun-wound.png", "06-players-view.png", "07-odds-chart.png",
-            "09-campaign.png"}  # the pages docs/web.md shows
+            "09-campaign.png", "10-roll-by-roll.png"}  # the pages docs/web.md shows
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -121,8 +121,9 @@ def test_gm_resolves_a_critical_sees_the_slot_destroyed_undoes_and_players_see_t
 
     # resolve a critical with typed dice
     faces, preview = _faces_for_one_critical(base, "RT")
-    gm.click("#proc-critical summary") if not gm.is_visible("#proc-critical form") else None
     form = gm.locator("#proc-critical form")
+    if not form.is_visible():
+        gm.click("#proc-critical summary")
     form.locator("select[name='p.location']").select_option("RT")
     form.locator("input[name=mode][value=typed]").check()
     form.locator("input[name=dice]").fill(",".join(map(str, faces)))
@@ -192,3 +193,42 @@ def test_gm_resolves_a_critical_sees_the_slot_destroyed_undoes_and_players_see_t
     shots(gm, "08-tables.png")
     gm.goto(base + "/")
     shots(gm, "09-campaign.png")
+
+
+def test_physical_dice_roll_by_roll(browser, server, shots):
+    """Real dice at the table: the page names each roll; a face that does not fit is asked for
+    again; the change is written once, when the last face is in."""
+    import httpx
+
+    base, app = server
+    if "battletech/quillback.mtf" not in [f"{e['system']}/{e['name']}" for e in app.state.service.examples()]:
+        pytest.skip("the BattleTech example quillback.mtf is not shipped")
+    httpx.post(f"{base}/api/targets", json={"system": "battletech", "name": "quill", "example": "quillback.mtf"})
+    gm = browser.new_context(viewport={"width": 1200, "height": 800}).new_page()
+    gm.goto(base + "/t/quill")
+    form = gm.locator("#proc-critical form")
+    if not form.is_visible():
+        gm.click("#proc-critical summary")
+    form.locator("select[name='p.location']").select_option("RT")
+    form.locator("input[name=mode][value=rolls]").check()
+    form.locator("button[type=submit]").click()
+    assert "Determining Critical Hits" in gm.inner_text(".rollstep .label")
+    assert gm.inner_text(".rollstep .notation") == "2d6"
+    shots(gm, "10-roll-by-roll.png")
+    gm.fill("input[name=face]", "7 7")  # a d6 shows 1 to 6
+    gm.click("#roll-form button[type=submit]")
+    assert "from 1 to 6" in gm.inner_text("#roll-problem")
+    assert "Determining Critical Hits" in gm.inner_text(".rollstep .label")
+    gm.fill("input[name=face]", "4 4")  # 8: one critical
+    gm.click("#roll-form button[type=submit]")
+    for _ in range(10):
+        if "shown=" in gm.url:
+            break
+        assert len(httpx.get(f"{base}/api/log?target=quill").json()) == 1  # nothing written yet
+        gm.fill("input[name=face]", "1")
+        gm.click("#roll-form button[type=submit]")
+        gm.wait_for_load_state()
+    assert "shown=" in gm.url
+    log = httpx.get(f"{base}/api/log?target=quill").json()
+    assert [e["kind"] for e in log] == ["add", "resolve"]
+    assert gm.locator("#picture .cell", has_text="(RT)").locator(".slot.destroyed").count() == 1

@@ -221,12 +221,20 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         name = request.path_params["name"]
 
         def work() -> Response:
-            verb, mode, body = run_body(form, name)
+            from .forms import RollTypo
+
+            try:
+                verb, mode, body = run_body(form, name)
+            except RollTypo as typo:  # ask for the same roll again, saying what was wrong
+                verb, mode, body = typo.retry
+                answer = service.step(verb, body)
+                return page(request, "roll.html", {"name": name, "verb": verb, "answer": answer, "body": body,
+                                                   "problem": str(typo)}, 400)
             if mode == "rolls":
                 answer = service.step(verb, body)
                 if "need" in answer:
                     return page(request, "roll.html", {"name": name, "verb": verb, "answer": answer,
-                                                       "body": body, "form": form})
+                                                       "body": body})
             else:
                 answer = service.run(verb, body)
             if answer.get("preview") or not answer.get("log"):

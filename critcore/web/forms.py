@@ -47,6 +47,14 @@ def _params(form: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+class RollTypo(InputError):
+    """The faces typed for one roll do not fit it: the page asks for that roll again."""
+
+    def __init__(self, message: str, retry: tuple[str, str, dict[str, Any]]) -> None:
+        super().__init__(message)
+        self.retry = retry
+
+
 def run_body(form: Mapping[str, Any], target: str) -> tuple[str, str, dict[str, Any]]:
     """(verb, dice mode, API body) from a procedure form sent by the page."""
     verb = str(form.get("verb", ""))
@@ -68,7 +76,10 @@ def run_body(form: Mapping[str, Any], target: str) -> tuple[str, str, dict[str, 
         so_far = str(form.get("faces", "")).strip()
         new = str(form.get("face", "")).strip()
         if new:
-            _check_roll(new, str(form.get("need_count", "")), str(form.get("need_sides", "")))
+            try:
+                _check_roll(new, str(form.get("need_count", "")), str(form.get("need_sides", "")))
+            except InputError as exc:
+                raise RollTypo(str(exc), (verb, mode, {**body, "faces": so_far})) from None
         body["faces"] = ",".join(x for x in (so_far, new) if x)
         head = str(form.get("head", "")).strip()
         if head:
