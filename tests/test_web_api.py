@@ -15,7 +15,11 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 pytest.importorskip("multipart")
 
-from starlette.testclient import TestClient  # noqa: E402
+import warnings  # noqa: E402
+
+with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx is what we declare
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
 
 from critcore.campaign import Campaign  # noqa: E402
 from critcore.web.app import create_app, with_limits  # noqa: E402
