@@ -100,6 +100,21 @@ def _base_gyro(base: Mapping[str, Any]) -> int:
     return n
 
 
+@lru_cache(maxsize=4096)
+def _unit_tally(locs: tuple[Mapping[str, Any], ...]) -> tuple[Mapping[str, int], Mapping[str, int]]:
+    """The tally of every location together (remembered: a resolution asks it several times of
+    the same locations, most of them unchanged objects)."""
+    hits: dict[str, int] = {}
+    lost: dict[str, int] = {}
+    for loc in locs:
+        loc_hits, loc_lost = _loc_tally(loc)
+        for kind, n in loc_hits:
+            hits[kind] = hits.get(kind, 0) + n
+        for kind, n in loc_lost:
+            lost[kind] = lost.get(kind, 0) + n
+    return hits, lost
+
+
 def _no_pending(state: tuple[Any, ...]) -> bool:
     return not state[2]
 
@@ -174,17 +189,10 @@ class Resolver:
         if it is not None and not it.get("disabled"):
             self.w.set_item(item_id, disabled=True)
 
-    def tally(self) -> tuple[dict[str, int], dict[str, int]]:
-        """Slots hit by criticals, and slots lost with their location, by kind."""
-        hits: dict[str, int] = {}
-        lost: dict[str, int] = {}
-        for code in self.w.codes():
-            loc_hits, loc_lost = _loc_tally(self.w.loc(code))
-            for kind, n in loc_hits:
-                hits[kind] = hits.get(kind, 0) + n
-            for kind, n in loc_lost:
-                lost[kind] = lost.get(kind, 0) + n
-        return hits, lost
+    def tally(self) -> tuple[Mapping[str, int], Mapping[str, int]]:
+        """Slots hit by criticals, and slots lost with their location, by kind (read only)."""
+        w = self.w
+        return _unit_tally(tuple([w.loc(code) for code in w.codes()]))
 
     def settle(self) -> None:
         """Check what ends the 'Mech as a whole: a lost cockpit, engine hits."""
