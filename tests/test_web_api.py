@@ -334,3 +334,19 @@ def test_players_link_shows_the_player_view_and_polls(client, app):
     version = client.get("/p/players-key-for-tests/version").json()["version"]
     assert version == client.get("/api/log?limit=1").json()[0]["id"]
     assert client.get("/p/not-the-key/version").status_code == 404
+
+
+def test_procedures_without_a_target(client):
+    """Every procedure of every installed system has a form, a target or not: a new system
+    appears with no web code. Without a target nothing is stored."""
+    page = client.get("/s/fake").text
+    assert 'action="/s/fake/run"' in page and "proc-attack" in page
+    assert "proc-rest" not in page  # rest needs a target
+    token = csrf(client)
+    result = client.post("/s/fake/run", data={"csrf": token, "procedure": "attack", "verb": "resolve",
+                                              "mode": "typed", "dice": "20,6,5"})
+    assert result.status_code == 200 and "15 damage" in result.text  # 5 x 3 (brutal)
+    assert len(client.get("/api/log").json()) == 1  # only the ogre's adding
+    rolls = client.post("/s/fake/run", data={"csrf": token, "procedure": "attack", "verb": "resolve", "mode": "rolls"})
+    assert 'action="/s/fake/run"' in rolls.text and "attack roll" in rolls.text
+    assert client.get("/s/nosuch").status_code == 404

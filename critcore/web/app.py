@@ -229,17 +229,55 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                 verb, mode, body = typo.retry
                 answer = service.step(verb, body)
                 return page(request, "roll.html", {"name": name, "verb": verb, "answer": answer, "body": body,
-                                                   "problem": str(typo)}, 400)
+                                                   "problem": str(typo), "action": f"/t/{name}/run"}, 400)
             if mode == "rolls":
                 answer = service.step(verb, body)
                 if "need" in answer:
                     return page(request, "roll.html", {"name": name, "verb": verb, "answer": answer,
-                                                       "body": body})
+                                                       "body": body, "action": f"/t/{name}/run"})
             else:
                 answer = service.run(verb, body)
             if answer.get("preview") or not answer.get("log"):
                 return page(request, "preview.html", {"name": name, "answer": answer})
             return RedirectResponse(f"/t/{name}?shown={answer['log']}#result", status_code=303)
+
+        return await call(work)
+
+    @gm_page()
+    async def system_page(request: Request) -> Response:
+        system = request.path_params["system"]
+
+        def work() -> dict[str, Any]:
+            from .forms import procedure_forms
+
+            info = service.engine(system).info
+            forms = [f for f in procedure_forms(info) if f["target"] != "required"]
+            return {"system": system, "title": info.title, "forms": forms}
+
+        return page(request, "system.html", await call(work))
+
+    @gm_page(write=True)
+    async def system_run(request: Request, form: Any) -> Response:
+        from .forms import RollTypo, run_body
+
+        system = request.path_params["system"]
+        action = f"/s/{system}/run"
+
+        def work() -> Response:
+            try:
+                verb, mode, body = run_body(form, None, system)
+            except RollTypo as typo:
+                verb, mode, body = typo.retry
+                return page(request, "roll.html", {"name": system, "verb": verb, "body": body, "action": action,
+                                                   "answer": service.step(verb, body), "problem": str(typo)}, 400)
+            if mode == "rolls":
+                answer = service.step(verb, body, both_views=True)
+                if "need" in answer:
+                    return page(request, "roll.html", {"name": system, "verb": verb, "answer": answer,
+                                                       "body": body, "action": action})
+            else:
+                answer = service.run(verb, body, both_views=True)
+            return page(request, "result.html", {"system": system, "answer": answer})
 
         return await call(work)
 
@@ -441,6 +479,8 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         Route("/t/{name}", target_page),
         Route("/t/{name}/run", run_form, methods=["POST"]),
         Route("/t/{name}/{which:str}", undo_form, methods=["POST"]),
+        Route("/s/{system}", system_page),
+        Route("/s/{system}/run", system_run, methods=["POST"]),
         Route("/odds", odds_page),
         Route("/tables/{system}", tables_page),
         Route("/tables/{system}/{table}.{fmt}", api(policy)(table_download)),

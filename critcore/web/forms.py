@@ -55,8 +55,9 @@ class RollTypo(InputError):
         self.retry = retry
 
 
-def run_body(form: Mapping[str, Any], target: str) -> tuple[str, str, dict[str, Any]]:
-    """(verb, dice mode, API body) from a procedure form sent by the page."""
+def run_body(form: Mapping[str, Any], target: str | None, system: str | None = None) -> tuple[str, str, dict[str, Any]]:
+    """(verb, dice mode, API body) from a procedure form sent by the page: on a campaign target,
+    or with no target on ``system``."""
     verb = str(form.get("verb", ""))
     if verb not in ("resolve", "treat"):
         raise InputError("the form names no verb (resolve or treat)")
@@ -65,6 +66,8 @@ def run_body(form: Mapping[str, Any], target: str) -> tuple[str, str, dict[str, 
         raise InputError(f"dice: {mode[:20]!r} is not one of {', '.join(MODES)}")
     body: dict[str, Any] = {"target": target, "procedure": str(form.get("procedure", "")), "params": _params(form),
                             "preview": form.get("preview") == "on"}
+    if target is None:
+        body["system"] = system
     if mode == "random" and str(form.get("seed", "")).strip():
         body["seed"] = str(form.get("seed")).strip()
     if mode == "typed":

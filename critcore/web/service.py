@@ -373,7 +373,7 @@ class Service:
                 "dice": _faces(body.get("dice"), what), "preview": bool(body.get("preview")),
                 "explain": bool(body.get("explain")), "body": body}
 
-    def run(self, verb: str, body: Any) -> dict[str, Any]:
+    def run(self, verb: str, body: Any, both_views: bool = False) -> dict[str, Any]:
         """``crit resolve|treat ... --json``: on a campaign target (applied and logged, unless
         ``preview``), or on no target. ``dice`` are faces typed in; else ``seed`` or random."""
         req = self._request(verb, body, RUN_FIELDS)
@@ -382,6 +382,7 @@ class Service:
         from ..dice import make_roller
 
         roller = make_roller(seed=req["seed"], faces=req["dice"])
+        req["both_views"] = both_views
         return self._run(req, roller)
 
     def _run(self, req: dict[str, Any], roller: Any, head: int | None = None) -> dict[str, Any]:
@@ -414,6 +415,8 @@ class Service:
         else:
             data = outcome.to_dict()
             data["report"] = report
+        if req.get("both_views"):  # the page shows the players' words beside the game master's
+            data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
         logged = getattr(session, "entry_id", None)
         if logged:
             data["saved"] = f"{session.row.name} in {self.path}"
@@ -425,7 +428,7 @@ class Service:
             data["unused_faces"] = list(unused)
         return data
 
-    def step(self, verb: str, body: Any) -> dict[str, Any]:
+    def step(self, verb: str, body: Any, both_views: bool = False) -> dict[str, Any]:
         """Roll by roll: run with the faces so far; answer the next roll needed
         (``{"need": {...}, "faces": [...], "head": N}``) or, once every face is in, the outcome
         (applied and logged as :meth:`run` does). ``head`` (from the first answer) makes sure the
@@ -437,12 +440,13 @@ class Service:
             raise InputError(f"{verb} request: 'head' must be the whole number a previous step answered")
         if head is None and req["target"] is not None:
             head = self._head(req["target"])
-        probe = dict(req, preview=True)
+        probe = dict(req, preview=True) if req["target"] is not None else req  # no target: nothing to write anyway
         try:
             self._run(probe, ScriptedRoller(faces, then=_AskNext()))
         except NeedRoll as need:
             return {"need": need.to_dict(), "faces": faces, "head": head, "system": req["system"],
                     "procedure": req["proc"].name, "target": req["target"]}
+        req["both_views"] = both_views
         return self._run(req, ScriptedRoller(faces), head=head)
 
     def _head(self, name: str) -> int | None:
