@@ -8,6 +8,7 @@ every face is in.
 """
 
 import json
+import re
 
 import pytest
 
@@ -350,3 +351,19 @@ def test_procedures_without_a_target(client):
     rolls = client.post("/s/fake/run", data={"csrf": token, "procedure": "attack", "verb": "resolve", "mode": "rolls"})
     assert 'action="/s/fake/run"' in rolls.text and "attack roll" in rolls.text
     assert client.get("/s/nosuch").status_code == 404
+
+
+def test_undo_buttons_only_on_each_targets_latest_change_in_force(client):
+    """Undo takes back a target's latest change, so only that entry of the log has the button."""
+    first = client.post("/api/resolve", json={"target": "ogre", "procedure": "attack", "dice": "20,1,1"}).json()["log"]
+    second = client.post("/api/resolve", json={"target": "ogre", "procedure": "attack", "dice": "20,1,2"}).json()["log"]
+
+    def buttons():
+        page = client.get("/").text
+        return {int(i) for i in re.findall(r'<tr class="kind-\w+[^"]*" id="log-(\d+)">(?:(?!</tr>).)*class="undo"', page, re.S)}
+
+    assert buttons() == {second}
+    client.post("/api/targets/ogre/undo", json={})
+    assert buttons() == {first}  # the second is taken back: the first is now the latest in force
+    client.post("/api/targets/ogre/redo", json={})
+    assert buttons() == {second}

@@ -183,10 +183,23 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             cards.append(card)
         return cards
 
+    def _undoable(entries: Any) -> set[int]:
+        """The entries an undo button takes back: each target's latest change still in force
+        (undo always takes back a target's latest change, so only that one gets a button)."""
+        from ..store import CHANGES
+
+        latest: dict[str, Any] = {}
+        for e in entries:  # oldest first; ``undone`` says whether a change is in force now
+            if e.kind in CHANGES and not e.undone:
+                latest[e.name] = e
+        return {e.id for e in latest.values() if e.kind in ("resolve", "treat")}
+
     @gm_page()
     async def index(request: Request) -> Response:
         def work() -> dict[str, Any]:
-            return {"cards": _target_cards(), "log": list(reversed(service.campaign().log(limit=LOG_SHOWN))),
+            everything = service.campaign().log(limit=LOG_SHOWN * 10)
+            return {"cards": _target_cards(), "log": list(reversed(everything[-LOG_SHOWN:])),
+                    "undoable": _undoable(everything),
                     "systems": sorted(service.registry.systems), "examples": service.examples()}
 
         data = await call(work)
@@ -208,6 +221,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                     "panels": picture(engine, camp.state(name)),
                                     "forms": procedure_forms(engine.info),
                                     "log": list(reversed(camp.log(name, limit=LOG_SHOWN)))}
+            data["undoable"] = _undoable(camp.log(name, limit=LOG_SHOWN * 10))
             if shown is not None:
                 data["result"] = service.reports(shown)
             return data
