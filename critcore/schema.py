@@ -406,7 +406,9 @@ class Schema:
 
         def check_str(value: Any, walk: Walk) -> Any:
             if type(value) is not str:
-                raise Bad(f"must be text, not {show(value)}")
+                if not isinstance(value, str):
+                    raise Bad(f"must be text, not {show(value)}")
+                value = str(value)  # a str subclass (an enum member, say) as plain text
             if allowed and value not in allowed:
                 raise Bad(f"{show(value)} is not one of {', '.join(choices)}"
                                 f"{did_you_mean(value, list(choices))}")
@@ -433,7 +435,8 @@ class Schema:
         high = spec.get("max_items")
 
         def check_list(value: Any, walk: Walk) -> Any:
-            if type(value) is not list and type(value) is not tuple:
+            t = type(value)
+            if t is not list and t is not tuple and not isinstance(value, (list, tuple)):
                 raise Bad(f"must be a list, not {show(value)}")
             n = len(value)
             if n < low:

@@ -270,3 +270,38 @@ def test_a_schema_can_describe_a_table_row_as_well():
         {"roll": "3-4", "id": "x", "multiplier": 2}
     with pytest.raises(StateError, match=r"^t.toml, row 2: unknown key 'multplier' \(did you mean 'multiplier'\?\)$"):
         row.check({"roll": "3-4", "id": "x", "multplier": 2}, "t.toml, row 2")
+
+
+# --- property: a check refuses in one line or returns the same data, frozen ------------------------
+
+import hypothesis  # noqa: E402
+import hypothesis.strategies as st  # noqa: E402
+
+from critcore.model import freeze  # noqa: E402
+
+JSONISH = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(min_value=-(10**20), max_value=10**20),
+              st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=5),
+              st.sampled_from(["LA", "CT", "toy-walker", 2, 11, -1, math.nan])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(
+        st.one_of(st.text(max_size=5), st.sampled_from(list(GOOD) + ["hp", "colour", "index", "part"])),
+        inner, max_size=4)),
+    max_leaves=12,
+)
+
+
+@hypothesis.settings(max_examples=400, deadline=None,
+                     suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])  # walkers: read only
+@hypothesis.given(changes=st.dictionaries(st.sampled_from(list(GOOD) + ["Legs", "x"]), JSONISH, max_size=3),
+                  drop=st.sets(st.sampled_from(list(GOOD)), max_size=2))
+def test_any_edit_is_refused_in_one_line_or_comes_back_unchanged(walkers, changes, drop):
+    """Whatever the values, checking either raises one StateError line naming the source or
+    returns the same data frozen: never another exception, never a changed value."""
+    state = {k: v for k, v in {**GOOD, **changes}.items() if k not in drop}
+    engine = walker(walkers)
+    try:
+        out = engine.check_target(state, "w.json")
+    except StateError as exc:
+        assert str(exc).startswith("w.json: ") and "\n" not in str(exc)
+        return
+    assert out == freeze(state)
