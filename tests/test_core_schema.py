@@ -305,3 +305,12 @@ def test_any_edit_is_refused_in_one_line_or_comes_back_unchanged(walkers, change
         assert str(exc).startswith("w.json: ") and "\n" not in str(exc)
         return
     assert out == freeze(state)
+
+
+@pytest.mark.parametrize("verb", ["odds", "simulate"])
+def test_odds_and_simulate_check_the_target_file_too(invoke, tmp_path, verb):
+    sheet = tmp_path / "orc.json"
+    sheet.write_text(json.dumps({"hp": 2.5}))
+    result = invoke(verb, "fake", "rest", "--target", str(sheet))
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [f"Error: {sheet}: hp: must be a whole number, not 2.5"]
