@@ -18,7 +18,7 @@ from typing import Iterator, NamedTuple
 
 from critcore.errors import StateError
 
-from .data.catalog import catalog
+from .data.catalog import Fields, Pattern, catalog
 
 __all__ = ["MtfArmor", "MtfFile", "MtfLocation", "MtfSlot", "MtfValue", "parse_mtf", "fail"]
 
@@ -43,9 +43,9 @@ _ARMOR_KEY = re.compile(r"^([a-z]{2,3})\s+armor$")
 _INT = re.compile(r"^[+]?\d+$")
 _LEADING_INT = re.compile(r"^\s*(\d+)\s*(.*?)\s*$")
 # An unknown "Something:" line naming a body part is a location header we do not know.
-_LOCATION_WORDS = re.compile(
-    r"\b(arm|leg|torso|head|wing|wings|turret|body|nose|fuselage|pod|tail|front|rear)\b", re.IGNORECASE
-)
+_LOCATION_WORDS = Pattern(
+    r"\b(arm|leg|torso|head|wing|wings|turret|body|nose|fuselage|pod|tail|front|rear)\b", ignore_case=True
+)  # compiled only if a line needs it
 ARMOR_CODES = frozenset({
     "HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL", "CL", "FLL", "FRL", "RLL", "RRL", "RTL", "RTR", "RTC",
 })
@@ -95,7 +95,7 @@ class MtfLocation(NamedTuple):
     slots: tuple[MtfSlot, ...]
 
 
-class MtfFile(NamedTuple):
+class MtfFile(Fields):
     """What an .mtf file says. Numbers are checked; meanings are left to :mod:`.units`."""
 
     source: str
@@ -452,7 +452,7 @@ class _Reader:
         )
 
 
-_STRAY = re.compile("[\udc80-\udcff]")
+_STRAY = Pattern("[\udc80-\udcff]")  # compiled only for a file that is not plain ASCII
 
 
 def decode(data: bytes) -> str:

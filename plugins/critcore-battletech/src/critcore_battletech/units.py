@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .data.catalog import AmmoMatch, Catalog, ConfigSpec, Equipment, LocationSpec, catalog, norm
+from .data.catalog import AmmoMatch, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, catalog, norm
 from .mtf import MtfFile, MtfLocation, fail, parse_mtf
 
 __all__ = ["KIND", "FORMAT", "SlotName", "parse_slot_name", "unit_from_mtf", "unit_from_parsed"]
@@ -32,8 +32,9 @@ __all__ = ["KIND", "FORMAT", "SlotName", "parse_slot_name", "unit_from_mtf", "un
 KIND = "battletech-mech"
 FORMAT = 1
 
-_SUFFIX = re.compile(r"\s*\((r|t|omnipod|armored|armoured|split|fl|fr|rl|rr)\)\s*$", re.IGNORECASE)
-_SIZE = re.compile(r"\s*:size:\s*([0-9]*\.?[0-9]+)\s*", re.IGNORECASE)
+# compiled the first time a slot line carries a suffix or a size
+_SUFFIX = Pattern(r"\s*\((r|t|omnipod|armored|armoured|split|fl|fr|rl|rr)\)\s*$", ignore_case=True)
+_SIZE = Pattern(r"\s*:size:\s*([0-9]*\.?[0-9]+)\s*", ignore_case=True)
 _FLAGS = {"r": "rear", "t": "turret", "omnipod": "omnipod", "armored": "armored", "armoured": "armored"}
 _EMPTY = frozenset({"-empty-", "empty", "-"})
 _TECH_BASES = (("mixed", "Mixed"), ("clan", "Clan"), ("inner sphere", "Inner Sphere"), ("is", "Inner Sphere"))
@@ -57,14 +58,14 @@ def parse_slot_name(text: str) -> SlotName:
     """``"CLERMediumLaser (T) (OMNIPOD)"`` -> name ``CLERMediumLaser``, flags turret, omnipod."""
     name = text.strip()
     size: float | None = None
-    m = _SIZE.search(name)
+    m = _SIZE.search(name) if ":" in name else None
     if m:
         size = float(m.group(1))
         name = (name[: m.start()] + " " + name[m.end():]).strip()
     flags: list[str] = []
     split = False
     while True:
-        m = _SUFFIX.search(name)
+        m = _SUFFIX.search(name) if name.endswith(")") else None
         if not m:
             break
         word = m.group(1).lower()

@@ -55,6 +55,18 @@ def prefix_order(tech_base: str) -> tuple[str, ...]:
     return ("", "is", "cl")
 
 
+class Fields:
+    """A record of plain attributes given by keyword: unlike a named tuple or a dataclass, no
+    code is generated when the class is defined, so defining the importer's classes costs its
+    start-up nothing (the annotations list the fields; a default is a class attribute)."""
+
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
+
+
 class Equipment(NamedTuple):
     """One entry of equipment.toml."""
 
@@ -112,7 +124,7 @@ class AmmoMatch(NamedTuple):
         return int(self.ammo.damage_per_shot * self.damage_factor)
 
 
-class AmmoFamily(NamedTuple):
+class AmmoFamily(Fields):
     """One family of ammo.toml: a pattern and the numbers it gives by launcher size."""
 
     id: str
@@ -141,7 +153,7 @@ class AmmoFamily(NamedTuple):
                         self.id)
 
 
-class EquipmentFamily(NamedTuple):
+class EquipmentFamily(Fields):
     """One family of families.toml."""
 
     label: str
@@ -162,7 +174,7 @@ class EquipmentFamily(NamedTuple):
         return Equipment(label, self.kind, "clan" if clan else "is", slots, explosion)
 
 
-class LocationSpec(NamedTuple):
+class LocationSpec(Fields):
     code: str
     name: str
     slots: int
@@ -177,7 +189,7 @@ class LocationSpec(NamedTuple):
         return (self.name,) + self.aliases
 
 
-class ConfigSpec(NamedTuple):
+class ConfigSpec(Fields):
     id: str
     pattern: Pattern
     locations: tuple[LocationSpec, ...]
@@ -205,7 +217,7 @@ def _config_maps(spec: ConfigSpec) -> tuple[dict[str, LocationSpec], dict[str, L
     return found[1], found[2]
 
 
-class EngineSpec(NamedTuple):
+class EngineSpec(Fields):
     type: str
     pattern: Pattern
     ct_slots: int
@@ -216,21 +228,21 @@ class EngineSpec(NamedTuple):
         return self.side_slots_clan if clan else self.side_slots_is
 
 
-class HeatSinkSpec(NamedTuple):
+class HeatSinkSpec(Fields):
     variant: str
     pattern: Pattern
     type: str
     dissipation: int
 
 
-class Variant(NamedTuple):
+class Variant(Fields):
     name: str
     pattern: Pattern
     shots_factor: float
     damage_factor: float = 1.0
 
 
-class Catalog(NamedTuple):
+class Catalog(Fields):
     """All importer data. Build it with :func:`catalog` (cached)."""
 
     structure_head: int
@@ -346,7 +358,7 @@ class Catalog(NamedTuple):
     def looks_like_ammo(name: str) -> bool:
         """A bin: "ammo" anywhere in the name (also glued: "ISArrowIVAmmo"), or Narc pods."""
         low = name.lower()
-        return "ammo" in low or bool(_NARC_PODS.search(low))
+        return "ammo" in low or ("narc" in low and bool(_NARC_PODS.search(low)))
 
     def ammo(self, name: str, tech_base: str) -> AmmoMatch | None:
         """What an ammunition slot name holds, or None when no family of ammo.toml knows it."""
