@@ -239,3 +239,39 @@ def test_progress_line_has_a_rate_and_an_eta_and_is_erased():
     quiet = io.StringIO()
     Progress("x", "runs", quiet, enabled=False, delay=0)(1, 2)
     assert quiet.getvalue() == ""
+
+
+def _apply_merge_patch(target, patch):
+    """RFC 7386, section 2: how a reader of the odds JSON turns a state back into a whole one."""
+    if not isinstance(patch, dict):
+        return patch
+    out = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = _apply_merge_patch(out.get(key), value)
+    return out
+
+
+def test_a_merge_patch_applied_to_the_input_gives_the_state_back():
+    """For any two JSON states (no key set to null: RFC 7386 reads null as removed)."""
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    from critcore.model import freeze, thaw
+    from critcore.oddsview import merge_patch
+
+    leaves = st.one_of(st.integers(-5, 5), st.booleans(), st.text(max_size=3))
+    values = st.recursive(leaves, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                          st.dictionaries(st.text(max_size=2), inner, max_size=3)),
+                          max_leaves=12)
+    states = st.dictionaries(st.text(max_size=2), values, max_size=4)
+
+    @hypothesis.settings(max_examples=300, deadline=None)
+    @hypothesis.given(states, states)
+    def check(before, after):
+        patch = merge_patch(freeze(before), freeze(after))
+        assert _apply_merge_patch(before, patch) == thaw(freeze(after))
+
+    check()
