@@ -227,8 +227,9 @@ class Campaign:
             raise CampaignError(f"{self.path}: no target named {name!r}{did_you_mean(name, names)}{known}")
         return row
 
-    def add(self, system: str, name: str, source: str | Mapping[str, Any]) -> TargetInfo:
-        """Add a target: from a file any system reads (``.mtf``, JSON, TOML) or from state data."""
+    def add(self, system: str, name: str, source: str | Mapping[str, Any], *, origin: str | None = None) -> TargetInfo:
+        """Add a target: from a file any system reads (``.mtf``, JSON, TOML) or from state data.
+        ``origin`` is what the log says it was added from (default: the file, or "data")."""
         check_name(name)
         engine = self.engine(system)
         if isinstance(source, str):
@@ -248,7 +249,7 @@ class Campaign:
             state_id = tx.add_state(row.id, system, engine.info.version, state)
             tx.set_head(row.id, state_id)
             tx.add_log({"at": now, "who": self.who, "kind": "add", "target": row.id, "name": name,
-                        "system": system, "summary": f"added from {where}", "after": state_id})
+                        "system": system, "summary": f"added from {origin or where}", "after": state_id})
         return TargetInfo(name, system, True, 1, now)
 
     def targets(self) -> list[TargetInfo]:

@@ -226,3 +226,34 @@ def set_(ctx: click.Context, system: str, option: str, value: str) -> None:
     with _where(ctx) as camp:
         camp.set_option(system, option, value)
         click.echo(f"set {system} option {option} = {value} in {camp.path}")
+
+
+@campaign.command("add-examples", cls=Command)
+@click.argument("systems", nargs=-1)
+@click.pass_context
+@guarded
+def add_examples(ctx: click.Context, systems: tuple[str, ...]) -> None:
+    """Add the example targets the installed systems ship (or those of SYSTEMS), each under its
+    file's name: bertram, runner, quillback..."""
+    import os
+    import tempfile
+
+    from .cli_examples import collect
+    from .errors import CampaignError
+
+    reg = registry(ctx)
+    found = [(system, ex) for system, ex in collect(ctx, systems) if system in reg.systems]
+    if not found:
+        raise CampaignError("the installed systems ship no example targets")
+    with _where(ctx) as camp, tempfile.TemporaryDirectory() as folder:
+        taken = {t.name for t in camp.targets()}
+        clash = [os.path.splitext(ex[0])[0] for _, ex in found if os.path.splitext(ex[0])[0] in taken]
+        if clash:
+            raise CampaignError(f"{camp.path}: a target named {clash[0]!r} exists already (nothing was added)")
+        for system, ex in found:
+            path = os.path.join(folder, ex[0])
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(ex[1])
+            name = os.path.splitext(ex[0])[0]
+            camp.add(system, name, path, origin=f"the {system} example {ex[0]}")
+            click.echo(f"added {name} ({system}) to {camp.path}: use it with --target @{name}")

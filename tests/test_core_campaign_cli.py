@@ -109,3 +109,12 @@ def test_a_house_rule_file_enabled_in_the_campaign(invoke, isolated_config):
     assert ok(invoke("campaign", "show", "ogre")).strip() == "hp: 4"
     ok(invoke("campaign", "disable", str(rule)))
     assert "house rules: none" in ok(invoke("campaign", "settings"))
+
+
+def test_the_systems_examples_go_straight_into_the_campaign(invoke, isolated_config):
+    """The fake system ships one example character, hero.json: added under its file's name."""
+    ok(invoke("campaign", "new"))
+    assert "added hero (fake)" in ok(invoke("campaign", "add-examples"))
+    log = json.loads(ok(invoke("campaign", "log", "--json")))
+    assert log[0]["summary"] == "added from the fake example hero.json"
+    assert "exists already (nothing was added)" in error_line(invoke("campaign", "add-examples", "fake"))
