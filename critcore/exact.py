@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .enumeration import EnumeratingRoller, add_to, enumerate_weights_within
 from .engine import Engine, check_params, direct_caller
@@ -341,19 +341,3 @@ def exact_odds(
 
 def _tuple(found: Any) -> Any:
     return None if found is None else tuple(found)
-
-
-def render_groups(groups: Iterable[Group], exact: bool = True, indent: int = 0) -> list[str]:
-    """Plain-text tree: each group's label with its probability (fraction and percent)."""
-    lines: list[str] = []
-    for g in groups:
-        p = g.probability
-        if isinstance(p, Fraction):
-            shown = f"{float(p) * 100:9.4f}%  {p.numerator}/{p.denominator}"
-        else:
-            shown = f"{p * 100:9.4f}%"
-        if g.count:
-            shown += f"  ({g.count:,} times)"
-        lines.append(f"{'  ' * indent}{g.label}  {shown}".rstrip())
-        lines.extend(render_groups(g.children, exact, indent + 1))
-    return lines

@@ -305,6 +305,9 @@ def comparison_json(rows: list[dict[str, Any]], with_rules: Any, without: Any) -
         "against": list(without.rules),
         "events": [],
     }
+    if simulated:
+        out["n"] = [with_rules.n, without.n]
+        out["partial"] = bool(with_rules.partial or without.partial)
     n_a = getattr(with_rules, "n", None)
     n_b = getattr(without, "n", None)
     for r in rows:
