@@ -193,6 +193,9 @@ def test_gm_resolves_a_critical_sees_the_slot_destroyed_undoes_and_players_see_t
     shots(gm, "08-tables.png")
     gm.goto(base + "/")
     shots(gm, "09-campaign.png")
+    gm.goto(base + "/s/gurps" if "gurps" in app.state.service.registry.systems else base + "/s/battletech")
+    assert gm.locator("details.procedure").count() >= 1  # forms made from the declared parameters
+    shots(gm, "11-system-procedures.png")
 
 
 def test_physical_dice_roll_by_roll(browser, server, shots):
