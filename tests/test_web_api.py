@@ -107,6 +107,7 @@ def test_targets_add_show_and_mistakes(client):
     from_file = client.post("/api/targets", json={"system": "fake", "name": "imp", "file": "imp.fake", "text": "hp: 5"})
     assert from_file.status_code == 201
     assert client.get("/api/targets/imp").json()["state"] == {"hp": 5}
+    assert client.get("/api/log?target=imp").json()[0]["summary"] == "added from imp.fake (sent to crit serve)"
     assert "exists already" in error_of(client.post("/api/targets", json={"system": "fake", "name": "troll",
                                                                            "state": {"hp": 1}}), 409)
     assert "not a usable target name" in error_of(client.post("/api/targets", json={"system": "fake", "name": "../x",

@@ -273,13 +273,10 @@ class Service:
             path = os.path.join(folder, base)
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(text)
-            engine = self.engine(system)
-            try:  # read here (not by Campaign.add) so that the log does not name the temporary copy
-                from ..state import read_target
-
-                state, _ = read_target(path, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
+            how = f"the {system} example {base}" if example is not None else f"{base} (sent to crit serve)"
+            try:
                 with self._writing:
-                    info = self.campaign().add(system, name, state)
+                    info = self.campaign().add(system, name, path, origin=how)
             except InputError as exc:  # name the uploaded file, not the temporary copy
                 raise type(exc)(str(exc).replace(path, base)) from None
         return info.to_dict()  # type: ignore[no-any-return]
