@@ -129,7 +129,7 @@ class _Parts:
     def __init__(self, base: Any) -> None:
         self.base = base
         self.tables: dict[str, dict[Any, int]] = {"determination": {}, "location": {}, "effect": {},
-                                                   "applied": {}, "state": {}}
+                                                   "applied": {}, "data": {}, "state": {}}
         self.out: dict[str, list[Any]] = {name: [] for name in self.tables}
 
     def ref(self, kind: str, value: Any) -> int | None:
@@ -148,11 +148,13 @@ class _Parts:
             return value.to_json()
         if kind == "state":
             return merge_patch(self.base, value) if self.base is not None else thaw(value)
+        if kind == "data":
+            return thaw(value)
         if kind == "applied":
             out: dict[str, Any] = {"summary": value.summary, "changes": list(value.changes),
                                    "target": self.ref("state", value.target),
                                    "effects": [self.ref("effect", e) for e in value.effects],
-                                   "data": thaw(value.data), "tags": sorted(value.tags)}
+                                   "data": self.ref("data", value.data), "tags": sorted(value.tags)}
             return out
         return _stage_json(value)
 
