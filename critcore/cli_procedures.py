@@ -336,9 +336,12 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
     other = None
     if common["compare"]:
         other = _other_side(ctx, system, common, engine)
-    results = [_odds_run(engine, procedure, params, state, mode, common, show, last=other is None)]
+    results = [_odds_run(engine, procedure, params, state, mode, common, show)]
     if other is not None:
-        results.append(_odds_run(other, procedure, params, state, mode, common, show, last=True))
+        first = results[0]
+        if getattr(first, "partial", False):  # stopped early: the other side runs as many, to compare like with like
+            common = dict(common, runs=first.n)
+        results.append(_odds_run(other, procedure, params, state, mode, common, show))
     result = results[0]
     if other is not None:
         from .oddsview import comparison, comparison_json, comparison_lines
@@ -404,7 +407,7 @@ def _other_side(ctx: click.Context, system: str, common: dict[str, Any], engine:
 
 
 def _odds_run(engine: Any, procedure: str, params: dict[str, Any], state: Any, mode: str, common: dict[str, Any],
-              show: bool, last: bool) -> Any:
+              show: bool) -> Any:
     """One exact-odds or simulation run, with progress on stderr when it is long."""
     import sys
 

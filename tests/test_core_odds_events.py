@@ -275,3 +275,21 @@ def test_a_merge_patch_applied_to_the_input_gives_the_state_back():
         assert _apply_merge_patch(before, patch) == thaw(freeze(after))
 
     check()
+
+
+def test_ctrl_c_on_one_side_of_a_comparison_runs_the_other_side_as_far(with_rules, monkeypatch):
+    """Stopped early, the rules' side has n runs; the other side then runs n too, so the
+    estimates compare like with like."""
+    from critcore import progress
+
+    calls = []
+
+    def interrupt(self, done, total):
+        calls.append(done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(progress.Progress, "__call__", interrupt)
+    data = json.loads(with_rules("simulate", "fake", "attack", "--rule", "keen-edge", "--compare", "-n", "100000",
+                                 "--json").output)
+    assert data["partial"] is True and data["n"][0] == data["n"][1] < 100_000
