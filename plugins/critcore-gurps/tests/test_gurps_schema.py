@@ -214,14 +214,17 @@ def test_a_mutated_character_gives_one_clean_line_or_a_correct_result(state: Any
     try:
         checked = check(state, "sheet.json")
     except StateError as exc:
+        hypothesis.event("refused by the schema")
         message = str(exc)
         assert message.startswith("sheet.json: ") and "\n" not in message
         return
     try:
         out = ENGINE.run(proc[0], proc[1], seed=seed, target=checked)
-    except InputError as exc:  # a procedure's own refusal (no such status, a dead character ...)
+    except InputError as exc:
+        hypothesis.event("refused by the procedure")  # a procedure's own refusal (no such status, a dead character ...)
         assert "\n" not in str(exc)
         return
+    hypothesis.event("resolved")
     if out.target is not None:
         check(thaw(out.target), "after")  # what the procedure wrote loads again
 

@@ -187,13 +187,16 @@ def test_a_mutated_character_gives_one_clean_line_or_a_correct_result(state: Any
     try:
         checked = check(state, "sheet.json")
     except StateError as exc:
+        hypothesis.event("refused by the schema")
         assert str(exc).startswith("sheet.json: ") and "\n" not in str(exc)
         return
     try:
         out = ENGINE.run(proc[0], proc[1], seed=seed, target=checked)
-    except InputError as exc:  # the plugin's own refusal: a dead character, no such critical ...
+    except InputError as exc:
+        hypothesis.event("refused by the procedure")  # the plugin's own refusal: a dead character, no such critical ...
         assert "\n" not in str(exc)
         return
+    hypothesis.event("resolved")
     if out.target is not None:
         check(thaw(out.target), "after")
 
