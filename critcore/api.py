@@ -83,6 +83,43 @@ def systems(registry: Registry | None = None) -> list[SystemEntry]:
     return out
 
 
+def rules(registry: Registry | None = None, enabled: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """Every installed house-rule plugin as ``crit systems`` lists it: name, package, version,
+    whether ``enabled`` names it, the system it is for, its summary (or the error of a broken one)."""
+    from .errors import CritcoreError
+
+    registry = registry if registry is not None else Registry.installed()
+    on = set(enabled)
+    out = []
+    for name, spec in sorted(registry.rules.items()):
+        info, error = None, ""
+        try:
+            info = getattr(spec.load(), "RULE", None)
+        except CritcoreError as exc:
+            error = str(exc)
+        out.append({"name": name, "package": spec.dist, "version": spec.version, "enabled": name in on,
+                    "system": getattr(info, "system", "") or "", "summary": getattr(info, "summary", "") or "",
+                    **({"error": error} if error else {})})
+    return out
+
+
+def listing(registry: Registry | None = None, enabled: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """``crit systems --json``: each installed system with its procedures and the house rules for it."""
+    registry = registry if registry is not None else Registry.installed()
+    found = rules(registry, enabled)
+    out = []
+    for e in systems(registry):
+        item: dict[str, Any] = {"name": e.name, "title": e.info.title if e.info else "", "version": e.version,
+                                "package": e.package,
+                                "procedures": [{"name": p.name, "verb": p.verb, "help": p.help}
+                                               for p in e.info.procedures] if e.info else [],
+                                "rules": [r for r in found if r["system"] in ("", e.name)]}
+        if e.error:
+            item["error"] = e.error
+        out.append(item)
+    return out
+
+
 def odds(system: str, procedure: str, *, target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),
          options: Mapping[str, Any] | None = None, registry: Registry | None = None, **params: Any) -> Odds:
     """Exact probability of every distinct outcome (a :class:`critcore.exact.Odds`)."""

@@ -69,50 +69,31 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
     """List installed game systems and house rules."""
     import json
 
-    from .api import systems as list_systems
+    from .api import listing
+    from .api import rules as list_rules
     from .config import load_config
-    from .errors import CritcoreError
 
     reg = registry(ctx)
-    entries = list_systems(reg)
     cfg = load_config(config)
     enabled = set(cfg.rules) | set(rule)
-    rules = []
-    for name, spec in sorted(reg.rules.items()):
-        info, error = None, ""
-        try:
-            info = getattr(spec.load(), "RULE", None)
-        except CritcoreError as exc:
-            error = str(exc)
-        rules.append({"name": name, "package": spec.dist, "version": spec.version, "enabled": name in enabled,
-                      "system": getattr(info, "system", "") or "", "summary": getattr(info, "summary", "") or "",
-                      **({"error": error} if error else {})})
+    entries = listing(reg, enabled)
     if json_out:
-        listing = []
-        for e in entries:
-            item: dict[str, Any] = {"name": e.name, "title": e.info.title if e.info else "", "version": e.version,
-                                    "package": e.package,
-                                    "procedures": [{"name": p.name, "verb": p.verb, "help": p.help}
-                                                   for p in e.info.procedures] if e.info else [],
-                                    "rules": [r for r in rules if r["system"] in ("", e.name)]}
-            if e.error:
-                item["error"] = e.error
-            listing.append(item)
-        click.echo(json.dumps(listing))
+        click.echo(json.dumps(entries))
         return
+    rules = list_rules(reg, enabled)
     if not entries:
         out("No game systems are installed.")
         out("Install the ones you play, e.g.:  pip install critcore-gurps critcore-shadowrun2 critcore-battletech")
         out("(from a checkout: pip install ./plugins/critcore-gurps)")
     for e in entries:
-        if e.info is None:
-            out(f"{e.name}  BROKEN  {e.error}")
+        if e.get("error"):
+            out(f"{e['name']}  BROKEN  {e['error']}")
             continue
-        out(f"{e.name}  {e.info.title}  ({e.package} {e.version})")
+        out(f"{e['name']}  {e['title']}  ({e['package']} {e['version']})")
         for verb in ("resolve", "treat"):
-            names = [p.name for p in e.info.procedures if p.verb == verb]
+            names = [p["name"] for p in e["procedures"] if p["verb"] == verb]
             if names:
-                out(f"    crit {verb} {e.name}: {', '.join(names)}")
+                out(f"    crit {verb} {e['name']}: {', '.join(names)}")
     if rules:
         out("")
         out("House rules installed (enable with --rule NAME or rules = [...] in critcore.toml):")

@@ -163,30 +163,9 @@ class Service:
 
     def systems(self) -> list[dict[str, Any]]:
         """``crit systems --json``, with the campaign's enabled house rules."""
-        from ..api import systems as list_systems
+        from ..api import listing
 
-        enabled = set(self.campaign().rules())
-        rules = []
-        for name, spec in sorted(self.registry.rules.items()):
-            info, error = None, ""
-            try:
-                info = getattr(spec.load(), "RULE", None)
-            except CritcoreError as exc:
-                error = str(exc)
-            rules.append({"name": name, "package": spec.dist, "version": spec.version, "enabled": name in enabled,
-                          "system": getattr(info, "system", "") or "", "summary": getattr(info, "summary", "") or "",
-                          **({"error": error} if error else {})})
-        listing = []
-        for e in list_systems(self.registry):
-            item: dict[str, Any] = {"name": e.name, "title": e.info.title if e.info else "", "version": e.version,
-                                    "package": e.package,
-                                    "procedures": [{"name": p.name, "verb": p.verb, "help": p.help}
-                                                   for p in e.info.procedures] if e.info else [],
-                                    "rules": [r for r in rules if r["system"] in ("", e.name)]}
-            if e.error:
-                item["error"] = e.error
-            listing.append(item)
-        return listing
+        return listing(self.registry, self.campaign().rules())
 
     def procedures(self, system: str) -> dict[str, Any]:
         """A system's procedures with their declared parameters (what the forms are made from)."""
