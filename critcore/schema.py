@@ -156,6 +156,15 @@ def did_you_mean(name: str, known: list[str]) -> str:
     return ""
 
 
+def _hint(name: str, known: list[str]) -> str:
+    """A did-you-mean, or else the keys there are (the first twelve)."""
+    close = did_you_mean(name, known)
+    if close or not known:
+        return close
+    more = ", ..." if len(known) > 12 else ""
+    return f" (the keys here are: {', '.join(known[:12])}{more})"
+
+
 # --- checkers for plain JSON ------------------------------------------------------------------
 
 
@@ -517,7 +526,7 @@ class Schema:
                     if type(k) is not str:
                         raise Bad(f"key {show(k)} must be text")
                     if not keep:
-                        raise Bad(f"unknown key {k!r}{did_you_mean(k, known)}")
+                        raise Bad(f"unknown key {k!r}{_hint(k, known)}")
                     fn = plain
                 try:
                     out[k] = fn(v, walk)
@@ -526,7 +535,7 @@ class Schema:
                     # fault deeper down that may follow from it (a reference to the missing key)
                     for other in value:
                         if other not in checkers and not keep:
-                            raise Bad(f"unknown key {other!r}{did_you_mean(str(other), known)}") from None
+                            raise Bad(f"unknown key {other!r}{_hint(str(other), known)}") from None
                     for name in required:
                         if name not in value:
                             raise Bad(f"needs {name!r}") from None

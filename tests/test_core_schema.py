@@ -103,6 +103,8 @@ def test_a_good_target_passes_and_comes_back_frozen(walkers):
 @pytest.mark.parametrize("change,message", [
     ({"Legs": 2}, "unit.json: unknown key 'Legs' (did you mean 'legs'?)"),
     ({"speeed": 2}, "unit.json: unknown key 'speeed' (did you mean 'speed'?)"),
+    ({"zzz": 2}, "unit.json: unknown key 'zzz' (the keys here are: kind, legs, speed, parts, slots, armor, pilot, "
+                 "notes, extras)"),
     ({"legs": "2"}, 'unit.json: legs: must be a whole number, not "2"'),
     ({"legs": 2.0}, "unit.json: legs: must be a whole number, not 2.0"),
     ({"legs": True}, "unit.json: legs: must be a whole number, not true"),
