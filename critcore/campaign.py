@@ -351,13 +351,7 @@ class Campaign:
             if not done or done[-1].kind == "add":
                 raise CampaignError(f"{self.path}: {name}: nothing to undo (its log holds only its adding)"
                                     if done else f"{self.path}: {name}: nothing to undo")
-            last = done[-1]
-            tx.set_head(row.id, last.before)
-            tx.set_undone(last.id, True)
-            entry_id = tx.add_log({"at": _now(), "who": self.who, "kind": "undo", "target": row.id, "name": row.name,
-                                   "system": row.system, "summary": f"undid #{last.id}: {last.summary}",
-                                   "before": last.after, "after": last.before, "ref": last.id})
-            return tx.entry(entry_id)
+            return self._flip(tx, row, done[-1], undo=True)
 
     def redo(self, name: str) -> LogEntry:
         """Bring back the change the latest undo took back (while no new change came after it)."""
@@ -373,12 +367,19 @@ class Campaign:
                     break
             if redoable is None:
                 raise CampaignError(f"{self.path}: {name}: nothing to redo")
-            tx.set_head(row.id, redoable.after)
-            tx.set_undone(redoable.id, False)
-            entry_id = tx.add_log({"at": _now(), "who": self.who, "kind": "redo", "target": row.id, "name": row.name,
-                                   "system": row.system, "summary": f"redid #{redoable.id}: {redoable.summary}",
-                                   "before": redoable.before, "after": redoable.after, "ref": redoable.id})
-            return tx.entry(entry_id)
+            return self._flip(tx, row, redoable, undo=False)
+
+    def _flip(self, tx: Transaction, row: TargetRow, change: LogEntry, *, undo: bool) -> LogEntry:
+        """Take ``change`` back (``undo``) or bring it back: move the target's head, mark the change,
+        and log that, in the caller's transaction."""
+        start, end = (change.after, change.before) if undo else (change.before, change.after)
+        tx.set_head(row.id, end)
+        tx.set_undone(change.id, undo)
+        entry_id = tx.add_log({"at": _now(), "who": self.who, "kind": "undo" if undo else "redo", "target": row.id,
+                               "name": row.name, "system": row.system,
+                               "summary": f"{'undid' if undo else 'redid'} #{change.id}: {change.summary}",
+                               "before": start, "after": end, "ref": change.id})
+        return tx.entry(entry_id)
 
     def _find_for_undo(self, tx: Transaction, name: str) -> TargetRow:
         """The live target of that name, or the last removed one (so a removal can be undone)."""

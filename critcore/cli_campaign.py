@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from .cli_errors import Command, Group, guarded, registry
+from .cli_errors import Command, Group, guarded, out, registry
 
 
 class _Where:
@@ -55,7 +55,7 @@ def new(ctx: click.Context, file: str | None) -> None:
 
     path = file or ctx.meta[_Where].path or CAMPAIGN_FILE
     Campaign.new(path).close()
-    click.echo(f"made {path}: add targets with crit campaign add SYSTEM NAME FILE")
+    out(f"made {path}: add targets with crit campaign add SYSTEM NAME FILE")
 
 
 @campaign.command(cls=Command)
@@ -68,7 +68,7 @@ def add(ctx: click.Context, system: str, name: str, file: str) -> None:
     """Add a target of SYSTEM under NAME, from any FILE the system reads (.mtf, JSON, TOML)."""
     with _where(ctx) as camp:
         camp.add(system, name, file)
-        click.echo(f"added {name} ({system}) to {camp.path}: use it with --target @{name}")
+        out(f"added {name} ({system}) to {camp.path}: use it with --target @{name}")
 
 
 @campaign.command("list", cls=Command)
@@ -83,12 +83,12 @@ def list_(ctx: click.Context, json_out: bool) -> None:
             click.echo(json.dumps([t.to_dict() for t in targets], ensure_ascii=False))
             return
         if not targets:
-            click.echo(f"{camp.path} has no targets yet: crit campaign add SYSTEM NAME FILE")
+            out(f"{camp.path} has no targets yet: crit campaign add SYSTEM NAME FILE")
             return
         width = max(len(t.name) for t in targets)
         for t in targets:
             missing = "" if t.installed else "  (system not installed: kept as it is)"
-            click.echo(f"{t.name:<{width}}  {t.system:<11} {t.changes:>3} log entries, last {t.updated}{missing}")
+            out(f"{t.name:<{width}}  {t.system:<11} {t.changes:>3} log entries, last {t.updated}{missing}")
 
 
 @campaign.command(cls=Command)
@@ -106,7 +106,7 @@ def show(ctx: click.Context, name: str, json_out: bool) -> None:
             return
         from .cli import show_lines
 
-        click.echo("\n".join(show_lines(camp.engine(system), state)))
+        out("\n".join(show_lines(camp.engine(system), state)))
 
 
 @campaign.command(cls=Command)
@@ -123,34 +123,27 @@ def log(ctx: click.Context, name: str | None, last: int | None, json_out: bool) 
             click.echo(json.dumps([e.to_dict() for e in entries], ensure_ascii=False))
             return
         if not entries:
-            click.echo("the log is empty")
+            out("the log is empty")
         for e in entries:
             undone = "  (undone)" if e.undone else ""
             what = f"{e.kind} {e.procedure}".strip() if e.kind in ("resolve", "treat") else e.kind
             who = f"{e.name}: " if e.name else ""
-            click.echo(f"#{e.id}  {e.at}  {e.who}  {what}  {who}{e.summary}{undone}")
+            out(f"#{e.id}  {e.at}  {e.who}  {what}  {who}{e.summary}{undone}")
 
 
-@campaign.command(cls=Command)
-@click.argument("name")
-@click.pass_context
-@guarded
-def undo(ctx: click.Context, name: str) -> None:
-    """Take back the latest change to a target (redo brings it back)."""
-    with _where(ctx) as camp:
-        entry = camp.undo(name)
-        click.echo(f"#{entry.id}  {name}: {entry.summary}")
+def _undo_or_redo(verb: str, help_text: str) -> None:
+    @campaign.command(verb, cls=Command, help=help_text)
+    @click.argument("name")
+    @click.pass_context
+    @guarded
+    def command(ctx: click.Context, name: str) -> None:
+        with _where(ctx) as camp:
+            entry = getattr(camp, verb)(name)
+            out(f"#{entry.id}  {name}: {entry.summary}")
 
 
-@campaign.command(cls=Command)
-@click.argument("name")
-@click.pass_context
-@guarded
-def redo(ctx: click.Context, name: str) -> None:
-    """Bring back the change the latest undo took back."""
-    with _where(ctx) as camp:
-        entry = camp.redo(name)
-        click.echo(f"#{entry.id}  {name}: {entry.summary}")
+_undo_or_redo("undo", "Take back the latest change to a target (redo brings it back).")
+_undo_or_redo("redo", "Bring back the change the latest undo took back.")
 
 
 @campaign.command(cls=Command)
@@ -162,7 +155,7 @@ def redo(ctx: click.Context, name: str) -> None:
 def export(ctx: click.Context, name: str, file: str, overwrite: bool) -> None:
     """Write a target's current state to a .json or .toml FILE."""
     with _where(ctx) as camp:
-        click.echo(f"wrote {camp.export(name, file, overwrite=overwrite)}")
+        out(f"wrote {camp.export(name, file, overwrite=overwrite)}")
 
 
 @campaign.command(cls=Command)
@@ -173,7 +166,7 @@ def remove(ctx: click.Context, name: str) -> None:
     """Take a target out of the campaign (its log stays; undo brings it back)."""
     with _where(ctx) as camp:
         entry = camp.remove(name)
-        click.echo(f"#{entry.id}  removed {name} (crit campaign undo {name} brings it back)")
+        out(f"#{entry.id}  removed {name} (crit campaign undo {name} brings it back)")
 
 
 @campaign.command(cls=Command)
@@ -187,32 +180,25 @@ def settings(ctx: click.Context, json_out: bool) -> None:
         if json_out:
             click.echo(json.dumps({"rules": rules, "options": options}, ensure_ascii=False))
             return
-        click.echo("house rules: " + (", ".join(rules) or "none"))
+        out("house rules: " + (", ".join(rules) or "none"))
         for system, values in sorted(options.items()):
             for name, value in sorted(values.items()):
-                click.echo(f"{system} option {name} = {json.dumps(value)}")
+                out(f"{system} option {name} = {json.dumps(value)}")
 
 
-@campaign.command(cls=Command)
-@click.argument("rule")
-@click.pass_context
-@guarded
-def enable(ctx: click.Context, rule: str) -> None:
-    """Enable a house rule (plugin name or .toml file) for every command on this campaign."""
-    with _where(ctx) as camp:
-        camp.enable_rule(rule)
-        click.echo(f"enabled {rule} in {camp.path}")
+def _rule_switch(verb: str, help_text: str) -> None:
+    @campaign.command(verb, cls=Command, help=help_text)
+    @click.argument("rule")
+    @click.pass_context
+    @guarded
+    def command(ctx: click.Context, rule: str) -> None:
+        with _where(ctx) as camp:
+            getattr(camp, f"{verb}_rule")(rule)
+            out(f"{verb}d {rule} in {camp.path}")
 
 
-@campaign.command(cls=Command)
-@click.argument("rule")
-@click.pass_context
-@guarded
-def disable(ctx: click.Context, rule: str) -> None:
-    """Disable a house rule the campaign enables."""
-    with _where(ctx) as camp:
-        camp.disable_rule(rule)
-        click.echo(f"disabled {rule} in {camp.path}")
+_rule_switch("enable", "Enable a house rule (plugin name or .toml file) for every command on this campaign.")
+_rule_switch("disable", "Disable a house rule the campaign enables.")
 
 
 @campaign.command("set", cls=Command)
@@ -225,7 +211,7 @@ def set_(ctx: click.Context, system: str, option: str, value: str) -> None:
     """Set an option of SYSTEM for the campaign (as in [systems.SYSTEM] of critcore.toml)."""
     with _where(ctx) as camp:
         camp.set_option(system, option, value)
-        click.echo(f"set {system} option {option} = {value} in {camp.path}")
+        out(f"set {system} option {option} = {value} in {camp.path}")
 
 
 @campaign.command("add-examples", cls=Command)
@@ -256,4 +242,4 @@ def add_examples(ctx: click.Context, systems: tuple[str, ...]) -> None:
                 fh.write(ex[1])
             name = os.path.splitext(ex[0])[0]
             camp.add(system, name, path, origin=f"the {system} example {ex[0]}")
-            click.echo(f"added {name} ({system}) to {camp.path}: use it with --target @{name}")
+            out(f"added {name} ({system}) to {camp.path}: use it with --target @{name}")

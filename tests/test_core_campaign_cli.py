@@ -118,3 +118,11 @@ def test_the_systems_examples_go_straight_into_the_campaign(invoke, isolated_con
     log = json.loads(ok(invoke("campaign", "log", "--json")))
     assert log[0]["summary"] == "added from the fake example hero.json"
     assert "exists already (nothing was added)" in error_line(invoke("campaign", "add-examples", "fake"))
+
+
+def test_text_from_targets_reaches_the_terminal_escaped(invoke, isolated_config, monkeypatch):
+    """A log line carries who resolved and what happened: an escape sequence in them is shown escaped."""
+    monkeypatch.setenv("CRITCORE_USER", "mallory\x1b]0;owned\x07")
+    setup(invoke, isolated_config)
+    text = ok(invoke("campaign", "log"))
+    assert "\x1b" not in text and "\x07" not in text and "mallory" in text
