@@ -86,12 +86,24 @@ def test_two_gyro_hits_destroy_a_standard_gyro(run: Any) -> None:
 
 
 def test_a_heavy_duty_gyro_survives_two_hits(run: Any) -> None:
-    """Tactical Operations: a heavy-duty gyro takes three hits; +1 after the first, +3 after the second."""
+    """Tactical Operations: a heavy-duty gyro takes three hits; +1 after the first, +3 after the second
+    (MegaMek's Mek.addEntityBonuses: "HD Gyro damaged once" +1, "twice" +3)."""
     u = unit(("myomer:Standard", "myomer:Standard\ngyro:Heavy Duty Gyro"))
     one = run("critical", "4,4,1,4", unit=u, location="CT")
     assert one.applied.data["derived"]["psr"] == 1 and not one.applied.data["derived"]["gyro_destroyed"]
     two = run("critical", "5,5,1,4,1,5", unit=u, location="CT")
     assert two.applied.data["derived"]["psr"] == 3 and not two.applied.data["derived"]["gyro_destroyed"]
+
+
+def test_a_heavy_duty_gyros_first_hit_calls_for_no_psr_and_its_second_does(run: Any) -> None:
+    """Tactical Operations errata, as MegaMek resolves it (TWGameManagerTest, issue #3651): the first
+    hit on a heavy-duty gyro needs no PSR right away; the second hit does, like a standard gyro's first."""
+    u = unit(("myomer:Standard", "myomer:Standard\ngyro:Heavy Duty Gyro"))
+    one = run("critical", "4,4,1,4", unit=u, location="CT")
+    assert not [e for e in one.applied.data["psr_now"] if "gyro" in e]
+    two = run("critical", "4,4,1,5", unit=one.target, location="CT")
+    assert "PSR now (gyro damaged)" in two.applied.data["psr_now"]
+    assert two.applied.data["derived"]["psr"] == 3
     three = run("critical", "6,6,1,4,1,5,1,6", unit=u, location="CT")  # 12 in a torso: three criticals
     assert three.applied.data["derived"]["gyro_destroyed"] is True
 

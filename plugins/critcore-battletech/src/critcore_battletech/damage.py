@@ -53,6 +53,14 @@ def gyro_destroyed_at(view: Any, row: Any) -> int:
     return int(row.data.get("destroyed_at", 2))
 
 
+def gyro_psr_now_from(view: Any, row: Any) -> int:
+    """The gyro hit from which a hit calls for a PSR right away: the first, or the second for a
+    heavy-duty gyro (its first hit only adds its modifier to later PSRs)."""
+    if "heavy" in str(view.get("gyro_type") or "").lower():
+        return int(row.data.get("heavy_duty_psr_now_from", 2))
+    return 1
+
+
 _ITEMS_OF: dict[tuple[int, str], tuple[Any, tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]]] = {}
 
 
@@ -520,7 +528,7 @@ class Resolver:
                 fall = self.components.row("gyro").data.get("fall_psr", 6)
                 self.event(f"the 'Mech falls automatically (gyro destroyed); the PSR against MechWarrior damage "
                            f"in the fall is at +{fall}")
-            else:
+            elif gyro >= gyro_psr_now_from(self.w, self.components.row("gyro")):
                 self.event("PSR now (gyro damaged)")
         if self.w.get("pilot", {}).get("dead"):
             self.events = [e for e in self.events if not e.startswith("consciousness")]
