@@ -251,12 +251,24 @@ class Schema:
             raise PluginError(f"{origin}: [identify] takes noun, what, keys and values")
         self.noun: str = str(ident.get("noun", "target"))
         self.what: str = str(ident.get("what", ""))
-        self.marks: tuple[str, ...] = tuple(ident.get("keys", ()))
-        self.mark_values: dict[str, Any] = dict(ident.get("values", {}))
+        marks, values = ident.get("keys", []), ident.get("values", {})
+        if not _texts(marks) or not isinstance(values, Mapping):
+            raise PluginError(f"{origin}: [identify] keys must be a list of key names and values a table")
+        self.marks: tuple[str, ...] = tuple(marks)
+        self.mark_values: dict[str, Any] = dict(values)
+        for name in types:
+            seen = [name]
+            while True:  # a type that is only another type's name: follow it, refusing a loop
+                spec = types[seen[-1]]
+                alias = spec if isinstance(spec, str) else spec.get("type") if isinstance(spec, Mapping) else None
+                if not isinstance(alias, str) or alias in BASIC or alias not in types:
+                    break
+                if alias in seen:
+                    raise PluginError(f"{origin}: type {name} refers to itself ({' -> '.join(seen + [alias])})")
+                seen.append(alias)
         for name in types:
             self.named(name)
         self.root = self.named(root)
-        self.root_fields: tuple[str, ...] = tuple((types[root].get("fields") or {}).keys())
 
     # -- compiling ------------------------------------------------------------------------------
     def named(self, name: str) -> Checker:
@@ -288,9 +300,9 @@ class Schema:
         if unknown:
             raise self._bad(where, f"unknown field key(s) {', '.join(sorted(unknown))}")
         kinds = spec.get("type", "any")
-        kinds = [kinds] if isinstance(kinds, str) else list(kinds)
-        if not kinds:
-            raise self._bad(where, "type must name at least one type")
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        if not _texts(kinds) or not kinds:
+            raise self._bad(where, "type must be a type name or a list of them")
         options = [self._one(kind, spec, where) for kind in kinds]
         nullable = bool(spec.get("nullable", False))
         ref = spec.get("ref")
@@ -373,6 +385,12 @@ class Schema:
             raise self._bad(where, f"{key} must be a number")
         return value
 
+    def _count(self, spec: Mapping[str, Any], key: str, where: str) -> int | None:
+        value = spec.get(key)
+        if value is not None and (type(value) is not int or value < 0):
+            raise self._bad(where, f"{key} must be a whole number of 0 or more")
+        return value
+
     def _make_int(self, spec: Mapping[str, Any], where: str) -> Checker:
         lo = self._bound(spec, "min", where, -LIMIT)
         hi = self._bound(spec, "max", where, LIMIT)
@@ -409,9 +427,12 @@ class Schema:
         return check_number
 
     def _make_str(self, spec: Mapping[str, Any], where: str) -> Checker:
-        choices = tuple(spec.get("choices", ()))
+        choices = spec.get("choices", [])
+        if not _texts(choices):
+            raise self._bad(where, "choices must be a list of texts")
+        choices = tuple(choices)
         allowed = frozenset(choices)
-        longest = spec.get("max_length")
+        longest = self._count(spec, "max_length", where)
 
         def check_str(value: Any, walk: Walk) -> Any:
             if type(value) is not str:
@@ -440,8 +461,8 @@ class Schema:
 
     def _make_list(self, spec: Mapping[str, Any], where: str) -> Checker:
         item = self.compile(spec.get("items", "any"), f"{where}.items")
-        low = spec.get("min_items", 0)
-        high = spec.get("max_items")
+        low = self._count(spec, "min_items", where) or 0
+        high = self._count(spec, "max_items", where)
 
         def check_list(value: Any, walk: Walk) -> Any:
             t = type(value)
@@ -469,8 +490,8 @@ class Schema:
         values = self.compile(spec.get("values", "any"), f"{where}.values")
         keys_spec = spec.get("keys")
         keys = self.compile(keys_spec, f"{where}.keys") if keys_spec is not None else None
-        low = spec.get("min_items", 0)
-        high = spec.get("max_items")
+        low = self._count(spec, "min_items", where) or 0
+        high = self._count(spec, "max_items", where)
 
         def check_map(value: Any, walk: Walk) -> Any:
             t = type(value)
@@ -574,6 +595,11 @@ class Schema:
         except Bad as bad:
             raise bad.error(source) from None
 
+
+
+def _texts(value: Any) -> bool:
+    """A list of texts (what a schema gives for choices, identify keys, a union of types)."""
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def _num(x: float) -> str:

@@ -255,6 +255,11 @@ def test_crit_show_checks_the_target_too(invoke, tmp_path):
     ({"root": "a", "format": 2, "types": {"a": "int"}}, "schema format 2 is newer"),
     ({"root": "a", "types": {"a": "int"}, "identify": {"nouns": "x"}}, "[identify] takes"),
     ({"root": "a", "types": {"a": "b", "b": {"type": "b2", "min": 1}, "b2": "int"}}, "cannot refine the named type"),
+    ({"root": "a", "types": {"a": "b", "b": "a"}}, "type a refers to itself (a -> b -> a)"),
+    ({"root": "a", "types": {"a": {"type": 5}}}, "type must be a type name or a list of them"),
+    ({"root": "a", "types": {"a": {"type": "str", "choices": "abc"}}}, "choices must be a list of texts"),
+    ({"root": "a", "types": {"a": {"type": "list", "max_items": -1}}}, "max_items must be a whole number of 0 or more"),
+    ({"root": "a", "types": {"a": "int"}, "identify": {"keys": "hp"}}, "[identify] keys must be a list"),
 ])
 def test_a_broken_schema_is_the_plugins_fault_in_one_line(spec, words):
     """A schema that does not parse is a PluginError naming what is wrong (not the user's input)."""
