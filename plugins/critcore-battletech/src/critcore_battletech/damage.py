@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from critcore.dice import Dice
-from critcore.model import Effect
+from critcore.model import Data, Effect
 from critcore.tables import Table
 
 from . import criticals as C
@@ -21,6 +21,7 @@ from . import locations as L
 from .unitview import Work
 
 PILOT_DEAD_AT = 6
+_NO_ITEMS = Data()
 CASCADING = frozenset({"ammo-explosion", "component-explosion"})  # effect codes that roll dice again  # Total Warfare: the sixth point of damage kills the MechWarrior
 
 
@@ -61,29 +62,45 @@ def gyro_psr_now_from(view: Any, row: Any) -> int:
     return 1
 
 
-_ITEMS_OF: dict[tuple[int, str], tuple[Any, tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]]] = {}
+Places = tuple[tuple[str, tuple[int, ...]], ...]  # (location code, slot indexes) an item fills
 
 
-def _items_of(base: Mapping[str, Any], kind: str) -> tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]:
-    """The unit's items of a slot kind, each with the slots it fills by location (remembered per
-    unit: the layout never changes)."""
-    key = (id(base["locations"]), kind)
-    found = _ITEMS_OF.get(key)
-    if found is not None and found[0] is base["locations"]:
-        return found[1]
+@lru_cache(maxsize=256)
+def _items_of(locations: Mapping[str, Mapping[str, Any]], kind: str) -> tuple[tuple[str, Places], ...]:
+    """The unit's items of a slot kind, each with the slots it fills by location (remembered by
+    the content of ``locations``: the same frozen state asked again costs one look-up)."""
     places: dict[str, dict[str, list[int]]] = {}
-    for code, loc in base["locations"].items():
+    for code, loc in locations.items():
         for i, s in enumerate(loc["slots"]):
             for id_key, kind_key in (("item", "kind"), ("item2", "kind2")):
                 item_id = s.get(id_key)
                 if s.get(kind_key) == kind:
                     where = item_id if item_id is not None else f"{code}-{i}"
                     places.setdefault(where, {}).setdefault(code, []).append(i)
-    out = tuple((item_id, tuple((c, tuple(ix)) for c, ix in by.items())) for item_id, by in places.items())
-    if len(_ITEMS_OF) > 512:
-        _ITEMS_OF.clear()
-    _ITEMS_OF[key] = (base["locations"], out)
-    return out
+    return tuple((item_id, tuple((c, tuple(ix)) for c, ix in by.items())) for item_id, by in places.items())
+
+
+def _knocked_out(loc_of: Any, item_of: Any, item_id: str, places: Places, kind: str) -> int:
+    """What one item adds to the count of its kind knocked out: 0, 1, or its heat sinks (a
+    compact heat sink slot holds two)."""
+    it = item_of(item_id)
+    out = it is not None and it.get("disabled")
+    if not out:
+        for code, slots in places:
+            loc = loc_of(code)
+            if loc.get("destroyed") or any(loc["slots"][i]["destroyed"] for i in slots):
+                out = True
+                break
+    if not out:
+        return 0
+    return int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
+
+
+@lru_cache(maxsize=256)
+def _base_count(locations: Mapping[str, Any], items: Mapping[str, Any], kind: str) -> int:
+    """Items of a kind knocked out in a state as handed in (remembered by content)."""
+    return sum(_knocked_out(locations.__getitem__, items.get, item_id, places, kind)
+               for item_id, places in _items_of(locations, kind))
 
 
 @lru_cache(maxsize=64)
@@ -92,34 +109,25 @@ def _row_kinds(components: Table) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(r.id for r in components.rows), C.roll_again_kinds(components)
 
 
-_GYRO: dict[int, tuple[Any, int]] = {}
+Tally = dict  # slot kind -> count (read only once returned)
 
 
-def _base_gyro(base: Mapping[str, Any]) -> int:
-    """Gyro slots already hit in a unit as handed in (remembered per locations object)."""
-    locs = base["locations"]
-    found = _GYRO.get(id(locs))
-    if found is not None and found[0] is locs:
-        return found[1]
-    n = sum(1 for loc in locs.values() for s in loc["slots"] if s["kind"] == "gyro" and s["destroyed"])
-    if len(_GYRO) > 512:
-        _GYRO.clear()
-    _GYRO[id(locs)] = (locs, n)
-    return n
+def _add_tally(hits: Tally, lost: Tally, loc: Mapping[str, Any], sign: int) -> None:
+    loc_hits, loc_lost = _loc_tally(loc)
+    for kind, n in loc_hits:
+        hits[kind] = hits.get(kind, 0) + sign * n
+    for kind, n in loc_lost:
+        lost[kind] = lost.get(kind, 0) + sign * n
 
 
-@lru_cache(maxsize=4096)
-def _unit_tally(locs: tuple[Mapping[str, Any], ...]) -> tuple[Mapping[str, int], Mapping[str, int]]:
-    """The tally of every location together (remembered: a resolution asks it several times of
-    the same locations, most of them unchanged objects)."""
-    hits: dict[str, int] = {}
-    lost: dict[str, int] = {}
-    for loc in locs:
-        loc_hits, loc_lost = _loc_tally(loc)
-        for kind, n in loc_hits:
-            hits[kind] = hits.get(kind, 0) + n
-        for kind, n in loc_lost:
-            lost[kind] = lost.get(kind, 0) + n
+@lru_cache(maxsize=1024)
+def _locations_tally(locations: Mapping[str, Mapping[str, Any]]) -> tuple[Tally, Tally]:
+    """The tally of a unit's locations as handed in (remembered by content: the frozen
+    ``locations`` of a state keeps its hash, so the same state asked again costs one look-up)."""
+    hits: Tally = {}
+    lost: Tally = {}
+    for loc in locations.values():
+        _add_tally(hits, lost, loc, 1)
     return hits, lost
 
 
@@ -150,7 +158,6 @@ class Resolver:
         if turn is not None:
             self.w.set("turn", turn)
         self.turn = self.w.get("turn")
-        self.gyro_before = self.tally()[0].get("gyro", 0) if self.w.locs else _base_gyro(self.w.base)
 
     # -- record ----------------------------------------------------------------------------
     def change(self, text: str) -> None:
@@ -198,9 +205,18 @@ class Resolver:
             self.w.set_item(item_id, disabled=True)
 
     def tally(self) -> tuple[Mapping[str, int], Mapping[str, int]]:
-        """Slots hit by criticals, and slots lost with their location, by kind (read only)."""
-        w = self.w
-        return _unit_tally(tuple([w.loc(code) for code in w.codes()]))
+        """Slots hit by criticals, and slots lost with their location, by kind (read only): the
+        tally of the state handed in, carried over the locations changed since."""
+        base = self.w.base["locations"]
+        hits, lost = _locations_tally(base)
+        changed = [(base[code], loc) for code, loc in self.w.locs.items() if loc is not base[code]]
+        if not changed:
+            return hits, lost
+        hits, lost = dict(hits), dict(lost)
+        for old, new in changed:
+            _add_tally(hits, lost, old, -1)
+            _add_tally(hits, lost, new, 1)
+        return hits, lost
 
     def settle(self) -> None:
         """Check what ends the 'Mech as a whole: a lost cockpit, engine hits."""
@@ -518,13 +534,14 @@ class Resolver:
         self.settle()
         hits, lost = self.tally()
         gyro = hits.get("gyro", 0)
+        gyro_before = _locations_tally(self.w.base["locations"])[0].get("gyro", 0)
         self.w.set_sub("damage", engine_hits=hits.get("engine", 0) + lost.get("engine", 0), gyro_hits=gyro,
                        sensor_hits=hits.get("sensors", 0), life_support_hit=hits.get("life-support", 0) > 0,
                        heat_sinks_destroyed=self.count_items("heat-sink"),
                        jump_jets_destroyed=self.count_items("jump-jet"))
         destroyed_at = gyro_destroyed_at(self.w, self.components.row("gyro"))
-        if gyro > self.gyro_before:
-            if gyro >= destroyed_at and self.gyro_before < destroyed_at:
+        if gyro > gyro_before:
+            if gyro >= destroyed_at and gyro_before < destroyed_at:
                 fall = self.components.row("gyro").data.get("fall_psr", 6)
                 self.event(f"the 'Mech falls automatically (gyro destroyed); the PSR against MechWarrior damage "
                            f"in the fall is at +{fall}")
@@ -535,21 +552,17 @@ class Resolver:
 
     def count_items(self, kind: str) -> int:
         """Items of a kind knocked out (a critical on any of their slots, or their location lost);
-        for heat sinks, the heat sinks in them (a compact heat sink slot holds two)."""
-        n = 0
+        for heat sinks, the heat sinks in them (a compact heat sink slot holds two). The count of
+        the state handed in, carried over the items whose locations or records changed since."""
         w = self.w
-        for item_id, places in _items_of(w.base, kind):
-            it = w.item(item_id)
-            if it is not None and it.get("disabled"):
-                out = True
-            else:
-                out = False
-                for code, slots in places:
-                    loc = w.loc(code)
-                    if loc.get("destroyed") or any(loc["slots"][i]["destroyed"] for i in slots):
-                        out = True
-                        break
-            if out:
-                n += int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
+        locations = w.base["locations"]
+        items = w.base.get("items") or _NO_ITEMS
+        n = _base_count(locations, items, kind)
+        if not w.locs and not w.items_w:
+            return n
+        for item_id, places in _items_of(locations, kind):
+            if item_id in w.items_w or any(code in w.locs for code, _ in places):
+                n += (_knocked_out(w.loc, w.item, item_id, places, kind)
+                      - _knocked_out(locations.__getitem__, items.get, item_id, places, kind))
         return n
 

@@ -186,24 +186,22 @@ def critcore_effect(ctx: Any, determination: Determination | None,
 
 # -- apply ----------------------------------------------------------------------------------------
 
-_DERIVED: dict[tuple[Any, int], tuple[Any, Data]] = {}
 _DERIVED_FROM = ("locations", "items", "config", "walk_mp", "jump_mp", "heat_sinks", "heat", "pilot", "destroyed",
                  "destroyed_reason", "gyro_type")
 
 
+@lru_cache(maxsize=4096)
+def _derived_of(parts: tuple[Any, ...], comp: Table) -> Data:
+    """The derived numbers of the parts of a state that derive() reads (remembered by content:
+    exact odds meet the same states again and again, and a resolution that changes none of these
+    parts, such as a roll with no critical, shares them, so the look-up compares by identity)."""
+    return Data(derive({k: v for k, v in zip(_DERIVED_FROM, parts) if v is not None}, comp))
+
+
 def _derived(ctx: Any, state: Mapping[str, Any]) -> Data:
-    """The derived numbers of a state, remembered: exact odds meet the same states again and again."""
-    comp = ctx.tables["components"]
-    # keyed by what derive() reads: a resolution that changes none of it (no critical) shares the
-    # parts, so the look-up compares them by identity instead of walking the unit
-    parts = tuple(state.get(k) for k in _DERIVED_FROM) if isinstance(state, Data) else (Data(state),)
-    key = (parts, id(comp))
-    found = _DERIVED.get(key)
-    if found is None:
-        if len(_DERIVED) > 4096:
-            _DERIVED.clear()
-        found = _DERIVED[key] = (comp, Data(derive(state, comp)))  # the table is kept alive with its id
-    return found[1]
+    """The derived numbers of a state."""
+    get = state.get
+    return _derived_of(tuple([get(k) for k in _DERIVED_FROM]), ctx.tables["components"])
 
 
 @hookimpl
