@@ -40,8 +40,8 @@ KNOWN_KEYS = frozenset({
 REPEATABLE_KEYS = frozenset({"quirk", "weaponquirk", "systemmanufacturer", "systemmode", "nocrit"})
 
 _ARMOR_KEY = re.compile(r"^([a-z]{2,3})\s+armor$")
-_INT = re.compile(r"^[+]?\d+$")
-_LEADING_INT = re.compile(r"^\s*(\d+)\s*(.*?)\s*$")
+_INT = re.compile(r"^[+]?[0-9]{1,9}$")  # nine digits at most: no real unit needs more, and int() stays cheap
+_LEADING_INT = re.compile(r"^\s*([0-9]{1,9})(?![0-9])\s*(.*?)\s*$")
 # An unknown "Something:" line naming a body part is a location header we do not know.
 _LOCATION_WORDS = Pattern(
     r"\b(arm|leg|torso|head|wing|wings|turret|body|nose|fuselage|pod|tail|front|rear)\b", ignore_case=True
