@@ -41,6 +41,9 @@ Z95 = 1.959963984540054
 Table = tuple[Any, ...]
 """A roll's results laid out for drawing: ("flat", rolls, size) or ("bisect", (cumulative, rolls), 0)."""
 _NO_LAST: tuple[Any, ...] = (object(), None, (), 0)  # a last roll no roll matches
+DRAW_FACES_ABOVE = 2_000
+"""A roll with more possible sums than this is drawn die by die instead of from a table of its
+exact distribution (which for 20d1000 would take seconds to build, and for 200d1000 hours)."""
 
 
 class SamplingDice:
@@ -81,13 +84,21 @@ class SamplingDice:
         if found is None:
             labels = self._by_notation.setdefault(notation, {})
             expr = notation if isinstance(notation, DiceExpr) else parse(notation)
-            found = labels[label] = self._table(expr.distribution(), lambda v: Roll(label, expr.notation, (), v))
+            if expr.count * (expr.sides - 1) + 1 > DRAW_FACES_ABOVE:  # 20d1000: draw the dice, not a table
+                found = labels[label] = ("faces", (expr, label, {}), 0)
+            else:
+                found = labels[label] = self._table(expr.distribution(), lambda v: Roll(label, expr.notation, (), v))
         return found
 
     def _draw(self, table: Table) -> Roll:
         kind, rolls, size = table
         if kind == "flat":
             roll: Roll = rolls[int(self._random() * size)]
+        elif kind == "faces":  # one random number per die; one Roll per total, so equal totals are one
+            expr, label, made = rolls
+            rnd, sides = self._random, expr.sides
+            total = expr.value(sum(int(rnd() * sides) + 1 for _ in range(expr.count)))
+            roll = made.get(total) or made.setdefault(total, Roll(label, expr.notation, (), total))
         else:
             cumulative, made = rolls
             roll = made[bisect_right(cumulative, self._random())]
@@ -340,6 +351,9 @@ class _Tally:
         key = id(det)
         node = root
         if node is _OPAQUE:
+            return
+        if any(table[0] == "faces" for table, _ in trail):  # drawn die by die: no tree to follow
+            self.roots[key] = _OPAQUE
             return
         if not trail:
             if node is None:
