@@ -64,9 +64,11 @@ def _read_stdin(reader: Callable[[str, str], Mapping[str, Any] | None] | None) -
     from .files import check_data, load_json, load_toml, max_bytes
 
     where = "standard input"
-    raw = sys.stdin.buffer.read(max_bytes() + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-    if len(raw) > max_bytes():
-        raise StateError(f"{where}: more than {max_bytes():,} bytes (set CRITCORE_MAX_FILE_BYTES to raise it)")
+    limit = max_bytes()
+    # a text stream without a buffer (a test runner's): read characters, at most the limit's worth
+    raw = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit + 1).encode()
+    if len(raw) > limit:
+        raise StateError(f"{where}: more than {limit:,} bytes (set CRITCORE_MAX_FILE_BYTES to raise it)")
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
