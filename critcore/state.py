@@ -209,12 +209,10 @@ def busy_timeout() -> float:
 
 
 def lock_for(path: str) -> Any:
-    """A lock around one target file's read-modify-write (``filelock``, held by this process only).
-
-    The lock file is a hidden ``.NAME.lock`` beside the real file; it stays there (deleting a lock
-    file while another process waits on it would let two writers in).
-    """
-    from filelock import FileLock
+    """A lock around one target file's read-modify-write (:mod:`critcore.filelocks`): a hidden
+    ``.NAME.lock`` beside the real file, which stays there (deleting a lock file while another
+    process waits on it would let two writers in)."""
+    from .filelocks import FileLock
 
     real = os.path.realpath(path)
     lock_path = os.path.join(os.path.dirname(real), "." + os.path.basename(real) + ".lock")

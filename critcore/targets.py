@@ -71,12 +71,12 @@ def file_session(path: str, engine: Any, *, save: bool = False, save_to: str | N
     if dest is None:
         yield _read(path, engine, None)
         return
-    from filelock import Timeout
+    from .filelocks import LockTimeout
 
     lock = lock_for(dest)
     try:
         lock.acquire()
-    except Timeout:
+    except LockTimeout:
         from .errors import BusyError
 
         raise BusyError(f"{dest}: another crit held this file's lock for too long; nothing was changed, "

@@ -121,12 +121,12 @@ def test_a_killed_saves_leftover_temporary_file_is_cleaned_up_by_the_next_save(i
 
 
 def test_a_file_locked_too_long_is_a_clear_error(invoke, isolated_config, monkeypatch):
-    from filelock import FileLock
+    from critcore.filelocks import FileLock
 
     path = isolated_config / "ogre.json"
     path.write_text('{"hp": 10}')
     monkeypatch.setenv("CRITCORE_BUSY_TIMEOUT", "0.2")
-    with FileLock(str(isolated_config / ".ogre.json.lock")):
+    with FileLock(str(isolated_config / ".ogre.json.lock"), timeout=1):
         result = invoke("treat", "fake", "rest", "--dice", "1", "--target", str(path), "--save")
     assert result.exit_code == 1 and "lock" in result.output and "nothing was changed" in result.output
     assert path.read_text() == '{"hp": 10}'
