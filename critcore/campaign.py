@@ -64,9 +64,10 @@ def _now() -> str:
 
 
 def _who() -> str:
-    who = os.environ.get("CRITCORE_USER")
-    if who:
-        return who
+    for variable in ("CRITCORE_USER", "LOGNAME", "USER", "USERNAME"):  # getpass's own order, without importing it
+        who = os.environ.get(variable)
+        if who:
+            return who
     try:
         import getpass
 
