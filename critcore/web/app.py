@@ -12,10 +12,11 @@ import functools
 import json
 import os
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, ParamSpec, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -28,6 +29,9 @@ from .security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, ne
 from .service import Service, error_status
 
 HERE = Path(__file__).resolve().parent
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+Endpoint = Callable[[Request], Awaitable[Response]]
 LOG_SHOWN = 40
 
 
@@ -60,11 +64,11 @@ def _check_gm(request: Request, policy: Policy) -> None:
                             "Authorization: Bearer TOKEN")
 
 
-def api(policy: Policy, write: bool = False) -> Callable[..., Any]:
+def api(policy: Policy, write: bool = False) -> Callable[[Callable[[Request], Awaitable[Any]]], Endpoint]:
     """A JSON route: host and token checked; a change takes only a same-site application/json body;
     critcore's errors become ``{"error": LINE, "status": CODE}`` with a 4xx status."""
 
-    def wrap(fn: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
+    def wrap(fn: Callable[[Request], Awaitable[Any]]) -> Endpoint:
         @functools.wraps(fn)
         async def endpoint(request: Request) -> Response:
             try:
@@ -126,7 +130,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     templates = Jinja2Templates(env=env)
     templates.env.globals["json"] = json
 
-    def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Awaitable[Any]:
+    def call(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> Awaitable[_T]:
         return run_in_threadpool(fn, *args, **kwargs)
 
     # --- pages -------------------------------------------------------------------------------------
@@ -146,11 +150,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         response.headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make forms send Origin: null
         return response
 
-    def gm_page(write: bool = False) -> Callable[..., Any]:
-        def wrap(fn: Callable[..., Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    def gm_page(write: bool = False) -> Callable[[Callable[..., Awaitable[Response]]], Endpoint]:
+        def wrap(fn: Callable[..., Awaitable[Response]]) -> Endpoint:
             @functools.wraps(fn)
             async def endpoint(request: Request) -> Response:
-                form: Any = None
+                form: FormData | None = None
                 try:
                     _check_host(request, policy)
                     _check_gm(request, policy)
@@ -229,7 +233,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return page(request, "target.html", await call(work))
 
     @gm_page(write=True)
-    async def run_form(request: Request, form: Any) -> Response:
+    async def run_form(request: Request, form: FormData) -> Response:
         from .forms import run_body
 
         name = request.path_params["name"]
@@ -271,7 +275,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return page(request, "system.html", await call(work))
 
     @gm_page(write=True)
-    async def system_run(request: Request, form: Any) -> Response:
+    async def system_run(request: Request, form: FormData) -> Response:
         from .forms import RollTypo, run_body
 
         system = request.path_params["system"]
@@ -296,7 +300,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return await call(work)
 
     @gm_page(write=True)
-    async def undo_form(request: Request, form: Any) -> Response:
+    async def undo_form(request: Request, form: FormData) -> Response:
         name = request.path_params["name"]
         which = request.path_params["which"]
         if which not in ("undo", "redo"):
@@ -306,14 +310,14 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return RedirectResponse(back if back in ("/", f"/t/{name}") else "/", status_code=303)
 
     @gm_page(write=True)
-    async def add_form(request: Request, form: Any) -> Response:
+    async def add_form(request: Request, form: FormData) -> Response:
         upload = form.get("file")
         body: dict[str, Any] = {"system": form.get("system") or None, "name": form.get("name") or None}
         example = form.get("example") or ""
         if example:
             system, _, file = str(example).partition("/")
             body.update(system=system, example=file)
-        elif upload is not None and getattr(upload, "filename", ""):
+        elif isinstance(upload, UploadFile) and upload.filename:
             raw = await upload.read()
             try:
                 body.update(file=upload.filename, text=raw.decode("utf-8"))
@@ -449,7 +453,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         limit = _int_query(request, "limit", 1, 100_000)
         return await call(service.log, request.query_params.get("target") or None, limit)
 
-    def run_route(verb: str, step: bool) -> Callable[[Request], Awaitable[Response]]:
+    def run_route(verb: str, step: bool) -> Endpoint:
         @api(policy, write=True)
         async def endpoint(request: Request) -> Any:
             body = await _json_body(request)
@@ -457,7 +461,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
         return endpoint
 
-    def odds_route(mode: str) -> Callable[[Request], Awaitable[Response]]:
+    def odds_route(mode: str) -> Endpoint:
         @api(policy, write=True)  # a POST with a JSON body, like the others; it changes nothing
         async def endpoint(request: Request) -> Any:
             body = await _json_body(request)

@@ -49,6 +49,14 @@ def _int(value: Any, default: int = 0) -> int:
     return default
 
 
+def _mapping(value: Any) -> Mapping[Any, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _sequence(value: Any) -> Sequence[Any]:
+    return value if isinstance(value, (list, tuple)) else ()
+
+
 def clean(panels: Any, depth: int = 0, budget: list[int] | None = None) -> list[dict[str, Any]]:
     """Panels checked and normalised: known types and fields only, texts as strings."""
     budget = budget if budget is not None else [MAX_PANELS]
@@ -74,27 +82,27 @@ def clean(panels: Any, depth: int = 0, budget: list[int] | None = None) -> list[
                          percent=max(0, min(100, round(100 * value / top))))
         elif kind == "boxes":
             total = max(0, min(_int(raw.get("total")), 100))
-            marks = raw.get("marks") if isinstance(raw.get("marks"), Mapping) else {}
+            marks = _mapping(raw.get("marks"))
             panel.update(filled=max(0, min(_int(raw.get("filled")), total)), total=total,
                          marks={_int(k): _str(v, 20) for k, v in list(marks.items())[:100]},
                          note=_str(raw.get("note", "")))
         elif kind == "slots":
-            slots = raw.get("slots") if isinstance(raw.get("slots"), (list, tuple)) else []
+            slots = _sequence(raw.get("slots"))
             panel["slots"] = [{"text": _str(s.get("text", ""), 80), "destroyed": bool(s.get("destroyed")),
                                "empty": bool(s.get("empty"))} if isinstance(s, Mapping)
                               else {"text": _str(s, 80), "destroyed": False, "empty": False}
                               for s in list(slots)[:MAX_ITEMS]]
         elif kind == "facts":
-            items = raw.get("items") if isinstance(raw.get("items"), (list, tuple)) else []
+            items = _sequence(raw.get("items"))
             panel["items"] = [[_str(i[0], 80), _str(i[1])] if isinstance(i, (list, tuple)) and len(i) == 2
                               else ["", _str(i)] for i in list(items)[:MAX_ITEMS]]
         elif kind == "list":
-            items = raw.get("items") if isinstance(raw.get("items"), (list, tuple)) else []
+            items = _sequence(raw.get("items"))
             panel["items"] = [_str(i, 1000) for i in list(items)[:MAX_ITEMS]]
         elif kind == "alert":
             panel["text"] = _str(raw.get("text", ""))
         elif kind == "grid" and depth == 0:
-            cells = raw.get("cells") if isinstance(raw.get("cells"), (list, tuple)) else []
+            cells = _sequence(raw.get("cells"))
             panel["columns"] = max(1, min(_int(raw.get("columns"), 1), 12))
             panel["cells"] = [{"row": max(0, min(_int(c.get("row")), 50)) + 1,
                                "col": max(0, min(_int(c.get("col")), 11)) + 1,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Mapping
 
 from ..files import max_bytes as max_file_bytes
 
@@ -79,7 +79,7 @@ class Policy:
             name = host_header.split("]")[0] + "]"
         return name in LOOPBACK_NAMES or is_loopback(name)
 
-    def gm_allowed(self, headers: Any, cookies: Any) -> bool:
+    def gm_allowed(self, headers: Mapping[str, str], cookies: Mapping[str, str]) -> bool:
         if self.token is None:
             return True
         auth = headers.get("authorization", "")
@@ -88,7 +88,7 @@ class Policy:
         return same(cookies.get(TOKEN_COOKIE), self.token)
 
     @staticmethod
-    def cross_site(headers: Any) -> bool:
+    def cross_site(headers: Mapping[str, str]) -> bool:
         """Does the browser say this request comes from another site?"""
         site = headers.get("sec-fetch-site")
         if site is not None and site not in ("same-origin", "none"):

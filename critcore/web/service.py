@@ -20,10 +20,14 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, overload
 
 from ..dice import FaceRoller, ScriptedRoller, parse_faces
 from ..errors import CampaignError, CritcoreError, DiceError, InputError
+
+if TYPE_CHECKING:
+    from ..exact import Odds
+    from ..montecarlo import Simulation
 
 MAX_SIMULATE_RUNS = 200_000
 """The most resolutions one ``simulate`` request may ask for (the CLI has no such bound)."""
@@ -434,7 +438,14 @@ class Service:
 
     # --- odds ---------------------------------------------------------------------------------
 
-    def odds(self, mode: str, body: Any) -> tuple[Any, dict[str, Any]]:
+    @overload
+    def odds(self, mode: Literal["odds"], body: Any) -> tuple[Odds, dict[str, Any]]: ...
+    @overload
+    def odds(self, mode: Literal["simulate"], body: Any) -> tuple[Simulation, dict[str, Any]]: ...
+    @overload
+    def odds(self, mode: str, body: Any) -> tuple[Odds | Simulation, dict[str, Any]]: ...
+
+    def odds(self, mode: str, body: Any) -> tuple[Odds | Simulation, dict[str, Any]]:
         """``crit odds|simulate ... --json``: (the result object, its JSON)."""
         req = self._request("odds", body, ODDS_FIELDS)
         from ..exact import LEVELS
@@ -444,6 +455,7 @@ class Service:
             raise InputError(f"{mode} request: 'depth' must be a whole number from 1 to {len(LEVELS)}")
         state = self.campaign().state(req["target"]) if req["target"] is not None else None
         engine = req["engine"]
+        result: Odds | Simulation
         if mode == "odds":
             from ..exact import exact_odds
 
