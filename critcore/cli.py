@@ -7,7 +7,6 @@ are imported inside the command that needs them.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -233,4 +232,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()  # click exits with the command's status

@@ -21,6 +21,9 @@ class _Where:
         self.path = path
 
 
+_WHERE = "critcore.campaign.where"  # its key in ctx.meta (click's meta is keyed by strings)
+
+
 @click.group(cls=Group)
 @click.option("--campaign", "path", type=click.Path(dir_okay=False),
               help="Campaign file (default: $CRITCORE_CAMPAIGN, or critcore.db here or in a parent folder).")
@@ -31,14 +34,14 @@ def campaign(ctx: click.Context, path: str | None) -> None:
     Resolve and treat its targets with --target @NAME, e.g.
     crit resolve battletech critical --target @atlas --location LT.
     """
-    ctx.meta[_Where] = _Where(path)  # meta is shared with the subcommand's context
+    ctx.meta[_WHERE] = _Where(path)  # meta is shared with the subcommand's context
 
 
 def _where(ctx: click.Context) -> Any:
     from .campaign import Campaign, find_campaign
     from .errors import CampaignError
 
-    path = ctx.meta[_Where].path or find_campaign()
+    path = ctx.meta[_WHERE].path or find_campaign()
     if path is None:
         raise CampaignError("no campaign here or in a parent folder: make one with `crit campaign new`, "
                             "or name it with --campaign FILE")
@@ -53,7 +56,7 @@ def new(ctx: click.Context, file: str | None) -> None:
     """Make a new, empty campaign (FILE, or critcore.db in this folder)."""
     from .campaign import CAMPAIGN_FILE, Campaign
 
-    path = file or ctx.meta[_Where].path or CAMPAIGN_FILE
+    path = file or ctx.meta[_WHERE].path or CAMPAIGN_FILE
     Campaign.new(path).close()
     out(f"made {path}: add targets with crit campaign add SYSTEM NAME FILE")
 

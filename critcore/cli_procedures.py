@@ -5,7 +5,7 @@ options are the procedure's parameters plus the options of the verb.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
@@ -88,7 +88,13 @@ RESERVED = {"seed", "dice", "prompt", "json_out", "explain", "view", "target", "
             "compare", "against", "chart"}
 
 
-class CheckedParam(click.ParamType):
+if TYPE_CHECKING:  # newer click types ParamType as generic; click 8.1 (still supported) cannot subscript it
+    _ParamType = click.ParamType[Any]
+else:
+    _ParamType = click.ParamType
+
+
+class CheckedParam(_ParamType):
     """A procedure parameter's type on the command line: the value is read and range-checked by
     the engine's ``coerce_param`` (one parser for the CLI and the Python API), and a bad value is
     one line naming the option."""

@@ -26,6 +26,7 @@ from .errors import Aborted, DiceError
 from .model import Roll, record
 
 if TYPE_CHECKING:
+    import _random
     from fractions import Fraction
 
 MAX_DICE = 200
@@ -360,7 +361,7 @@ class RandomRoller(FaceRoller):
         return tuple(flat), successes, all_ones
 
 
-def _generator(seed: Any) -> Any:
+def _generator(seed: int | str | None) -> _random.Random:
     """``random.Random(seed)``, whose ``random()`` draws the faces.
 
     For a whole-number seed (``--seed 7``) or none, that is the C generator :mod:`random` is

@@ -142,10 +142,10 @@ def coerce_param(param: Param, value: Any) -> Any:
                     raise OverflowError
         elif kind == "bool":
             if isinstance(value, str):
-                low = value.lower()
-                if low not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+                word = value.lower()
+                if word not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
                     raise ValueError
-                value = low in ("true", "yes", "1", "on")
+                value = word in ("true", "yes", "1", "on")
             elif not isinstance(value, bool):
                 raise ValueError
         elif kind in ("str", "choice", "dice"):
@@ -388,7 +388,7 @@ class Engine:
         if state is None:
             return None
         if self._trusted.get(id(state)) is state:
-            return state  # type: ignore[no-any-return]
+            return state
         check = _SCHEMA_CHECK[0]
         if check is None:  # critcore.schema is imported when the first target is checked
             from .schema import check_target as check

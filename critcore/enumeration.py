@@ -188,7 +188,10 @@ class EnumeratingRoller:
                     step_key = (label, key, "iterate step", cut, before) if key is not None else None
                     after = cache.get(step_key) if step_key is not None else None
                     if after is None:
-                        found, _ = enumerate_weights(lambda roller, s=before: step(Dice(roller), s), self.cutoff)
+                        def one_step(roller: EnumeratingRoller, s: Any = before) -> Any:
+                            return step(Dice(roller), s)
+
+                        found, _ = enumerate_weights(one_step, self.cutoff)
                         after = tuple((new, n, d) for new, (n, d) in found.items())
                         if step_key is not None:
                             _remember(step_key, after)

@@ -25,6 +25,13 @@ DEFAULT_TOLERANCE = Fraction(1, 10**6)
 LEVELS = ("determine", "locate", "effect", "apply")
 
 
+def _exact(probability: Fraction | float) -> Fraction:
+    """A branch's probability in exact odds, where every branch holds a :class:`Fraction`."""
+    if isinstance(probability, Fraction):
+        return probability
+    raise TypeError(f"exact odds hold fractions, not {probability!r}")
+
+
 @dataclass(frozen=True)
 class Branch:
     """One distinct outcome and its probability (exact, or a frequency from a simulation)."""
@@ -219,7 +226,11 @@ class Odds:
 
     def probability(self, predicate: Callable[[Branch], bool]) -> Fraction:
         """Total probability of the outcomes for which ``predicate`` holds."""
-        return sum((b.probability for b in self.branches if predicate(b)), Fraction(0))  # type: ignore[misc]
+        total = Fraction(0)
+        for b in self.branches:
+            if predicate(b):
+                total += _exact(b.probability)
+        return total
 
     def event(self, name: str) -> Fraction:
         """Exact probability that the event (outcome tag) ``name`` happens."""
@@ -231,7 +242,7 @@ class Odds:
         for b in self.branches:
             for tag in b.tags:
                 if tag in totals:
-                    totals[tag] += b.probability  # type: ignore[operator]
+                    totals[tag] += _exact(b.probability)
         return [(e, totals[e.name]) for e in self.events]
 
     def groups(self, levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
@@ -317,11 +328,17 @@ def exact_odds(
                 if progress is not None and level == "apply":
                     progress(done, len(states))
                 if level == "effect":
-                    dist, rem = stage(lambda ctx, pre=prefix: _tuple(call(ctx, *pre)))
+                    def effects_of(ctx: Any, pre: tuple[Any, ...] = prefix) -> Any:
+                        return _tuple(call(ctx, *pre))
+
+                    dist, rem = stage(effects_of)
                     if None in dist and () in dist:  # no effects, said two ways: one outcome
                         add_to(dist[()], *dist.pop(None))
                 else:
-                    dist, rem = stage(lambda ctx, pre=prefix: call(ctx, *pre))
+                    def answer_of(ctx: Any, pre: tuple[Any, ...] = prefix) -> Any:
+                        return call(ctx, *pre)
+
+                    dist, rem = stage(answer_of)
                 add_to(remainder, pn * rem[0], pd * rem[1])
                 for answer, (qn, qd) in dist.items():
                     if answer is None and level == "effect":

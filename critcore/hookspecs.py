@@ -28,7 +28,7 @@ hookspec = pluggy.HookspecMarker("critcore")
 
 
 @hookspec(firstresult=True)
-def critcore_system() -> SystemInfo | None:  # type: ignore[empty-body]
+def critcore_system() -> SystemInfo | None:
     """Describe the game system: its name, title, procedures and their parameters, the package
     holding its tables, its options and the effect codes its engine acts on.
 
@@ -40,7 +40,7 @@ def critcore_system() -> SystemInfo | None:  # type: ignore[empty-body]
 
 
 @hookspec(firstresult=True)
-def critcore_determine(ctx: Context) -> Determination | None:  # type: ignore[empty-body]
+def critcore_determine(ctx: Context) -> Determination | None:
     """Decide whether there is a critical and how bad it is.
 
     Called first for every ``resolve`` procedure. Roll with ``ctx.dice``, read tables from
@@ -54,7 +54,7 @@ def critcore_determine(ctx: Context) -> Determination | None:  # type: ignore[em
 
 
 @hookspec(firstresult=True)
-def critcore_locate(ctx: Context, determination: Determination | None) -> Location | None:  # type: ignore[empty-body]
+def critcore_locate(ctx: Context, determination: Determination | None) -> Location | None:
     """Decide where the critical landed.
 
     Called after ``critcore_determine`` (unless it returned a final determination) with its
@@ -66,7 +66,7 @@ def critcore_locate(ctx: Context, determination: Determination | None) -> Locati
 @hookspec(firstresult=True)
 def critcore_effect(
     ctx: Context, determination: Determination | None, location: Location | None
-) -> Sequence[Effect] | None:  # type: ignore[empty-body]
+) -> Sequence[Effect] | None:
     """Decide exactly what happened: the table rows that apply.
 
     Called after ``critcore_locate`` with the answers so far. Return a sequence of
@@ -81,7 +81,7 @@ def critcore_apply(
     determination: Determination | None,
     location: Location | None,
     effects: Sequence[Effect],
-) -> Applied | None:  # type: ignore[empty-body]
+) -> Applied | None:
     """Work out what the effects do to the target and return its new state.
 
     Called last for a ``resolve`` procedure, with every earlier answer. The target's current
@@ -93,7 +93,7 @@ def critcore_apply(
 
 
 @hookspec(firstresult=True)
-def critcore_treat(ctx: Context) -> Applied | None:  # type: ignore[empty-body]
+def critcore_treat(ctx: Context) -> Applied | None:
     """Heal, treat, repair or let time pass: a ``treat`` procedure.
 
     Called alone for procedures whose ``verb`` is ``treat``. The target is ``ctx.target``.
@@ -103,7 +103,7 @@ def critcore_treat(ctx: Context) -> Applied | None:  # type: ignore[empty-body]
 
 
 @hookspec(firstresult=True)
-def critcore_read_target(path: str, text: str) -> Mapping[str, Any] | None:  # type: ignore[empty-body]
+def critcore_read_target(path: str, text: str) -> Mapping[str, Any] | None:
     """Read a target file in a format of the system's own (a BattleTech ``.mtf`` unit, say).
 
     Called by ``--target FILE`` before critcore tries TOML and JSON itself. Return the target's
@@ -114,7 +114,7 @@ def critcore_read_target(path: str, text: str) -> Mapping[str, Any] | None:  # t
 
 
 @hookspec(firstresult=True)
-def critcore_show(ctx: Context) -> Sequence[str] | None:  # type: ignore[empty-body]
+def critcore_show(ctx: Context) -> Sequence[str] | None:
     """Describe the target's current state in plain words, one line per item.
 
     Called by ``crit show SYSTEM --target FILE`` and after every resolution when the human
@@ -124,7 +124,7 @@ def critcore_show(ctx: Context) -> Sequence[str] | None:  # type: ignore[empty-b
 
 
 @hookspec(firstresult=True)
-def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:  # type: ignore[empty-body]
+def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
     """Write an outcome in plain words for one audience.
 
     ``view`` is ``"gm"`` (everything) or ``"player"`` (only what the character notices).
@@ -135,7 +135,7 @@ def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:  # typ
 
 
 @hookspec(firstresult=True)
-def critcore_upgrade_state(state: Mapping[str, Any], version: str) -> Mapping[str, Any] | None:  # type: ignore[empty-body]
+def critcore_upgrade_state(state: Mapping[str, Any], version: str) -> Mapping[str, Any] | None:
     """Bring a target state written by an older version of this plugin up to date.
 
     Called when a campaign reads a target whose stored state was written by another version of
@@ -147,7 +147,7 @@ def critcore_upgrade_state(state: Mapping[str, Any], version: str) -> Mapping[st
 
 
 @hookspec(firstresult=True)
-def critcore_examples() -> Sequence[Any] | None:  # type: ignore[empty-body]
+def critcore_examples() -> Sequence[Any] | None:
     """Example targets the plugin ships: a character, a unit, a house-rule file.
 
     Called by ``crit examples``, which writes them into the current folder. Return a sequence of
@@ -158,7 +158,7 @@ def critcore_examples() -> Sequence[Any] | None:  # type: ignore[empty-body]
 
 
 @hookspec(firstresult=True)
-def critcore_web_view(ctx: Context) -> Sequence[Mapping[str, Any]] | None:  # type: ignore[empty-body]
+def critcore_web_view(ctx: Context) -> Sequence[Mapping[str, Any]] | None:
     """A picture of the target for ``crit serve``'s page, as panels of plain data.
 
     Called by the web page (``critcore.web``) for each target of the campaign, with

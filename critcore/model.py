@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Iterator
 
-from .records import record, record_field  # noqa: F401 (systems import them from here too)
+from .records import record as record, record_field as record_field  # re-exported: systems import them from here
 
 JSONValue = Any  # a value json.dumps accepts
 

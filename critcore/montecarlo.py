@@ -240,7 +240,7 @@ def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (low, high)
 
 
-Entry = list  # [count, determination, location, effects, applied]: one counted kind of resolution
+Entry = list[Any]  # [count, determination, location, effects, applied]: one counted kind of resolution
 _SEEN = object()  # a determination whose later stages have rolled once: its tree grows from the next run
 _OPAQUE = object()  # a determination whose later stages did not retrace their rolls: they always run
 MAX_NODES = 200_000  # roll-tree branchings kept at once (memory); new paths beyond it are not kept
@@ -307,7 +307,7 @@ class _Tally:
         node = root
         if node.__class__ is list:
             node[0] += 1
-            return node  # type: ignore[no-any-return]
+            return node
         drawn: list[float] = []
         if node.__class__ is tuple:
             rand = self.dice._random
@@ -322,7 +322,7 @@ class _Tally:
                     break
                 if node.__class__ is list:
                     node[0] += 1
-                    return node  # type: ignore[no-any-return]
+                    return node
         return self.run(det, drawn, root)
 
     def run(self, det: Any, drawn: Sequence[float], root: Any) -> Entry:

@@ -258,7 +258,7 @@ def _none(result: Any) -> Fraction | float:
     return 0.0 if hasattr(result, "event_estimates") else Fraction(0)
 
 
-def _difference_interval(pa: float, na: int, pb: float, nb: int) -> tuple[float, float]:
+def _difference_interval(pa: Fraction | float, na: int, pb: Fraction | float, nb: int) -> tuple[float, float]:
     """A 95% interval for the difference of two independent frequencies (normal approximation)."""
     from .montecarlo import Z95
 

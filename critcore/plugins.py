@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import pluggy
 
 from . import hookspecs
 from .errors import PluginError, UnknownNameError
 from .model import record, record_field
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 hookimpl = pluggy.HookimplMarker("critcore")
 """Marker for hook implementations: ``@hookimpl``, ``@hookimpl(tryfirst=True)``,
@@ -324,7 +327,7 @@ def plugin_at_fault(exc: BaseException, registry: Registry | None) -> str | None
             owners[module.split(".")[0]] = spec
     if not owners:
         return None
-    frames = []
+    frames: list[FrameType] = []
     tb = exc.__traceback__
     while tb is not None:
         frames.append(tb.tb_frame)
@@ -340,7 +343,7 @@ def plugin_at_fault(exc: BaseException, registry: Registry | None) -> str | None
     return f"{culprit.label()} failed in {_hook_of(frames)}: {exception_line(exc)}"
 
 
-def _hook_of(frames: list[Any]) -> str:
+def _hook_of(frames: list[FrameType]) -> str:
     """The hook being called when the error happened, read off the call stack."""
     for frame in reversed(frames):
         caller = frame.f_locals.get("self")

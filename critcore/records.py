@@ -93,7 +93,7 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
 
         def __eq__(self: Any, other: object) -> bool:
             if other.__class__ is self.__class__:
-                return key(self) == key(other)  # type: ignore[no-any-return]
+                return key(self) == key(other)
             return NotImplemented
 
         def __repr__(self: Any) -> str:
