@@ -18,7 +18,9 @@ A rule file names its system and may set options and change table rows::
     effect = "normal-damage"
     text = "Ordinary damage."
 
-After the changes every table must still cover its roll range exactly once; every error names
+Each added row is checked against its table's row schema (:mod:`critcore.rowschema`: the types
+and ranges of the numbers the engine reads), when the file loads, before any roll. After the
+changes every table must still cover its roll range exactly once; every error names
 the file and line. Rule files apply in the order they are enabled; two files changing the same
 row (or option) is an error unless the later one lists the earlier in ``overrides``.
 """
@@ -181,6 +183,9 @@ def _change_table(
         at = f"{where}, line {line}" if line else f"{where}, {table_id} row {n + 1}"
         try:
             row = make_row(raw, at, effect_codes, line)
+            if table.row_schema is not None:  # the numbers the engine reads, checked before any roll
+                ids = set(rows) | {r.get("id") for r in raw_rows if isinstance(r, dict)}
+                table.row_schema.check(row.code, row.id, row.data, ids, at, text, line)
         except TableError as exc:
             raise ConfigError(str(exc)) from None
         claim(row.id, at)

@@ -15,7 +15,8 @@ A table file looks like this (keys other than the ones named here become the row
     multiplier = 3
 
 Loading checks that every row has an id and an effect, that ids are unique, and that the rows
-cover the roll range exactly once. Every error names the file and the row's line.
+cover the roll range exactly once; a table that declares a ``[row_schema]`` (:mod:`critcore.rowschema`)
+has each row's numbers checked against it too. Every error names the file and the row's line.
 """
 
 from __future__ import annotations
@@ -97,9 +98,10 @@ class Table:
     rows: tuple[Row, ...]
     source: str = ""
     _index: tuple[Row, ...] = record_field(default=(), repr=False, compare=False)
+    row_schema: Any = record_field(default=None, repr=False, compare=False)  # a RowSchema, or None
 
     def __init__(self, id: str, title: str, dice: str, low: int, high: int, rows: tuple[Row, ...],
-                 source: str = "", _index: tuple[Row, ...] = ()) -> None:
+                 source: str = "", _index: tuple[Row, ...] = (), row_schema: Any = None) -> None:
         v = self.__dict__
         v["id"] = id
         v["title"] = title
@@ -108,6 +110,7 @@ class Table:
         v["high"] = high
         v["rows"] = rows
         v["source"] = source
+        v["row_schema"] = row_schema
         index: list[Row | None] = [None] * (high - low + 1)
         for row in rows:
             for r in row.covers():
@@ -317,8 +320,15 @@ def build_table(
         ids.add(row.id)
         rows.append(row)
     check_cover(rows, low, high, source)
+    row_schema = None
+    if "row_schema" in data:
+        from .rowschema import RowSchema, check_rows
+
+        row_schema = RowSchema(data["row_schema"], source)
+        check_rows(row_schema, rows, source, text)
     rows.sort(key=lambda r: r.low)
-    return Table(table_id, str(data.get("title", table_id)), dice_text, low, high, tuple(rows), source)
+    return Table(table_id, str(data.get("title", table_id)), dice_text, low, high, tuple(rows), source,
+                 row_schema=row_schema)
 
 
 def load_toml_text(text: str, source: str) -> dict[str, Any]:

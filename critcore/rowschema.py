@@ -1,0 +1,121 @@
+"""Row schemas: what the engine reads from a table's rows, declared in the table file and checked at load.
+
+A table file declares, for each effect code its rows carry, the numbers and words a row of
+that effect holds (besides ``roll``, ``id``, ``effect`` and ``text``), in the form of
+:mod:`critcore.schema` (the one target schemas use)::
+
+    [row_schema.effects.damage]                     # the rows whose effect = "damage"
+    multiplier = { type = "int", min = 1, max = 100 }
+    dr_factor = { type = "number", min = 0, max = 1 }
+    drop_held = "bool"
+
+    [row_schema.effects.location]
+    location = { type = "str", choices = ["skull", "face", "torso"], required = true }
+
+    [row_schema.types]                              # named types the effects share (optional)
+    turns = { type = "int", min = 1, max = 100 }
+
+Each ``effects.CODE`` is the field table of a ``type = "table"`` schema type: a key not declared
+is refused (with a did-you-mean), ``required = true`` marks the keys the engine cannot do
+without, and every number is finite and within its bounds. A row whose effect has no entry is
+refused, so a row moved to a table whose engine code does not read it fails at load, not at
+the roll. ``ref = "rows"`` makes a value name another row of the same table (by id).
+
+A table that declares no ``[row_schema]`` has its rows checked for shape only (roll, id, effect,
+text): the systems shipped with critcore all declare one (a test checks it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Iterable
+
+from .errors import PluginError, TableError
+
+ROW_SCHEMA_KEYS = frozenset({"effects", "types", "doc"})
+
+
+class RowSchema:
+    """A table's compiled row schema: ``check(row, where, text)`` refuses a row in one line."""
+
+    def __init__(self, spec: Any, origin: str) -> None:
+        from .schema import Schema
+
+        if not isinstance(spec, Mapping):
+            raise TableError(f"{origin}: row_schema must be a table with [row_schema.effects.CODE] sections")
+        unknown = set(spec) - ROW_SCHEMA_KEYS
+        if unknown:
+            raise TableError(f"{origin}: row_schema takes effects, types and doc, not {', '.join(sorted(unknown))}")
+        effects = spec.get("effects", {})
+        types = spec.get("types", {})
+        if not isinstance(effects, Mapping) or not effects or not isinstance(types, Mapping):
+            raise TableError(f"{origin}: row_schema needs [row_schema.effects.CODE] tables (and types a table)")
+        named: dict[str, Any] = dict(types)
+        for code, fields in effects.items():
+            if not isinstance(fields, Mapping):
+                raise TableError(f"{origin}: row_schema.effects.{code} must be a table of field = type")
+            named[f"effect {code}"] = {"type": "table", "fields": fields}
+        try:
+            self.schema = Schema({"types": named, "root": f"effect {next(iter(effects))}"}, f"{origin}: row_schema")
+        except PluginError as exc:
+            raise TableError(str(exc)) from None
+        self.checkers = {code: self.schema.named(f"effect {code}") for code in effects}
+        self.origin = origin
+
+    def codes(self) -> tuple[str, ...]:
+        return tuple(self.checkers)
+
+    def check(self, code: str, row_id: str, data: Mapping[str, Any], ids: Iterable[str], where: str,
+              text: str | None = None, line: int | None = None) -> None:
+        """Refuse a row (TableError) whose numbers do not fit its effect's schema.
+
+        ``where`` names the file (and the row's line); given the file's ``text`` and the row's
+        ``line``, the error points at the line of the offending key instead.
+        """
+        from .schema import Bad, Walk, path_text
+
+        checker = self.checkers.get(code)
+        if checker is None:
+            raise TableError(f"{where}: row {row_id!r}: this table's rows take effect "
+                             f"{' or '.join(self.checkers)}, not {code!r} (its row_schema declares no other)")
+        try:
+            checker(data, Walk({"rows": dict.fromkeys(ids, True)}))
+        except Bad as bad:
+            parts = bad.parts[::-1]
+            at = where
+            if parts and text is not None and line is not None:
+                key_at = field_line(text, line, str(parts[0]))
+                if key_at is not None:
+                    at = _with_line(where, key_at)
+            path = path_text(parts)
+            raise TableError(f"{at}: row {row_id!r}: {path + ': ' if path else ''}{bad.what}") from None
+
+
+def field_line(text: str, header_line: int, key: str) -> int | None:
+    """The line of ``key = ...`` in the TOML table that starts at ``header_line`` (1-based)."""
+    lines = text.splitlines()
+    for number in range(header_line, len(lines)):  # the lines after the header
+        stripped = lines[number].lstrip()
+        if stripped.startswith("["):
+            return None
+        name = stripped.split("=", 1)[0].strip().strip("\"'") if "=" in stripped else None
+        if name == key:
+            return number + 1
+    return None
+
+
+def _with_line(where: str, line: int) -> str:
+    """``"file, line 10"`` -> ``"file, line 12"`` (or the line added)."""
+    head, sep, tail = where.rpartition(", line ")
+    if sep and tail.isdigit():
+        return f"{head}, line {line}"
+    return f"{where}, line {line}"
+
+
+def check_rows(schema: RowSchema, rows: Iterable[Any], source: str, text: str | None = None) -> None:
+    """Check rows (:class:`critcore.tables.Row`) against ``schema``; errors name ``source`` and the line."""
+    rows = list(rows)
+    ids = [r.id for r in rows]
+    for row in rows:
+        where = f"{source}, line {row.line}" if row.line else source
+        schema.check(row.code, row.id, row.data, ids, where, text, row.line)
