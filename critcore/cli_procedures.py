@@ -153,7 +153,8 @@ def _ask(text: str) -> str:
     """One answer at --prompt. The end of input (or Ctrl-C) stops the command with one line and
     exit code 1 (critcore.errors.Aborted: nothing is saved), not click's bare "Aborted!"."""
     try:
-        return click.prompt(text, type=str, err=True)  # type: ignore[no-any-return]
+        answer: str = click.prompt(text, type=str, err=True)  # typed Any before click 8.5
+        return answer
     except click.Abort:
         raise EOFError from None
 
