@@ -180,8 +180,25 @@ def load_toml(text: str, source: str, error: type[InputError] = InputError) -> d
         raise error(f"{source}: nested deeper than {depth} levels (CRITCORE_MAX_DEPTH)") from None
     except ValueError as exc:  # e.g. a whole number of over 4,300 digits
         raise error(f"{source}: not valid TOML: {str(exc).split(':')[0].split(';')[0]}") from None
-    check_data(data, source, error)
+    try:
+        check_data(data, source, error)
+    except InputError as exc:
+        line = _non_finite_line(text) if "not a finite number" in str(exc) else None
+        if line is None:
+            raise
+        raise error(f"{source}, line {line}: {str(exc)[len(source) + 2:]}") from None
     return data  # type: ignore[no-any-return]
+
+
+def _non_finite_line(text: str) -> int | None:
+    """The first line of a TOML text with a ``nan`` or ``inf`` value (for the error's line)."""
+    import re
+
+    pattern = re.compile(r"""^[^#"']*[=,\[]\s*[+-]?(nan|inf)\s*(?:[,\]}#]|$)""")
+    for number, line in enumerate(text.splitlines(), 1):
+        if pattern.search(line):
+            return number
+    return None
 
 
 def check_data(data: Any, source: str, error: type[InputError] = InputError) -> None:

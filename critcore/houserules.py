@@ -31,6 +31,7 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable
 
+from . import rowschema
 from ._toml import key_line
 from .errors import ConfigError, TableError, UnknownNameError
 from .model import Note, SystemInfo
@@ -178,14 +179,15 @@ def _change_table(
     if not isinstance(raw_rows, list):
         raise ConfigError(f"{where}: [[tables.{table_id}.row]] must be an array of tables")
     lines = row_lines(text, f"tables.{table_id}.row")
+    checker = rowschema.of(table) if raw_rows else None
     for n, raw in enumerate(raw_rows):
         line = lines[n] if n < len(lines) else None
         at = f"{where}, line {line}" if line else f"{where}, {table_id} row {n + 1}"
         try:
             row = make_row(raw, at, effect_codes, line)
-            if table.row_schema is not None:  # the numbers the engine reads, checked before any roll
+            if checker is not None:  # the numbers the engine reads, checked before any roll
                 ids = set(rows) | {r.get("id") for r in raw_rows if isinstance(r, dict)}
-                table.row_schema.check(row.code, row.id, row.data, ids, at, text, line)
+                checker.check(row.code, row.id, row.data, ids, at, text, line)
         except TableError as exc:
             raise ConfigError(str(exc)) from None
         claim(row.id, at)

@@ -16,9 +16,9 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-from typing import Any
+from typing import Any, Callable
 
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3  # 3: entries are made only from tables whose rows passed their row schema
 
 
 def package_dir(package: str) -> str | None:
@@ -97,8 +97,13 @@ def _cache_file(folder: str, location: str) -> str:
     return os.path.join(folder, f"{h:016x}.marshal")
 
 
-def load_toml(location: str, source: str, text: str | None = None) -> dict[str, Any]:
+def load_toml(location: str, source: str, text: str | None = None,
+              check: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Parsed TOML of a shipped file (cached); syntax errors raise TableError naming ``source``.
+
+    ``check(data)`` runs whenever the file is parsed (not when a cache entry is used): an entry
+    is made only from data that passed it, and the entry is used only while the file is the
+    same, so a shipped table's rows are checked once, not at every start-up.
 
     A cache entry holds the content hash (BLAKE2b) of the file it was made from and of the
     parsed data it holds: it is used only when both match, so an edited table file or an
@@ -123,6 +128,8 @@ def load_toml(location: str, source: str, text: str | None = None) -> dict[str, 
     from .tables import load_toml_text
 
     data = load_toml_text(text, source)
+    if check is not None:
+        check(data)
     if folder is not None and _WRITES[0]:
         try:
             os.makedirs(folder, exist_ok=True)

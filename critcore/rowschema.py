@@ -91,6 +91,15 @@ class RowSchema:
             raise TableError(f"{at}: row {row_id!r}: {path + ': ' if path else ''}{bad.what}") from None
 
 
+def of(table: Any) -> RowSchema | None:
+    """The compiled row schema of a :class:`critcore.tables.Table` (None if it declares none),
+    compiled on first use and kept on the table."""
+    found: RowSchema | None = table.__dict__.get("_row_checker")
+    if found is None and table.row_schema is not None:
+        found = table.__dict__["_row_checker"] = RowSchema(table.row_schema, table.source or table.id)
+    return found
+
+
 def field_line(text: str, header_line: int, key: str) -> int | None:
     """The line of ``key = ...`` in the TOML table that starts at ``header_line`` (1-based)."""
     lines = text.splitlines()

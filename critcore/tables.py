@@ -98,7 +98,7 @@ class Table:
     rows: tuple[Row, ...]
     source: str = ""
     _index: tuple[Row, ...] = record_field(default=(), repr=False, compare=False)
-    row_schema: Any = record_field(default=None, repr=False, compare=False)  # a RowSchema, or None
+    row_schema: Any = record_field(default=None, repr=False, compare=False)  # [row_schema] as declared
 
     def __init__(self, id: str, title: str, dice: str, low: int, high: int, rows: tuple[Row, ...],
                  source: str = "", _index: tuple[Row, ...] = (), row_schema: Any = None) -> None:
@@ -280,8 +280,13 @@ def build_table(
     text: str | None = None,
     default_id: str = "",
     effect_codes: frozenset[str] | None = None,
+    check_rows: bool = True,
 ) -> Table:
-    """Validate parsed TOML ``data`` as a table; ``source`` names the file in every error."""
+    """Validate parsed TOML ``data`` as a table; ``source`` names the file in every error.
+
+    A declared ``[row_schema]`` is checked against the rows unless ``check_rows`` is False
+    (a shipped table read from a cache entry, made only from data that passed it).
+    """
     from .dice import parse
 
     if not isinstance(data, Mapping):
@@ -320,15 +325,19 @@ def build_table(
         ids.add(row.id)
         rows.append(row)
     check_cover(rows, low, high, source)
-    row_schema = None
-    if "row_schema" in data:
-        from .rowschema import RowSchema, check_rows
+    compiled = None
+    declared = data.get("row_schema")
+    if declared is not None and check_rows:
+        from .rowschema import RowSchema, check_rows as check
 
-        row_schema = RowSchema(data["row_schema"], source)
-        check_rows(row_schema, rows, source, text)
+        compiled = RowSchema(declared, source)
+        check(compiled, rows, source, text)
     rows.sort(key=lambda r: r.low)
-    return Table(table_id, str(data.get("title", table_id)), dice_text, low, high, tuple(rows), source,
-                 row_schema=row_schema)
+    table = Table(table_id, str(data.get("title", table_id)), dice_text, low, high, tuple(rows), source,
+                  row_schema=declared)
+    if compiled is not None:
+        table.__dict__["_row_checker"] = compiled  # kept for house rules (see rowschema.of)
+    return table
 
 
 def load_toml_text(text: str, source: str) -> dict[str, Any]:
@@ -388,7 +397,13 @@ class TableSet(Mapping[str, Table]):
         location = files[name]
         source = f"{self.package}/{name}.toml"
         text = read_text(location)
-        table = build_table(load_toml(location, source, text), source, text, name, self.effect_codes)
+        built: list[Table] = []
+
+        def check(data: dict[str, Any]) -> None:  # on a fresh parse only: rows and row schema
+            built.append(build_table(data, source, text, name, self.effect_codes))
+
+        data = load_toml(location, source, text, check)
+        table = built[0] if built else build_table(data, source, text, name, self.effect_codes, check_rows=False)
         self._loaded[name] = table
         return table
 
