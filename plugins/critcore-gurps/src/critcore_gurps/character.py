@@ -153,8 +153,9 @@ def show(ctx: Any) -> list[str]:
     hp = data.get("hp", default(ctx, "hp"))
     now = data.get("clock", 0)
     now = now if isinstance(now, int) else 0
-    lines = [f"{data.get('name', 'character')}: HP {data.get('current_hp', hp)}/{hp}, HT {data.get('ht', default(ctx, 'ht'))}, "
-             f"game time {_span(now)}"]
+    fp = f"FP {data.get('current_fp', data['fp'])}/{data['fp']}, " if "fp" in data else ""
+    lines = [f"{data.get('name', 'character')}: HP {data.get('current_hp', hp)}/{hp}, {fp}"
+             f"HT {data.get('ht', default(ctx, 'ht'))}, game time {_span(now)}"]
     for s in data.get("statuses", []):
         lines.append("  status: " + describe(s, now))
     from .collapse import describe as owed_line

@@ -1,6 +1,7 @@
 """The character's picture on ``crit serve``'s page (``critcore_web_view``): HP as a bar, crippled
 parts, every status with the time it has left, the injuries taken and the HT rolls still owed.
-(FP are not drawn: the character file has no FP, as no procedure here spends or restores them.)
+FP are drawn when the character file gives them (``fp``, ``current_fp``): no critical here spends or
+restores them, so they change only when the game master edits them.
 
 Only plain data is returned (critcore draws the panels, see docs/web.md). The words are those
 of ``crit show`` (:func:`critcore_gurps.character.describe`).
@@ -33,6 +34,8 @@ def panels(ctx: Any, data: Mapping[str, Any]) -> list[dict[str, Any]]:
          "items": [["HT", str(data.get("ht", default(ctx, "ht")))], ["game time", _span(now)]]},
         _meter("HP", int(data.get("current_hp", hp)), int(hp)),
     ]
+    if "fp" in data:
+        out.append(_meter("FP", int(data.get("current_fp", data["fp"])), int(data["fp"])))
     statuses = [s for s in data.get("statuses", []) if isinstance(s, Mapping)]
     crippled = [s for s in statuses if s.get("id") == "crippled"]
     if crippled:
