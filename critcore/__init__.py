@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # what type checkers see; at run time the names load lazily (below)
-    from .api import odds, resolve, simulate, systems, treat
-    from .campaign import Campaign
-    from .engine import Context, Engine
-    from .plugins import hookimpl
-    from .render import render
+    # "x as x": exported names under mypy --strict (it cannot read the __all__ built from _LAZY)
+    from .api import odds as odds, resolve as resolve, simulate as simulate, systems as systems, treat as treat
+    from .campaign import Campaign as Campaign
+    from .engine import Context as Context, Engine as Engine
+    from .plugins import hookimpl as hookimpl
+    from .render import render as render
 
 _LAZY = {
     "hookimpl": ("critcore.plugins", "hookimpl"),
