@@ -62,6 +62,12 @@ def cache_writes(enabled: bool = True) -> None:
     _WRITES[0] = enabled
 
 
+def writes_enabled() -> bool:
+    """Whether this process writes cache entries (see :func:`cache_writes`); a plugin keeping
+    its own entries in :func:`cache_dir` follows the same rule."""
+    return _WRITES[0]
+
+
 def cache_dir() -> str | None:
     """The platform's cache folder for critcore, or None when ``CRITCORE_CACHE=0``.
 

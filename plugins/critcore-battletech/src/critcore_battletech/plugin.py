@@ -302,10 +302,14 @@ def _apply_generic(determination: Determination, location: Location, effects: Se
 def critcore_read_target(path: str, text: str) -> Mapping[str, Any] | None:
     if not path.lower().endswith(".mtf"):
         return None
-    try:
-        from .units import unit_from_mtf
-    except ImportError:
-        raise StateError(f"{path}: this critcore-battletech has no .mtf importer yet; give a unit .json") from None
+    from .unitcache import cached_import
+
+    return cached_import(text, path, _import_mtf)
+
+
+def _import_mtf(text: str, path: str) -> dict[str, Any]:
+    from .units import unit_from_mtf  # the importer is only imported when the cache has no entry
+
     return unit_from_mtf(text, path)
 
 

@@ -1,0 +1,111 @@
+"""The cache of imported units (critcore_battletech/unitcache.py): a unit file named again by a
+later command is not imported again, but an entry is only ever used for the same text, name and
+importer; a damaged entry, a changed file or a file that does not import is read afresh."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from critcore import resources
+from critcore.errors import StateError
+from critcore_battletech import unitcache
+from critcore_battletech.units import unit_from_mtf
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FILE = FIXTURES / "legacy-biped-fb1l.mtf"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A cache folder of our own, with writes on (as the crit command sets them)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("CRITCORE_CACHE", raising=False)
+    before = resources.writes_enabled()
+    resources.cache_writes(True)
+    yield tmp_path / "critcore"
+    resources.cache_writes(before)
+
+
+class Counting:
+    """The importer, counting how often it really runs."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, text: str, source: str) -> dict[str, Any]:
+        self.calls += 1
+        return unit_from_mtf(text, source)
+
+
+def test_a_unit_named_again_comes_from_the_cache_equal_to_a_fresh_import(cache: Path) -> None:
+    text = FILE.read_text(encoding="utf-8")
+    build = Counting()
+    first = unitcache.cached_import(text, str(FILE), build)
+    second = unitcache.cached_import(text, str(FILE), build)
+    assert build.calls == 1
+    assert second == first == unit_from_mtf(text, str(FILE))
+    assert second is not first  # a fresh copy each time: a caller may change it
+
+
+def test_a_changed_file_is_imported_again(cache: Path) -> None:
+    text = FILE.read_text(encoding="utf-8")
+    build = Counting()
+    unitcache.cached_import(text, str(FILE), build)
+    changed = text.replace("FB-1L", "FB-1M", 1)  # the model line edited
+    unit = unitcache.cached_import(changed, str(FILE), build)
+    assert build.calls == 2
+    assert unit["model"] == "FB-1M" and unit == unit_from_mtf(changed, str(FILE))
+
+
+def test_a_damaged_entry_is_not_trusted(cache: Path) -> None:
+    text = FILE.read_text(encoding="utf-8")
+    build = Counting()
+    unitcache.cached_import(text, str(FILE), build)
+    (entry,) = list(cache.iterdir())
+    raw = bytearray(entry.read_bytes())
+    raw[-5] ^= 0xFF  # one byte of the stored unit changed
+    entry.write_bytes(bytes(raw))
+    assert unitcache.cached_import(text, str(FILE), build) == unit_from_mtf(text, str(FILE))
+    assert build.calls == 2
+
+
+def test_a_file_that_does_not_import_is_refused_every_time_and_never_kept(cache: Path) -> None:
+    build = Counting()
+    for _ in range(2):
+        with pytest.raises(StateError):
+            unitcache.cached_import("not a unit file\n", "bad.mtf", build)
+    assert build.calls == 2
+    assert not cache.exists() or not list(cache.iterdir())
+
+
+def test_without_writes_or_with_the_cache_off_every_command_imports(cache: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    text = FILE.read_text(encoding="utf-8")
+    build = Counting()
+    resources.cache_writes(False)  # the Python API: entries are read, none written
+    unitcache.cached_import(text, str(FILE), build)
+    unitcache.cached_import(text, str(FILE), build)
+    assert build.calls == 2 and not cache.exists()
+    resources.cache_writes(True)
+    monkeypatch.setenv("CRITCORE_CACHE", "0")
+    unitcache.cached_import(text, str(FILE), build)
+    unitcache.cached_import(text, str(FILE), build)
+    assert build.calls == 4 and not cache.exists()
+
+
+def test_an_edited_importer_makes_every_entry_stale(cache: Path) -> None:
+    text = FILE.read_text(encoding="utf-8")
+    build = Counting()
+    unitcache.cached_import(text, str(FILE), build)
+    catalog = Path(unitcache._HERE) / "data" / "structure.toml"
+    st = os.stat(catalog)
+    try:
+        os.utime(catalog, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # as if just edited
+        unitcache.cached_import(text, str(FILE), build)
+    finally:
+        os.utime(catalog, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert build.calls == 2
