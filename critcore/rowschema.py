@@ -35,12 +35,56 @@ from .errors import PluginError, TableError
 ROW_SCHEMA_KEYS = frozenset({"effects", "types", "doc"})
 
 
+def _types() -> type:
+    """The schema class rows are checked with: :class:`critcore.schema.Schema` plus ``dice``."""
+    from .schema import LIMIT, Bad, Schema, show
+
+    class RowTypes(Schema):
+        """Schema types, plus ``dice``: text critcore's dice read (``"2d6"``, ``"1d-3"``), whose
+        lowest and highest totals must lie within ``min`` and ``max``."""
+
+        def _one(self, kind: Any, spec: Mapping[str, Any], where: str) -> Any:
+            if kind == "dice":
+                return "str", self._make_dice(spec, where)
+            return super()._one(kind, spec, where)
+
+        def _base(self, kind: str) -> str:
+            return "str" if kind == "dice" else super()._base(kind)
+
+        def _make_dice(self, spec: Mapping[str, Any], where: str) -> Any:
+            lo = self._bound(spec, "min", where, -LIMIT)
+            hi = self._bound(spec, "max", where, LIMIT)
+
+            def check_dice(value: Any, walk: Any) -> Any:
+                from .dice import parse
+                from .errors import DiceError
+
+                if not isinstance(value, str):
+                    raise Bad(f"must be a dice roll like \"2d6\", not {show(value)}")
+                try:
+                    expr = parse(value)
+                except DiceError as exc:
+                    raise Bad(f"{show(value)} is not a dice roll ({exc})") from None
+                if expr.minimum < lo or expr.maximum > hi:
+                    allowed = (f"at most {_num(hi)}" if lo <= -LIMIT else f"at least {_num(lo)}" if hi >= LIMIT
+                               else f"{_num(lo)} to {_num(hi)}")
+                    raise Bad(f"{show(value)} rolls {expr.minimum} to {expr.maximum}; this field allows {allowed}")
+                return str(value)
+
+            return check_dice
+
+    return RowTypes
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(x)
+
+
 class RowSchema:
     """A table's compiled row schema: ``check(row, where, text)`` refuses a row in one line."""
 
     def __init__(self, spec: Any, origin: str) -> None:
-        from .schema import Schema
-
+        _RowTypes = _types()
         if not isinstance(spec, Mapping):
             raise TableError(f"{origin}: row_schema must be a table with [row_schema.effects.CODE] sections")
         unknown = set(spec) - ROW_SCHEMA_KEYS
@@ -56,7 +100,7 @@ class RowSchema:
                 raise TableError(f"{origin}: row_schema.effects.{code} must be a table of field = type")
             named[f"effect {code}"] = {"type": "table", "fields": fields}
         try:
-            self.schema = Schema({"types": named, "root": f"effect {next(iter(effects))}"}, f"{origin}: row_schema")
+            self.schema = _RowTypes({"types": named, "root": f"effect {next(iter(effects))}"}, f"{origin}: row_schema")
         except PluginError as exc:
             raise TableError(str(exc)) from None
         self.checkers = {code: self.schema.named(f"effect {code}") for code in effects}
