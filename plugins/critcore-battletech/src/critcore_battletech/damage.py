@@ -97,6 +97,16 @@ def _knocked_out(loc_of: Any, item_of: Any, item_id: str, places: Places, kind: 
 
 
 @lru_cache(maxsize=256)
+def _items_by_code(locations: Mapping[str, Mapping[str, Any]], kind: str) -> dict[str, tuple[tuple[str, Places], ...]]:
+    """:func:`_items_of` by location: the items of a kind with a slot in each location (read only)."""
+    out: dict[str, list[tuple[str, Places]]] = {}
+    for item_id, places in _items_of(locations, kind):
+        for code, _ in places:
+            out.setdefault(code, []).append((item_id, places))
+    return {code: tuple(found) for code, found in out.items()}
+
+
+@lru_cache(maxsize=256)
 def _base_count(locations: Mapping[str, Any], items: Mapping[str, Any], kind: str) -> int:
     """Items of a kind knocked out in a state as handed in (remembered by content)."""
     return sum(_knocked_out(locations.__getitem__, items.get, item_id, places, kind)
@@ -151,6 +161,7 @@ class Resolver:
         self.effects: list[Effect] = []
         self.events: list[str] = []
         self.pending: list[tuple[Any, ...]] = []  # under exact odds: actions not yet carried out
+        self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = _row_kinds(self.components)
         self.batch = int((self.w.get("damage") or {}).get("resolutions", 0)) + 1
         self.w.set_sub("damage", resolutions=self.batch)  # every slot hit in this resolution is marked with it
@@ -208,14 +219,18 @@ class Resolver:
         """Slots hit by criticals, and slots lost with their location, by kind (read only): the
         tally of the state handed in, carried over the locations changed since."""
         base = self.w.base["locations"]
-        hits, lost = _locations_tally(base)
-        changed = [(base[code], loc) for code, loc in self.w.locs.items() if loc is not base[code]]
+        changed = tuple([(base[code], loc) for code, loc in self.w.locs.items() if loc is not base[code]])
         if not changed:
-            return hits, lost
+            return _locations_tally(base)
+        last = self._last_tally
+        if last is not None and last[0] == changed:  # the same locations as last asked (compared by identity first)
+            return last[1]
+        hits, lost = _locations_tally(base)
         hits, lost = dict(hits), dict(lost)
         for old, new in changed:
             _add_tally(hits, lost, old, -1)
             _add_tally(hits, lost, new, 1)
+        self._last_tally = (changed, (hits, lost))
         return hits, lost
 
     def settle(self) -> None:
@@ -560,9 +575,12 @@ class Resolver:
         n = _base_count(locations, items, kind)
         if not w.locs and not w.items_w:
             return n
-        for item_id, places in _items_of(locations, kind):
-            if item_id in w.items_w or any(code in w.locs for code, _ in places):
-                n += (_knocked_out(w.loc, w.item, item_id, places, kind)
-                      - _knocked_out(locations.__getitem__, items.get, item_id, places, kind))
+        by_code = _items_by_code(locations, kind)
+        touched = {item_id: places for code in w.locs for item_id, places in by_code.get(code, ())}
+        if w.items_w:
+            touched.update((item_id, places) for item_id, places in _items_of(locations, kind) if item_id in w.items_w)
+        for item_id, places in touched.items():
+            n += (_knocked_out(w.loc, w.item, item_id, places, kind)
+                  - _knocked_out(locations.__getitem__, items.get, item_id, places, kind))
         return n
 
