@@ -100,10 +100,10 @@ def run(plugin: Any, procedure: str, dice: str | Sequence[int] | None = None, *,
     reg = registry(plugin, rules)
     name = next(iter(reg.systems))
     engine = Engine(name, rules=[n for n, _ in _rule_items(rules)], options=options, registry=reg)
-    roller = ScriptedRoller(dice) if dice is not None else make_roller(seed=seed)
-    out = engine.run(procedure, params, roller=roller, target=target)
-    if dice is not None and all_dice_used and roller.unused:
-        raise AssertionError(f"{name} {procedure}: faces {roller.unused} were never rolled "
+    scripted = ScriptedRoller(dice) if dice is not None else None
+    out = engine.run(procedure, params, roller=scripted or make_roller(seed=seed), target=target)
+    if scripted is not None and all_dice_used and scripted.unused:
+        raise AssertionError(f"{name} {procedure}: faces {scripted.unused} were never rolled "
                              f"(rolled: {', '.join(f'{r.label} {r.total}' for r in out.rolls) or 'nothing'})")
     return out
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 import critcore
-from critcore.plugins import Registry
+from critcore import testing
 
 import critcore_gurps.plugin as gurps
 
-REG = Registry.installed(extra_systems={"gurps": gurps}, discover=False)
+REG = testing.registry(gurps)
 WAYS = {3: 1, 4: 3, 5: 6, 6: 10, 7: 15, 8: 21, 9: 25, 10: 27, 11: 27, 12: 25, 13: 21, 14: 15, 15: 10, 16: 6, 17: 3, 18: 1}
 
 
@@ -62,16 +64,18 @@ def test_head_blow_eye_hits_exact() -> None:
     assert eye == p(6, 7)
 
 
-def test_simulation_agrees_with_exact_odds() -> None:
-    odds = critcore.odds("gurps", "attack", registry=REG, skill=12, damage="1d+1 cut")
-    sim = critcore.simulate("gurps", "attack", registry=REG, n=40_000, seed=3, skill=12, damage="1d+1 cut")
-    for kind in ("critical-hit", "hit", "miss", "critical-miss"):
-        exact = odds.probability(lambda b: b.determination.kind == kind)
-        _, low, high = sim.frequency(lambda b: b.determination.kind == kind)
-        assert low <= exact <= high, kind
-    major = odds.probability(lambda b: b.applied is not None and bool(b.applied.data.get("major")))
-    _, low, high = sim.frequency(lambda b: b.applied is not None and bool(b.applied.data.get("major")))
-    assert low <= major <= high
+@pytest.mark.parametrize("procedure, params", [
+    ("attack", {"skill": 12, "damage": "1d+1 cut"}),
+    ("attack", {"skill": 6, "damage": "2d cr", "hp": 12}),  # misses by 10+: the critical-miss chain too
+    ("critical-miss", {"fine": True}),
+    ("unarmed-miss", {"unarmed_with": "head"}),
+    ("spell", {"skill": 12}),
+])
+def test_simulation_agrees_with_exact_odds(procedure: str, params: dict[str, object]) -> None:
+    """Every outcome's simulated frequency lies within 5 sigma of its exact probability: the
+    stages run the same code under both (critcore.testing.check_odds_agree)."""
+    agreement = testing.check_odds_agree(gurps, procedure, n=20_000, seed=3, **params)
+    assert agreement.checked > 0
 
 
 def test_determine_is_the_plain_lookup_by_total_says() -> None:

@@ -221,3 +221,23 @@ def test_eye_and_vitals_are_chosen_never_rolled() -> None:
 def test_misdirected_spell_lands_by_intent(roll: int, harmful: bool, where: str) -> None:
     out = run("spell-failure", faces(roll), harmful=harmful)
     assert out.applied.changes == (f"the {'harmful' if harmful else 'helpful'} spell lands on {where}",)
+
+
+def test_every_row_of_every_gurps_table_comes_up_on_3d6() -> None:
+    """All six GURPS tables are rolled on 3d6 (3-18) with no modifier: each row must be one a roll
+    can reach (critcore.testing.check_tables_reachable)."""
+    from critcore import testing
+
+    import critcore_gurps.plugin as gurps
+
+    assert sorted(testing.check_tables_reachable(gurps)) == ["critical-hit", "critical-miss", "head-blow",
+                                                             "hit-location", "spell-failure", "unarmed-miss"]
+
+
+def test_gurps_implements_only_documented_hooks() -> None:
+    """Every hook the plugin implements is one critcore specifies, with arguments it has."""
+    from critcore import testing
+
+    import critcore_gurps.plugin as gurps
+
+    assert {"critcore_system", "critcore_determine", "critcore_apply"} <= set(testing.check_hooks_documented(gurps))
