@@ -11,29 +11,21 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
-from critcore.enumeration import EnumeratingRoller, enumerate_runs
-from critcore.engine import Engine, check_params
-from critcore.plugins import Registry
+from critcore import testing
 
-REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
+REG = testing.registry(sr2)
 
 
 def odds(body: int, severity: str, target: dict[str, Any] | None = None) -> dict[str, Fraction]:
-    engine = Engine("shadowrun2", registry=REG)
-    proc = engine.procedure("wound")
-    params = check_params(proc, {"body": body, "severity": severity})
-
-    def run(roller: EnumeratingRoller) -> Any:
-        out = engine.run_context(engine.context(proc, params, roller, target))
-        return (out.determination, out.location, out.effects, out.applied)
-
-    results, rest = enumerate_runs(run)
-    assert rest == 0
+    """The exact chance of each kind of determination (``critcore.odds``, the public API)."""
+    found = critcore.odds("shadowrun2", "wound", target=target, registry=REG, body=body, severity=severity)
+    assert found.exact
     by_kind: dict[str, Fraction] = {}
-    for (det, _loc, _eff, _app), p in results.items():
-        by_kind[det.kind] = by_kind.get(det.kind, Fraction(0)) + p
+    for b in found.branches:
+        by_kind[b.determination.kind] = by_kind.get(b.determination.kind, Fraction(0)) + Fraction(b.probability)
     return by_kind
 
 
@@ -56,3 +48,14 @@ def test_enumeration_with_a_character_file() -> None:
     found = odds(2, "moderate", {"body": 2, "physical": 1})
     assert found["mortal"] == Fraction(1, 4)  # TN 4: each die fails half the time
     assert sum(found.values()) == 1
+
+
+@pytest.mark.parametrize("params", [
+    {"body": 5, "severity": "moderate"},
+    {"body": 3, "severity": "deadly"},
+    {"body": 2, "severity": "serious", "options": {"tn_set": "gentle"}},
+])
+def test_simulation_agrees_with_exact_odds(params: dict[str, Any]) -> None:
+    """Every outcome's simulated frequency lies within 5 sigma of its exact probability
+    (critcore.testing.check_odds_agree): the stages run the same code under both."""
+    assert testing.check_odds_agree(sr2, "wound", n=20_000, seed=5, **params).checked > 0

@@ -8,10 +8,10 @@ from __future__ import annotations
 import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
+from critcore import testing
 from critcore.model import Outcome
-from critcore.plugins import Registry
 
-REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
+REG = testing.registry(sr2)
 
 
 def wound(dice: str, **params: object) -> Outcome:
@@ -20,7 +20,7 @@ def wound(dice: str, **params: object) -> Outcome:
 
 def two_d6(total: int) -> str:
     """Two faces summing to ``total``."""
-    return f"1,{total - 1}" if total <= 7 else f"{total - 6},6"
+    return ",".join(map(str, testing.faces_for("2d6", total)))
 
 
 # Body 2 against a serious wound (TN 6): faces 6,6 are two successes -> a "Critical" critical.
@@ -132,3 +132,18 @@ def test_time_notation_extremes(time: str, faces: str, seconds: int) -> None:
     out = wound(f"{MORTAL_CHECK},{where[0]},{where[1]},{faces}", body=2, severity="serious")
     assert out.effects[0].data["time"] == time
     assert out.applied is not None and out.applied.data["death_in"] == seconds
+
+
+# Tables read by a value rather than rolled: successes, boxes marked, the Body rating.
+LOOKED_UP = ("lethality", "lethality-no-critical", "natural-healing-body", "wound-levels")
+
+
+def test_every_rolled_table_row_comes_up_on_its_dice() -> None:
+    """Hit location (2d6), the critical tables (1d6), the body check (1d4), the medic chart (1d2)
+    and natural healing (1d4): every row is one a roll reaches."""
+    checked = testing.check_tables_reachable(sr2, looked_up=LOOKED_UP)
+    assert {"hit-location", "critical-head", "body-check", "medic-chart", "natural-healing"} <= set(checked)
+
+
+def test_shadowrun2_implements_only_documented_hooks() -> None:
+    assert "critcore_report" in testing.check_hooks_documented(sr2)
