@@ -69,9 +69,17 @@ def unit_tags(work: Any, effects: Iterable[Any] = ()) -> frozenset[str]:
     old_items = base.get("items") or {}
     weapons: set[str] = set()
     for code, loc in work.locs.items():
-        if _newly(loc, old_locs[code], "destroyed"):
+        old_loc = old_locs[code]
+        gone = _newly(loc, old_loc, "destroyed")
+        if gone:
             tags.add("location-destroyed")
-        weapons.update(s["item"] for s in loc["slots"] if s.get("kind") == "weapon" and s.get("item") is not None)
+        slots, old_slots = loc["slots"], old_loc["slots"]
+        if slots is old_slots and not gone:
+            continue
+        # a weapon can only have stopped working where one of its slots changed or its location
+        # went (a record that changed, such as a weapon disabled, is looked at below)
+        weapons.update(s["item"] for i, s in enumerate(slots)
+                       if (gone or s is not old_slots[i]) and s.get("kind") == "weapon" and s.get("item") is not None)
     for item_id, item in work.items_w.items():
         old = old_items.get(item_id) or {}
         if item.get("kind") == "ammo" and int((old.get("ammo") or {}).get("shots", 0)) > 0 \
