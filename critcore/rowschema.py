@@ -104,6 +104,7 @@ class RowSchema:
         except PluginError as exc:
             raise TableError(str(exc)) from None
         self.checkers = {code: self.schema.named(f"effect {code}") for code in effects}
+        self.fields = {code: frozenset(fields) for code, fields in effects.items()}
         self.origin = origin
 
     def codes(self) -> tuple[str, ...]:
@@ -127,8 +128,10 @@ class RowSchema:
         except Bad as bad:
             parts = bad.parts[::-1]
             at = where
-            if parts and text is not None and line is not None:
-                key_at = field_line(text, line, str(parts[0]))
+            # the key at fault: the first of the path, else (a key not declared) the first unknown one
+            key = parts[0] if parts else next((k for k in data if k not in self.fields[code]), None)
+            if key is not None and text is not None and line is not None:
+                key_at = field_line(text, line, str(key))
                 if key_at is not None:
                     at = _with_line(where, key_at)
             path = path_text(parts)
