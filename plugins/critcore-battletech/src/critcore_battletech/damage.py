@@ -164,7 +164,8 @@ class Resolver:
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = _row_kinds(self.components)
         self.batch = int((self.w.get("damage") or {}).get("resolutions", 0)) + 1
-        self.w.set_sub("damage", resolutions=self.batch)  # every slot hit in this resolution is marked with it
+        if cascade:  # the apply stage: every slot hit in this resolution is marked with it
+            self.w.set_sub("damage", resolutions=self.batch)
         self.exact = C.exact(dice)
         if turn is not None:
             self.w.set("turn", turn)
