@@ -19,11 +19,11 @@ def load_unit(name: str) -> dict[str, Any]:
 
 @pytest.fixture
 def bt_registry() -> Any:
-    from critcore.plugins import Registry
+    from critcore import testing
 
     import critcore_battletech.plugin as plugin
 
-    return Registry.installed(extra_systems={"battletech": plugin}, discover=False)
+    return testing.registry(plugin)
 
 
 @pytest.fixture
@@ -40,13 +40,16 @@ def quad() -> dict[str, Any]:
 
 @pytest.fixture
 def run(bt_registry: Any) -> Callable[..., Any]:
-    """run(procedure, dice, unit=None, options=None, **params) -> Outcome."""
-    from critcore.engine import Engine
+    """run(procedure, dice, unit=None, options=None, **params) -> Outcome (critcore.testing.run;
+    faces left over are allowed: some tests script rolls a row may not make)."""
+    from critcore import testing
+
+    import critcore_battletech.plugin as plugin
 
     def _run(procedure: str, dice: str | None = None, unit: dict[str, Any] | None = None,
              options: dict[str, Any] | None = None, **params: Any) -> Any:
-        engine = Engine("battletech", registry=bt_registry, options=options or {})
-        return engine.run(procedure, params, dice=dice, target=copy.deepcopy(unit) if unit else None)
+        return testing.run(plugin, procedure, dice, target=copy.deepcopy(unit) if unit else None,
+                           options=options or {}, all_dice_used=False, **params)
 
     return _run
 
