@@ -19,11 +19,15 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import CampaignError, StateError
 from .model import thaw
 from .store import CHANGES, LogEntry, Store, TargetRow, Transaction
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .model import Data
 
 CAMPAIGN_FILE = "critcore.db"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -201,7 +205,7 @@ class Campaign:
             tx.add_log({"at": _now(), "who": self.who, "kind": "settings", "summary": summary})
         self._engines.clear()
 
-    def engine(self, system: str, rules: Iterable[str] = ()) -> Any:
+    def engine(self, system: str, rules: Iterable[str] = ()) -> Engine:
         """The engine for ``system`` with the campaign's house rules and options (plus ``rules``)."""
         from .engine import Engine
 
@@ -264,7 +268,7 @@ class Campaign:
                                       entries[-1].at if entries else row.created))
         return out
 
-    def _current(self, tx: Transaction, row: TargetRow, engine: Any) -> Any:
+    def _current(self, tx: Transaction, row: TargetRow, engine: Engine) -> Data | None:
         """The target's current state, upgraded by its plugin if an older version wrote it, checked
         (frozen: the engine trusts it and does not check it again)."""
         assert row.head is not None
@@ -285,7 +289,8 @@ class Campaign:
         system = self.system_of(name)
         engine = self.engine(system)
         with self.store.transaction() as tx:
-            return thaw(self._current(tx, self._live(tx, name), engine))  # type: ignore[no-any-return]
+            state: dict[str, Any] = thaw(self._current(tx, self._live(tx, name), engine))
+            return state
 
     @contextmanager
     def session(self, name: str, *, rules: Iterable[str] = (), preview: bool = False,

@@ -34,7 +34,8 @@ class RootGroup(Group):
             from importlib import import_module
 
             module, attr = self.LAZY[name]
-            return getattr(import_module(module), attr)  # type: ignore[no-any-return]
+            command: click.Command = getattr(import_module(module), attr)
+            return command
         return super().get_command(ctx, name)
 
 

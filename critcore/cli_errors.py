@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
@@ -118,13 +118,19 @@ def warn(message: str) -> None:
     click.echo(printable(message, newlines=True), err=True)
 
 
-class OneLineErrors:
+if TYPE_CHECKING:  # a mixin for click commands: type checkers see the command it is mixed into
+    _Command = click.Command
+else:
+    _Command = object
+
+
+class OneLineErrors(_Command):
     """Mixin for click commands: click's own usage errors (a bad choice, a number out of range,
     a missing argument) become one line and exit code 2, like every other bad input."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
-            return super().parse_args(ctx, args)  # type: ignore[misc,no-any-return]
+            return super().parse_args(ctx, args)
         except click.UsageError as exc:
             path = ctx.command_path
             raise BadInput(f"{exc.format_message()} (see {path} --help)") from None

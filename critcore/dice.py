@@ -528,7 +528,8 @@ class Dice:
         """
         handler = getattr(self.roller, "roll_until", None)
         if handler is not None:
-            return handler(attempt, label, key)  # type: ignore[no-any-return]
+            found: T = handler(attempt, label, key)
+            return found
         for _ in range(limit):
             answer = attempt(self)
             if answer is not None:
@@ -547,7 +548,8 @@ class Dice:
         """
         handler = getattr(self.roller, "roll_branch", None)
         if handler is not None:
-            return handler(fn, label, key)  # type: ignore[no-any-return]
+            answer: T = handler(fn, label, key)
+            return answer
         return fn(self)
 
     def fold(self, state: T, steps: Sequence[Callable[[Dice, T], T]], label: str, key: Any = None) -> T:
@@ -582,7 +584,8 @@ class Dice:
         """
         handler = getattr(self.roller, "roll_iterate", None)
         if handler is not None:
-            return handler(state, step, done, label, key)  # type: ignore[no-any-return]
+            finished: T = handler(state, step, done, label, key)
+            return finished
         while not done(state):
             state = step(self, state)
         return state

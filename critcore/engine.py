@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from .dice import Dice, Roller, make_roller
 from .errors import ParamError, PluginError, UnknownNameError
@@ -16,6 +16,9 @@ from .model import (
 )
 from .plugins import Registry, get_plugin_manager, unknown_message
 from .tables import TableSet
+
+if TYPE_CHECKING:
+    from pluggy import HookCaller
 
 STAGES = ("determine", "locate", "effect", "apply")
 
@@ -278,14 +281,14 @@ def make_step(stage: str, summary: str, before: int, after: int) -> Step:
     return found
 
 
-def direct_caller(caller: Any, names: Sequence[str]) -> Callable[..., Any]:
+def direct_caller(caller: HookCaller, names: Sequence[str]) -> Callable[..., Any]:
     """Call a firstresult hook without pluggy's per-call overhead when that is safe."""
     impls = caller.get_hookimpls()
     if len(impls) == 1 and not impls[0].hookwrapper and not getattr(impls[0], "wrapper", False):
         fn = impls[0].function
         want = tuple(impls[0].argnames)
         if want == tuple(names):
-            return fn  # type: ignore[no-any-return]
+            return fn
         if want == tuple(names[: len(want)]):
             return lambda *args: fn(*args[: len(want)])
         index = [names.index(a) for a in want]

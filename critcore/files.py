@@ -173,7 +173,7 @@ def load_toml(text: str, source: str, error: type[InputError] = InputError) -> d
     depth = max_depth()
     tomllib = parser()
     try:
-        data = tomllib.loads(text)
+        data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise error(decode_error(source, exc, text)) from None
     except RecursionError:
@@ -187,7 +187,7 @@ def load_toml(text: str, source: str, error: type[InputError] = InputError) -> d
         if line is None:
             raise
         raise error(f"{source}, line {line}: {str(exc)[len(source) + 2:]}") from None
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 def _non_finite_line(text: str) -> int | None:

@@ -29,12 +29,15 @@ import random
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, chain
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 
 from .dice import DiceExpr, make_test, parse
 from .engine import Context, Engine, check_params, direct_caller
 from .exact import LEVELS, Branch, Group, answered_levels, declared_events, group
 from .model import Data, Event, Roll, outcome_tags
+
+if TYPE_CHECKING:
+    from .dice import Dice
 
 Z95 = 1.959963984540054
 
@@ -109,7 +112,8 @@ class SamplingDice:
     def roll(self, notation: str | DiceExpr, label: str) -> Roll:
         last = self._last
         if notation is last[0] and label is last[1]:  # the same roll as last time: no look-up
-            return last[2][int(self._random() * last[3])]  # type: ignore[no-any-return]
+            roll: Roll = last[2][int(self._random() * last[3])]
+            return roll
         try:
             table = self._by_notation[notation][label]
         except KeyError:
@@ -470,7 +474,8 @@ def simulate(
     proc = engine.procedure(procedure)
     checked = check_params(proc, params or {})
     dice = SamplingDice(seed)
-    ctx = Context(engine.info, proc, checked, engine.options, engine.tables, dice,  # type: ignore[arg-type]
+    # SamplingDice is a Dice look-alike (the same methods), not a subclass
+    ctx = Context(engine.info, proc, checked, engine.options, engine.tables, cast("Dice", dice),
                   engine.check_target(target), engine.rules)
     hook = engine.pm.hook
     tally = _Tally(ctx, dice, (

@@ -85,7 +85,7 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
     """
 
     def wrap(klass: _C) -> _C:
-        cls: type = klass
+        cls: type[Any] = klass
         declared = _declared_fields(cls)
         _check_init(cls, declared)
         key = _field_getter(tuple(f.name for f in declared if f.compare))
@@ -108,14 +108,14 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
                     from dataclasses import FrozenInstanceError
 
                     raise FrozenInstanceError(f"cannot assign to field {name!r}")
-                super(cls, self).__setattr__(name, value)  # type: ignore[arg-type]
+                super(cls, self).__setattr__(name, value)
 
             def __delattr__(self: Any, name: str) -> None:
                 if type(self) is cls or name in names:
                     from dataclasses import FrozenInstanceError
 
                     raise FrozenInstanceError(f"cannot delete field {name!r}")
-                super(cls, self).__delattr__(name)  # type: ignore[arg-type]
+                super(cls, self).__delattr__(name)
 
             def __hash__(self: Any) -> int:
                 return hash(key(self))
@@ -170,7 +170,7 @@ class _Registers:
         return cls.__dict__[self.name]
 
 
-def _register(cls: type, frozen: bool) -> None:
+def _register(cls: type[Any], frozen: bool) -> None:
     """Make a record a dataclass: fields and parameters only (it has its methods already)."""
     from dataclasses import dataclass
 
@@ -181,7 +181,7 @@ def _register(cls: type, frozen: bool) -> None:
         if isinstance(value, _Field):
             setattr(cls, name, value.to_dataclasses())
     dataclass(init=False, repr=False, eq=False)(cls)
-    params = cls.__dataclass_params__  # type: ignore[attr-defined]
+    params = cls.__dataclass_params__
     try:  # say what the class behaves as (a frozen dataclass's subclass must be frozen too)
         params.init = params.repr = params.eq = True
         params.frozen = frozen
@@ -204,14 +204,14 @@ def _check_init(cls: type, declared: list[_Field]) -> None:
     init = cls.__dict__.get("__init__")
     code = getattr(init, "__code__", None)
     wanted = tuple(f.name for f in declared if f.init)
-    if code is None:
+    if init is None or code is None:
         raise TypeError(f"@record class {cls.__qualname__} must define __init__{wanted}")
     names = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
     if names != wanted:
         raise TypeError(f"{cls.__qualname__}.__init__ takes {names}, not the fields {wanted}")
-    given = init.__defaults__ or ()  # type: ignore[union-attr]
+    given = init.__defaults__ or ()
     defaults = dict(zip(names[code.co_argcount - 1 - len(given):], given))
-    defaults.update(init.__kwdefaults__ or {})  # type: ignore[union-attr]
+    defaults.update(init.__kwdefaults__ or {})
     for f in declared:
         if not f.init:
             continue

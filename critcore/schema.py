@@ -215,7 +215,8 @@ def check_plain(state: Any, source: str) -> Data:
     if not isinstance(state, Mapping):
         raise StateError(f"{source}: a target must be a table of keys, not {show(state)}")
     try:
-        return plain(state, Walk(state))  # type: ignore[no-any-return]
+        checked: Data = plain(state, Walk(state))
+        return checked
     except Bad as bad:
         raise bad.error(source) from None
 
@@ -704,7 +705,8 @@ def check_target(engine: Any, state: Any, where: str) -> Data:
             if state.get(key) != value:  # a target of ours always says so: no need to look further
                 raise StateError(f"{where}: not {schema.what or f'a {name} {schema.noun}'} (expected "
                                  f"{key} = {show(value)}, found {show(state.get(key)) if key in state else 'none'})")
-        return schema.check(state, where, _RESERVED)  # type: ignore[no-any-return]
+        frozen: Data = schema.check(state, where, _RESERVED)
+        return frozen
     except StateError:
         if isinstance(state, Mapping):
             other = _whose(engine, state, schema)

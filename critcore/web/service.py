@@ -26,6 +26,8 @@ from ..dice import FaceRoller, ScriptedRoller, parse_faces
 from ..errors import CampaignError, CritcoreError, DiceError, InputError
 
 if TYPE_CHECKING:
+    from ..campaign import Campaign
+    from ..engine import Engine
     from ..exact import Odds
     from ..montecarlo import Simulation
 
@@ -133,8 +135,8 @@ class Service:
 
     # --- the campaign, once per thread ------------------------------------------------------
 
-    def campaign(self) -> Any:
-        found = getattr(self._local, "campaign", None)
+    def campaign(self) -> Campaign:
+        found: Campaign | None = getattr(self._local, "campaign", None)
         if found is None:
             from ..campaign import Campaign
 
@@ -149,7 +151,7 @@ class Service:
                 campaign.close()
             self._opened.clear()
 
-    def engine(self, system: str) -> Any:
+    def engine(self, system: str) -> Engine:
         """The engine for a system with the campaign's house rules and options."""
         if system not in self.registry.systems:
             from ..errors import UnknownNameError
@@ -241,7 +243,7 @@ class Service:
                 raise InputError(f"{what}: 'state' must be a JSON object")
             with self._writing:
                 info = self.campaign().add(system, name, body["state"])
-            return info.to_dict()  # type: ignore[no-any-return]
+            return info.to_dict()
         file = _text(body, "file", what, required=True)
         text = body.get("text")
         if not isinstance(text, str):
@@ -262,22 +264,22 @@ class Service:
                     info = self.campaign().add(system, name, path, origin=how)
             except InputError as exc:  # name the uploaded file, not the temporary copy
                 raise type(exc)(str(exc).replace(path, base)) from None
-        return info.to_dict()  # type: ignore[no-any-return]
+        return info.to_dict()
 
     def log(self, name: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         return [e.to_dict() for e in self.campaign().log(name, limit)]
 
     def undo(self, name: str) -> dict[str, Any]:
         with self._writing:
-            return self.campaign().undo(name).to_dict()  # type: ignore[no-any-return]
+            return self.campaign().undo(name).to_dict()
 
     def redo(self, name: str) -> dict[str, Any]:
         with self._writing:
-            return self.campaign().redo(name).to_dict()  # type: ignore[no-any-return]
+            return self.campaign().redo(name).to_dict()
 
     def remove(self, name: str) -> dict[str, Any]:
         with self._writing:
-            return self.campaign().remove(name).to_dict()  # type: ignore[no-any-return]
+            return self.campaign().remove(name).to_dict()
 
     def _rendered(self, entry: Any, views: Sequence[str], explain: bool) -> dict[str, list[str]]:
         """A logged resolution's report in each view, in the CLI's words (from the log's record)."""
@@ -340,6 +342,7 @@ class Service:
             raise InputError(f"{what}: 'seed' must be a whole number or a string")
         engine = self.engine(system)
         name = _text(body, "procedure", what, required=True)
+        assert name is not None
         proc = engine.info.procedure(name)
         if proc is None or (verb != "odds" and proc.verb != verb):
             from ..errors import UnknownNameError
