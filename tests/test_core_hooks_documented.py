@@ -23,6 +23,19 @@ def test_hook_documented_with_exact_signature(name):
     assert f"### `{signature(name)}`" in DOC.read_text(encoding="utf-8")
 
 
+def test_every_hook_has_its_heading_by_critcore_testing():
+    """The check plugin authors use (critcore.testing) agrees: every hook critcore specifies has
+    its heading, and the fake system implements only documented hooks."""
+    import fakesystem
+
+    from critcore import testing
+
+    if not DOC.exists():
+        pytest.skip("docs/ not present (installed-package run)")
+    assert testing.check_hooks_documented(doc=DOC) == sorted(HOOKS)
+    assert set(testing.check_hooks_documented(fakesystem, doc=DOC)) <= set(HOOKS)
+
+
 @pytest.mark.parametrize("name", HOOKS)
 def test_hook_has_when_and_return_in_its_docstring(name):
     doc = getattr(hookspecs, name).__doc__ or ""
