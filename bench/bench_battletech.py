@@ -4,7 +4,7 @@ Atlas, and importing the MTF corpus against a naive key:value split of the same 
     python bench/bench_battletech.py [--quick]
 
 Start-up is a ratio to the floor `python -c "import click"`, measured interleaved with it (median
-of several rounds). Every figure is CPU time, so a busy machine changes it less than wall time. The corpus figures need ../shared/mtf-corpus/units and are skipped without it.
+of several rounds), for a unit file a command has imported before and for one it has not. Every figure is CPU time, so a busy machine changes it less than wall time. The corpus figures need ../shared/mtf-corpus/units and are skipped without it.
 """
 
 from __future__ import annotations
@@ -43,20 +43,32 @@ def _time(cmd: list[str]) -> float:
 
 
 def startup(runs: int) -> list[tuple[str, float, float]]:
-    """One `crit resolve battletech critical --unit X.mtf` against the floor, interleaved."""
+    """One `crit resolve battletech critical --unit X.mtf` against the floor, interleaved: the
+    unit as a later command finds it (its import kept in critcore's cache folder), and a unit
+    file no command has imported yet (a copy whose text changes before each run)."""
+    import tempfile
+
     beside = os.path.join(os.path.dirname(sys.executable), "crit")
     crit = [beside] if os.path.exists(beside) else [sys.executable, "-m", "critcore"]
-    commands = {
-        "floor: python -c 'import click'": [sys.executable, "-c", "import click"],
-        f"crit resolve battletech critical --unit {unit_file().name}":
-            crit + ["resolve", "battletech", "critical", "--location", "RT", "--unit", str(unit_file()), "--seed", "1"],
-    }
-    times: dict[str, list[float]] = {k: [] for k in commands}
-    for cmd in commands.values():  # warm the file cache once
-        _time(cmd)
-    for _ in range(runs):
-        for name, cmd in commands.items():
-            times[name].append(_time(cmd))
+    resolve = crit + ["resolve", "battletech", "critical", "--location", "RT", "--seed", "1", "--unit"]
+    text = unit_file().read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        fresh = Path(tmp) / unit_file().name
+        fresh.write_text(text, encoding="utf-8")
+        cold = "  the same, a unit file not imported before"
+        commands = {
+            "floor: python -c 'import click'": [sys.executable, "-c", "import click"],
+            f"crit resolve battletech critical --unit {unit_file().name}": resolve + [str(unit_file())],
+            cold: resolve + [str(fresh)],
+        }
+        times: dict[str, list[float]] = {k: [] for k in commands}
+        for cmd in commands.values():  # warm the file cache once
+            _time(cmd)
+        for n in range(runs):
+            for name, cmd in commands.items():
+                if name == cold:  # new text (a blank line more or less): the cache has no entry for it
+                    fresh.write_text(text + "\n" * (1 + n % 2), encoding="utf-8")
+                times[name].append(_time(cmd))
     floor = statistics.median(times["floor: python -c 'import click'"])
     return [(name, statistics.median(t) * 1000, statistics.median(t) / floor) for name, t in times.items()]
 
