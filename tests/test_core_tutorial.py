@@ -42,7 +42,7 @@ def test_tutorial_plugin_tests_pass(d20):
 
     ns = runpy.run_path(str(d20 / "tests" / "test_d20.py"))
     tests = [fn for name, fn in ns.items() if name.startswith("test_")]
-    assert len(tests) == 4
+    assert len(tests) == 8
     for fn in tests:
         fn()
 
