@@ -260,8 +260,9 @@ class Schema:
         for name in types:
             seen = [name]
             while True:  # a type that is only another type's name: follow it, refusing a loop
-                spec = types[seen[-1]]
-                alias = spec if isinstance(spec, str) else spec.get("type") if isinstance(spec, Mapping) else None
+                declared = types[seen[-1]]
+                alias = (declared if isinstance(declared, str)
+                         else declared.get("type") if isinstance(declared, Mapping) else None)
                 if not isinstance(alias, str) or alias in BASIC or alias not in types:
                     break
                 if alias in seen:
