@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from critcore.model import Applied, Data, Effect, freeze
 
@@ -87,107 +87,215 @@ def _body_part(ctx: Any) -> str:
     return "skull" if ctx.params.get("unarmed_with") == "head" else "right-arm"
 
 
+class Fumble:
+    """What a fumble handler works on: the row's effect and numbers, the fumbler's state (None when
+    he is not the target: the outcome then only says what befalls him) and the lines said."""
+
+    def __init__(self, ctx: Any, eff: Effect, on_target: bool) -> None:
+        self.ctx = ctx
+        self.eff = eff
+        self.d = eff.data
+        self.on_target = on_target
+        self.state = ch.state_of(ctx) if on_target else None
+        self.changes: list[str] = []
+        self.now = ch.clock(self.state)
+        self.who = "" if on_target else "the attacker: "
+        self.data: dict[str, Any] = {"result": eff.id}
+
+    def status(self, status: dict[str, Any], line: str) -> None:
+        ch.add_status(self.state, self.changes, status, self.who + line)
+
+    def say(self, line: str) -> None:
+        self.changes.append(self.who + line)
+
+    def after_turns(self, key: str) -> int:
+        """The clock after the row's ``key`` turns."""
+        return int(self.now + TURN_SECONDS * int(self.d[key]))
+
+    def after_minutes(self, key: str) -> int:
+        return int(self.now + MINUTE * int(self.d[key]))
+
+
+def _one(n: int, noun: str) -> str:
+    return f"one {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _next_turn(turns: int) -> str:
+    return "until his next turn" if turns == 1 else f"for {turns} turns"
+
+
+def _weapon_breaks(f: Fumble) -> None:
+    f.status({"id": "weapon-broken", "text": "weapon broken", "duration": "permanent"}, "weapon broken")
+
+
+def _drop_weapon(f: Fumble) -> None:
+    f.status({"id": "dropped-weapon", "text": "dropped his weapon", "ends_by": "ready"}, "drops the weapon")
+
+
+def _weapon_flies(f: Fumble) -> None:
+    yards, direction = f.d["yards"], f.d["direction"]
+    share = "half" if float(f.d.get("bystander_fraction", 0.5)) == 0.5 else f"{float(f.d['bystander_fraction']):g} of"
+    f.status({"id": "dropped-weapon", "text": f"weapon flew {yards} yards {direction}", "ends_by": "ready"},
+             f"weapon flies {yards} yards straight {direction}; anyone there makes a DX roll or takes {share} its damage")
+
+
+def _weapon_turns(f: Fumble) -> None:
+    readies = _one(int(f.d["ready_maneuvers"]), "Ready maneuver")
+    f.status({"id": "weapon-unready", "text": "weapon must be readied", "ends_by": "ready"},
+             f"weapon turned in his hand: {readies} before using it")
+
+
+def _lose_balance(f: Fumble) -> None:
+    penalty = int(f.d["defense_penalty"])
+    f.status({"id": "lost-balance", "until": f.after_turns("turns"), "defense": penalty,
+              "text": f"no actions; active defenses {penalty}"},
+             f"off balance: no actions {_next_turn(int(f.d['turns']))}, defenses {penalty}")
+
+
+def _strain_shoulder(f: Fumble) -> None:
+    f.status({"id": "strained", "location": f.d["location"], "until": f.after_minutes("minutes"),
+              "text": "weapon arm strained: cannot attack or defend with it"},
+             f"strained shoulder: weapon arm useless for {f.d['minutes']} minutes")
+
+
+def _shield_unready(f: Fumble) -> None:
+    f.status({"id": "shield-unready", "text": "shield must be readied", "ends_by": "ready"}, "shield must be readied")
+
+
+def _fall_down(f: Fumble) -> None:
+    footing = f.eff.table == "unarmed-miss" or bool(f.ctx.options["footing_on_every_fall"])
+    _fall(f.ctx, f.state, f.changes, f.who, f.on_target, footing)
+
+
+def _hit_self(f: Fumble) -> None:
+    _self_blow(f.ctx, f.state, f.changes, f.who, f.on_target, f.d["location"], float(f.d["fraction"]), None, f.data)
+
+
+def _knocked_out(f: Fumble) -> None:
+    every = MINUTE * int(f.d["check_minutes"])
+    f.status({"id": "knocked-out", "check": {"roll": "ht", "every": every, "next": f.now + every, "modifier": 0},
+              "text": "unconscious"}, f"knocked out: HT roll every {f.d['check_minutes']} minutes to wake")
+
+
+def _strain(f: Fumble) -> None:
+    """A strained limb; a pulled muscle for a bite or butt; an animal of low IQ flees instead."""
+    ctx, d = f.ctx, f.d
+    if d.get("flees"):
+        f.status({"id": "fleeing", "until": f.after_turns("flee_turns"), "text": "flees (or cowers in surrender)"},
+                 f"loses its nerve: flees {'next turn' if int(d['flee_turns']) == 1 else _next_turn(int(d['flee_turns']))}"
+                 ", or cowers if cornered")
+    elif ctx.params.get("unarmed_with") == "head" and not f.on_target:
+        f.say(f"pulls a muscle: moderate pain for {d['pain_base']} minus HT minutes (at least {d['pain_min_minutes']})")
+    elif ctx.params.get("unarmed_with") == "head":
+        ht = ch.number(ctx, f.state, "ht", ch.default(ctx, "ht")) or ch.default(ctx, "ht")
+        minutes = max(int(d["pain_min_minutes"]), int(d["pain_base"]) - ht)
+        f.status({"id": "pulled-muscle", "until": f.now + MINUTE * minutes, "text": "moderate pain"},
+                 f"pulled muscle: moderate pain for {minutes} minutes")
+    else:
+        part = _body_part(ctx)
+        if f.on_target:
+            plain_injury(ctx, f.state, f.changes, int(d["injury"]), part, f.eff.id)
+        else:
+            f.say(f"takes {d['injury']} HP of injury")
+        f.status({"id": "strained", "location": part, "until": f.after_minutes("minutes"),
+                  "text": "strained: cannot attack or defend with it"},
+                 f"strained {LOCATIONS[part].name}: useless for {d['minutes']} minutes")
+
+
+def _hit_object(f: Fumble) -> None:
+    """Strikes something solid (or falls on a ready impaling weapon); natural weapons may break."""
+    if f.d.get("natural_weapon_breaks"):
+        damage = int(f.d["natural_weapon_damage"])
+        f.status({"id": "broken-natural-weapon", "damage": damage, "duration": "pending",
+                  "text": f"claws or teeth broken: {damage} damage"},
+                 f"natural weapons broken: {damage} damage until healed")
+    else:
+        _self_blow(f.ctx, f.state, f.changes, f.who, f.on_target, _body_part(f.ctx), float(f.d["fraction"]),
+                   None if f.ctx.params.get("foe_impaling") else "cr", f.data)
+
+
+def _stumble(f: Fumble) -> None:
+    yards = _one(int(f.d["advance_yards"]), "yard")
+    f.status({"id": "facing-away", "until": f.after_turns("turns"), "text": f"{yards} past the foe, back to him"},
+             f"stumbles {yards} past his foe and ends facing away: the foe is behind him")
+
+
+def _trip(f: Fumble) -> None:
+    if "dx_modifier" not in f.d:
+        f.say("keeps his feet")
+    elif f.d["dx_modifier"]:
+        f.say(f"owes a DX{int(f.d['dx_modifier']):+d} roll; on a failure he falls down")
+    else:
+        f.say("owes a DX roll; on a failure he falls down")
+
+
+def _times(n: int) -> str:
+    return {2: "double", 3: "triple"}.get(n, f"{n} times over")
+
+
+def _drop_guard(f: Fumble) -> None:
+    penalty, factor = int(f.d["defense_penalty"]), int(f.d["evaluate_feint_factor"])
+    when = "next turn" if int(f.d["turns"]) == 1 else f"for {f.d['turns']} turns"
+    f.status({"id": "guard-down", "until": f.after_turns("turns"), "defense": penalty,
+              "text": f"defenses {penalty}; Evaluate and Feint against him count {_times(factor)}"},
+             f"guard down: defenses {penalty} {when}, Evaluate bonuses and Feint penalties against him "
+             f"{'doubled' if factor == 2 else 'multiplied by ' + str(factor)}")
+
+
+def _tear_muscle(f: Fumble) -> None:
+    """1d-3 injury to the limb used (the neck for a bite or butt), off balance, and a lasting penalty."""
+    ctx, d = f.ctx, f.d
+    part = "neck" if ctx.params.get("unarmed_with") == "head" else _body_part(ctx)
+    amount = ctx.dice.roll(str(d["injury_dice"]), "torn muscle: injury").total
+    if f.on_target:
+        plain_injury(ctx, f.state, f.changes, amount, part, f.eff.id)
+    else:
+        f.say(f"takes {max(0, amount)} HP of injury to the {LOCATIONS[part].name}")
+    high = ch.flag(ctx, f.state, "high_pain_threshold")
+    penalty = int(d["penalty_high_pain_threshold"] if high else d["penalty"])
+    shaken = int(d["off_balance_penalty"])
+    when = "next turn" if int(d["turns"]) == 1 else f"for {d['turns']} turns"
+    f.status({"id": "off-balance", "until": f.after_turns("turns"), "penalty": shaken,
+              "text": f"{shaken} to attacks and defenses"}, f"off balance: {shaken} to attacks and defenses {when}")
+    scope = "everything" if part == "neck" else f"anything using the {LOCATIONS[part].name}"
+    f.status({"id": "torn-muscle", "location": part, "penalty": penalty, "heals": "full-hp",
+              "text": f"{penalty} to {scope}"}, f"torn muscle: {penalty} to {scope} until healed")
+
+
+# what each effect code of the critical-miss and unarmed-miss tables does to the fumbler; a code
+# not here (a house rule's own) is told in the row's words
+FUMBLES: dict[str, Callable[[Fumble], None]] = {
+    "weapon-breaks": _weapon_breaks,
+    "drop-weapon": _drop_weapon,
+    "weapon-flies": _weapon_flies,
+    "weapon-turns": _weapon_turns,
+    "lose-balance": _lose_balance,
+    "strain-shoulder": _strain_shoulder,
+    "shield-unready": _shield_unready,
+    "fall-down": _fall_down,
+    "hit-self": _hit_self,
+    "knocked-out": _knocked_out,
+    "strain": _strain,
+    "hit-object": _hit_object,
+    "stumble": _stumble,
+    "trip": _trip,
+    "drop-guard": _drop_guard,
+    "tear-muscle": _tear_muscle,
+}
+
+
 def apply_fumble(ctx: Any, effects: Sequence[Effect], on_target: bool) -> Applied:
     """What the last row of a miss chain does to the one who fumbled. ``on_target``: he is the
     target (his file changes); otherwise the outcome only says what befalls him."""
-    state = ch.state_of(ctx) if on_target else None
-    changes: list[str] = []
     eff = effects[-1]
-    d = eff.data
-    code = eff.code
-    now = ch.clock(state)
-    who = "" if on_target else "the attacker: "
-    data: dict[str, Any] = {"result": eff.id}
-
-    def status(s: dict[str, Any], line: str) -> None:
-        ch.add_status(state, changes, s, who + line)
-
-    if code == "weapon-breaks":
-        status({"id": "weapon-broken", "text": "weapon broken", "duration": "permanent"}, "weapon broken")
-    elif code == "drop-weapon":
-        status({"id": "dropped-weapon", "text": "dropped his weapon", "ends_by": "ready"}, "drops the weapon")
-    elif code == "weapon-flies":
-        status({"id": "dropped-weapon", "text": f"weapon flew {d['yards']} yards {d['direction']}", "ends_by": "ready"},
-               f"weapon flies {d['yards']} yards straight {d['direction']}; anyone there makes a DX roll or takes half its damage")
-    elif code == "weapon-turns":
-        status({"id": "weapon-unready", "text": "weapon must be readied", "ends_by": "ready"},
-               "weapon turned in his hand: one Ready maneuver before using it")
-    elif code == "lose-balance":
-        status({"id": "lost-balance", "until": now + TURN_SECONDS * int(d["turns"]), "defense": int(d["defense_penalty"]),
-                "text": "no actions; active defenses -2"}, "off balance: no actions until his next turn, defenses -2")
-    elif code == "strain-shoulder":
-        status({"id": "strained", "location": d["location"], "until": now + MINUTE * int(d["minutes"]),
-                "text": "weapon arm strained: cannot attack or defend with it"},
-               f"strained shoulder: weapon arm useless for {d['minutes']} minutes")
-    elif code == "shield-unready":
-        status({"id": "shield-unready", "text": "shield must be readied", "ends_by": "ready"}, "shield must be readied")
-    elif code == "fall-down":
-        _fall(ctx, state, changes, who, on_target, eff.table == "unarmed-miss" or bool(ctx.options["footing_on_every_fall"]))
-    elif code == "hit-self":
-        _self_blow(ctx, state, changes, who, on_target, d["location"], float(d["fraction"]), None, data)
-    elif code == "knocked-out":
-        every = MINUTE * int(d["check_minutes"])
-        status({"id": "knocked-out", "check": {"roll": "ht", "every": every, "next": now + every, "modifier": 0},
-                "text": "unconscious"}, f"knocked out: HT roll every {d['check_minutes']} minutes to wake")
-    elif code == "strain":
-        if d.get("flees"):
-            status({"id": "fleeing", "until": now + TURN_SECONDS, "text": "flees (or cowers in surrender)"},
-                   "loses its nerve: flees next turn, or cowers if cornered")
-        elif ctx.params.get("unarmed_with") == "head" and not on_target:
-            changes.append(f"{who}pulls a muscle: moderate pain for {d['pain_base']} minus HT minutes "
-                           f"(at least {d['pain_min_minutes']})")
-        elif ctx.params.get("unarmed_with") == "head":
-            ht = ch.number(ctx, state, "ht", ch.default(ctx, "ht")) or ch.default(ctx, "ht")
-            minutes = max(int(d["pain_min_minutes"]), int(d["pain_base"]) - ht)
-            status({"id": "pulled-muscle", "until": now + MINUTE * minutes, "text": "moderate pain"},
-                   f"pulled muscle: moderate pain for {minutes} minutes")
-        else:
-            part = _body_part(ctx)
-            if on_target:
-                plain_injury(ctx, state, changes, int(d["injury"]), part, eff.id)
-            else:
-                changes.append(f"{who}takes {d['injury']} HP of injury")
-            status({"id": "strained", "location": part, "until": now + MINUTE * int(d["minutes"]),
-                    "text": "strained: cannot attack or defend with it"},
-                   f"strained {LOCATIONS[part].name}: useless for {d['minutes']} minutes")
-    elif code == "hit-object":
-        if d.get("natural_weapon_breaks"):
-            status({"id": "broken-natural-weapon", "damage": int(d["natural_weapon_damage"]), "duration": "pending",
-                    "text": "claws or teeth broken: -1 damage"}, "natural weapons broken: -1 damage until healed")
-        else:
-            _self_blow(ctx, state, changes, who, on_target, _body_part(ctx), float(d["fraction"]),
-                       None if ctx.params.get("foe_impaling") else "cr", data)
-    elif code == "stumble":
-        status({"id": "facing-away", "until": now + TURN_SECONDS, "text": "one yard past the foe, back to him"},
-               "stumbles one yard past his foe and ends facing away: the foe is behind him")
-    elif code == "trip":
-        if "dx_modifier" in d:
-            changes.append(f"{who}owes a DX{int(d['dx_modifier']):+d} roll; on a failure he falls down" if d["dx_modifier"]
-                           else f"{who}owes a DX roll; on a failure he falls down")
-        else:
-            changes.append(f"{who}keeps his feet")
-    elif code == "drop-guard":
-        status({"id": "guard-down", "until": now + TURN_SECONDS * int(d["turns"]), "defense": int(d["defense_penalty"]),
-                "text": "defenses -2; Evaluate and Feint against him count double"},
-               "guard down: defenses -2 next turn, Evaluate bonuses and Feint penalties against him doubled")
-    elif code == "tear-muscle":
-        part = "neck" if ctx.params.get("unarmed_with") == "head" else _body_part(ctx)
-        amount = ctx.dice.roll(str(d["injury_dice"]), "torn muscle: injury").total
-        if on_target:
-            plain_injury(ctx, state, changes, amount, part, eff.id)
-        else:
-            changes.append(f"{who}takes {max(0, amount)} HP of injury to the {LOCATIONS[part].name}")
-        high = ch.flag(ctx, state, "high_pain_threshold")
-        penalty = int(d["penalty_high_pain_threshold"] if high else d["penalty"])
-        status({"id": "off-balance", "until": now + TURN_SECONDS * int(d["turns"]), "penalty": int(d["off_balance_penalty"]),
-                "text": "-1 to attacks and defenses"}, "off balance: -1 to attacks and defenses next turn")
-        scope = "everything" if part == "neck" else f"anything using the {LOCATIONS[part].name}"
-        status({"id": "torn-muscle", "location": part, "penalty": penalty, "heals": "full-hp",
-                "text": f"{penalty} to {scope}"}, f"torn muscle: {penalty} to {scope} until healed")
+    f = Fumble(ctx, eff, on_target)
+    handler = FUMBLES.get(eff.code)
+    if handler is None:
+        f.say(eff.text)
     else:
-        changes.append(f"{who}{eff.text}")
+        handler(f)
     summary = eff.text if on_target else f"the attacker's fumble: {eff.text}"
-    return _done(summary, changes, state if on_target else None, data, tags=FUMBLE_TAGS.get(code, frozenset()))
+    return _done(summary, f.changes, f.state if on_target else None, f.data, tags=FUMBLE_TAGS.get(eff.code, frozenset()))
 
 
 def _fall(ctx: Any, state: dict[str, Any] | None, changes: list[str], who: str, on_target: bool,
