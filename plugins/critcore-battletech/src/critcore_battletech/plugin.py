@@ -280,7 +280,7 @@ def _no_critical(ctx: Any, determination: Determination) -> Applied:
     data = Data(psr_now=(), derived=_derived(ctx, state))
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
-    return Applied(determination.summary, (), state, (), data, tags=unit_tags(w, ()))
+    return Applied(determination.summary, (), state, (), data)  # nothing struck: no event
 
 
 def _apply_generic(determination: Determination, location: Location, effects: Sequence[Effect]) -> Applied:
