@@ -21,6 +21,11 @@ without, and every number is finite and within its bounds. A row whose effect ha
 refused, so a row moved to a table whose engine code does not read it fails at load, not at
 the roll. ``ref = "rows"`` makes a value name another row of the same table (by id).
 
+Besides the schema types, ``type = "dice"`` takes a dice roll text (``"1d-3"``) whose lowest and
+highest totals lie within ``min`` and ``max``. ``[row_schema.one_of]`` names, for an effect, keys
+of which a row needs at least one (``fail-injury = ["injury", "injury_dice"]``: a fixed injury,
+else a roll); ``[row_schema.together]`` keys a row has all of or none of.
+
 A table that declares no ``[row_schema]`` has its rows checked for shape only (roll, id, effect,
 text): the systems shipped with critcore all declare one (a test checks it).
 """
@@ -32,7 +37,7 @@ from typing import Any, Iterable
 
 from .errors import PluginError, TableError
 
-ROW_SCHEMA_KEYS = frozenset({"effects", "types", "doc"})
+ROW_SCHEMA_KEYS = frozenset({"effects", "types", "one_of", "together", "doc"})
 
 
 def _types() -> type:
@@ -89,7 +94,7 @@ class RowSchema:
             raise TableError(f"{origin}: row_schema must be a table with [row_schema.effects.CODE] sections")
         unknown = set(spec) - ROW_SCHEMA_KEYS
         if unknown:
-            raise TableError(f"{origin}: row_schema takes effects, types and doc, not {', '.join(sorted(unknown))}")
+            raise TableError(f"{origin}: row_schema takes effects, types, one_of, together and doc, not {', '.join(sorted(unknown))}")
         effects = spec.get("effects", {})
         types = spec.get("types", {})
         if not isinstance(effects, Mapping) or not effects or not isinstance(types, Mapping):
@@ -105,6 +110,8 @@ class RowSchema:
             raise TableError(str(exc)) from None
         self.checkers = {code: self.schema.named(f"effect {code}") for code in effects}
         self.fields = {code: frozenset(fields) for code, fields in effects.items()}
+        self.one_of = _key_groups(spec, "one_of", effects, origin)
+        self.together = _key_groups(spec, "together", effects, origin)
         self.origin = origin
 
     def codes(self) -> tuple[str, ...]:
@@ -136,6 +143,26 @@ class RowSchema:
                     at = _with_line(where, key_at)
             path = path_text(parts)
             raise TableError(f"{at}: row {row_id!r}: {path + ': ' if path else ''}{bad.what}") from None
+        keys = self.one_of.get(code)
+        if keys is not None and not any(data.get(k) is not None for k in keys):
+            raise TableError(f"{where}: row {row_id!r}: a row of effect {code!r} needs one of "
+                             f"{', '.join(map(repr, keys))}")
+        keys = self.together.get(code)
+        if keys is not None and 0 < sum(k in data for k in keys) < len(keys):
+            missing = [k for k in keys if k not in data]
+            raise TableError(f"{where}: row {row_id!r}: {', '.join(map(repr, keys))} go together "
+                             f"(this row has no {', '.join(map(repr, missing))})")
+
+
+def _key_groups(spec: Mapping[str, Any], name: str, effects: Mapping[str, Any], origin: str
+                ) -> dict[str, tuple[str, ...]]:
+    """``[row_schema.one_of]`` or ``[row_schema.together]``: for an effect, a list of its keys."""
+    groups = spec.get(name, {})
+    if not isinstance(groups, Mapping) or not all(
+            code in effects and isinstance(keys, list) and keys and all(k in effects[code] for k in keys)
+            for code, keys in groups.items()):
+        raise TableError(f"{origin}: row_schema.{name} must give, for an effect, a list of its declared keys")
+    return {code: tuple(keys) for code, keys in groups.items()}
 
 
 def of(table: Any) -> RowSchema | None:
