@@ -141,6 +141,14 @@ def _locations_tally(locations: Mapping[str, Mapping[str, Any]]) -> tuple[Tally,
     return hits, lost
 
 
+_ORDER = {c: i for i, c in enumerate(L.CODES)}
+
+
+def _sheet_order(pick: tuple[str, int]) -> tuple[int, int]:
+    """Record-sheet order of a (location, slot) pick."""
+    return _ORDER[pick[0]], pick[1]
+
+
 def _no_pending(state: tuple[Any, ...]) -> bool:
     return not state[2]
 
@@ -446,7 +454,6 @@ class Resolver:
         """
         reroll = str(self.options.get("slot_reroll", "slot"))
         transfer = self.options.get("no_slot_left") == "transfer"
-        order = {c: i for i, c in enumerate(L.CODES)}
 
         def attempt(d: Dice) -> tuple[tuple[str, int], ...]:
             taken: set[tuple[str, int]] = set()
@@ -470,7 +477,7 @@ class Resolver:
                 idx = C.choose_slot(d, self.half, slots, ok, tag, reroll, classes)
                 taken.add((where, idx))
                 out.append((where, idx))
-            return tuple(sorted(out, key=lambda p: (order[p[0]], p[1])))
+            return tuple(out) if count == 1 else tuple(sorted(out, key=_sheet_order))
 
         exact = C.exact(self.dice)
         if count > 1 and exact:
