@@ -338,32 +338,59 @@ def _self_blow(ctx: Any, state: dict[str, Any] | None, changes: list[str], who: 
 # --- a failed spell ---------------------------------------------------------------------------
 
 
+def _spell_injury(f: Fumble) -> None:
+    d = f.d
+    amount = int(d["injury"]) if "injury" in d else f.ctx.dice.roll(str(d["injury_dice"]), "spell failure: injury").total
+    plain_injury(f.ctx, f.state, f.changes, amount, "torso", f.eff.id)
+
+
+def _stun(f: Fumble) -> None:
+    every = TURN_SECONDS * int(f.d["check_turns"])
+    f.status({"id": "stunned", "check": {"roll": str(f.d["stun_roll"]), "every": every, "next": f.now + every,
+                                         "modifier": 0},
+              "text": f"stunned (mental): Do Nothing, defenses {int(f.d['defense_penalty'])}"},
+             f"stunned: an {str(f.d['stun_roll']).upper()} roll at the end of each turn to recover"
+             if int(f.d["check_turns"]) == 1 else
+             f"stunned: an {str(f.d['stun_roll']).upper()} roll every {f.d['check_turns']} turns to recover")
+
+
+def _forget_spell(f: Fumble) -> None:
+    spell = f.ctx.params.get("spell") or "the spell"
+    first = WEEK * int(f.d["check_weeks"])
+    f.status({"id": "forgot-spell", "spell": spell, "check": {"roll": "iq", "every": WEEK, "next": f.now + first,
+                                                              "modifier": 0},
+              "text": f"has forgotten {spell}"},
+             f"forgets {spell}: an IQ roll after a week, then every week, to remember it")
+
+
+def _misdirected(f: Fumble) -> None:
+    if "harmful_lands_on" not in f.d:
+        f.say(f.eff.text)
+        return
+    harmful = bool(f.ctx.params.get("harmful"))
+    where = f.d["harmful_lands_on" if harmful else "helpful_lands_on"]
+    f.say(f"the {'harmful' if harmful else 'helpful'} spell lands on {where}")
+
+
+# what each effect code of the spell-failure table does to the caster; the others are told in the
+# row's words
+SPELL_FAILURES: dict[str, Callable[[Fumble], None]] = {
+    "fail-injury": _spell_injury,
+    "stun": _stun,
+    "forget-spell": _forget_spell,
+    "misdirected": _misdirected,
+}
+
+
 def apply_spell(ctx: Any, eff: Effect) -> Applied:
-    state = ch.state_of(ctx)
-    changes: list[str] = []
-    d = eff.data
-    now = ch.clock(state)
-    if eff.code == "fail-injury":
-        amount = int(d["injury"]) if "injury" in d else ctx.dice.roll(str(d["injury_dice"]), "spell failure: injury").total
-        plain_injury(ctx, state, changes, amount, "torso", eff.id)
-    elif eff.code == "stun":
-        ch.add_status(state, changes, {"id": "stunned", "check": {"roll": str(d["stun_roll"]), "every": TURN_SECONDS,
-                                                                  "next": now + TURN_SECONDS, "modifier": 0},
-                                       "text": "stunned (mental): Do Nothing, defenses -4"},
-                      "stunned: an IQ roll at the end of each turn to recover")
-    elif eff.code == "forget-spell":
-        spell = ctx.params.get("spell") or "the spell"
-        every = WEEK * int(d["check_weeks"])
-        ch.add_status(state, changes, {"id": "forgot-spell", "spell": spell, "check": {"roll": "iq", "every": WEEK,
-                                                                                      "next": now + every, "modifier": 0},
-                                       "text": f"has forgotten {spell}"},
-                      f"forgets {spell}: an IQ roll after a week, then every week, to remember it")
-    elif eff.code == "misdirected" and "harmful_lands_on" in d:
-        key = "harmful_lands_on" if ctx.params.get("harmful") else "helpful_lands_on"
-        changes.append(f"the {'harmful' if ctx.params.get('harmful') else 'helpful'} spell lands on {d[key]}")
+    """What a critically failed spell (the spell-failure row ``eff``) does to the caster."""
+    f = Fumble(ctx, eff, True)
+    handler = SPELL_FAILURES.get(eff.code)
+    if handler is None:
+        f.say(eff.text)
     else:
-        changes.append(eff.text)
-    return _done(eff.text, changes, state)
+        handler(f)
+    return _done(eff.text, f.changes, f.state)
 
 
 def apply(ctx: Any, determination: Any, location: Any, effects: Sequence[Effect]) -> Applied | None:
