@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import sys
 from operator import attrgetter
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 if sys.version_info >= (3, 11):
     from typing import dataclass_transform
-else:  # pragma: no cover - Python 3.10: type checkers are told only from 3.11
+elif TYPE_CHECKING:  # a type checker for Python 3.10 reads it from the typing_extensions stubs it bundles
+    from typing_extensions import dataclass_transform
+else:  # pragma: no cover - Python 3.10 at run time: nothing to tell
     def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
         return lambda decorator: decorator
 
