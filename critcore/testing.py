@@ -64,10 +64,14 @@ def system_info(plugin: Any) -> SystemInfo:
 
 
 def _rule_items(rules: Rules) -> list[tuple[str, Any]]:
+    """(name, plugin) for each rule; a text (a TOML rule file's path) has no plugin (None)."""
     if isinstance(rules, Mapping):
         return list(rules.items())
-    out = []
+    out: list[tuple[str, Any]] = []
     for i, obj in enumerate(rules):
+        if isinstance(obj, str):
+            out.append((obj, None))
+            continue
         info = getattr(obj, "RULE", None)
         out.append((str(getattr(info, "name", "") or f"rule-{i + 1}"), obj))
     return out
@@ -75,11 +79,12 @@ def _rule_items(rules: Rules) -> list[tuple[str, Any]]:
 
 def registry(plugin: Any, rules: Rules = ()) -> Registry:
     """A registry holding only ``plugin`` (under the name its ``critcore_system`` gives) and the
-    rule plugins in ``rules`` (a mapping name -> plugin, or plugins whose ``RULE`` names them):
-    what is installed beside it does not matter."""
+    rule plugins in ``rules`` (a mapping name -> plugin, or a list of plugins whose ``RULE`` names
+    them and of TOML rule files' paths): what is installed beside it does not matter."""
     from .plugins import Registry
 
-    return Registry.installed(extra_systems={system_info(plugin).name: plugin}, extra_rules=dict(_rule_items(rules)),
+    return Registry.installed(extra_systems={system_info(plugin).name: plugin},
+                              extra_rules={name: obj for name, obj in _rule_items(rules) if obj is not None},
                               discover=False)
 
 
