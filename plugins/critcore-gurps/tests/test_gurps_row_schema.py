@@ -90,3 +90,12 @@ def test_a_quadruple_damage_row_that_fits_its_schema_multiplies_basic_damage_by_
                      dice=faces(3) + [3, 4] + [6] * 12)
     assert out.effects[0].id == "triple-damage-3"
     assert out.applied.data["injury"] == 42
+
+
+def test_a_treat_as_result_must_be_a_roll_of_the_table(tmp_path):
+    """A cheap weapon's break is "treated as result 3" of the 3d6 Critical Miss table: 3 to 18."""
+    path = tmp_path / "ours.toml"
+    path.write_text('system = "gurps"\n\n[[tables.critical-miss.row]]\nroll = "17-18"\nid = "drop-17-18"\n'
+                    'effect = "drop-weapon"\ntext = "He drops it."\ncheap_treat_as = 40\n')
+    with pytest.raises(ConfigError, match=r"line 8: row 'drop-17-18': cheap_treat_as: 40 is out of range \(3 to 18\)"):
+        Engine("gurps", rules=[str(path)], registry=REG)
