@@ -119,7 +119,7 @@ def _row_kinds(components: Table) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(r.id for r in components.rows), C.roll_again_kinds(components)
 
 
-Tally = dict  # slot kind -> count (read only once returned)
+Tally = dict[str, int]  # slot kind -> count (read only once returned)
 
 
 def _add_tally(hits: Tally, lost: Tally, loc: Mapping[str, Any], sign: int) -> None:
@@ -397,7 +397,7 @@ class Resolver:
         """
         if not self.pending:
             return
-        start = (self.w.overlay(), (), tuple(self.pending))
+        start: tuple[Any, tuple[str, ...], tuple[Any, ...]] = (self.w.overlay(), (), tuple(self.pending))
         self.pending = []
         overlay, events, _ = self.dice.iterate(start, self._step, _no_pending, "cascade",
                                                key=self.context_key("cascade"))
