@@ -89,3 +89,11 @@ def test_a_fitting_hit_location_row_is_used_as_written(bt_registry, tmp_path):
     assert out.location.id == "LA"
     out = engine.run("hit-location", {"side": "left"}, dice="1,2")
     assert out.location.id == "LL"
+
+
+def test_a_slot_half_must_start_where_six_slots_still_fit(bt_registry, tmp_path):
+    """A location has 12 slots read in halves of six: a half starts at slot 1 to 7."""
+    path = write(tmp_path, 'system = "battletech"\n\n[[tables.critical-slot-half.row]]\nroll = "1-3"\n'
+                           'id = "upper"\neffect = "slot-half"\ntext = "Upper half."\nfirst_slot = 9\n')
+    with pytest.raises(ConfigError, match=r"line 8: row 'upper': first_slot: 9 is out of range \(1 to 7\)"):
+        Engine("battletech", rules=[str(path)], registry=bt_registry)
