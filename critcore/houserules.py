@@ -186,7 +186,7 @@ def _change_table(
         try:
             row = make_row(raw, at, effect_codes, line)
             if checker is not None:  # the numbers the engine reads, checked before any roll
-                ids = set(rows) | {r.get("id") for r in raw_rows if isinstance(r, dict)}
+                ids = set(rows) | {r["id"] for r in raw_rows if isinstance(r, dict) and isinstance(r.get("id"), str)}
                 checker.check(row.code, row.id, row.data, ids, at, text, line)
         except TableError as exc:
             raise ConfigError(str(exc)) from None
