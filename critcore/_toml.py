@@ -4,10 +4,21 @@ file really has to be parsed: most commands read cached tables and never need it
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class TomlParser(Protocol):
+        """What the core uses of ``tomllib`` (or ``tomli``)."""
+
+        @property
+        def TOMLDecodeError(self) -> type[ValueError]: ...
+
+        def loads(self, s: str, /) -> dict[str, Any]: ...
 
 
-def parser() -> Any:
+def parser() -> TomlParser:
     """The tomllib module (imported on first use)."""
     if sys.version_info >= (3, 11):
         import tomllib

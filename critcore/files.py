@@ -173,7 +173,7 @@ def load_toml(text: str, source: str, error: type[InputError] = InputError) -> d
     depth = max_depth()
     tomllib = parser()
     try:
-        data: dict[str, Any] = tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise error(decode_error(source, exc, text)) from None
     except RecursionError:
