@@ -26,8 +26,10 @@ from .model import thaw
 from .store import CHANGES, LogEntry, Store, TargetRow, Transaction
 
 if TYPE_CHECKING:
+    from .dice import Roller
     from .engine import Engine
-    from .model import Data
+    from .model import Data, Outcome
+    from .plugins import Registry
 
 CAMPAIGN_FILE = "critcore.db"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -117,7 +119,7 @@ class Campaign:
     """A campaign file opened for reading and changing. Keep one for many calls (a bot, a page);
     it keeps one engine per system with the campaign's house rules and options."""
 
-    def __init__(self, path: str, *, create: bool = False, registry: Any = None, who: str | None = None,
+    def __init__(self, path: str, *, create: bool = False, registry: Registry | None = None, who: str | None = None,
                  store: Store | None = None) -> None:
         if store is None:
             from . import __version__
@@ -128,7 +130,7 @@ class Campaign:
         self.path = path
         self.who = who or _who()
         self._registry = registry
-        self._engines: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self._engines: dict[tuple[str, tuple[str, ...]], Engine] = {}
 
     @classmethod
     def new(cls, path: str, **kwargs: Any) -> Campaign:
@@ -147,7 +149,7 @@ class Campaign:
     # --- settings -----------------------------------------------------------------------
 
     @property
-    def registry(self) -> Any:
+    def registry(self) -> Registry:
         if self._registry is None:
             from .plugins import Registry
 
@@ -294,7 +296,7 @@ class Campaign:
 
     @contextmanager
     def session(self, name: str, *, rules: Iterable[str] = (), preview: bool = False,
-                hold_lock: bool = True, engine: Any = None) -> Iterator[CampaignSession]:
+                hold_lock: bool = True, engine: Engine | None = None) -> Iterator[CampaignSession]:
         """Read a target, let the caller run a procedure on it, and write what :meth:`CampaignSession.commit`
         is given, all in one transaction (``hold_lock``). With ``hold_lock=False`` (dice typed in at a
         prompt, which may take minutes) the state is read first and the change refused if the target
@@ -325,19 +327,19 @@ class Campaign:
                 session._write(tx)
 
     def run(self, verb: str, name: str, procedure: str, *, seed: int | str | None = None,
-            dice: str | Sequence[int] | None = None, roller: Any = None, preview: bool = False,
-            rules: Iterable[str] = (), **params: Any) -> Any:
+            dice: str | Sequence[int] | None = None, roller: Roller | None = None, preview: bool = False,
+            rules: Iterable[str] = (), **params: Any) -> Outcome:
         with self.session(name, rules=rules, preview=preview) as session:
             outcome = session.engine.run(session.engine.procedure(procedure, verb).name, params, roller=roller,
                                          seed=seed, dice=dice, target=session.state)
             session.commit(outcome)
         return outcome
 
-    def resolve(self, name: str, procedure: str, **kwargs: Any) -> Any:
+    def resolve(self, name: str, procedure: str, **kwargs: Any) -> Outcome:
         """Resolve a procedure on a target, apply the new state and log it (``preview=True``: change nothing)."""
         return self.run("resolve", name, procedure, **kwargs)
 
-    def treat(self, name: str, procedure: str, **kwargs: Any) -> Any:
+    def treat(self, name: str, procedure: str, **kwargs: Any) -> Outcome:
         """Run a treat procedure on a target, apply and log it."""
         return self.run("treat", name, procedure, **kwargs)
 
@@ -424,17 +426,18 @@ class Campaign:
 class CampaignSession:
     """One target read for a change; :meth:`commit` records the outcome to be written."""
 
-    def __init__(self, campaign: Campaign, engine: Any, row: TargetRow, state: Any, tx: Transaction | None) -> None:
+    def __init__(self, campaign: Campaign, engine: Engine, row: TargetRow, state: Data | None,
+                 tx: Transaction | None) -> None:
         self.campaign = campaign
         self.engine = engine
         self.row = row
         self.state = state
         self.where = f"{campaign.path}: {row.name}"
-        self.outcome: Any = None
+        self.outcome: Outcome | None = None
         self.entry_id: int | None = None
         self.preview = False
 
-    def commit(self, outcome: Any) -> str | None:
+    def commit(self, outcome: Outcome) -> str | None:
         """Keep this outcome: its new state and its log entry are written when the session ends
         (returns where, or None for a preview, which writes nothing)."""
         if self.preview:
@@ -444,6 +447,7 @@ class CampaignSession:
 
     def _write(self, tx: Transaction) -> None:
         outcome, row = self.outcome, self.row
+        assert outcome is not None  # written only once commit() kept one
         after = row.head
         if outcome.target is not None:
             new_state = thaw(outcome.target)
@@ -451,12 +455,12 @@ class CampaignSession:
                 after = tx.add_state(row.id, row.system, self.engine.info.version, new_state)
         tx.set_head(row.id, after)
         self.entry_id = tx.add_log({
-            "at": _now(), "who": self.campaign.who, "kind": "treat" if self._verb() == "treat" else "resolve",
+            "at": _now(), "who": self.campaign.who, "kind": "treat" if self._verb(outcome) == "treat" else "resolve",
             "target": row.id, "name": row.name, "system": row.system, "procedure": outcome.procedure,
             "summary": _summary(outcome), "outcome": _outcome_record(outcome), "before": row.head, "after": after})
 
-    def _verb(self) -> str:
-        proc = self.engine.info.procedure(self.outcome.procedure)
+    def _verb(self, outcome: Outcome) -> str:
+        proc = self.engine.info.procedure(outcome.procedure)
         return proc.verb if proc is not None else "resolve"
 
 
