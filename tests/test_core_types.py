@@ -1,7 +1,8 @@
 """critcore's Python API is typed for the programs that use it (issue 13): under ``mypy --strict``
-``critcore.resolve`` and ``treat`` return an ``Outcome``, ``critcore.odds`` an ``Odds`` and
-``critcore.simulate`` a ``Simulation`` (not ``Any``), and the names ``critcore`` loads lazily are
-exported. Skips where mypy is not installed (CI installs it in its types step)."""
+``critcore.resolve``, ``treat`` and a ``Campaign``'s ``resolve`` return an ``Outcome``,
+``critcore.odds`` an ``Odds`` and ``critcore.simulate`` a ``Simulation`` (not ``Any``), and the
+names ``critcore`` loads lazily are exported. Skips where mypy is not installed (CI installs it in
+its types step)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ reveal_type(odds)
 reveal_type(odds.event("bleeding"))
 reveal_type(critcore.simulate("gurps", "critical-hit", n=10))
 reveal_type(outcome.determination)
+reveal_type(critcore.Campaign("campaign.db").resolve("atlas", "critical"))
 '''
 
 
@@ -44,6 +46,7 @@ def test_core_types_api_results_are_the_result_classes_under_mypy_strict(tmp_pat
         "fractions.Fraction",
         "critcore.montecarlo.Simulation",
         "critcore.model.Determination | None",
+        "critcore.model.Outcome",
     ], out + err
     assert "error:" not in out, out
     assert status == 0, out + err
