@@ -57,10 +57,10 @@ def system_info(plugin: Any) -> SystemInfo:
     """The :class:`~critcore.model.SystemInfo` a system plugin describes itself with (its
     ``critcore_system`` hook), after pluggy has checked the plugin's hooks."""
     pm = _plugin_manager(plugin)
-    info = pm.hook.critcore_system()
+    info: SystemInfo | None = pm.hook.critcore_system()  # pluggy's hook calls return Any
     if info is None:
         raise AssertionError(f"{_name(plugin)} answers no critcore_system(): it is not a system plugin")
-    return info  # type: ignore[no-any-return]
+    return info
 
 
 def _rule_items(rules: Rules) -> list[tuple[str, Any]]:
