@@ -130,7 +130,7 @@ class Campaign:
         self.path = path
         self.who = who or _who()
         self._registry = registry
-        self._engines: dict[tuple[str, tuple[str, ...]], Engine] = {}
+        self._engines: dict[tuple[str, tuple[str, ...], str], Engine] = {}
 
     @classmethod
     def new(cls, path: str, **kwargs: Any) -> Campaign:
@@ -214,7 +214,8 @@ class Campaign:
         with self.store.transaction() as tx:
             enabled = [*tx.setting("rules", []), *rules]
             options = tx.setting("options", {}).get(system, {})
-        key = (system, tuple(enabled))
+        # the options are part of the key: another process may have changed them since
+        key = (system, tuple(enabled), repr(sorted(options.items())))
         found = self._engines.get(key)
         if found is None:
             found = self._engines[key] = Engine(system, rules=enabled, options=options, registry=self.registry,

@@ -237,3 +237,13 @@ def test_a_damaged_campaign_is_one_clean_line(camp, damage, invoke):
         assert result.exit_code in (0, 2), result.output
         if result.exit_code:
             assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+
+
+def test_an_option_another_process_sets_reaches_a_campaign_kept_open(camp, registry):
+    """A bot keeps its Campaign open; the game master sets crit_on_19 from another process: the
+    bot's next resolution plays by it (a natural 19, confirm 3 'solid' doubles 1d8 = 3: 6 damage)."""
+    # without the option a 19 is an ordinary hit (19 reaches AC 10): 1d8 = 3 damage, no confirmation roll
+    assert camp.resolve("ogre", "attack", dice="19,3", preview=True).target["hp"] == 7
+    with Campaign(camp.path, registry=registry) as other:
+        other.set_option("fake", "crit_on_19", "true")
+    assert camp.resolve("ogre", "attack", dice="19,3,3").target["hp"] == 4
