@@ -77,6 +77,8 @@ class SQLiteStore:
                 raise CampaignError(f"{path}: the folder {folder} does not exist")
         if exists and os.path.isdir(path):
             raise CampaignError(f"{path}: is a folder, not a campaign file")
+        if exists and not os.path.isfile(path):
+            raise CampaignError(f"{path}: not a campaign file (a device or a pipe)")
         self._timeout = busy_timeout()
         try:
             self._db = sqlite3.connect(path, timeout=self._timeout, isolation_level=None,

@@ -247,3 +247,9 @@ def test_an_option_another_process_sets_reaches_a_campaign_kept_open(camp, regis
     with Campaign(camp.path, registry=registry) as other:
         other.set_option("fake", "crit_on_19", "true")
     assert camp.resolve("ogre", "attack", dice="19,3,3").target["hp"] == 4
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/dev/null"])
+def test_a_device_is_no_campaign(registry, path):
+    with pytest.raises(CampaignError, match="not a campaign file"):
+        Campaign(path, registry=registry)
