@@ -5,7 +5,8 @@ importing the parser) costs several milliseconds of a start-up budget of a few t
 parsed data is kept in a small cache in the platform's cache folder (:func:`cache_dir`) in
 :mod:`marshal` form, one entry per file, used only when the content hashes of the file and of
 the entry match. A cache that cannot be read or written is simply not used; ``CRITCORE_CACHE=0``
-turns it off. Only the ``crit`` command writes entries (:func:`cache_writes`).
+turns it off. Only the ``crit`` command writes entries (:func:`cache_writes`). :func:`cached`
+keeps any other dict built from files the same way (BattleTech's imported units use it).
 
 Files are found beside the package's ``__init__.py`` (no :mod:`importlib.resources`, which pulls
 in zipfile, pathlib and more); packages that are not plain folders fall back to it.
@@ -57,8 +58,9 @@ _WRITES = [False]
 
 
 def cache_writes(enabled: bool = True) -> None:
-    """Let :func:`load_toml` write cache entries (the ``crit`` command turns this on; the Python
-    API reads entries but writes none unless asked: ``critcore.resources.cache_writes()``)."""
+    """Let :func:`cached` (so :func:`load_toml`) write cache entries (the ``crit`` command turns
+    this on; the Python API reads entries but writes none unless asked:
+    ``critcore.resources.cache_writes()``)."""
     _WRITES[0] = enabled
 
 
@@ -87,7 +89,8 @@ def cache_dir() -> str | None:
     return os.path.join(base, "critcore")
 
 
-def _digest(data: bytes) -> bytes:
+def digest(data: bytes) -> bytes:
+    """BLAKE2b hash (20 bytes) of ``data``: the content hash cache entries are checked with."""
     try:
         from _blake2 import blake2b  # the C module behind hashlib.blake2b, without hashlib's 2 ms import
     except ImportError:  # pragma: no cover - other Pythons
@@ -95,12 +98,55 @@ def _digest(data: bytes) -> bytes:
     return blake2b(data, digest_size=20).digest()
 
 
-def _cache_file(folder: str, location: str) -> str:
-    # one entry per source file, named by FNV-1a (64 bits) of its path and the cache format
+def _cache_file(folder: str, name: str) -> str:
+    # one entry per name, its file named by FNV-1a (64 bits) of the name (zlib/hashlib cost start-up)
     h = 0xCBF29CE484222325
-    for byte in f"{_CACHE_FORMAT}\0{os.path.abspath(location)}".encode():
+    for byte in name.encode("utf-8", "surrogatepass"):
         h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return os.path.join(folder, f"{h:016x}.marshal")
+
+
+def cached(name: str, key: bytes, build: Callable[[], dict[str, Any]],
+           fmt: int = _CACHE_FORMAT) -> dict[str, Any]:
+    """A dict kept in the cache folder between commands: the entry's data when it is valid, else
+    ``build()`` (kept for the next command when this process writes entries).
+
+    ``name`` names the entry (its file is named by a hash of it; include whatever should give a
+    separate entry, e.g. the caller's format and the source's absolute path). ``key`` is a hash
+    of everything the data depends on (see :func:`digest`). An entry holds ``(fmt, key, hash of
+    the data, data)`` in :mod:`marshal` form and is used only when its format and key match and
+    its data hashes to the stored hash, so a stale, edited or damaged entry is never trusted; a
+    cache that cannot be read or written is not used. An exception from ``build`` propagates and
+    nothing is kept. Entries are written only when :func:`writes_enabled` (the ``crit``
+    command), atomically (a temporary file, then :func:`os.replace`). With the cache off
+    (:func:`cache_dir` is None) this is ``build()``.
+    """
+    folder = cache_dir()
+    if folder is None:
+        return build()
+    entry = _cache_file(folder, name)
+    try:
+        with open(entry, "rb") as fh:
+            stored = marshal.loads(fh.read())  # one read: marshal.load(fh) reads piecemeal, 4x slower
+        stored_fmt, stored_key, data_hash, blob = stored
+        if stored_fmt == fmt and stored_key == key and digest(blob) == data_hash:
+            data = marshal.loads(blob)
+            if isinstance(data, dict):
+                return data
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    data = build()
+    if _WRITES[0]:
+        try:
+            os.makedirs(folder, exist_ok=True)
+            blob = marshal.dumps(data)
+            tmp = f"{entry}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as fh:
+                fh.write(marshal.dumps((fmt, key, digest(blob), blob)))
+            os.replace(tmp, entry)
+        except (OSError, ValueError):
+            pass
+    return data
 
 
 def load_toml(location: str, source: str, text: str | None = None,
@@ -111,42 +157,23 @@ def load_toml(location: str, source: str, text: str | None = None,
     is made only from data that passed it, and the entry is used only while the file is the
     same, so a shipped table's rows are checked once, not at every start-up.
 
-    A cache entry holds the content hash (BLAKE2b) of the file it was made from and of the
-    parsed data it holds: it is used only when both match, so an edited table file or an
-    edited (or damaged) entry is parsed again from the file, never trusted.
+    A cache entry (:func:`cached`) holds the content hash (BLAKE2b) of the file it was made from
+    and of the parsed data it holds: it is used only when both match, so an edited table file or
+    an edited (or damaged) entry is parsed again from the file, never trusted.
     """
-    folder = cache_dir()
     if text is None:
         text = read_text(location)
-    if folder is not None:
-        source_hash = _digest(text.encode("utf-8"))
-        entry = _cache_file(folder, location)
-        try:
-            with open(entry, "rb") as fh:
-                stored = marshal.loads(fh.read())  # one read: marshal.load(fh) reads piecemeal, 4x slower
-            fmt, stored_source, data_hash, blob = stored
-            if fmt == _CACHE_FORMAT and stored_source == source_hash and _digest(blob) == data_hash:
-                data = marshal.loads(blob)
-                if isinstance(data, dict):
-                    return data
-        except (OSError, ValueError, EOFError, TypeError):
-            pass
-    from .tables import load_toml_text
+    source_text = text
 
-    data = load_toml_text(text, source)
-    if check is not None:
-        check(data)
-    if folder is not None and _WRITES[0]:
-        try:
-            os.makedirs(folder, exist_ok=True)
-            blob = marshal.dumps(data)
-            tmp = f"{entry}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as fh:
-                fh.write(marshal.dumps((_CACHE_FORMAT, source_hash, _digest(blob), blob)))
-            os.replace(tmp, entry)
-        except (OSError, ValueError):
-            pass
-    return data
+    def build() -> dict[str, Any]:
+        from .tables import load_toml_text
+
+        data = load_toml_text(source_text, source)
+        if check is not None:
+            check(data)
+        return data
+
+    return cached(f"{_CACHE_FORMAT}\0{os.path.abspath(location)}", digest(text.encode("utf-8")), build)
 
 
 def load_data(package: str, name: str) -> dict[str, Any]:

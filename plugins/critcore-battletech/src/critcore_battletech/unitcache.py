@@ -4,8 +4,8 @@ Importing a unit means importing the reader and its equipment catalog and workin
 file: several milliseconds of a ``crit`` command's start-up, spent again on every command that
 names the same file. The unit an import gives is plain data, a function of the file's text,
 its name and the importer (its code and data files), so it is kept in critcore's cache folder
-(:func:`critcore.resources.cache_dir`) in :mod:`marshal` form, in the way the core keeps parsed
-tables:
+(:func:`critcore.resources.cache_dir`) by :func:`critcore.resources.cached`, the function the
+core keeps parsed tables with:
 
 - an entry is named by the file's path and holds a BLAKE2b hash of everything the import
   depends on (the text, the name, the plugin's version and the size and modification time of
@@ -18,9 +18,10 @@ tables:
 
 from __future__ import annotations
 
-import marshal
 import os
 from typing import Any, Callable
+
+from critcore.resources import cache_dir, cached, digest
 
 from . import __version__
 
@@ -31,14 +32,6 @@ _IMPORTER = ("units.py", "mtf.py", os.path.join("data", "catalog.py"), os.path.j
              os.path.join("data", "configs.toml"), os.path.join("data", "engines.toml"),
              os.path.join("data", "equipment.toml"), os.path.join("data", "families.toml"),
              os.path.join("data", "heat_sinks.toml"), os.path.join("data", "structure.toml"))
-
-
-def _digest(data: bytes) -> bytes:
-    try:
-        from _blake2 import blake2b  # the C module behind hashlib.blake2b, without hashlib's import
-    except ImportError:  # pragma: no cover - other Pythons
-        from hashlib import blake2b
-    return blake2b(data, digest_size=20).digest()
 
 
 def _fingerprint() -> bytes:
@@ -52,43 +45,13 @@ def _fingerprint() -> bytes:
     return "\0".join(parts).encode()
 
 
-def _entry(folder: str, source: str) -> str:
-    # one entry per unit file, named by FNV-1a (64 bits) of its absolute path
-    h = 0xCBF29CE484222325
-    for byte in f"battletech-unit\0{_FORMAT}\0{os.path.abspath(source)}".encode("utf-8", "surrogatepass"):
-        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return os.path.join(folder, f"{h:016x}.marshal")
-
-
 def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, Any]]) -> dict[str, Any]:
     """The unit of an .mtf file's ``text``: from the cache when an entry matches, else
     ``build(text, source)`` (which raises on a bad file), kept for the next command."""
-    from critcore.resources import cache_dir, writes_enabled
-
-    folder = cache_dir()
-    if folder is None:
+    if cache_dir() is None:  # the cache off: no need to look at the importer's files
         return build(text, source)
-    key = _digest(b"\0".join([_fingerprint(), source.encode("utf-8", "surrogatepass"),
-                              text.encode("utf-8", "surrogatepass")]))
-    entry = _entry(folder, source)
-    try:
-        with open(entry, "rb") as fh:
-            fmt, stored_key, unit_hash, blob = marshal.loads(fh.read())
-        if fmt == _FORMAT and stored_key == key and _digest(blob) == unit_hash:
-            unit = marshal.loads(blob)
-            if isinstance(unit, dict):
-                return unit
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
-    unit = build(text, source)
-    if writes_enabled():
-        try:
-            os.makedirs(folder, exist_ok=True)
-            blob = marshal.dumps(unit)
-            tmp = f"{entry}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as fh:
-                fh.write(marshal.dumps((_FORMAT, key, _digest(blob), blob)))
-            os.replace(tmp, entry)
-        except (OSError, ValueError):
-            pass
-    return unit
+    key = digest(b"\0".join([_fingerprint(), source.encode("utf-8", "surrogatepass"),
+                             text.encode("utf-8", "surrogatepass")]))
+    # one entry per unit file, named by its absolute path
+    name = f"battletech-unit\0{_FORMAT}\0{os.path.abspath(source)}"
+    return cached(name, key, lambda: build(text, source), fmt=_FORMAT)
