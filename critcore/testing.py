@@ -7,11 +7,17 @@
 * :func:`check_hooks_documented`: every hook a plugin implements is one of critcore's documented
   hooks, with arguments the hook has (pluggy's own validation), and nothing named like a hook is
   left unmarked;
-* :func:`check_odds_agree`: ``critcore.odds`` and ``critcore.simulate`` agree on every outcome.
+* :func:`check_odds_agree`: ``critcore.odds`` and ``critcore.simulate`` agree on every outcome;
+* edited saved states: :func:`edited_state` makes one named edit of a saved state,
+  :func:`mutated_states` is a hypothesis strategy that edits a saved target
+  state at random (keys deleted or inserted, values replaced by other types, NaN, infinities,
+  huge numbers, wrapped in a list), and :func:`check_edited_state` holds one edited state to
+  "a clean one-line StateError naming the source, or a correct result".
 
 Each check raises :class:`AssertionError` with a message naming what is wrong, so it works as a
 plain ``assert`` under pytest or any other runner. Nothing here is imported by ``import
-critcore`` or by the ``crit`` command, and pytest is not needed.
+critcore`` or by the ``crit`` command, and pytest is not needed (hypothesis only when
+:func:`mutated_states` is called).
 
     from critcore import testing
     import critcore_d20.plugin as d20
@@ -36,11 +42,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Agreement",
+    "check_edited_state",
     "check_hooks_documented",
     "check_odds_agree",
     "check_tables_reachable",
+    "edited_state",
     "faces_for",
     "hooks_of",
+    "mutated_states",
     "registry",
     "run",
     "system_info",
@@ -327,3 +336,134 @@ def _label(b: Branch) -> str:
     from .exact import LEVELS
 
     return " / ".join(b.label(level) for level in LEVELS)
+
+
+# --- an edited saved state: one clean line or a correct result --------------------------------
+
+
+def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into ``data`` (keys and list indexes), the whole (``()``) first."""
+    out = [prefix]
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out += _paths(v, prefix + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += _paths(v, prefix + (i,))
+    return out
+
+
+def edited_state(state: Any, path: Sequence[Any], value: Any) -> Any:
+    """A deep copy of ``state`` with ``value`` at ``path`` (keys and list indexes):
+    ``edited_state(saved, ("dr", "torso"), "3")``. For a test of one named edit."""
+    import copy
+
+    out = copy.deepcopy(state)
+    here = out
+    for key in path[:-1]:
+        here = here[key]
+    here[path[-1]] = value
+    return out
+
+
+def mutated_states(state: Any, *, keys: Sequence[str] = (), values: Sequence[Any] = (),
+                   edits: tuple[int, int] = (1, 3)) -> Any:
+    """A hypothesis strategy: ``state`` (a saved target, left untouched) with ``edits[0]`` to
+    ``edits[1]`` random edits, each at a random place in it: a key or list item deleted, a key
+    (one of ``keys``, or any short text without them) or list item inserted, a value (or the
+    whole state) replaced by garbage, a value wrapped in a list.
+
+    The garbage is nested lists and tables of None, booleans, integers up to 10**40, floats with
+    NaN and infinities, short text, and ``values`` (give the names and numbers of your system:
+    near-miss keys in ``keys``, a location or a limit plus one in ``values``). Needs hypothesis,
+    imported here, not when this module is.
+    """
+    import copy
+
+    import hypothesis.strategies as st
+
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(10**40), max_value=10**40),
+                        st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8),
+                        st.sampled_from([math.nan, math.inf, -math.inf, -1, 0, 10**18, "", *values]))
+    garbage = st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)), max_leaves=10)
+    new_key = st.sampled_from(list(keys)) if keys else st.text(max_size=10)
+
+    @st.composite
+    def edited(draw: Any) -> Any:
+        data = copy.deepcopy(state)
+        for _ in range(draw(st.integers(*edits))):
+            path = draw(st.sampled_from(_paths(data)))
+            op = draw(st.sampled_from(["delete", "insert", "replace", "replace", "nest"]))
+            if not path:
+                if op == "replace":
+                    data = draw(garbage)
+                elif op == "insert" and isinstance(data, dict):
+                    data[draw(new_key)] = draw(garbage)
+                continue
+            parent: Any = data
+            for step in path[:-1]:
+                parent = parent[step]
+            key = path[-1]
+            if op == "delete":
+                del parent[key]
+            elif op == "replace":
+                parent[key] = draw(garbage)
+            elif op == "nest":
+                parent[key] = [parent[key]]
+            elif isinstance(parent[key], dict):
+                parent[key][draw(new_key)] = draw(garbage)
+            elif isinstance(parent[key], list):
+                parent[key].insert(draw(st.integers(0, len(parent[key]))), draw(garbage))
+        return data
+
+    return edited()
+
+
+def check_edited_state(system: Any, state: Any, procedure: str, params: Mapping[str, Any] | None = None, *,
+                       source: str = "sheet.json", seed: int | str = 0, options: Mapping[str, Any] | None = None,
+                       rules: Rules = ()) -> str:
+    """Hold an edited saved ``state`` to critcore's promise for bad input: the system's target
+    schema refuses it with one :class:`~critcore.errors.StateError` line starting with
+    ``source``, or ``procedure`` runs on it (``seed``, ``params``) and either refuses in one
+    line (an :class:`~critcore.errors.InputError`: a dead character, a location the unit lacks)
+    or leaves a state the schema accepts again.
+
+    ``system`` is the plugin (a registry of it alone is built each call) or an
+    :class:`~critcore.engine.Engine` for it. A message broken over lines is an AssertionError;
+    any other exception, a traceback for the user, is left to propagate. Returns what happened:
+    ``"refused by the schema"``, ``"refused by the procedure"`` or ``"resolved"`` (for
+    ``hypothesis.event``).
+    """
+    from .errors import InputError, StateError
+    from .model import thaw
+
+    engine = system if hasattr(system, "check_target") else _engine(system, options, rules)
+    try:
+        checked = engine.check_target(state, source)
+    except StateError as exc:
+        message = str(exc)
+        if not message.startswith(f"{source}: "):
+            raise AssertionError(f"the schema's refusal does not start with the source {source!r}: {message!r}") from None
+        if "\n" in message:
+            raise AssertionError(f"the schema's refusal is more than one line: {message!r}") from None
+        return "refused by the schema"
+    try:
+        out = engine.run(procedure, dict(params or {}), seed=seed, target=checked)
+    except InputError as exc:
+        if "\n" in str(exc):
+            raise AssertionError(f"{procedure} refused the checked state in more than one line: {str(exc)!r}") from None
+        return "refused by the procedure"
+    if out.target is not None:
+        try:
+            engine.check_target(thaw(out.target), "after")
+        except StateError as exc:
+            raise AssertionError(f"{procedure} left a state its schema refuses: {exc}") from None
+    return "resolved"
+
+
+def _engine(plugin: Any, options: Mapping[str, Any] | None, rules: Rules) -> Any:
+    from .engine import Engine
+
+    reg = registry(plugin, rules)
+    return Engine(next(iter(reg.systems)), rules=[n for n, _ in _rule_items(rules)], options=options, registry=reg)

@@ -34,6 +34,7 @@ st = hypothesis.strategies
 from click.testing import CliRunner  # noqa: E402
 
 import fakesystem  # noqa: E402
+from critcore import testing  # noqa: E402
 from critcore.cli import cli  # noqa: E402
 from critcore.engine import Engine, param_range  # noqa: E402
 from critcore.plugins import Registry  # noqa: E402
@@ -202,53 +203,6 @@ def test_dice_and_faces_through_the_cli(damage: str, faces: str) -> None:
 
 # --- target files: saved states, mutated ---------------------------------------------------------
 
-JSONISH = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(), st.integers(-10**40, 10**40), st.floats(),
-              st.text(max_size=20), st.sampled_from(NASTY)),
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
-    max_leaves=12,
-)
-
-
-def paths_of(data: Any, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix]
-    if isinstance(data, dict):
-        for k, v in data.items():
-            out += paths_of(v, prefix + (k,))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            out += paths_of(v, prefix + (i,))
-    return out
-
-
-@st.composite
-def mutated(draw: Any, state: dict[str, Any]) -> Any:
-    data = json.loads(json.dumps(state))
-    for _ in range(draw(st.integers(1, 4))):
-        paths = paths_of(data)
-        path = draw(st.sampled_from(paths))
-        how = draw(st.sampled_from(["replace", "replace", "delete", "add", "nest"]))
-        if not path:
-            if how == "replace":
-                data = draw(JSONISH)
-            continue
-        parent = data
-        for step in path[:-1]:
-            parent = parent[step]
-        if not isinstance(parent, (dict, list)):
-            continue
-        key = path[-1]
-        if how == "replace":
-            parent[key] = draw(JSONISH)
-        elif how == "delete":
-            del parent[key]
-        elif how == "add" and isinstance(parent, dict):
-            parent[draw(st.text(max_size=10))] = draw(JSONISH)
-        elif how == "nest":
-            parent[key] = [parent[key]]
-    return data
-
-
 def saved_states() -> list[tuple[str, dict[str, Any]]]:
     """For each system with an example target: the example as read, and the state a procedure
     saved from it through the CLI (a saved state, as the user's files look)."""
@@ -281,7 +235,8 @@ def test_mutated_target_files(system: str, state: dict[str, Any]) -> None:
     procs = [p for p in ENGINES[system].info.procedures if p.target != "none"]
 
     @FUZZ
-    @hypothesis.given(data=mutated(state), proc=st.sampled_from(procs), as_toml=st.booleans(), draw=st.data())
+    @hypothesis.given(data=testing.mutated_states(state, values=NASTY, edits=(1, 4)), proc=st.sampled_from(procs),
+                      as_toml=st.booleans(), draw=st.data())
     def fuzz(data: Any, proc: Any, as_toml: bool, draw: Any) -> None:
         path = WORK / system / ("mutant.toml" if as_toml else "mutant.json")
         text = None

@@ -230,3 +230,68 @@ def test_import_critcore_does_not_load_the_testing_module_nor_pytest():
     code = "import sys, critcore.testing; print('pytest' in sys.modules, 'critcore.exact' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+# --- edited saved states ----------------------------------------------------------------------
+
+
+def test_an_edited_state_is_refused_by_the_schema_in_one_line_naming_the_source():
+    """The fake character's hp must be a whole number: "x" is refused before the procedure runs."""
+    assert testing.check_edited_state(fakesystem, {"hp": "x"}, "rest", source="hero.json") == "refused by the schema"
+    assert testing.check_edited_state(fakesystem, {"hp": 10}, "rest", source="hero.json") == "resolved"
+
+
+def _fake_with_treat(treat):
+    class System:
+        @hookimpl
+        def critcore_system(self):
+            return fakesystem.INFO
+
+        @hookimpl
+        def critcore_treat(self, ctx):
+            return treat(ctx)
+
+    return System()
+
+
+def test_a_procedure_refusing_in_two_lines_fails_the_check():
+    from critcore.errors import InputError
+
+    def treat(ctx):
+        raise InputError("no rest for you\nTraceback: ...")
+
+    with pytest.raises(AssertionError, match="rest refused the checked state in more than one line"):
+        testing.check_edited_state(_fake_with_treat(treat), {"hp": 10}, "rest")
+    assert testing.check_edited_state(_fake_with_treat(lambda ctx: (_ for _ in ()).throw(InputError("no rest"))),
+                                      {"hp": 10}, "rest") == "refused by the procedure"
+
+
+def test_a_procedure_leaving_a_state_its_schema_refuses_fails_the_check():
+    from critcore.model import Applied
+
+    def treat(ctx):
+        return Applied("rested", (), dict(ctx.target, hp=None))
+
+    with pytest.raises(AssertionError, match="rest left a state its schema refuses: after: hp"):
+        testing.check_edited_state(_fake_with_treat(treat), {"hp": 10}, "rest")
+
+
+def test_mutated_states_edit_a_copy_in_every_way_promised():
+    """Keys inserted from ``keys``, values replaced by NaN, values wrapped in a list, the whole
+    state replaced; the saved state itself never changes."""
+    hypothesis = pytest.importorskip("hypothesis")
+    saved = {"hp": 10, "statuses": [{"id": "stunned"}]}
+    strategy = testing.mutated_states(saved, keys=["Hp"], values=["stunned"])
+    settings = hypothesis.settings(max_examples=2000, database=None)
+    hypothesis.find(strategy, lambda s: isinstance(s, dict) and "Hp" in s, settings=settings)
+    hypothesis.find(strategy, lambda s: isinstance(s, dict) and s.get("hp") != s.get("hp"), settings=settings)  # NaN
+    hypothesis.find(strategy, lambda s: isinstance(s, dict) and s.get("hp") == [10], settings=settings)
+    hypothesis.find(strategy, lambda s: not isinstance(s, dict), settings=settings)
+    hypothesis.find(strategy, lambda s: isinstance(s, dict) and "hp" not in s, settings=settings)
+    assert saved == {"hp": 10, "statuses": [{"id": "stunned"}]}
+
+
+def test_edited_state_sets_one_value_in_a_copy():
+    saved = {"hp": 10, "statuses": [{"id": "stunned"}]}
+    assert testing.edited_state(saved, ("statuses", 0, "id"), 7) == {"hp": 10, "statuses": [{"id": 7}]}
+    assert saved == {"hp": 10, "statuses": [{"id": "stunned"}]}

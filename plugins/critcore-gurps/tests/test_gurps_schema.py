@@ -10,7 +10,6 @@ at random and asserts exactly that, never another exception.
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from pathlib import Path
@@ -21,9 +20,10 @@ import hypothesis.strategies as st
 import pytest
 from click.testing import CliRunner
 
+from critcore import testing
 from critcore.cli import cli
 from critcore.engine import Engine
-from critcore.errors import InputError, StateError
+from critcore.errors import StateError
 from critcore.model import thaw
 from critcore.plugins import Registry
 from gurps_testkit import REG, faces
@@ -52,12 +52,7 @@ def check(state: Any, where: str = "bertram.json") -> Any:
 
 
 def edited(path: tuple, value: Any) -> dict[str, Any]:
-    state = copy.deepcopy(SAVED)
-    here = state
-    for key in path[:-1]:
-        here = here[key]
-    here[path[-1]] = value
-    return state
+    return testing.edited_state(SAVED, path, value)
 
 
 def test_a_saved_character_passes_its_schema() -> None:
@@ -151,47 +146,9 @@ def test_every_procedure_leaves_a_character_its_schema_accepts() -> None:
 
 # --- the property test -----------------------------------------------------------------------------
 
-GARBAGE = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30),
-              st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=6),
-              st.sampled_from([math.nan, math.inf, -math.inf, -1, 0, 10**18, "", "ht", "torso"])),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=4), inner, max_size=3)),
-    max_leaves=8,
-)
-
-
-def paths_of(data: Any, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix]
-    if isinstance(data, dict):
-        for k, v in data.items():
-            out += paths_of(v, prefix + (k,))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            out += paths_of(v, prefix + (i,))
-    return out
-
-
-@st.composite
-def mutated(draw: Any, state: dict[str, Any]) -> dict[str, Any]:
-    """``state`` with 1-3 edits: a key deleted, a key inserted, a value replaced by garbage."""
-    state = copy.deepcopy(state)
-    for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(paths_of(state)))
-        here: Any = state
-        for key in path[:-1]:
-            here = here[key]
-        target = here[path[-1]] if path else state
-        op = draw(st.sampled_from(["delete", "insert", "replace"]))
-        if op == "insert" and isinstance(target, (dict, list)):
-            if isinstance(target, dict):
-                target[draw(st.sampled_from(["Dr", "hp ", "HT", "x", "statuses", "check"]))] = draw(GARBAGE)
-            else:
-                target.insert(draw(st.integers(0, len(target))), draw(GARBAGE))
-        elif op == "delete" and path:
-            del here[path[-1]]
-        elif path:
-            here[path[-1]] = draw(GARBAGE)
-    return state
+# The GURPS names and numbers the edits draw on: near-miss keys and values a character holds.
+KEYS = ["Dr", "hp ", "HT", "x", "statuses", "check"]
+VALUES = ["ht", "torso"]
 
 
 PROCEDURES = [
@@ -207,26 +164,13 @@ PROCEDURES = [
 
 
 @hypothesis.settings(max_examples=300, deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
-@hypothesis.given(state=mutated(SAVED), proc=st.sampled_from(PROCEDURES), seed=st.integers(0, 1000))
+@hypothesis.given(state=testing.mutated_states(SAVED, keys=KEYS, values=VALUES), proc=st.sampled_from(PROCEDURES),
+                  seed=st.integers(0, 1000))
 def test_a_mutated_character_gives_one_clean_line_or_a_correct_result(state: Any, proc: Any, seed: int) -> None:
     """Never a traceback: the check refuses the state in one line naming the file, or the
-    procedure runs and leaves a character the schema accepts."""
-    try:
-        checked = check(state, "sheet.json")
-    except StateError as exc:
-        hypothesis.event("refused by the schema")
-        message = str(exc)
-        assert message.startswith("sheet.json: ") and "\n" not in message
-        return
-    try:
-        out = ENGINE.run(proc[0], proc[1], seed=seed, target=checked)
-    except InputError as exc:
-        hypothesis.event("refused by the procedure")  # a procedure's own refusal (no such status, a dead character ...)
-        assert "\n" not in str(exc)
-        return
-    hypothesis.event("resolved")
-    if out.target is not None:
-        check(thaw(out.target), "after")  # what the procedure wrote loads again
+    procedure runs (or refuses in one line: no such status, a dead character ...) and leaves a
+    character the schema accepts."""
+    hypothesis.event(testing.check_edited_state(ENGINE, state, proc[0], proc[1], source="sheet.json", seed=seed))
 
 
 # --- the command line ------------------------------------------------------------------------------
