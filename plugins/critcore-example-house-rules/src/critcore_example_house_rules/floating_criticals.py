@@ -44,7 +44,9 @@ def critcore_locate(ctx: Context, determination: Any) -> Generator[None, Any, Lo
     location: Location | None = yield  # the BattleTech plugin's roll
     if ctx.procedure.name != "hit-location" or location is None or location.data.get("row") != TWO:
         return location
-    again: Location = battletech.critcore_locate(ctx, determination)  # roll 2d6 again, same side
+    again: Location | None = battletech.critcore_locate(ctx, determination)  # roll 2d6 again, same side
+    if again is None:  # BattleTech always locates a hit-location; nothing to float otherwise
+        return location
     if again.data["row"] == TWO:
         ctx.note(f"a 2 again: the hit stays on the {location.name} with its through-armor critical", by=RULE.name)
         return again

@@ -47,7 +47,7 @@ def _int(state: dict[str, Any] | None, key: str, default: int | None) -> int | N
     if state is None:
         return default
     value = state.get(key)
-    return default if value is None else value  # type: ignore[no-any-return]
+    return default if value is None else value
 
 
 def number(ctx: Any, state: dict[str, Any] | None, key: str, default: int | None) -> int | None:

@@ -168,7 +168,7 @@ class _BoundsBySkill(dict):  # type: ignore[type-arg]
         found = self[skill] = bounds(int(skill), extended=self.extended, margin=self.margin)
         return found
 
-    def get(self, skill: int, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, skill: int, default: Any = None) -> Any:
         try:
             return self[skill]
         except KeyError:

@@ -99,7 +99,7 @@ def recover(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
 
 
 def _is_knockdown(item: dict[str, Any]) -> bool:
-    return item.get("kind", "knockdown") == "knockdown"  # files saved before kinds existed: knockdown
+    return bool(item.get("kind", "knockdown") == "knockdown")  # files saved before kinds existed: knockdown
 
 
 def knockdown(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:

@@ -19,8 +19,8 @@ EFFECT_CODES = frozenset({
 # no upper bounds (docs/systems/shadowrun2.md, "Where the rules are silent").
 _CRITICAL = Param("critical", "int", "Number of the critical to work on (see `crit show shadowrun2`).",
                   min=1, max=1000)
-_DICE = {"min": 0, "max": 50}  # dice pools: Biotech, Combat Pool
-_TN_MODIFIER = {"min": -50, "max": 50}
+_DICE_MIN, _DICE_MAX = 0, 50  # dice pools: Biotech, Combat Pool
+_TN_MODIFIER_MIN, _TN_MODIFIER_MAX = -50, 50
 
 WOUND = Procedure(
     "wound",
@@ -31,7 +31,7 @@ WOUND = Procedure(
         Param("body", "int", "The character's Body rating (taken from the character file when not given).",
               min=1, max=50),
         Param("combat_pool", "int", "Combat Pool dice added to the Body check (needs option allow_combat_pool).",
-              default=0, **_DICE),
+              default=0, min=_DICE_MIN, max=_DICE_MAX),
         Param("closed", "bool", "A closed wound (fall, blunt blow, spell); by default the wound is open "
               "(bullet, blade), which lets some criticals be diagnosed on sight.", default=False),
         Param("stun", "bool", "The wound is Stun damage: mark the Stun track instead of the Physical one.",
@@ -48,9 +48,9 @@ DIAGNOSE = Procedure(
     "diagnose",
     "A medic examines the character: one Biotech test per critical not yet found.",
     (
-        Param("biotech", "int", "Biotech dice (when defaulting, the dice you default to).", required=True, **_DICE),
+        Param("biotech", "int", "Biotech dice (when defaulting, the dice you default to).", required=True, min=_DICE_MIN, max=_DICE_MAX),
         Param("modifier", "int", "Other target-number modifiers (defaulting, the medic's own wounds, ...).",
-              default=0, **_TN_MODIFIER),
+              default=0, min=_TN_MODIFIER_MIN, max=_TN_MODIFIER_MAX),
         Param("assensing", "bool", "The medic is a magician with Biotech who assenses the patient (-2).",
               default=False),
         _CRITICAL,
@@ -63,8 +63,8 @@ MEDIC = Procedure(
     "medic",
     "A medic treats one diagnosed critical (Mortal or Critical; nobody can treat a Crippling one).",
     (
-        Param("biotech", "int", "Biotech dice.", required=True, **_DICE),
-        Param("modifier", "int", "Other target-number modifiers.", default=0, **_TN_MODIFIER),
+        Param("biotech", "int", "Biotech dice.", required=True, min=_DICE_MIN, max=_DICE_MAX),
+        Param("modifier", "int", "Other target-number modifiers.", default=0, min=_TN_MODIFIER_MIN, max=_TN_MODIFIER_MAX),
         _CRITICAL,
     ),
     verb="treat",

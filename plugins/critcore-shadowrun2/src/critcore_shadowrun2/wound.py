@@ -39,7 +39,7 @@ HIT_LOCATION = "hit location"
 _DETERMINATIONS: dict[int, tuple[Row, Determination]] = {}
 _LOCATIONS: dict[int, tuple[Row, Location]] = {}
 _EFFECTS: dict[tuple[int, int], tuple[Row, tuple[Effect, ...]]] = {}
-_APPLIED: dict[tuple[int, int, int, int | None], tuple[Any, ...]] = {}
+_APPLIED: dict[tuple[int, int, int, int | None, bool], tuple[Any, ...]] = {}
 _LIMIT = 4096
 
 
