@@ -8,8 +8,11 @@ from is the roller's business:
 * :class:`RandomRoller` - seeded pseudo-random faces;
 * :class:`ScriptedRoller` - faces typed by a player who rolled real dice (``--dice 6,6,5``);
 * :class:`PromptRoller` - asks for each roll by its label;
-* :class:`EnumeratingRoller` - branches on every distinct result with its exact probability
-  (see :func:`enumerate_runs`), so exact odds run any plugin's stages unchanged.
+* :class:`critcore.enumeration.EnumeratingRoller` - branches on every distinct result with its
+  exact probability, so exact odds run any plugin's stages unchanged.
+
+Every roller implements the whole :class:`Roller` protocol, so :class:`Dice` never asks which
+roller it has, and neither does a plugin.
 
 Plugins must act only on ``total`` and ``successes``: the enumerating roller does not invent
 faces.
@@ -20,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import cached_property, lru_cache
 from math import floor
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
 from .errors import Aborted, DiceError
 from .model import Roll, record
@@ -257,9 +260,20 @@ def make_test(dice: int, tn: int, rule_of_six: bool = True) -> SuccessTest:
 
 # --- rollers ------------------------------------------------------------------------------
 
+T = TypeVar("T")
+
+
 
 class Roller(Protocol):
-    """Where dice results come from. Both methods return faces as rolled (may be empty)."""
+    """Where dice results come from. Every roller implements all of these methods: a plugin
+    never asks which roller it has (:class:`Dice` calls them; plugins call :class:`Dice`).
+
+    ``roll_sum`` and ``roll_test`` return faces as rolled (may be empty). ``roll_until``,
+    ``roll_branch`` and ``roll_iterate`` carry out :meth:`Dice.until`, :meth:`Dice.branch` and
+    :meth:`Dice.iterate`: a roller of real dice (:class:`FaceRoller`) runs them as plain loops
+    on the ``dice`` it is handed, the enumerating roller enumerates them. ``unused`` is what a
+    roller was given and never rolled (scripted faces; empty for every other roller).
+    """
 
     def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
         """Roll ``expr``; return (faces, result)."""
@@ -269,12 +283,55 @@ class Roller(Protocol):
         """Roll a success test; return (faces, successes, all_ones)."""
         ...
 
+    def roll_until(self, dice: Dice, attempt: Callable[[Dice], T | None], label: str, limit: int,
+                   key: Hashable | None) -> T:
+        """Repeat ``attempt`` until it answers something other than None (see :meth:`Dice.until`)."""
+        ...
+
+    def roll_branch(self, dice: Dice, fn: Callable[[Dice], T], label: str, key: Hashable | None) -> T:
+        """``fn``'s answer (see :meth:`Dice.branch`)."""
+        ...
+
+    def roll_iterate(self, dice: Dice, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool],
+                     label: str, key: Hashable | None) -> T:
+        """``step`` applied until ``done`` (see :meth:`Dice.iterate`)."""
+        ...
+
+    @property
+    def unused(self) -> list[int]:
+        """Faces given to this roller and never rolled (scripted faces); empty otherwise."""
+        ...
+
 
 class FaceRoller:
-    """A roller that produces individual faces; subclasses supply :meth:`faces`."""
+    """A roller of real dice that produces individual faces; subclasses supply :meth:`faces`.
+
+    ``until``, ``branch`` and ``iterate`` are plain loops here: every roll is made and recorded.
+    """
 
     def faces(self, sides: int, count: int, label: str, notation: str) -> list[int]:
         raise NotImplementedError
+
+    @property
+    def unused(self) -> list[int]:
+        return []
+
+    def roll_until(self, dice: Dice, attempt: Callable[[Dice], T | None], label: str, limit: int,
+                   key: Hashable | None) -> T:
+        for _ in range(limit):
+            answer = attempt(dice)
+            if answer is not None:
+                return answer
+        raise DiceError(f"{label}: no acceptable result after {limit} tries")
+
+    def roll_branch(self, dice: Dice, fn: Callable[[Dice], T], label: str, key: Hashable | None) -> T:
+        return fn(dice)
+
+    def roll_iterate(self, dice: Dice, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool],
+                     label: str, key: Hashable | None) -> T:
+        while not done(state):
+            state = step(dice, state)
+        return state
 
     def extra_face(self, label: str, notation: str, die: int, so_far: int) -> int:
         """The extra face of a die that showed 6 under the Rule of Six."""
@@ -493,9 +550,6 @@ class PromptRoller(FaceRoller):
         return tuple(flat), successes, bool(first) and all(f == 1 for f in first)
 
 
-T = TypeVar("T")
-
-
 # --- the per-resolution record ------------------------------------------------------------
 
 
@@ -516,7 +570,8 @@ class Dice:
         self.rolls.append(roll)
         return roll
 
-    def until(self, attempt: Callable[[Dice], T | None], label: str, limit: int = 1000, key: Any = None) -> T:
+    def until(self, attempt: Callable[[Dice], T | None], label: str, limit: int = 1000,
+              key: Hashable | None = None) -> T:
         """Repeat ``attempt`` (which rolls with the Dice it is given) until it returns something
         other than None: the "roll again" of many rules. Every attempt's rolls are recorded.
 
@@ -526,17 +581,9 @@ class Dice:
         ``key`` (optional, hashable) says that every attempt with the same label and key behaves
         the same (e.g. the set of slots that can still be hit): exact odds then enumerate it once.
         """
-        handler = getattr(self.roller, "roll_until", None)
-        if handler is not None:
-            found: T = handler(attempt, label, key)
-            return found
-        for _ in range(limit):
-            answer = attempt(self)
-            if answer is not None:
-                return answer
-        raise DiceError(f"{label}: no acceptable result after {limit} tries")
+        return self.roller.roll_until(self, attempt, label, limit, key)
 
-    def branch(self, fn: Callable[[Dice], T], label: str, key: Any = None) -> T:
+    def branch(self, fn: Callable[[Dice], T], label: str, key: Hashable | None = None) -> T:
         """Run ``fn`` (which rolls with the Dice it is given) and return its answer.
 
         This is how a long chain inside one stage (a BattleTech ammunition cascade) stays
@@ -546,13 +593,9 @@ class Dice:
         real dice it simply runs ``fn`` and records its rolls. ``fn`` must return a hashable
         answer and change nothing outside.
         """
-        handler = getattr(self.roller, "roll_branch", None)
-        if handler is not None:
-            answer: T = handler(fn, label, key)
-            return answer
-        return fn(self)
+        return self.roller.roll_branch(self, fn, label, key)
 
-    def fold(self, state: T, steps: Sequence[Callable[[Dice, T], T]], label: str, key: Any = None) -> T:
+    def fold(self, state: T, steps: Sequence[Callable[[Dice, T], T]], label: str, key: Hashable | None = None) -> T:
         """Run ``steps`` in turn, each taking the state the one before left (``step(dice, state)``).
 
         With real dice this is a plain loop. Under exact odds the distribution of states is
@@ -568,11 +611,11 @@ class Dice:
         def step(dice: Dice, at: tuple[int, T]) -> tuple[int, T]:
             return at[0] + 1, steps[at[0]](dice, at[1])
 
-        return self.iterate((0, state), step, lambda at: at[0] == len(steps), label,
-                            None if key is None else ("fold", key))[1]
+        named = None if key is None else ("fold", key, tuple(_code_of(s) for s in steps))
+        return self.iterate((0, state), step, lambda at: at[0] == len(steps), label, named)[1]
 
     def iterate(self, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool], label: str,
-                key: Any = None) -> T:
+                key: Hashable | None = None) -> T:
         """Apply ``step`` (``step(dice, state)``) until ``done(state)``, and return that state.
 
         With real dice this is a plain loop. Under exact odds the distribution of unfinished
@@ -582,13 +625,7 @@ class Dice:
         be hashable. ``key`` as for :meth:`fold`: it names ``step`` and ``done`` (what they
         depend on besides the state), and each step's answers from each state are remembered.
         """
-        handler = getattr(self.roller, "roll_iterate", None)
-        if handler is not None:
-            finished: T = handler(state, step, done, label, key)
-            return finished
-        while not done(state):
-            state = step(self, state)
-        return state
+        return self.roller.roll_iterate(self, state, step, done, label, key)
 
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
         """A success test: ``dice`` d6 against ``tn`` (Rule of Six, minimum TN 2, Rule of One)."""
@@ -598,6 +635,11 @@ class Dice:
         roll = Roll(label, test.notation, faces, successes, successes, detail)
         self.rolls.append(roll)
         return roll
+
+
+def _code_of(fn: Callable[..., object]) -> object:
+    """The code of ``fn`` (of a bound method's function): what tells two steps apart in a key."""
+    return getattr(getattr(fn, "__func__", fn), "__code__", fn)
 
 
 MAX_SEED_LENGTH = 1000
@@ -635,16 +677,3 @@ def make_roller(
     if prompt is not None:
         return PromptRoller(*prompt)
     return RandomRoller(parse_seed(seed))
-
-
-_MOVED = {"Pruned", "EnumeratingRoller", "enumerate_runs", "enumerate_weights", "enumerate_within",
-          "enumerate_weights_within", "add_to"}
-
-
-def __getattr__(name: str) -> Any:
-    """The exact-enumeration names moved to :mod:`critcore.enumeration`; still importable here."""
-    if name in _MOVED:
-        from . import enumeration
-
-        return getattr(enumeration, name)
-    raise AttributeError(f"module 'critcore.dice' has no attribute {name!r}")

@@ -4,17 +4,26 @@
 success counts, never single faces), each run replaying the choices of an earlier one up to a
 point and taking a new branch there, and merges equal answers. Probabilities travel as
 whole-number weights over a common denominator, which is much cheaper than fractions.
-``Dice.until`` and ``Dice.branch`` (in :mod:`critcore.dice`) call back into
-:class:`EnumeratingRoller` to enumerate a sub-computation on its own.
+``Dice.until``, ``Dice.branch`` and ``Dice.iterate`` (in :mod:`critcore.dice`) call
+:class:`EnumeratingRoller`'s part of the :class:`~critcore.dice.Roller` protocol to enumerate a
+sub-computation on its own.
+
+Sub-enumerations are remembered (``_UNTIL_CACHE``) under the label, the ``key`` a plugin gives
+and the code of the function, so two different functions never share an answer. Whether a
+``key`` names everything the function depends on cannot be seen from outside; with
+:func:`checking_keys` on (``critcore.testing`` turns it on for a plugin's odds tests) every
+remembered answer is worked out again and compared, and a key that is too coarse is a
+:class:`~critcore.errors.PluginError` naming the label, not silently wrong odds.
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Sequence, TypeVar
 
 from .dice import Dice, DiceExpr, SuccessTest
-from .errors import DiceError
+from .errors import DiceError, PluginError
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -75,6 +84,34 @@ _weights_of = lru_cache(maxsize=4096)(lambda request: _weights(_bounded(request)
 
 
 _UNTIL_CACHE: dict[Any, Any] = {}
+_CHECK_KEYS = [False]  # while True, every remembered sub-enumeration is worked out again and compared
+
+
+@contextmanager
+def checking_keys() -> Iterator[None]:
+    """Within this block, a sub-enumeration found under its ``key`` is enumerated again and
+    must give the same answer (slow: for tests). A plugin whose key leaves out something its
+    function depends on gets a :class:`~critcore.errors.PluginError` naming the label."""
+    before = _CHECK_KEYS[0]
+    _CHECK_KEYS[0] = True
+    try:
+        yield
+    finally:
+        _CHECK_KEYS[0] = before
+
+
+def _code_of(fn: Callable[..., Any]) -> Any:
+    """The code of ``fn`` (a bound method's function's): part of every cache key, so two
+    different functions under one label and key never share an answer."""
+    return getattr(getattr(fn, "__func__", fn), "__code__", fn)
+
+
+def _same(label: str, key: Any, remembered: Any, fresh: Any) -> Any:
+    if remembered != fresh:
+        raise PluginError(f"{label}: the key {key!r} given to Dice.until/branch/iterate/fold does not name "
+                          "everything the function depends on (two calls with the same key gave different "
+                          "answers): add what differs to the key")
+    return remembered
 
 
 class EnumeratingRoller:
@@ -139,7 +176,12 @@ class EnumeratingRoller:
         successes, ones = self._choose(_weights_of(test))
         return (), successes, ones
 
-    def roll_until(self, attempt: Callable[[Dice], Any], label: str, key: Any = None) -> Any:
+    @property
+    def unused(self) -> list[int]:
+        return []
+
+    def roll_until(self, dice: Dice, attempt: Callable[[Dice], Any], label: str, limit: int,
+                   key: Hashable | None) -> Any:
         """Enumerate one attempt on its own, keep the acceptable answers, and branch on them
         with probabilities conditioned on acceptance: exact, however many re-rolls it takes.
 
@@ -147,12 +189,12 @@ class EnumeratingRoller:
         """
         return self._choose_sub(self._sub(attempt, label, key, True))
 
-    def roll_branch(self, fn: Callable[[Dice], Any], label: str, key: Any = None) -> Any:
+    def roll_branch(self, dice: Dice, fn: Callable[[Dice], Any], label: str, key: Hashable | None) -> Any:
         """Enumerate ``fn`` on its own and branch on its distinct answers (equal ones merged)."""
         return self._choose_sub(self._sub(fn, label, key, False))
 
-    def roll_iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
-                     key: Any = None) -> Any:
+    def roll_iterate(self, dice: Dice, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
+                     label: str, key: Hashable | None) -> Any:
         """Apply ``step`` to every unfinished state of the distribution, merging equal states,
         until every state is ``done``; branch on the finished states. Unfinished states whose
         probability falls below a millionth of the cut-off are dropped (and show in the
@@ -161,75 +203,101 @@ class EnumeratingRoller:
         With a ``key`` each step's answers from each state are remembered, and so is the answer
         of the whole process from ``state``.
         """
-        from fractions import Fraction
-
         cache = _UNTIL_CACHE
-        whole_key = (label, key, "iterate", self.cut_num, self.cut_den, state) if key is not None else None
+        whole_key = (label, key, "iterate", _code_of(step), _code_of(done), self.cut_num, self.cut_den,
+                     state) if key is not None else None
         weights = cache.get(whole_key) if whole_key is not None else None
         if weights is None:
-            finished: dict[Any, list[int]] = {}
-            frontier: dict[Any, list[int]] = {state: [1, 1]}
-            # only states far below the cut-off are dropped: a finite process (the usual case)
-            # stays exact, and one that may go on for ever still ends
-            cut_num, cut_den = self.cut_num, self.cut_den * 10**6
-            cut = (self.cut_num, self.cut_den)  # the cut-off in the keys (hashing a Fraction is slow)
-            while frontier:
-                nxt: dict[Any, list[int]] = {}
-                for before, (pn, pd) in frontier.items():
-                    if done(before):
-                        acc = finished.get(before)
-                        if acc is None:
-                            finished[before] = [pn, pd]
-                        else:
-                            add_to(acc, pn, pd)
-                        continue
-                    if cut_num and pn * cut_den < cut_num * pd:
-                        continue
-                    step_key = (label, key, "iterate step", cut, before) if key is not None else None
-                    after = cache.get(step_key) if step_key is not None else None
-                    if after is None:
-                        def one_step(roller: EnumeratingRoller, s: Any = before) -> Any:
-                            return step(Dice(roller), s)
-
-                        found, _ = enumerate_weights(one_step, self.cutoff)
-                        after = tuple((new, n, d) for new, (n, d) in found.items())
-                        if step_key is not None:
-                            _remember(step_key, after)
-                    for new, qn, qd in after:
-                        acc = nxt.get(new)
-                        if acc is None:
-                            nxt[new] = [pn * qn, pd * qd]
-                        else:
-                            add_to(acc, pn * qn, pd * qd)
-                frontier = nxt
-            weights = _weights([(s, Fraction(n, d)) for s, (n, d) in finished.items()])
+            weights = self._iterate(state, step, done, label, key)
             if whole_key is not None:
                 _remember(whole_key, weights)
+        elif _CHECK_KEYS[0]:
+            _same(label, key, _as_fractions(weights), _as_fractions(self._iterate(state, step, done, label, key)))
         if not weights[0]:
             raise Pruned()  # every way on fell below the cut-off
         return self._choose_sub(weights)
 
-    def _sub(self, fn: Callable[[Dice], Any], label: str, key: Any, reject_none: bool) -> Any:
+    def _iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
+                 key: Hashable | None) -> tuple[tuple[tuple[Any, int], ...], int]:
         from fractions import Fraction
 
-        cache_key = (label, key, reject_none, self.cut_num, self.cut_den) if key is not None else None
+        cache = _UNTIL_CACHE
+        finished: dict[Any, list[int]] = {}
+        frontier: dict[Any, list[int]] = {state: [1, 1]}
+        # only states far below the cut-off are dropped: a finite process (the usual case)
+        # stays exact, and one that may go on for ever still ends
+        cut_num, cut_den = self.cut_num, self.cut_den * 10**6
+        cut = (self.cut_num, self.cut_den)  # the cut-off in the keys (hashing a Fraction is slow)
+        code = _code_of(step)
+        while frontier:
+            nxt: dict[Any, list[int]] = {}
+            for before, (pn, pd) in frontier.items():
+                if done(before):
+                    acc = finished.get(before)
+                    if acc is None:
+                        finished[before] = [pn, pd]
+                    else:
+                        add_to(acc, pn, pd)
+                    continue
+                if cut_num and pn * cut_den < cut_num * pd:
+                    continue
+                step_key = (label, key, "iterate step", code, cut, before) if key is not None else None
+                after = cache.get(step_key) if step_key is not None else None
+                if after is None or _CHECK_KEYS[0]:
+                    def one_step(roller: EnumeratingRoller, s: Any = before) -> Any:
+                        return step(Dice(roller), s)
+
+                    found, _ = enumerate_weights(one_step, self.cutoff)
+                    fresh = tuple((new, n, d) for new, (n, d) in found.items())
+                    if after is not None:
+                        _same(label, key, {new: Fraction(n, d) for new, n, d in after},
+                              {new: Fraction(n, d) for new, n, d in fresh})
+                    elif step_key is not None:
+                        _remember(step_key, fresh)
+                    after = fresh
+                for new, qn, qd in after:
+                    acc = nxt.get(new)
+                    if acc is None:
+                        nxt[new] = [pn * qn, pd * qd]
+                    else:
+                        add_to(acc, pn * qn, pd * qd)
+            frontier = nxt
+        return _weights([(s, Fraction(n, d)) for s, (n, d) in finished.items()])
+
+    def _sub(self, fn: Callable[[Dice], Any], label: str, key: Hashable | None, reject_none: bool) -> Any:
+        cache_key = (label, key, reject_none, _code_of(fn), self.cut_num, self.cut_den) if key is not None else None
         weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
         if weights is None:
-            dist, cut = enumerate_runs(lambda roller: fn(Dice(roller)), self.cutoff)
-            if reject_none:
-                found = [(value, p) for value, p in dist.items() if value is not None]
-                accepted = sum((p for _, p in found), Fraction(0))
-                if not accepted:
-                    raise DiceError(f"{label}: no roll can ever give an acceptable result")
-                # attempts cut off might have been accepted: their share stays missing
-                found = [(value, p / (accepted + cut)) for value, p in found]
-            else:
-                # what the sub-enumeration cut off stays missing, and shows in the remainder
-                found = list(dist.items())
-            weights = _weights(found)
+            weights = self._enumerate_sub(fn, label, reject_none)
             if cache_key is not None:
                 _remember(cache_key, weights)
+        elif _CHECK_KEYS[0]:
+            _same(label, key, _as_fractions(weights), _as_fractions(self._enumerate_sub(fn, label, reject_none)))
         return weights
+
+    def _enumerate_sub(self, fn: Callable[[Dice], Any], label: str,
+                       reject_none: bool) -> tuple[tuple[tuple[Any, int], ...], int]:
+        from fractions import Fraction
+
+        dist, cut = enumerate_runs(lambda roller: fn(Dice(roller)), self.cutoff)
+        if reject_none:
+            found = [(value, p) for value, p in dist.items() if value is not None]
+            accepted = sum((p for _, p in found), Fraction(0))
+            if not accepted:
+                raise DiceError(f"{label}: no roll can ever give an acceptable result")
+            # attempts cut off might have been accepted: their share stays missing
+            found = [(value, p / (accepted + cut)) for value, p in found]
+        else:
+            # what the sub-enumeration cut off stays missing, and shows in the remainder
+            found = list(dist.items())
+        return _weights(found)
+
+
+def _as_fractions(weights: tuple[tuple[tuple[Any, int], ...], int]) -> dict[Any, Fraction]:
+    from fractions import Fraction
+
+    weighted, den = weights
+    return {value: Fraction(w, den) for value, w in weighted}
 
 
 def _remember(key: Any, value: Any) -> None:

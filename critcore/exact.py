@@ -20,9 +20,9 @@ from typing import Any, Callable, Mapping, Sequence
 from .enumeration import EnumeratingRoller, add_to, enumerate_weights_within
 from .engine import Engine, check_params, direct_caller
 from .model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, thaw
+from .probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)
-LEVELS = ("determine", "locate", "effect", "apply")
 
 
 def _exact(probability: Fraction | float) -> Fraction:
@@ -83,16 +83,6 @@ def _effect_words(e: Effect) -> str:
     return f"{what}: {e.text}" if isinstance(what, str) and what else e.text
 
 
-def prob_json(p: Fraction | float, n: int | None = None) -> dict[str, Any]:
-    """The one probability representation of ``crit odds`` and ``crit simulate`` JSON: an exact
-    fraction as text and a float, side by side (a simulation's fraction is count/runs)."""
-    if isinstance(p, Fraction):
-        return {"fraction": f"{p.numerator}/{p.denominator}", "float": float(p)}
-    if n:
-        return {"fraction": f"{round(p * n)}/{n}", "float": p}
-    return {"fraction": None, "float": p}
-
-
 def declared_events(engine: Engine, procedure: str | None = None) -> tuple[Event, ...]:
     """The events the system declares, then those its enabled rule plugins add (``RuleInfo.events``);
     with ``procedure``, only those its outcomes may carry."""
@@ -104,17 +94,6 @@ def declared_events(engine: Engine, procedure: str | None = None) -> tuple[Event
                 names.add(e.name)
                 found.append(e)
     return tuple(found)
-
-
-@dataclass(frozen=True)
-class Group:
-    """Outcomes that read the same down to one level (e.g. every critical hit)."""
-
-    level: str
-    label: str
-    probability: Fraction | float
-    children: tuple[Group, ...] = ()
-    count: int = 0  # how many simulated resolutions fell here (simulations only)
 
 
 NOTHING_MORE = "nothing more"

@@ -24,7 +24,6 @@ and apply answer for a determination depends only on the rolls they are given.
 
 from __future__ import annotations
 
-import math
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -35,11 +34,11 @@ from .dice import DiceExpr, make_test, parse
 from .engine import Context, Engine, check_params, direct_caller
 from .exact import LEVELS, Branch, Group, answered_levels, declared_events, group
 from .model import Data, Event, Roll, outcome_tags
+from .probability import Z95 as Z95, wilson as wilson
 
 if TYPE_CHECKING:
     from .dice import Dice
 
-Z95 = 1.959963984540054
 
 Table = tuple[Any, ...]
 """A roll's results laid out for drawing: ("flat", rolls, size) or ("bisect", (cumulative, rolls), 0)."""
@@ -229,19 +228,6 @@ def _with_counts(groups: Sequence[Group], n: int) -> tuple[Group, ...]:
     from dataclasses import replace
 
     return tuple(replace(g, count=round(float(g.probability) * n), children=_with_counts(g.children, n)) for g in groups)
-
-
-def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (sound near 0 and 1 too)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = hits / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if hits == 0 else max(0.0, centre - half)  # exactly 0 and 1 at the ends, not rounding dust
-    high = 1.0 if hits == n else min(1.0, centre + half)
-    return (low, high)
 
 
 Entry = list[Any]  # [count, determination, location, effects, applied]: one counted kind of resolution

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
-from .exact import LEVELS, Group, prob_json
+from .probability import LEVELS, Z95, Group, prob_json, wilson
 from .model import Data, _stage_json, thaw
 
 FORMAT = 2
@@ -205,8 +205,6 @@ def odds_json(odds: Any, levels: Sequence[str] = LEVELS) -> dict[str, Any]:
 
 
 def simulation_json(sim: Any, levels: Sequence[str] = LEVELS) -> dict[str, Any]:
-    from .montecarlo import wilson
-
     outcomes, stored = outcomes_json(sim.branches, sim.target, sim.n)
     return {
         "format": FORMAT,
@@ -260,8 +258,6 @@ def _none(result: Any) -> Fraction | float:
 
 def _difference_interval(pa: Fraction | float, na: int, pb: Fraction | float, nb: int) -> tuple[float, float]:
     """A 95% interval for the difference of two independent frequencies (normal approximation)."""
-    from .montecarlo import Z95
-
     half = Z95 * ((pa * (1 - pa) / na) + (pb * (1 - pb) / nb)) ** 0.5
     d = pa - pb
     return (d - half, d + half)

@@ -166,14 +166,25 @@ def load_toml(location: str, source: str, text: str | None = None,
     source_text = text
 
     def build() -> dict[str, Any]:
-        from .tables import load_toml_text
-
         data = load_toml_text(source_text, source)
         if check is not None:
             check(data)
         return data
 
     return cached(f"{_CACHE_FORMAT}\0{os.path.abspath(location)}", digest(text.encode("utf-8")), build)
+
+
+def load_toml_text(text: str, source: str) -> dict[str, Any]:
+    """Parse TOML text; a syntax error is a :class:`~critcore.errors.TableError`, one line naming
+    the file (``source``) and line."""
+    from ._toml import decode_error, parser
+    from .errors import TableError
+
+    tomllib = parser()
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(decode_error(source, exc, text)) from None
 
 
 def load_data(package: str, name: str) -> dict[str, Any]:

@@ -340,20 +340,10 @@ def build_table(
     return table
 
 
-def load_toml_text(text: str, source: str) -> dict[str, Any]:
-    """Parse TOML text; a syntax error becomes one line naming the file and line."""
-    from ._toml import decode_error, parser
-
-    tomllib = parser()
-
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TableError(decode_error(source, exc, text)) from None
-
-
 def load_table_text(text: str, source: str, default_id: str = "",
                     effect_codes: frozenset[str] | None = None) -> Table:
+    from .resources import load_toml_text
+
     return build_table(load_toml_text(text, source), source, text, default_id, effect_codes)
 
 

@@ -294,14 +294,6 @@ def test_branch_with_real_dice_records_the_rolls():
     assert [r.label for r in d.rolls] == ["a", "b"]
 
 
-def test_enumeration_names_still_importable_from_dice():
-    """Code written against the first layout (critcore.dice.EnumeratingRoller) keeps working."""
-    import critcore.dice
-    import critcore.enumeration
-
-    assert critcore.dice.EnumeratingRoller is critcore.enumeration.EnumeratingRoller
-
-
 def test_fold_carries_merged_states_from_step_to_step():
     """Three steps, each adding a d6's parity to a running parity: the final parity is 0 or 1
     with 1/2 each, and each step is enumerated once per distinct state (2), not per path (8)."""
@@ -409,3 +401,79 @@ def test_cut_off_is_lowered_until_what_branches_lose_is_below_the_tolerance():
     result, remainder = enumerate_within(lambda r: Dice(r).branch(sixes, "endless sixes") >= 2)
     assert 0 < remainder < Fraction(1, 10**6)
     assert sum(result.values()) + remainder == 1
+
+
+# --- the roller protocol is declared, never probed (issue 13) -------------------------------
+
+ROLLER_METHODS = ("roll_sum", "roll_test", "roll_until", "roll_branch", "roll_iterate")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: RandomRoller(1), lambda: ScriptedRoller("1,2"), lambda: PromptRoller(lambda _: "1"),
+    lambda: __import__("critcore.enumeration", fromlist=["x"]).EnumeratingRoller(),
+], ids=["random", "scripted", "prompt", "enumerating"])
+def test_every_roller_implements_the_whole_roller_protocol(make):
+    """Dice calls roll_until/roll_branch/roll_iterate and reads unused on every roller: each
+    shipped roller has them all (no getattr with a fallback in Dice)."""
+    roller = make()
+    for name in ROLLER_METHODS:
+        assert callable(getattr(type(roller), name, None)), name
+    assert isinstance(roller.unused, list)
+
+
+def test_dice_does_not_fall_back_when_a_roller_lacks_a_protocol_method():
+    """A roller with only roll_sum/roll_test is not a Roller: Dice.until fails on it instead
+    of quietly running a loop of its own (the protocol is the one way)."""
+    class Partial:
+        def roll_sum(self, expr, label):
+            return (), expr.count
+
+    with pytest.raises(AttributeError):
+        Dice(Partial()).until(lambda d: 1, "x")  # type: ignore[arg-type]
+
+
+def test_scripted_roller_reports_unused_faces_and_others_none():
+    """--dice 3,4,5 with one d6 rolled leaves 4,5 unused; a random roller never has any."""
+    scripted = ScriptedRoller("3,4,5")
+    Dice(scripted).roll("1d6", "a")
+    assert scripted.unused == [4, 5]
+    assert RandomRoller(3).unused == []
+
+
+def test_two_functions_under_one_label_and_key_never_share_an_answer():
+    """The remembered sub-enumeration is keyed by the function's code as well: a d6's parity
+    (1/2 each) and a constant 7 under the same label and key each keep their own answer."""
+    def parity(d):
+        return d.roll("1d6", "x").total % 2
+
+    def seven(d):
+        return 7
+
+    def run(roller):
+        d = Dice(roller)
+        return d.branch(parity, "x", key="k"), d.branch(seven, "x", key="k")
+
+    result, _ = enumerate_runs(run)
+    assert result == {(0, 7): Fraction(1, 2), (1, 7): Fraction(1, 2)}
+
+
+def test_a_key_that_leaves_out_what_the_function_reads_is_caught_when_checking_keys():
+    """fn rolls n d6 where n comes from outside, but its key does not say n: the remembered
+    1d6 answer would be reused for 2d6 (silently wrong odds). Under checking_keys that is a
+    PluginError naming the label; with a complete key the odds are exact (2d6 > 6: 21/36)."""
+    from critcore.enumeration import checking_keys
+    from critcore.errors import PluginError
+
+    def run(key_names_n):
+        def go(roller):
+            d = Dice(roller)
+            n = d.roll("1d2", "how many").total
+            return d.branch(lambda dd: dd.roll(f"{n}d6", "dice").total > 6, "many dice",
+                            key=("dice", n) if key_names_n else "dice")
+        return go
+
+    with checking_keys():
+        with pytest.raises(PluginError, match="many dice: the key 'dice'"):
+            enumerate_runs(run(False))
+        result, _ = enumerate_runs(run(True))
+    assert result == {True: Fraction(1, 2) * Fraction(21, 36), False: Fraction(1, 2) + Fraction(1, 2) * Fraction(15, 36)}
