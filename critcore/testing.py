@@ -7,7 +7,8 @@
 * :func:`check_hooks_documented`: every hook a plugin implements is one of critcore's documented
   hooks, with arguments the hook has (pluggy's own validation), and nothing named like a hook is
   left unmarked;
-* :func:`check_odds_agree`: ``critcore.odds`` and ``critcore.simulate`` agree on every outcome;
+* :func:`check_odds_agree`: ``critcore.odds`` and ``critcore.simulate`` agree on every outcome
+  (and every ``key=`` the plugin hands the dice names all its function reads);
 * edited saved states: :func:`edited_state` makes one named edit of a saved state,
   :func:`mutated_states` is a hypothesis strategy that edits a saved target
   state at random (keys deleted or inserted, values replaced by other types, NaN, infinities,
@@ -273,13 +274,19 @@ def check_odds_agree(plugin: Any, procedure: str, *, n: int = 20_000, seed: int 
     5 times are pooled and compared as one. An outcome the simulation met that the exact odds
     call impossible fails, unless the exact odds stopped early (an unbounded procedure) and the
     pool of such outcomes fits the probability they left unexplored.
+
+    The exact odds run under :func:`critcore.enumeration.checking_keys`: a ``key=`` handed to
+    ``Dice.until``/``branch``/``iterate``/``fold`` that does not name everything its function
+    depends on is a :class:`~critcore.errors.PluginError` naming the label.
     """
     from .api import odds, simulate
+    from .enumeration import checking_keys
 
     reg = registry(plugin, rules)
     name = next(iter(reg.systems))
     enabled = [rule for rule, _ in _rule_items(rules)]
-    exact = odds(name, procedure, target=target, rules=enabled, options=options, registry=reg, **params)
+    with checking_keys():  # a key= that leaves something out fails here, not in a user's odds
+        exact = odds(name, procedure, target=target, rules=enabled, options=options, registry=reg, **params)
     sim = simulate(name, procedure, n=n, seed=seed, target=target, rules=enabled, options=options, registry=reg,
                    **params)
     n = sim.n

@@ -213,6 +213,30 @@ def test_a_plugin_whose_simulation_differs_from_its_odds_is_caught():
         testing.check_odds_agree(fakesystem, "attack", n=2_000, rules={"cheat": Cheat()}, ac=12, damage="1d4")
 
 
+class CoarseKey:
+    """A house rule whose locate stage rolls 1d2 for how many d6 to roll, then rolls them in a
+    Dice.branch whose key leaves the number out: exact odds would reuse the 1d6 answer for 2d6."""
+
+    @hookimpl(tryfirst=True)
+    def critcore_locate(self, ctx, determination):
+        from critcore.model import Location
+
+        if determination is None or determination.final:
+            return None
+        n = ctx.dice.roll("1d2", "how many").total
+        high = ctx.dice.branch(lambda d: d.roll(f"{n}d6", "dice").total > 6, "coarse key", key="dice")
+        return Location("high" if high else "low", "high" if high else "low")
+
+
+def test_a_key_that_leaves_out_what_its_function_reads_is_caught():
+    """check_odds_agree runs the exact odds checking every key= (issue 13: an incomplete key
+    must not make the odds silently wrong)."""
+    from critcore.errors import PluginError
+
+    with pytest.raises(PluginError, match="coarse key: the key 'dice' .* does not name everything"):
+        testing.check_odds_agree(fakesystem, "attack", n=1_000, rules={"coarse": CoarseKey()}, ac=12, damage="1d4")
+
+
 def test_a_coarser_key_compares_groups_of_outcomes():
     """Kinds only: critical 1/20, fumble 1/20, and hit/miss the rest."""
     agreement = testing.check_odds_agree(fakesystem, "attack", n=10_000, key=lambda b: b.determination.kind, ac=12)
