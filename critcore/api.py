@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .engine import Engine
 from .model import Outcome, SystemInfo
-from .plugins import Registry
+from .plugins import Registry, rule_info
 
 if TYPE_CHECKING:  # imported for their types only: odds and simulate import them when called
     from .exact import Odds
@@ -94,11 +94,12 @@ def rules(registry: Registry | None = None, enabled: Iterable[str] = ()) -> list
     for name, spec in sorted(registry.rules.items()):
         info, error = None, ""
         try:
-            info = getattr(spec.load(), "RULE", None)
+            info = rule_info(spec.load(), spec)
         except CritcoreError as exc:
             error = str(exc)
         out.append({"name": name, "package": spec.dist, "version": spec.version, "enabled": name in on,
-                    "system": getattr(info, "system", "") or "", "summary": getattr(info, "summary", "") or "",
+                    "system": info.system if info is not None else "",
+                    "summary": info.summary if info is not None else "",
                     **({"error": error} if error else {})})
     return out
 

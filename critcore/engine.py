@@ -43,10 +43,11 @@ class Context:
     rules: tuple[str, ...] = ()
     notes: list[Note] = record_field(default_factory=list, compare=False)
     stage: list[str] = record_field(default_factory=lambda: [""], compare=False)
+    prepared: Any = None  # what critcore_prepare built for this procedure and parameters
 
     def __init__(self, system: SystemInfo, procedure: Procedure, params: Data, options: Data, tables: TableSet,
                  dice: Dice, target: Data | None = None, rules: tuple[str, ...] = (),
-                 notes: list[Note] | None = None, stage: list[str] | None = None) -> None:
+                 notes: list[Note] | None = None, stage: list[str] | None = None, prepared: Any = None) -> None:
         v = self.__dict__
         v["system"] = system
         v["procedure"] = procedure
@@ -58,6 +59,7 @@ class Context:
         v["rules"] = rules
         v["notes"] = [] if notes is None else notes
         v["stage"] = [""] if stage is None else stage
+        v["prepared"] = prepared
 
     def note(self, text: str, by: str = "") -> None:
         """Record something worth telling (``by`` names the house rule responsible)."""
@@ -357,6 +359,9 @@ class Engine:
             direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
         )
         self._treat = direct_caller(hook.critcore_treat, ("ctx",))
+        self._prepare = (direct_caller(hook.critcore_prepare, ("procedure", "params", "options", "tables"))
+                         if hook.critcore_prepare.get_hookimpls() else None)
+        self._prepared: dict[tuple[str, Data], Any] = {}  # critcore_prepare's answers, by procedure and params
         self._procedures: dict[str, Procedure] = {}
         self._trusted: dict[int, Any] = {}  # id -> target checked or produced here (kept alive, so ids stay unique)
         for proc in info.procedures:
@@ -378,7 +383,25 @@ class Engine:
             else:
                 target = self.check_target(target)
         return Context(self.info, procedure, params, self.options, self.tables, Dice(roller),
-                       target, self.rules, list(self.rule_notes))
+                       target, self.rules, list(self.rule_notes), None, self.prepare(procedure, params))
+
+    def prepare(self, procedure: Procedure, params: Data) -> Any:
+        """What the system's ``critcore_prepare`` builds for ``procedure`` and ``params``: made
+        the first time they are asked for (a bad combination of parameters is refused there,
+        before any roll) and kept while this engine lives; None without such a hook, and for a
+        procedure the system does not declare (``crit show``'s)."""
+        if self._prepare is None or self._procedures.get(procedure.name) is not procedure:
+            return None
+        key = (procedure.name, params)
+        prepared = self._prepared
+        found = prepared.get(key, prepared)  # the dict itself: not prepared yet (None is an answer)
+        if found is not prepared:
+            return found
+        found = self._prepare(procedure, params, self.options, self.tables)
+        if len(prepared) >= 1024:  # a long-lived engine (a bot) asked for many different things
+            prepared.clear()
+        prepared[key] = found
+        return found
 
     def check_target(self, state: Any, where: str = "target") -> Data | None:
         """``state`` checked against the system's declared target schema, returned frozen.

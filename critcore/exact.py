@@ -84,12 +84,13 @@ def _effect_words(e: Effect) -> str:
 
 
 def declared_events(engine: Engine, procedure: str | None = None) -> tuple[Event, ...]:
-    """The events the system declares, then those its enabled rule plugins add (``RuleInfo.events``);
+    """The events the system declares, then those its enabled rule plugins add (``RuleInfo.events``
+    of their ``critcore_rule`` answers);
     with ``procedure``, only those its outcomes may carry."""
     found = [e for e in engine.info.events if not (procedure and e.procedures and procedure not in e.procedures)]
     names = {e.name for e in found}
-    for plugin in engine.pm.get_plugins():
-        for e in getattr(getattr(plugin, "RULE", None), "events", ()) or ():
+    for info in engine.pm.hook.critcore_rule():
+        for e in info.events:
             if e.name not in names and not (procedure and e.procedures and procedure not in e.procedures):
                 names.add(e.name)
                 found.append(e)

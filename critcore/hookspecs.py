@@ -16,15 +16,27 @@ implementation may take any subset of the arguments, by name.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 import pluggy
 
 if TYPE_CHECKING:
+    from .dice import DiceExpr
     from .engine import Context
-    from .model import Applied, Determination, Effect, Location, Outcome, SystemInfo
+    from .model import Applied, Data, Determination, Effect, Location, Outcome, Procedure, SystemInfo
+    from .plugins import RuleInfo
+    from .tables import TableSet
 
 hookspec = pluggy.HookspecMarker("critcore")
+
+
+class RollLookup(NamedTuple):
+    """What :func:`critcore_determine_lookup` answers: the determine stage is exactly
+    ``answers[ctx.dice.roll(dice, label).total]`` (an answer for every total the dice can show)."""
+
+    dice: DiceExpr | str
+    label: str
+    answers: Sequence[Determination | None]
 
 
 @hookspec(firstresult=True)
@@ -39,6 +51,33 @@ def critcore_system() -> SystemInfo | None:
     """
 
 
+@hookspec
+def critcore_rule() -> RuleInfo | None:
+    """Describe a house-rule plugin: a :class:`~critcore.plugins.RuleInfo` with its name, the
+    system it is for, a summary, the stages or tables it changes and the events it adds.
+
+    Called when a rule plugin is enabled, before it is registered for a command (a rule for
+    another system is then left out), and by ``crit systems`` and the odds (for its events).
+    Only rule plugins implement it; every registered rule's answer is collected (a list).
+    Return ``None`` for a rule that works with any system and says nothing about itself.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: TableSet) -> Any:
+    """Work out once what a procedure needs for these parameters, before any roll.
+
+    Called by the :class:`~critcore.engine.Engine` the first time it runs ``procedure`` with
+    ``params`` (checked, defaults filled in) under its options and tables, and never again for
+    the same pair while the engine lives: exact odds and simulations call the stages thousands
+    of times with one context. Return anything (``None`` for nothing): it is handed to every
+    stage as ``ctx.prepared``. Raise :class:`~critcore.errors.ParamError` for parameters that
+    cannot work together, so the error comes before any die is rolled. Only what the
+    parameters, options and tables decide belongs here (never the target, never a roll).
+    First answer wins.
+    """
+
+
 @hookspec(firstresult=True)
 def critcore_determine(ctx: Context) -> Determination | None:
     """Decide whether there is a critical and how bad it is.
@@ -48,8 +87,21 @@ def critcore_determine(ctx: Context) -> Determination | None:
     Return a :class:`~critcore.model.Determination` (``final=True`` stops the procedure there),
     or ``None`` when this procedure has no determine stage. First answer wins.
 
-    An implementation that is only a lookup on one roll may carry a ``by_total`` attribute so
-    that simulations draw the roll themselves (see docs/hooks.md).
+    A determine stage that is only a look-up on one roll may say so in
+    :func:`critcore_determine_lookup`, so that simulations draw the roll themselves.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_determine_lookup(ctx: Context) -> RollLookup | None:
+    """Say that the determine stage, for this context, is exactly a look-up on one roll's total.
+
+    Called by ``crit simulate`` (:mod:`critcore.montecarlo`) once per simulation, before any
+    roll, and only when the plugin answering it also holds the only ``critcore_determine``
+    (no house rule replaces or wraps the stage). Return a :class:`RollLookup` ``(dice, label,
+    answers)`` when ``critcore_determine(ctx)`` is ``answers[ctx.dice.roll(dice, label).total]``
+    and does nothing else (no note, no other roll); the simulation then draws the roll itself
+    and picks the answer. Return ``None`` when it is not. First answer wins.
     """
 
 

@@ -15,11 +15,11 @@ and apply answer for a determination depends only on the rolls they are given.
   and follow the recorded path, and a known path is counted without calling the stages again.
   A path not seen yet runs the stages with the numbers already drawn handed back first, so
   every random number is used exactly as if the stages had run.
-* Plain determine: a determine implementation may carry a ``by_total`` attribute, a function
-  of the context answering ``(notation, label, answers)`` when ``determine(ctx)`` is exactly
-  ``answers[ctx.dice.roll(notation, label).total]`` and does nothing else (no note, no other
-  roll), or None when it is not. The loop then draws the roll itself and looks the answer up
-  by the drawn table entry (GURPS: the 3d6 roll against skill).
+* Plain determine: the plugin holding the only determine stage may answer the hook
+  ``critcore_determine_lookup(ctx)`` with a ``RollLookup(dice, label, answers)`` when
+  ``determine(ctx)`` is exactly ``answers[ctx.dice.roll(dice, label).total]`` and does nothing
+  else (no note, no other roll). The loop then draws the roll itself and looks the answer up by
+  the drawn table entry (GURPS: the 3d6 roll against skill).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from .probability import Z95 as Z95, wilson as wilson
 
 if TYPE_CHECKING:
     from .dice import Dice
+    from .hookspecs import RollLookup
 
 
 Table = tuple[Any, ...]
@@ -378,11 +379,17 @@ class _Tally:
             node = child
 
 
-def _plain_determine(determine: Any, ctx: Context, dice: SamplingDice) -> tuple[Table, list[Any]] | None:
-    """(table, answer for each table entry) when ``determine`` declares itself a plain lookup of
-    one roll's total (its ``by_total``) for this context and the roll has a flat table."""
-    by_total = getattr(determine, "by_total", None)
-    spec = by_total(ctx) if by_total is not None else None
+def _plain_determine(engine: Engine, ctx: Context, dice: SamplingDice) -> tuple[Table, list[Any]] | None:
+    """(table, answer for each table entry) when the plugin holding the only determine stage
+    declares it a plain look-up of one roll's total for this context (its
+    ``critcore_determine_lookup``) and the roll has a flat table."""
+    hook = engine.pm.hook
+    determines = hook.critcore_determine.get_hookimpls()
+    lookups = hook.critcore_determine_lookup.get_hookimpls()
+    if len(determines) != 1 or determines[0].hookwrapper or determines[0].wrapper:
+        return None  # a house rule replaces or wraps determine: the look-up may not hold
+    owner = determines[0].plugin
+    spec = cast("RollLookup | None", next((impl.function(ctx) for impl in lookups if impl.plugin is owner), None))
     if spec is None:
         return None
     notation, label, answers = spec
@@ -462,7 +469,7 @@ def simulate(
     dice = SamplingDice(seed)
     # SamplingDice is a Dice look-alike (the same methods), not a subclass
     ctx = Context(engine.info, proc, checked, engine.options, engine.tables, cast("Dice", dice),
-                  engine.check_target(target), engine.rules)
+                  engine.check_target(target), engine.rules, prepared=engine.prepare(proc, checked))
     hook = engine.pm.hook
     tally = _Tally(ctx, dice, (
         direct_caller(hook.critcore_locate, ("ctx", "determination")),
@@ -480,7 +487,7 @@ def simulate(
                 del ctx.notes[:]
     else:
         determine = direct_caller(hook.critcore_determine, ("ctx",))
-        plain = _plain_determine(determine, ctx, dice) if n > 0 else None
+        plain = _plain_determine(engine, ctx, dice) if n > 0 else None
         if plain is not None:
             table, answers = plain
             ready: list[Entry | None] = [None] * len(answers)

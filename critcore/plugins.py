@@ -254,16 +254,48 @@ def new_plugin_manager() -> pluggy.PluginManager:
     return pm
 
 
-def rule_applies(plugin: Any, system: str) -> bool:
-    """A rule plugin may set ``RULE = RuleInfo(..., system="gurps")``; then it only applies there."""
-    info = getattr(plugin, "RULE", None)
-    target = getattr(info, "system", None)
+def rule_applies(info: RuleInfo | None, system: str) -> bool:
+    """A rule whose :class:`RuleInfo` names a system applies only there; one naming none (or
+    ``"*"``), or with no info at all, applies everywhere."""
+    target = None if info is None else info.system
     return target in (None, "", "*", system)
+
+
+def registered_rule_info(pm: pluggy.PluginManager, plugin: Any, spec: PluginSpec | None = None) -> RuleInfo | None:
+    """What the registered rule ``plugin`` says about itself in its ``critcore_rule`` hook.
+
+    A plugin still carrying the module attribute ``RULE`` of earlier versions, and no hook, is a
+    :class:`PluginError`: read no more, it would apply to every system without a word.
+    """
+    for impl in pm.hook.critcore_rule.get_hookimpls():
+        if impl.plugin is plugin:
+            try:
+                info = impl.function()
+            except (Exception, SystemExit) as exc:
+                who = spec.label() if spec is not None else "house rule plugin"
+                raise PluginError(f"{who} failed in critcore_rule: {exception_line(exc)}") from None
+            if info is not None and not isinstance(info, RuleInfo):
+                who = spec.label() if spec is not None else "house rule plugin"
+                raise PluginError(f"{who}: critcore_rule must return a RuleInfo, not {type(info).__name__}")
+            return info
+    if isinstance(getattr(plugin, "RULE", None), RuleInfo):
+        who = spec.label() if spec is not None else "house rule plugin"
+        raise PluginError(f"{who} sets RULE = RuleInfo(...): say it with a hook instead, "
+                          "@hookimpl def critcore_rule(): return RuleInfo(...) (docs/hooks.md)")
+    return None
+
+
+def rule_info(plugin: Any, spec: PluginSpec | None = None) -> RuleInfo | None:
+    """What a rule plugin says about itself (its ``critcore_rule`` hook), without registering it
+    for a command (``crit systems``, :mod:`critcore.testing`)."""
+    pm = new_plugin_manager()
+    _register(pm, spec or PluginSpec("?", RULES_GROUP, obj=plugin), plugin, "rule")
+    return registered_rule_info(pm, plugin, spec)
 
 
 @record
 class RuleInfo:
-    """What a house-rule plugin says about itself (module attribute ``RULE``)."""
+    """What a house-rule plugin says about itself: the answer of its ``critcore_rule`` hook."""
 
     name: str
     system: str
@@ -295,9 +327,9 @@ def get_plugin_manager(registry: Registry | None, system: str, rules: Iterable[s
     for rule in dict.fromkeys(rules):  # enabled twice is enabled once
         rspec = registry.rule_spec(rule)
         robj = rspec.load()
-        if not rule_applies(robj, system):
-            continue
         _register(pm, rspec, robj, f"rule:{rule}")
+        if not rule_applies(registered_rule_info(pm, robj, rspec), system):
+            pm.unregister(robj)
     return pm
 
 

@@ -82,15 +82,17 @@ def _rule_items(rules: Rules) -> list[tuple[str, Any]]:
         if isinstance(obj, str):
             out.append((obj, None))
             continue
-        info = getattr(obj, "RULE", None)
-        out.append((str(getattr(info, "name", "") or f"rule-{i + 1}"), obj))
+        from .plugins import rule_info
+
+        info = rule_info(obj)
+        out.append((info.name if info is not None and info.name else f"rule-{i + 1}", obj))
     return out
 
 
 def registry(plugin: Any, rules: Rules = ()) -> Registry:
     """A registry holding only ``plugin`` (under the name its ``critcore_system`` gives) and the
-    rule plugins in ``rules`` (a mapping name -> plugin, or a list of plugins whose ``RULE`` names
-    them and of TOML rule files' paths): what is installed beside it does not matter."""
+    rule plugins in ``rules`` (a mapping name -> plugin, or a list of plugins whose ``critcore_rule``
+    names them and of TOML rule files' paths): what is installed beside it does not matter."""
     from .plugins import Registry
 
     return Registry.installed(extra_systems={system_info(plugin).name: plugin},

@@ -12,7 +12,9 @@ from critcore.plugins import RuleInfo
 class KeenEdge:
     """Replaces determine (tryfirst): a natural 18 or better is a critical too."""
 
-    RULE = RuleInfo("keen-edge", "fake", "Criticals on 18-20.")
+    @hookimpl
+    def critcore_rule(self):
+        return RuleInfo("keen-edge", "fake", "Criticals on 18-20.")
 
     @hookimpl(tryfirst=True)
     def critcore_determine(self, ctx):
@@ -28,7 +30,9 @@ class KeenEdge:
 class Brutal:
     """Adjusts apply (wrapper): every hit does 1 more damage."""
 
-    RULE = RuleInfo("brutal", "fake", "+1 damage.")
+    @hookimpl
+    def critcore_rule(self):
+        return RuleInfo("brutal", "fake", "+1 damage.")
 
     @hookimpl(wrapper=True)
     def critcore_apply(self, ctx, determination, location, effects):
@@ -43,7 +47,9 @@ class Brutal:
 class OtherGame:
     """A rule for another system: never registered for 'fake'."""
 
-    RULE = RuleInfo("other", "gurps", "Not for fake.")
+    @hookimpl
+    def critcore_rule(self):
+        return RuleInfo("other", "gurps", "Not for fake.")
 
     @hookimpl(tryfirst=True)
     def critcore_determine(self, ctx):

@@ -9,7 +9,10 @@ damage multiplier; --damage (dice) is rolled and multiplied, and the target's hp
 from __future__ import annotations
 
 from critcore import hookimpl
-from critcore.model import Applied, Determination, Event, Location, Option, Param, Procedure, SystemInfo
+from critcore.dice import parse
+from critcore.errors import ParamError
+from critcore.hookspecs import RollLookup
+from critcore.model import Applied, Data, Determination, Event, Location, Option, Param, Procedure, SystemInfo
 
 INFO = SystemInfo(
     name="fake",
@@ -46,19 +49,51 @@ def critcore_system():
     return INFO
 
 
+D20 = parse("1d20")
+CRITICAL = Determination("critical", True, "natural critical", tags={"critical"})
+FUMBLE = Determination("fumble", False, "a fumble: nothing else happens", final=True, tags={"fumble"})
+HIT = Determination("hit", False, "an ordinary hit")
+MISS = Determination("miss", False, "a miss", final=True)
+
+
+@hookimpl
+def critcore_prepare(procedure, params, options):
+    """An attack's answer for each d20 total (index 0 unused) and its damage dice, worked out
+    once per engine and parameters; refuses damage dice that can do no damage before any roll."""
+    if procedure.name != "attack":
+        return None
+    damage = parse(params["damage"])
+    if damage.maximum < 1:
+        raise ParamError(f"--damage: {damage.notation} can never do any damage")
+    threshold = 19 if options["crit_on_19"] else 20
+    answers = tuple(
+        None if roll == 0 else CRITICAL if roll >= threshold else FUMBLE if roll == 1
+        else HIT if roll + params["bonus"] >= params["ac"] else MISS
+        for roll in range(21)
+    )
+    return Data(answers=answers, damage=damage)
+
+
+def _prepared(ctx):
+    """ctx.prepared, or the same worked out now for a context made by hand (some tests do)."""
+    if ctx.prepared is not None:
+        return ctx.prepared
+    return critcore_prepare(ctx.procedure, ctx.params, ctx.options)
+
+
 @hookimpl
 def critcore_determine(ctx):
     if ctx.procedure.name != "attack":
         return None
-    roll = ctx.dice.roll("1d20", "attack roll").total
-    threshold = 19 if ctx.option("crit_on_19") else 20
-    if roll >= threshold:
-        return Determination("critical", True, "natural critical", tags={"critical"})
-    if roll == 1:
-        return Determination("fumble", False, "a fumble: nothing else happens", final=True, tags={"fumble"})
-    if roll + ctx.param("bonus") >= ctx.param("ac"):
-        return Determination("hit", False, "an ordinary hit")
-    return Determination("miss", False, "a miss", final=True)
+    return _prepared(ctx)["answers"][ctx.dice.roll(D20, "attack roll").total]
+
+
+@hookimpl
+def critcore_determine_lookup(ctx):
+    """determine is exactly a look-up on the d20 total: simulations may draw it themselves."""
+    if ctx.procedure.name != "attack":
+        return None
+    return RollLookup(D20, "attack roll", _prepared(ctx)["answers"])
 
 
 @hookimpl
@@ -81,7 +116,7 @@ def critcore_apply(ctx, determination, location, effects):
     if determination is None:
         return None
     multiplier = effects[0].data["multiplier"] if effects else 1
-    damage = ctx.dice.roll(ctx.param("damage"), "damage").total * multiplier
+    damage = ctx.dice.roll(_prepared(ctx)["damage"], "damage").total * multiplier
     tags = {"overkill"} if damage >= 10 else ()
     if ctx.target is None:
         return Applied(f"{damage} damage", data={"damage": damage}, tags=tags)

@@ -133,15 +133,45 @@ def test_real_systems_count_as_every_stage_every_time(system, procedure, params,
 
 
 def test_gurps_plain_determine_counts_as_calling_it(monkeypatch):
-    """GURPS's determine says it is a plain 3d6 lookup (by_total); without that the loop calls
-    it every time, and the counts are the same."""
+    """GURPS's determine says it is a plain 3d6 lookup (its critcore_determine_lookup hook);
+    without that the loop calls it every time, and the counts are the same."""
     pytest.importorskip("critcore_gurps")
-    from critcore_gurps import determine
+    from critcore import montecarlo
 
     engine = Engine("gurps")
+    used = []
+    plain = montecarlo._plain_determine
+    monkeypatch.setattr(montecarlo, "_plain_determine", lambda *a: used.append(plain(*a)) or used[-1])
     fast = simulate(engine, "attack", {"skill": 13, "damage": "1d+2 imp"}, 20_000, 8)
-    monkeypatch.delattr(determine.determine, "by_total")
+    assert used and used[0] is not None  # the look-up was taken
+    monkeypatch.setattr(montecarlo, "_plain_determine", lambda *a: None)
     assert simulate(engine, "attack", {"skill": 13, "damage": "1d+2 imp"}, 20_000, 8).counts == fast.counts
+
+
+def test_a_lookup_is_not_used_when_a_house_rule_wraps_determine():
+    """The look-up is the word of the plugin holding determine: a rule's look-up is not taken,
+    and with a rule replacing the stage (fakerules' keen edge) the simulation calls determine
+    every run."""
+    import fakerules
+    import fakesystem
+    from critcore import montecarlo
+    from critcore.dice import RandomRoller, parse
+    from critcore.hookspecs import RollLookup
+
+    class Says:
+        @hookimpl
+        def critcore_determine_lookup(self, ctx):
+            return RollLookup(parse("1d20"), "attack roll", [None] + [Determination("x", False, "x", final=True)] * 20)
+
+    reg = Registry.installed(extra_systems={"fake": fakesystem}, extra_rules={"says": Says(), "keen": fakerules.KeenEdge()},
+                             discover=False)
+    alone = Engine("fake", rules=["says"], registry=reg)
+    sim_dice = montecarlo.SamplingDice(1)
+    ctx = alone.context(alone.procedure("attack"), check_params(alone.procedure("attack"), {"ac": 12}), RandomRoller(1))
+    _, answers = montecarlo._plain_determine(alone, ctx, sim_dice)
+    assert {a.kind for a in answers} == {"critical", "fumble", "hit", "miss"}  # the system's, not the rule's "x"
+    both = Engine("fake", rules=["says", "keen"], registry=reg)
+    assert montecarlo._plain_determine(both, ctx, sim_dice) is None  # keen edge replaces determine
 
 
 def test_sampling_dice_iterate_is_a_loop():

@@ -50,7 +50,9 @@ def test_a_rule_plugin_may_add_events():
     from critcore.plugins import RuleInfo
 
     class Lucky:
-        RULE = RuleInfo("lucky", "fake", "Lucky.", events=(Event("lucky", "a lucky 20"),))
+        @hookimpl
+        def critcore_rule(self):
+            return RuleInfo("lucky", "fake", "Lucky.", events=(Event("lucky", "a lucky 20"),))
 
         @hookimpl(wrapper=True)
         def critcore_determine(self, ctx):

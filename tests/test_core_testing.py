@@ -143,7 +143,7 @@ def test_a_modified_or_looked_up_table_is_held_to_what_is_declared(tmp_path, mon
 def test_the_fake_system_and_rules_use_only_documented_hooks():
     hooks = testing.check_hooks_documented(fakesystem)
     assert {"critcore_system", "critcore_determine", "critcore_apply", "critcore_treat"} <= set(hooks)
-    assert testing.check_hooks_documented(fakerules.KeenEdge()) == ["critcore_determine"]
+    assert testing.check_hooks_documented(fakerules.KeenEdge()) == ["critcore_determine", "critcore_rule"]
 
 
 def test_every_hook_critcore_specifies_has_its_heading_in_hooks_md():

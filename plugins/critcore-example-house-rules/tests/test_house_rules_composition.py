@@ -21,7 +21,9 @@ NONE = Determination("none", False, "the GM rules there is no critical")
 class GmFiat:
     """A tryfirst determine that answers without rolling: no critical, ever."""
 
-    RULE = RuleInfo("gm-fiat", "shadowrun2", "No criticals at all.")
+    @hookimpl
+    def critcore_rule(self):
+        return RuleInfo("gm-fiat", "shadowrun2", "No criticals at all.")
 
     @hookimpl(tryfirst=True)
     def critcore_determine(self, ctx):
@@ -32,7 +34,9 @@ class GmFiat:
 class SecondWind:
     """A wrapper around determine: a Mortal result becomes Crippling (it sees whoever answered)."""
 
-    RULE = RuleInfo("second-wind", "shadowrun2", "Mortal becomes Crippling.")
+    @hookimpl
+    def critcore_rule(self):
+        return RuleInfo("second-wind", "shadowrun2", "Mortal becomes Crippling.")
 
     @hookimpl(wrapper=True)
     def critcore_determine(self, ctx):
@@ -47,7 +51,9 @@ class SecondWind:
 class Tagger:
     """A wrapper that only notes, after the inner implementations answered."""
 
-    RULE = RuleInfo("tagger", "shadowrun2", "Notes its name.")
+    @hookimpl
+    def critcore_rule(self):
+        return RuleInfo("tagger", "shadowrun2", "Notes its name.")
 
     @hookimpl(wrapper=True)
     def critcore_determine(self, ctx):
@@ -113,10 +119,10 @@ def test_entry_points_are_discovered() -> None:
         spec = found[name]
         assert spec.dist == "critcore-example-house-rules"
         module = spec.load()
-        assert module.RULE.name == name
+        assert module.INFO.name == name
 
 
 def test_each_rule_says_its_system() -> None:
     found = scan_entry_points([RULES_GROUP])[RULES_GROUP]
-    systems = {n: found[n].load().RULE.system for n in ("floating-criticals", "no-dud-criticals", "toughness")}
+    systems = {n: found[n].load().critcore_rule().system for n in ("floating-criticals", "no-dud-criticals", "toughness")}
     assert systems == {"floating-criticals": "battletech", "no-dud-criticals": "gurps", "toughness": "shadowrun2"}

@@ -63,7 +63,8 @@ def test_package_module_and_its_tests(files, monkeypatch) -> None:
     spec = importlib.util.spec_from_file_location("critcore_hard_to_kill", files["critcore_hard_to_kill.py"])
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.RULE.name == "hard-to-kill" and module.RULE.system == "shadowrun2"
+    info = module.critcore_rule()
+    assert info.name == "hard-to-kill" and info.system == "shadowrun2"
     registry = Registry.installed(extra_rules={"hard-to-kill": module})
     real = critcore.resolve
     monkeypatch.setattr(critcore, "resolve", lambda *a, **k: real(*a, registry=registry, **k))

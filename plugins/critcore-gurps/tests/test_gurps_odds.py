@@ -78,9 +78,9 @@ def test_simulation_agrees_with_exact_odds(procedure: str, params: dict[str, obj
     assert agreement.checked > 0
 
 
-def test_determine_is_the_plain_lookup_by_total_says() -> None:
-    """``determine.by_total`` lets a simulation skip determine: for every 3d6 total it must name
-    the answer determine gives, from that one roll and nothing else (no note, no other roll)."""
+def test_determine_is_the_plain_lookup_its_lookup_hook_says() -> None:
+    """``critcore_determine_lookup`` lets a simulation skip determine: for every 3d6 total it must
+    name the answer determine gives, from that one roll and nothing else (no note, no other roll)."""
     import pytest
 
     from critcore.dice import ScriptedRoller
@@ -101,7 +101,7 @@ def test_determine_is_the_plain_lookup_by_total_says() -> None:
         checked = check_params(proc, params)
         for total in range(3, 19):
             ctx = engine.context(proc, checked, ScriptedRoller(faces(total)))
-            spec = determine.by_total(ctx)
+            spec = engine.pm.hook.critcore_determine_lookup(ctx=ctx)
             assert spec is not None
             _, label, answers = spec
             assert determine.determine(ctx) is answers[total], (proc_name, params, total)
@@ -110,9 +110,8 @@ def test_determine_is_the_plain_lookup_by_total_says() -> None:
         engine = Engine("gurps", registry=REG)
         ctx = engine.context(engine.procedure(proc_name), check_params(engine.procedure(proc_name), {}),
                              ScriptedRoller([]))
-        assert determine.by_total(ctx) is None and determine.determine(ctx) is None
+        assert engine.pm.hook.critcore_determine_lookup(ctx=ctx) is None and determine.determine(ctx) is None
     engine = Engine("gurps", registry=REG)
     attack = engine.procedure("attack")
-    ctx = engine.context(attack, check_params(attack, {"skill": 2}), ScriptedRoller([]))  # below an attack's 3
-    with pytest.raises(ParamError, match="--skill"):  # refused as determine refuses it
-        determine.by_total(ctx)
+    with pytest.raises(ParamError, match="--skill"):  # below an attack's 3: refused by the prepare step
+        engine.context(attack, check_params(attack, {"skill": 2}), ScriptedRoller([]))

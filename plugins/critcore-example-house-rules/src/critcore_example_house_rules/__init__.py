@@ -1,8 +1,8 @@
 """Example house-rule plugins for critcore, one module per rule.
 
-Each module is a plugin on its own (entry point group ``critcore.rules``) and carries
-``RULE = RuleInfo(name, system, summary)``; critcore imports and registers it only when the rule
-is enabled by name (``--rule NAME`` or ``rules = [...]`` in ``critcore.toml``) and only for its
+Each module is a plugin on its own (entry point group ``critcore.rules``) and says what it is
+in its ``critcore_rule`` hook (a ``RuleInfo(name, system, summary)``); critcore imports and
+registers it only when the rule is enabled by name (``--rule NAME`` or ``rules = [...]`` in ``critcore.toml``) and only for its
 system.
 
 * :mod:`.toughness` (Shadowrun 2e, determine stage, ``tryfirst``): one more die on the Body check.

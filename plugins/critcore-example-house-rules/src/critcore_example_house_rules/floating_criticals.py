@@ -29,10 +29,16 @@ from critcore_battletech import plugin as battletech
 if TYPE_CHECKING:
     from critcore.engine import Context
 
-RULE = RuleInfo("floating-criticals", "battletech",
+INFO = RuleInfo("floating-criticals", "battletech",
                 "Floating criticals: a hit-location 2 is rolled again; the new location takes the hit and the "
                 "through-armor critical chance.", changes=("locate", "effect"),
                 events=(Event("floating-critical", "a 2 floats to another location", ("hit-location",)),))
+
+
+@hookimpl
+def critcore_rule() -> RuleInfo:
+    """What this rule is and which system it is for (critcore registers it only there)."""
+    return INFO
 FLOATED = frozenset({"floating-critical"})
 
 TWO = "two"  # the id of the hit-location row for a roll of 2
@@ -48,10 +54,10 @@ def critcore_locate(ctx: Context, determination: Any) -> Generator[None, Any, Lo
     if again is None:  # BattleTech always locates a hit-location; nothing to float otherwise
         return location
     if again.data["row"] == TWO:
-        ctx.note(f"a 2 again: the hit stays on the {location.name} with its through-armor critical", by=RULE.name)
+        ctx.note(f"a 2 again: the hit stays on the {location.name} with its through-armor critical", by=INFO.name)
         return again
     ctx.note(f"a 2 floats: the through-armor critical moves from the {location.name} to the {again.name}",
-             by=RULE.name)
+             by=INFO.name)
     return replace(again, summary=f"{again.summary} (floating critical)",
                    data=again.data.replace(floating_critical=True), tags=again.tags | FLOATED)
 
@@ -64,5 +70,5 @@ def critcore_effect(ctx: Context, determination: Any, location: Location | None
         return effects
     row = effects[0]
     text = f"{row.text} A floating critical: the 2's chance of a critical through the armor comes here."
-    return [replace(row, code=THROUGH_ARMOR, text=text, data=row.data.replace(changed_by=RULE.name)),
+    return [replace(row, code=THROUGH_ARMOR, text=text, data=row.data.replace(changed_by=INFO.name)),
             *effects[1:]]

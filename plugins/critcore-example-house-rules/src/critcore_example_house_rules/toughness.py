@@ -20,8 +20,14 @@ from critcore_shadowrun2 import wound
 if TYPE_CHECKING:
     from critcore.engine import Context
 
-RULE = RuleInfo("toughness", "shadowrun2", "Toughness: one extra die on the Body check against a critical.",
+INFO = RuleInfo("toughness", "shadowrun2", "Toughness: one extra die on the Body check against a critical.",
                 changes=("determine",))
+
+
+@hookimpl
+def critcore_rule() -> RuleInfo:
+    """What this rule is and which system it is for (critcore registers it only there)."""
+    return INFO
 EXTRA_DICE = 1
 
 
@@ -38,7 +44,7 @@ def critcore_determine(ctx: Context) -> Determination | None:
     tn = row.data["tn_gentle"] if ctx.options["tn_set"] == "gentle" else row.data["tn_recommended"]
     if tn == "auto":
         return wound.AUTO_NONE  # no check is rolled, so there is nothing for the extra die to do
-    ctx.note(f"Body check with {dice} + {EXTRA_DICE} dice (toughness)", by=RULE.name)
+    ctx.note(f"Body check with {dice} + {EXTRA_DICE} dice (toughness)", by=INFO.name)
     roll = ctx.dice.test(dice + EXTRA_DICE, tn, "Body check (the GM rolls in secret; toughness +1 die)")
     table = ctx.tables["lethality-no-critical" if ctx.options["no_critical_category"] else "lethality"]
     return wound.lethality(table.lookup(roll.total))  # the Shadowrun plugin's own answer (and event tag)

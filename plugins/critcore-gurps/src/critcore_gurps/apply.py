@@ -7,7 +7,7 @@ from typing import Any, Callable, Sequence
 from critcore.model import Applied, Data, Effect, freeze
 
 from . import character as ch
-from .damage import parse_damage
+from .determine import damage_of
 from .events import FUMBLE_TAGS, injury_tags
 from .injury import blow, injury_data, plain_injury
 from .reference import LOCATIONS, RULES, SECONDS, TURN_SECONDS
@@ -39,7 +39,7 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
     if effect is not None and effect.code == "eye-hit" and where.id != "eye":
         changes.append(f"the blow meant for the {where.name} strikes an eye")
         where = LOCATIONS[row["redirect_location"]]
-    damage = ctx.params.get("damage")
+    spec = damage_of(ctx)
     data: dict[str, Any] = {"location": where.id}
     if row.get("drop_held"):
         ch.add_status(state, changes, {"id": "dropped-held", "text": "let go of everything he held", "ends_by": "ready"},
@@ -54,12 +54,11 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
             which = " (right-hand one)" if ctx.dice.roll("1d2", "which weapon drops: 1 right hand, 2 left hand").total == 1 else " (left-hand one)"
         ch.add_status(state, changes, {"id": "dropped-weapon", "text": "dropped his weapon" + which, "ends_by": "ready"},
                       "drops his weapon" + which)
-    if damage is None:
+    if spec is None:
         if row.get("major_if_penetrates") or row.get("funny_bone") or row.get("deafen_if"):
             changes.append("with --damage the injury would be worked out (this row acts on any injury that gets through)")
         summary = effect.text if effect is not None else "a hit"
         return _done(summary, changes, state, data)
-    spec = parse_damage(damage)
     hp = ch.hp_of(ctx, state)
     before = hp if state is None else ch.current_hp(state, hp)
     inj = blow(ctx, state, changes, spec, where, row, effect.id if effect is not None else "hit")
@@ -321,12 +320,11 @@ def _self_blow(ctx: Any, state: dict[str, Any] | None, changes: list[str], who: 
                fraction: float, force_type: str | None, data: dict[str, Any]) -> None:
     share = "half" if fraction < 1 else "full"
     where = LOCATIONS[part]
-    damage = ctx.params.get("damage")
-    if damage is None or not on_target:
+    spec = damage_of(ctx)
+    if spec is None or not on_target:
         changes.append(f"{who}takes {share} damage ({'crushing, his own thrust' if force_type else 'his weapon'}) "
                        f"to the {where.name}")
         return
-    spec = parse_damage(damage)
     if force_type and spec.dtype != force_type:
         from dataclasses import replace
 

@@ -12,7 +12,7 @@ from typing import Any
 from critcore.dice import parse
 from critcore.model import Effect, record
 
-from .damage import parse_damage
+from .determine import damage_of
 from .reference import RULES, success_roll
 
 COIN = parse("1d2")  # an even chance either way
@@ -72,8 +72,8 @@ class Fumble:
 def fumble_from(ctx: Any, *, ranged: bool, parrying: bool, own_file: bool) -> Fumble:
     """``own_file``: the character file is the fumbler's (else it is his foe's and is not read)."""
     p = ctx.params
-    damage = p.get("damage")
-    piercing = damage is not None and parse_damage(damage).dtype in PIERCING
+    damage = damage_of(ctx)
+    piercing = damage is not None and damage.dtype in PIERCING
     target = (ctx.target or {}) if own_file else {}
     iq = p.get("iq") if p.get("iq") is not None else target.get("iq")
     dx = p.get("dx") if p.get("dx") is not None else target.get("dx")

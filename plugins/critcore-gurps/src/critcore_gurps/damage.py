@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from typing import Any, Mapping
 
 from critcore.dice import DiceExpr, parse
@@ -41,7 +40,6 @@ class DamageSpec:
         return f"{self.expr.notation}{div} {self.dtype}"
 
 
-@lru_cache(maxsize=256)
 def parse_damage(text: str, flag: str = "--damage") -> DamageSpec:
     """Read ``"2d+1 cut"``: dice through critcore's parser, then the damage type (and an
     optional armor divisor in parentheses). Raises :class:`ParamError` naming what is wrong."""

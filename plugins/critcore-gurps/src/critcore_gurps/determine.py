@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from critcore.dice import DiceExpr, parse
+from critcore.dice import parse
 from critcore.errors import ParamError
-from critcore.model import Data, Determination, Location, record
+from critcore.hookspecs import RollLookup
+from critcore.model import Data, Determination, Location, Procedure, record
 
-from .damage import parse_damage
+from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
 from .reference import BOUNDS, HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, grade
 
@@ -49,16 +50,17 @@ SPELL_RESULTS = {
 }
 
 
-def _bounds(ctx: Any, skill: int, margin: bool, lowest: int) -> Any:
-    b = BOUNDS[(bool(ctx.options["extended_critical_range"]), margin)].get(skill) if skill >= lowest else None
+def _bounds(options: Data, skill: int, margin: bool, lowest: int) -> Any:
+    b = BOUNDS[(bool(options["extended_critical_range"]), margin)].get(skill) if skill >= lowest else None
     if b is None:
         raise ParamError(f"--skill: {skill} is out of range: effective skill must be {lowest} to {HIGHEST_SKILL}")
     return b
 
 
-def check_location(ctx: Any, allowed: tuple[str, ...] | None = None) -> None:
+def check_location(procedure: str, params: Data, damage: DamageSpec | None,
+                   allowed: tuple[str, ...] | None = None) -> None:
     """Refuse an unknown --location (or one the damage type cannot aim at) with one line."""
-    where = ctx.params.get("location")
+    where = params.get("location")
     if where is None or (where == "random" and allowed is None):
         return
     rule = LOCATIONS.get(where)
@@ -66,102 +68,86 @@ def check_location(ctx: Any, allowed: tuple[str, ...] | None = None) -> None:
         from critcore.plugins import did_you_mean
 
         names = allowed or (*LOCATIONS, "random")
-        what = "unknown location" if rule is None else f"{ctx.procedure.name} cannot use location"
+        what = "unknown location" if rule is None else f"{procedure} cannot use location"
         raise ParamError(f"--location: {what} {where!r}{did_you_mean(where, names)}; use one of {', '.join(names)}")
-    damage = ctx.params.get("damage")
-    if rule.aim_types and damage is not None and ctx.procedure.name in ("attack", "critical-hit"):
-        dtype = parse_damage(damage).dtype
-        if dtype not in rule.aim_types:
-            raise ParamError(f"--location: a {dtype} attack cannot be aimed at the {rule.name} "
+    if rule.aim_types and damage is not None and procedure in ("attack", "critical-hit"):
+        if damage.dtype not in rule.aim_types:
+            raise ParamError(f"--location: a {damage.dtype} attack cannot be aimed at the {rule.name} "
                              f"(only {', '.join(rule.aim_types)})")
-
-
-def check_damage(ctx: Any) -> None:
-    damage = ctx.params.get("damage")
-    if damage is not None:
-        parse_damage(damage)
 
 
 @record
 class Plan:
-    """What determine and locate need from one set of parameters, worked out once.
+    """What the stages need from one set of parameters, worked out once per engine by
+    :func:`prepare` (the ``critcore_prepare`` hook) and handed to them as ``ctx.prepared``.
 
-    A plan depends only on the parameters, the options and the procedure, so it is memoised
-    by the (hashable) parameters; it carries nothing from one stage to the next.
+    A plan depends only on the procedure, the parameters and the options; it carries nothing
+    from one stage to the next.
     """
 
     procedure: str
-    options: Any
     results: tuple[Determination | None, ...]  # indexed by the 3d6 total
     label: str
     location: Location | None  # the aimed location; None: roll it (or none to locate)
+    damage: DamageSpec | None  # --damage, read
 
-    def __init__(self, procedure: str, options: Any, results: tuple[Determination | None, ...], label: str,
-                 location: Location | None) -> None:
+    def __init__(self, procedure: str, results: tuple[Determination | None, ...], label: str,
+                 location: Location | None, damage: DamageSpec | None) -> None:
         v = self.__dict__
         v["procedure"] = procedure
-        v["options"] = options
         v["results"] = results
         v["label"] = label
         v["location"] = location
-
-
-_PLANS: dict[Any, Plan] = {}
+        v["damage"] = damage
 
 
 def _results(table: dict[str, Determination], b: Any) -> tuple[Determination | None, ...]:
     return (None, None, None) + tuple(table[grade(r, b)] for r in range(3, 19))
 
 
-def _plan(ctx: Any) -> Plan:
-    name = ctx.procedure.name
-    p = ctx.params
+def prepare(procedure: Procedure, params: Data, options: Data) -> Plan:
+    """The plan of one procedure with these parameters; a bad --skill, --location or --damage
+    is refused here, before any roll."""
+    name = procedure.name
+    p = params
+    damage = parse_damage(p["damage"]) if p.get("damage") is not None else None
     results: tuple[Determination | None, ...] = ()
     label = ""
     if name == "attack":
-        b = _bounds(ctx, p["skill"], not p["ranged"] or bool(ctx.options["ranged_margin_critical"]), LOWEST_SKILL)
-        check_location(ctx)
-        check_damage(ctx)
+        b = _bounds(options, p["skill"], not p["ranged"] or bool(options["ranged_margin_critical"]), LOWEST_SKILL)
+        check_location(name, p, damage)
         results, label = _results(ATTACK_RESULTS, b), "attack roll"
     elif name == "defense":
-        b = _bounds(ctx, p["skill"], True, LOWEST_DEFENSE)
-        check_damage(ctx)
+        b = _bounds(options, p["skill"], True, LOWEST_DEFENSE)
         table = {g: DEFENSE_RESULTS[(g, p["defense"])] for g in ATTACK_RESULTS}
         results, label = _results(table, b), f"{p['defense']} roll"
     elif name == "spell":
-        b = _bounds(ctx, p["skill"], bool(ctx.options["spell_margin_critical"]), LOWEST_SKILL)
+        b = _bounds(options, p["skill"], bool(options["spell_margin_critical"]), LOWEST_SKILL)
         results, label = _results(SPELL_RESULTS, b), "casting roll"
     elif name in ("critical-hit", "head-blow", "critical-miss", "unarmed-miss"):
         allowed = HEAD_BLOW_LOCATIONS if name == "head-blow" else BODY_PARTS if name == "unarmed-miss" else None
-        check_location(ctx, allowed)
-        check_damage(ctx)
+        check_location(name, p, damage, allowed)
     where = p.get("location")
     location = None
     if name in ("attack", "critical-hit", "head-blow"):
-        if where is None and not (name == "attack" and ctx.options["random_location"]):
+        if where is None and not (name == "attack" and options["random_location"]):
             where = DEFAULT_LOCATION
         location = AIMED.get(where) if where is not None else None
-    plan = Plan(name, ctx.options, results, label, location)
-    if len(_PLANS) > 4096:
-        _PLANS.clear()
-    _PLANS[p] = plan
-    return plan
-
-
-_LAST: list[Any] = [None, None]  # the params object last asked about, and its plan
+    return Plan(name, results, label, location, damage)
 
 
 def plan_of(ctx: Any) -> Plan:
-    params = ctx.params
-    if _LAST[0] is params:  # the same resolution (or a simulation's reused context): no hashing
-        plan: Plan = _LAST[1]
-        if plan.options is ctx.options and plan.procedure == ctx.procedure.name:
-            return plan
-    plan = _PLANS.get(params)  # type: ignore[assignment]
-    if plan is None or plan.options is not ctx.options or plan.procedure != ctx.procedure.name:
-        plan = _plan(ctx)
-    _LAST[0], _LAST[1] = params, plan
-    return plan
+    """The context's plan (made by the engine through ``critcore_prepare``; made here for a
+    context built by hand, as some tests do)."""
+    plan = ctx.prepared
+    if plan is None:
+        plan = prepare(ctx.procedure, ctx.params, ctx.options)
+    return plan  # type: ignore[no-any-return]
+
+
+def damage_of(ctx: Any) -> DamageSpec | None:
+    """``--damage`` as read once by the plan (None when not given)."""
+    return plan_of(ctx).damage
 
 
 def determine(ctx: Any) -> Determination | None:
@@ -172,19 +158,14 @@ def determine(ctx: Any) -> Determination | None:
     return None
 
 
-def by_total(ctx: Any) -> tuple[DiceExpr, str, tuple[Determination | None, ...]] | None:
-    """``(notation, label, answers)`` when :func:`determine` is exactly ``answers[ctx.dice.roll(
-    notation, label).total]`` for this context (the roll against skill), else None.
-
-    A simulation then draws that one roll itself and picks the answer from its table, without
-    calling :func:`determine` (see :mod:`critcore.montecarlo`); determine must keep doing nothing
-    else (no note, no other roll) for as long as this says so.
+def determine_lookup(ctx: Any) -> RollLookup | None:
+    """The ``critcore_determine_lookup`` hook: :func:`determine` is exactly
+    ``plan.results[ctx.dice.roll(D3, plan.label).total]`` when the plan has results (the roll
+    against skill), so a simulation may draw that roll itself. determine must keep doing
+    nothing else (no note, no other roll) for as long as this says so.
     """
     plan = plan_of(ctx)
-    return (D3, plan.label, plan.results) if plan.results else None
-
-
-determine.by_total = by_total  # type: ignore[attr-defined]
+    return RollLookup(D3, plan.label, plan.results) if plan.results else None
 
 
 # --- locate ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from critcore import hookimpl
-from critcore.model import Applied, SystemInfo
+from critcore.model import Applied, Data, Procedure, SystemInfo
 
 from . import apply as _apply
 from . import chains, determine
@@ -22,8 +22,15 @@ def critcore_system() -> SystemInfo:
     return INFO
 
 
+@hookimpl
+def critcore_prepare(procedure: Procedure, params: Data, options: Data) -> determine.Plan:
+    """The plan of a procedure with its parameters (once per engine): see :mod:`.determine`."""
+    return determine.prepare(procedure, params, options)
+
+
 # The stage functions are the hook implementations themselves (no extra call on the hot path).
 critcore_determine = hookimpl(determine.determine)
+critcore_determine_lookup = hookimpl(determine.determine_lookup)
 critcore_locate = hookimpl(determine.locate)
 critcore_effect = hookimpl(chains.effect)
 critcore_apply = hookimpl(_apply.apply)
