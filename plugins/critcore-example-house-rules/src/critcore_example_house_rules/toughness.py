@@ -47,4 +47,4 @@ def critcore_determine(ctx: Context) -> Determination | None:
     ctx.note(f"Body check with {dice} + {EXTRA_DICE} dice (toughness)", by=INFO.name)
     roll = ctx.dice.test(dice + EXTRA_DICE, tn, "Body check (the GM rolls in secret; toughness +1 die)")
     table = ctx.tables["lethality-no-critical" if ctx.options["no_critical_category"] else "lethality"]
-    return wound.lethality(table.lookup(roll.total))  # the Shadowrun plugin's own answer (and event tag)
+    return wound.lethality(ctx, table.lookup(roll.total))  # the Shadowrun plugin's own answer (and event tag)

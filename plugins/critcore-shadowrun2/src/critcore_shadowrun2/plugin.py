@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from critcore import hookimpl
-from critcore.model import Applied, Outcome, SystemInfo
+from critcore.model import Applied, Data, Outcome, Procedure, SystemInfo
 
 from . import wound
 from .info import INFO
 
 if TYPE_CHECKING:
     from critcore.engine import Context
+    from critcore.tables import TableSet
 
 TREATMENTS: dict[str, tuple[str, str]] = {  # procedure -> (module, function), imported when used
     "diagnose": ("medicine", "diagnose"),
@@ -31,6 +32,12 @@ def critcore_system() -> SystemInfo:
 # critcore_treat), so the stage hooks are the wound functions themselves: no extra call per stage.
 if [p.name for p in INFO.procedures if p.verb == "resolve"] != ["wound"]:  # pragma: no cover
     raise ImportError("shadowrun2: a resolve procedure other than wound needs its own stage hooks")
+@hookimpl
+def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: TableSet) -> wound.WoundPlan | None:
+    """The wound's Body check, worked out once per engine and parameters (see :mod:`.wound`)."""
+    return wound.prepare(params, options, tables) if procedure.name == "wound" else None
+
+
 critcore_determine = hookimpl(wound.determine)
 critcore_locate = hookimpl(wound.locate)
 critcore_effect = hookimpl(wound.effect)

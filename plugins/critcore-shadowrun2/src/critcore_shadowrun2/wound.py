@@ -1,9 +1,11 @@
 """The ``wound`` procedure: Body check, hit location, the critical itself, and its monitor.
 
-This is the hot path of exact odds and of simulations, so it stays lean: constant stage results
-are built once per table row and kept (found again by the row's identity, which costs less than
-hashing it), tables are looked up by index, and raw rolls stay out of the results (only the
-time before death of a Mortal critical, which the death clock needs).
+This is the hot path of exact odds and of simulations, so it stays lean: the engine's prepare
+step (:func:`prepare`, the ``critcore_prepare`` hook) works out the Body check once per set of
+parameters and holds a :class:`WoundPlan`, in which constant stage results are built once per
+table row and kept (found again by the row's identity, which costs less than hashing it); tables
+are looked up by index, and raw rolls stay out of the results (only the time before death of a
+Mortal critical, which the death clock needs).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from critcore.errors import ParamError, StateError
 from critcore.model import Applied, Data, Determination, Effect, Location
-from critcore.tables import Row, Table
+from critcore.tables import Row, Table, TableSet
 
 from .events import DEAD_BEFORE_HELP, LETHALITY_TAGS, dies_before_help
 from .info import SEVERITIES
@@ -33,14 +35,30 @@ AUTO_NONE = Determination(
 BODY_CHECK = "Body check (the GM rolls in secret)"
 HIT_LOCATION = "hit location"
 
-# Stage results built from a table row, by id(row). An entry holds its row (and whatever else
-# its key names), so no id in a key is reused while the entry lives; rows live as long as their
-# table. Each map is emptied when it grows large (many engines, each with its own tables).
-_DETERMINATIONS: dict[int, tuple[Row, Determination]] = {}
-_LOCATIONS: dict[int, tuple[Row, Location]] = {}
-_EFFECTS: dict[tuple[int, int], tuple[Row, tuple[Effect, ...]]] = {}
-_APPLIED: dict[tuple[int, int, int, int | None, bool], tuple[Any, ...]] = {}
-_LIMIT = 4096
+_LIMIT = 4096  # stage results a plan keeps before it starts again (a long-lived engine)
+
+
+class WoundPlan:
+    """What the wound procedure needs from one set of parameters and the engine's options and
+    tables, made once per engine by :func:`prepare`: the Body check (dice, target number, the
+    lethality table) and the stage results built from table rows so far.
+
+    Results are kept by the identity of what they were built from, and each entry holds those
+    objects, so no id in a key is reused while the entry lives; the rows live as long as the
+    engine's tables, which is as long as this plan.
+    """
+
+    __slots__ = ("severity", "dice", "tn", "table", "determinations", "locations", "effects", "applied")
+
+    def __init__(self, severity: Row, dice: int | None, tn: Any, table: Table) -> None:
+        self.severity = severity
+        self.dice = dice  # Body + Combat Pool when --body is given; None: the character file's body
+        self.tn = tn  # the target number, or "auto" (no check)
+        self.table = table  # the lethality table the successes are read on
+        self.determinations: dict[int, tuple[Row, Determination]] = {}
+        self.locations: dict[int, tuple[Row, Location]] = {}
+        self.effects: dict[tuple[int, int], tuple[Row, tuple[Effect, ...]]] = {}
+        self.applied: dict[tuple[int, int, int, int | None, bool], tuple[Any, ...]] = {}
 
 
 def _remember(cache: dict[Any, Any], key: Any, entry: tuple[Any, ...]) -> Any:
@@ -50,99 +68,109 @@ def _remember(cache: dict[Any, Any], key: Any, entry: tuple[Any, ...]) -> Any:
     return entry[-1]
 
 
-def _determination(row: Row) -> Determination:
-    found = _DETERMINATIONS.get(id(row))
+def prepare(params: Data, options: Data, tables: TableSet) -> WoundPlan:
+    """The ``critcore_prepare`` hook for ``wound``: the severity, the Body check's dice (when
+    --body is given), target number and lethality table; bad parameters are refused here,
+    before any roll."""
+    severity = params["severity"]
+    index = SEVERITY_ROW.get(severity)
+    if index is None:
+        raise ParamError(f"--severity: {severity!r} is not a wound severity (light, moderate, serious or deadly)")
+    row = tables["body-check"].lookup(index)
+    body = params["body"]
+    dice = None if body is None else _pool(int(body), params, options)
+    if body is None:
+        _pool(1, params, options)  # Combat Pool is checked now; Body comes from the character file
+    tn = row.data["tn_gentle"] if options["tn_set"] == "gentle" else row.data["tn_recommended"]
+    table = tables["lethality-no-critical" if options["no_critical_category"] else "lethality"]
+    return WoundPlan(row, dice, tn, table)
+
+
+def plan_of(ctx: Context) -> WoundPlan:
+    """The context's plan (made by the engine; made here for a context built by hand)."""
+    plan = ctx.prepared
+    if plan is None:
+        plan = prepare(ctx.params, ctx.options, ctx.tables)
+    return plan  # type: ignore[no-any-return]
+
+
+def lethality(ctx: Context, row: Row) -> Determination:
+    """The determination a lethality row gives (shared per row and engine; house rules use it too)."""
+    cache = plan_of(ctx).determinations
+    found = cache.get(id(row))
     if found is not None:
         return found[1]
     made = Determination(row.id, bool(row.data["critical"]), row.text, data=row.data,
                          tags=LETHALITY_TAGS.get(row.id, frozenset()))
-    return _remember(_DETERMINATIONS, id(row), (row, made))  # type: ignore[no-any-return]
+    return _remember(cache, id(row), (row, made))  # type: ignore[no-any-return]
 
 
-lethality = _determination
-"""The determination a lethality row gives (shared per row; house rules use it too)."""
-
-
-def _location(row: Row) -> Location:
-    found = _LOCATIONS.get(id(row))
+def _location(ctx: Context, row: Row) -> Location:
+    cache = plan_of(ctx).locations
+    found = cache.get(id(row))
     if found is not None:
         return found[1]
     name = row.data["name"]
     made = Location(row.id, str(name), f"struck the {name}", Data(list=row.data["list"]))
-    return _remember(_LOCATIONS, id(row), (row, made))  # type: ignore[no-any-return]
+    return _remember(cache, id(row), (row, made))  # type: ignore[no-any-return]
 
 
-def body_dice(ctx: Context) -> int:
-    """Body (from --body or the character file) plus Combat Pool, checked."""
-    body = ctx.params["body"]
-    if body is None:
-        target = ctx.target
-        if target is None or target.get("body") is None:
-            raise ParamError("wound needs --body N (or a character file that has a body rating)")
-        body = target["body"]
-        if isinstance(body, bool) or not isinstance(body, int) or body < 1:
-            raise StateError(f"character: body must be a whole number of 1 or more, not {body!r}")
-    elif body < 1:
+def _pool(body: int, params: Data, options: Data) -> int:
+    """Body plus Combat Pool, checked."""
+    if body < 1:
         raise ParamError(f"--body: {body} is not a Body rating (a character has Body 1 or more)")
-    pool = ctx.params["combat_pool"]
+    pool = params["combat_pool"]
     if pool:
         if pool < 0:
             raise ParamError(f"--combat-pool: {pool} dice is not possible (0 or more)")
-        if not ctx.options["allow_combat_pool"]:
+        if not options["allow_combat_pool"]:
             raise ParamError("--combat-pool: Combat Pool on the Body check is off (set option allow_combat_pool)")
-    dice = int(body) + int(pool)
+    dice = body + int(pool)
     if dice > MAX_DICE:
         raise ParamError(f"--body/--combat-pool: {dice} dice is more than critcore rolls ({MAX_DICE})")
     return dice
 
 
+def body_dice(ctx: Context) -> int:
+    """Body (from --body or the character file) plus Combat Pool, checked."""
+    plan = plan_of(ctx)
+    if plan.dice is not None:
+        return plan.dice
+    target = ctx.target
+    if target is None or target.get("body") is None:
+        raise ParamError("wound needs --body N (or a character file that has a body rating)")
+    body = target["body"]
+    if isinstance(body, bool) or not isinstance(body, int) or body < 1:
+        raise StateError(f"character: body must be a whole number of 1 or more, not {body!r}")
+    return _pool(body, ctx.params, ctx.options)
+
+
 def severity_row(ctx: Context) -> Row:
-    severity = ctx.params["severity"]
-    index = SEVERITY_ROW.get(severity)
-    if index is None:
-        raise ParamError(f"--severity: {severity!r} is not a wound severity (light, moderate, serious or deadly)")
-    return ctx.tables["body-check"].lookup(index)
-
-
-def body_check(ctx: Context) -> tuple[int, Any, Table]:
-    """The Body check the parameters ask for: dice, target number ("auto": no check) and the
-    lethality table its successes are read on."""
-    row = severity_row(ctx)
-    dice = body_dice(ctx)
-    options = ctx.options
-    tn = row.data["tn_gentle"] if options["tn_set"] == "gentle" else row.data["tn_recommended"]
-    table = ctx.tables["lethality-no-critical" if options["no_critical_category"] else "lethality"]
-    return dice, tn, table
-
-
-# the parameters, options and tables the Body check was last worked out for, and that check:
-# simulations and exact odds ask again and again with the same (shared) objects
-_LAST_CHECK: list[Any] = [None, None, None, None]
+    return plan_of(ctx).severity
 
 
 def determine(ctx: Context) -> Determination:
     """The GM's Body check against the severity's TN; successes give the lethality."""
+    plan = plan_of(ctx)
+    dice = plan.dice
     if ctx.target is not None:
         from .character import alive, read_character
 
-        dice, tn, table = body_check(ctx)  # the body may come from the character file
+        dice = body_dice(ctx)  # the body may come from the character file
         alive(read_character(ctx.target))  # a broken or dead character is refused before any roll
-    else:
-        last = _LAST_CHECK
-        if last[0] is not ctx.params or last[1] is not ctx.options or last[2] is not ctx.tables:
-            last[:] = ctx.params, ctx.options, ctx.tables, body_check(ctx)
-        dice, tn, table = last[3]
-    if tn == "auto":
+    elif dice is None:
+        raise ParamError("wound needs --body N (or a character file that has a body rating)")
+    if plan.tn == "auto":
         return AUTO_NONE
-    roll = ctx.dice.test(dice, tn, BODY_CHECK)
-    return _determination(table.lookup(roll.total))
+    roll = ctx.dice.test(dice, plan.tn, BODY_CHECK)
+    return lethality(ctx, plan.table.lookup(roll.total))
 
 
 def locate(ctx: Context, determination: Determination | None) -> Location | None:
     if determination is None or not (determination.critical or ctx.options["locate_all_wounds"]):
         return None
     table = ctx.tables["hit-location"]
-    return _location(table.lookup(ctx.dice.roll(table.dice, HIT_LOCATION).total))
+    return _location(ctx, table.lookup(ctx.dice.roll(table.dice, HIT_LOCATION).total))
 
 
 def effect(ctx: Context, determination: Determination | None, location: Location | None) -> Sequence[Effect] | None:
@@ -151,10 +179,11 @@ def effect(ctx: Context, determination: Determination | None, location: Location
     table = ctx.tables["critical-" + location.data["list"]]
     roll = ctx.dice.roll(table.dice, "critical in the " + location.name).total
     row = table.lookup(roll)
-    found = _EFFECTS.get((id(row), roll))
+    cache = plan_of(ctx).effects
+    found = cache.get((id(row), roll))
     if found is not None:
         return found[1]
-    return _remember(_EFFECTS, (id(row), roll), (row, (row.effect(table.id, roll),)))  # type: ignore[no-any-return]
+    return _remember(cache, (id(row), roll), (row, (row.effect(table.id, roll),)))  # type: ignore[no-any-return]
 
 
 def death_in(ctx: Context, determination: Determination, eff: Effect | None) -> int | None:
@@ -191,7 +220,7 @@ def apply(ctx: Context, determination: Determination | None, location: Location 
     death = death_in(ctx, determination, eff)
     late = dies_before_help(death, ctx.params["help_minutes"])
     if ctx.target is None:
-        return _bare_applied(determination, location, eff, death, late)
+        return _bare_applied(plan_of(ctx).applied, determination, location, eff, death, late)
     return _apply_to_character(ctx, determination, location, eff, death, late)
 
 
@@ -207,15 +236,16 @@ NO_CRITICAL = "no critical hit: the wound follows the ordinary rules"
 NO_CRITICAL_APPLIED = Applied(NO_CRITICAL)
 
 
-def _bare_applied(determination: Determination, location: Location | None, eff: Effect | None,
-                  death: int | None, late: bool = False) -> Applied:
-    """What the critical would do, without a character file (kept: it is the same every time)."""
+def _bare_applied(cache: dict[Any, tuple[Any, ...]], determination: Determination, location: Location | None,
+                  eff: Effect | None, death: int | None, late: bool = False) -> Applied:
+    """What the critical would do, without a character file (kept in the plan: it is the same
+    every time)."""
     key = (id(determination), id(location), id(eff), death, late)
-    found = _APPLIED.get(key)
+    found = cache.get(key)
     if found is not None:
         return found[-1]  # type: ignore[no-any-return]
     made = _make_bare_applied(determination, location, eff, death, late)
-    return _remember(_APPLIED, key, (determination, location, eff, made))  # type: ignore[no-any-return]
+    return _remember(cache, key, (determination, location, eff, made))  # type: ignore[no-any-return]
 
 
 def _make_bare_applied(determination: Determination, location: Location | None, eff: Effect | None,
