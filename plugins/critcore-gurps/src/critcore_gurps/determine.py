@@ -182,13 +182,15 @@ def roll_location(ctx: Any) -> Location:
     return ROLLED[row.data["location"]]
 
 
-HITS = (ATTACK_RESULTS["critical-success"], ATTACK_RESULTS["success"])
+HIT_KINDS = frozenset({ATTACK_RESULTS["critical-success"].kind, ATTACK_RESULTS["success"].kind})
+"""Determinations of an attack that land (by kind, never by identity: a house rule may answer
+with its own copy of one)."""
 
 
 def locate(ctx: Any, determination: Determination | None) -> Location | None:
     name = ctx.procedure.name
     if name == "attack":
-        if determination is not HITS[0] and determination is not HITS[1]:
+        if determination is None or determination.kind not in HIT_KINDS:
             return None
     elif name == "hit-location":
         return roll_location(ctx)
