@@ -362,6 +362,7 @@ class Engine:
         self._prepare = (direct_caller(hook.critcore_prepare, ("procedure", "params", "options", "tables"))
                          if hook.critcore_prepare.get_hookimpls() else None)
         self._prepared: dict[tuple[str, Data], Any] = {}  # critcore_prepare's answers, by procedure and params
+        self._last_prepared: tuple[Any, Any, Any] = (None, None, None)  # (procedure, params, answer)
         self._procedures: dict[str, Procedure] = {}
         self._trusted: dict[int, Any] = {}  # id -> target checked or produced here (kept alive, so ids stay unique)
         for proc in info.procedures:
@@ -382,8 +383,10 @@ class Engine:
                 trusted[id(target)] = target
             else:
                 target = self.check_target(target)
+        last = self._last_prepared  # the same procedure and parameters as last time: no hashing
+        prepared = last[2] if last[1] is params and last[0] is procedure else self.prepare(procedure, params)
         return Context(self.info, procedure, params, self.options, self.tables, Dice(roller),
-                       target, self.rules, list(self.rule_notes), None, self.prepare(procedure, params))
+                       target, self.rules, list(self.rule_notes), None, prepared)
 
     def prepare(self, procedure: Procedure, params: Data) -> Any:
         """What the system's ``critcore_prepare`` builds for ``procedure`` and ``params``: made
@@ -395,12 +398,12 @@ class Engine:
         key = (procedure.name, params)
         prepared = self._prepared
         found = prepared.get(key, prepared)  # the dict itself: not prepared yet (None is an answer)
-        if found is not prepared:
-            return found
-        found = self._prepare(procedure, params, self.options, self.tables)
-        if len(prepared) >= 1024:  # a long-lived engine (a bot) asked for many different things
-            prepared.clear()
-        prepared[key] = found
+        if found is prepared:
+            found = self._prepare(procedure, params, self.options, self.tables)
+            if len(prepared) >= 1024:  # a long-lived engine (a bot) asked for many different things
+                prepared.clear()
+            prepared[key] = found
+        self._last_prepared = (procedure, params, found)
         return found
 
     def check_target(self, state: Any, where: str = "target") -> Data | None:
