@@ -254,10 +254,8 @@ def exact_odds(
     """
     proc = engine.procedure(procedure)
     checked = check_params(proc, params or {})
-    frozen = engine.check_target(target)  # checked against the system's schema and frozen, once
-    check = getattr(engine, "check_target", None)
-    if check is not None and frozen is not None:
-        frozen = check(frozen)  # checked (and trusted) once: every run is handed the same object
+    # checked against the system's schema, frozen and trusted once: every run is handed the same object
+    frozen = engine.check_target(target)
     runs = [0]
     context = engine.context
 
