@@ -155,7 +155,13 @@ def bounds(skill: int, *, extended: bool = False, margin: bool = True) -> Bounds
 
 class _BoundsBySkill(dict):  # type: ignore[type-arg]
     """Bounds by effective skill (``LOWEST_DEFENSE`` to ``HIGHEST_SKILL``), each worked out the
-    first time it is asked for: building all of them cost a millisecond of every start-up."""
+    first time it is asked for: building all of them cost a millisecond of every start-up.
+
+    The one module-level table left in the plugin, and not an engine's business: it is the rule
+    document's numbers (``rules.toml`` of this package, read once at import) by skill, keyed by
+    value, the same for every engine, option and house rule (options pick one of the four
+    tables by its key). :func:`success_roll` reads it on every HT, IQ or DX roll a stage makes;
+    the plans of :mod:`.determine` read it once per engine and parameters."""
 
     def __init__(self, extended: bool, margin: bool) -> None:
         super().__init__()
