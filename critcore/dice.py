@@ -269,8 +269,8 @@ class Roller(Protocol):
     never asks which roller it has (:class:`Dice` calls them; plugins call :class:`Dice`).
 
     ``roll_sum`` and ``roll_test`` return faces as rolled (may be empty). ``roll_until``,
-    ``roll_branch`` and ``roll_iterate`` carry out :meth:`Dice.until`, :meth:`Dice.branch` and
-    :meth:`Dice.iterate`: a roller of real dice (:class:`FaceRoller`) runs them as plain loops
+    ``roll_branch``, ``roll_iterate`` and ``roll_choice`` carry out :meth:`Dice.until`,
+    :meth:`Dice.branch`, :meth:`Dice.iterate` and :meth:`Dice.choose`: a roller of real dice (:class:`FaceRoller`) runs them as plain loops
     on the ``dice`` it is handed, the enumerating roller enumerates them. ``unused`` is what a
     roller was given and never rolled (scripted faces; empty for every other roller).
     """
@@ -295,6 +295,11 @@ class Roller(Protocol):
     def roll_iterate(self, dice: Dice, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool],
                      label: str, key: Hashable | None) -> T:
         """``step`` applied until ``done`` (see :meth:`Dice.iterate`)."""
+        ...
+
+    def roll_choice(self, dice: Dice, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]],
+                    label: str) -> T:
+        """``roll``'s answer, or a branch on ``odds()`` (see :meth:`Dice.choose`)."""
         ...
 
     @property
@@ -332,6 +337,10 @@ class FaceRoller:
         while not done(state):
             state = step(dice, state)
         return state
+
+    def roll_choice(self, dice: Dice, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]],
+                    label: str) -> T:
+        return roll(dice)
 
     def extra_face(self, label: str, notation: str, die: int, so_far: int) -> int:
         """The extra face of a die that showed 6 under the Rule of Six."""
@@ -626,6 +635,22 @@ class Dice:
         depend on besides the state), and each step's answers from each state are remembered.
         """
         return self.roller.roll_iterate(self, state, step, done, label, key)
+
+    def choose(self, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]], label: str) -> T:
+        """``roll(dice)``'s answer, for a roll whose exact distribution the plugin can also work
+        out in closed form: ``odds()`` gives ``(answer, probability)`` for every answer ``roll``
+        can give (adding up to 1).
+
+        With real dice ``roll`` runs and its rolls are recorded, as the rules say to roll them.
+        Under exact odds the run branches on ``odds()`` directly, one branch per answer, without
+        enumerating the rolls inside ``roll`` (a BattleTech critical's slots, picked by 1d6 and
+        rolled again on an empty slot). ``odds`` is called only then. It is a promise: under
+        :func:`critcore.enumeration.checking_keys` (``critcore.testing.check_odds_agree``) the
+        enumeration of ``roll`` is compared with it, and a difference is a
+        :class:`~critcore.errors.PluginError` naming the label. This is the one way to give the
+        odds a shortcut: a plugin never asks which roller it has.
+        """
+        return self.roller.roll_choice(self, roll, odds, label)
 
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
         """A success test: ``dice`` d6 against ``tn`` (Rule of Six, minimum TN 2, Rule of One)."""

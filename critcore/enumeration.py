@@ -217,6 +217,24 @@ class EnumeratingRoller:
             raise Pruned()  # every way on fell below the cut-off
         return self._choose_sub(weights)
 
+    def roll_choice(self, dice: Dice, roll: Callable[[Dice], Any], odds: Callable[[], Sequence[tuple[Any, Fraction]]],
+                    label: str) -> Any:
+        """Branch on ``odds()`` (whole-number weights, remembered per distribution); under
+        :func:`checking_keys` compare it with the enumeration of ``roll`` first."""
+        given = tuple(odds())
+        weights = _choice_weights(given, label)
+        if _CHECK_KEYS[0]:
+            from fractions import Fraction
+
+            found, cut = enumerate_runs(lambda roller: roll(Dice(roller)), self.cutoff)
+            promised = _as_fractions(weights)
+            if not cut and found != promised:
+                raise PluginError(f"{label}: the odds given to Dice.choose are not those of its roll "
+                                  f"(rolled: {_shown(found)}; given: {_shown(promised)})")
+            if cut and any(abs(found.get(v, Fraction(0)) - p) > cut for v, p in promised.items()):
+                raise PluginError(f"{label}: the odds given to Dice.choose are not those of its roll")
+        return self._choose(weights)
+
     def _iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
                  key: Hashable | None) -> tuple[tuple[tuple[Any, int], ...], int]:
         from fractions import Fraction
@@ -291,6 +309,19 @@ class EnumeratingRoller:
             # what the sub-enumeration cut off stays missing, and shows in the remainder
             found = list(dist.items())
         return _weights(found)
+
+
+@lru_cache(maxsize=4096)
+def _choice_weights(odds: tuple[tuple[Any, Fraction], ...], label: str) -> tuple[tuple[tuple[Any, int], ...], int]:
+    """:func:`_weights` of the odds a plugin gave :meth:`Dice.choose`, which must add up to 1."""
+    weights = _weights(odds)
+    if sum(w for _, w in weights[0]) != weights[1] or any(w < 0 for _, w in weights[0]):
+        raise PluginError(f"{label}: the odds given to Dice.choose must be probabilities adding up to 1")
+    return weights
+
+
+def _shown(dist: dict[Any, Fraction]) -> str:
+    return ", ".join(f"{v!r}: {p}" for v, p in list(dist.items())[:6]) + (", ..." if len(dist) > 6 else "")
 
 
 def _as_fractions(weights: tuple[tuple[tuple[Any, int], ...], int]) -> dict[Any, Fraction]:

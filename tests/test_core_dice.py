@@ -405,7 +405,7 @@ def test_cut_off_is_lowered_until_what_branches_lose_is_below_the_tolerance():
 
 # --- the roller protocol is declared, never probed (issue 13) -------------------------------
 
-ROLLER_METHODS = ("roll_sum", "roll_test", "roll_until", "roll_branch", "roll_iterate")
+ROLLER_METHODS = ("roll_sum", "roll_test", "roll_until", "roll_branch", "roll_iterate", "roll_choice")
 
 
 @pytest.mark.parametrize("make", [
@@ -477,3 +477,62 @@ def test_a_key_that_leaves_out_what_the_function_reads_is_caught_when_checking_k
             enumerate_runs(run(False))
         result, _ = enumerate_runs(run(True))
     assert result == {True: Fraction(1, 2) * Fraction(21, 36), False: Fraction(1, 2) + Fraction(1, 2) * Fraction(15, 36)}
+
+
+# --- Dice.choose: a closed form for exact odds, one code path --------------------------------
+
+def _slot(d):
+    """1d6 again until it shows 1-4 (an empty slot rolled again): each of 1-4 is 1/4."""
+    return d.until(lambda dd: (lambda f: f if f <= 4 else None)(dd.roll("1d6", "slot").total), "slot")
+
+
+QUARTERS = lambda: [(i, Fraction(1, 4)) for i in (1, 2, 3, 4)]  # noqa: E731
+
+
+def test_choose_with_real_dice_rolls_as_the_rules_say_and_never_asks_the_odds():
+    """Faces 6, 5, 3: two empty slots rolled again, then slot 3; odds() is not called."""
+    asked = []
+    d = Dice(ScriptedRoller("6,5,3"))
+    assert d.choose(_slot, lambda: asked.append(1) or QUARTERS(), "slot") == 3
+    assert [r.total for r in d.rolls] == [6, 5, 3] and asked == []
+
+
+def test_choose_under_exact_odds_branches_on_the_odds_without_rolling():
+    """Under the enumerating roller the answer is each slot with 1/4, and roll is never run."""
+    ran = []
+
+    def roll(d):
+        ran.append(1)
+        return _slot(d)
+
+    result, rest = enumerate_runs(lambda roller: Dice(roller).choose(roll, QUARTERS, "slot"))
+    assert result == {i: Fraction(1, 4) for i in (1, 2, 3, 4)} and rest == 0 and ran == []
+
+
+def test_odds_that_are_not_those_of_the_roll_are_caught_when_checking():
+    """Slot 1 given 1/2 is a lie (it is 1/4): a PluginError naming the label under checking_keys;
+    the true odds pass."""
+    from critcore.enumeration import checking_keys
+    from critcore.errors import PluginError
+
+    lie = lambda: [(1, Fraction(1, 2)), (2, Fraction(1, 4)), (3, Fraction(1, 8)), (4, Fraction(1, 8))]  # noqa: E731
+    with checking_keys():
+        with pytest.raises(PluginError, match="slot: the odds given to Dice.choose are not those of its roll"):
+            enumerate_runs(lambda roller: Dice(roller).choose(_slot, lie, "slot"))
+        result, _ = enumerate_runs(lambda roller: Dice(roller).choose(_slot, QUARTERS, "slot"))
+    assert result == {i: Fraction(1, 4) for i in (1, 2, 3, 4)}
+
+
+def test_odds_must_add_up_to_one():
+    from critcore.errors import PluginError
+
+    half = lambda: [(1, Fraction(1, 4)), (2, Fraction(1, 4))]  # noqa: E731
+    with pytest.raises(PluginError, match="adding up to 1"):
+        enumerate_runs(lambda roller: Dice(roller).choose(_slot, half, "short"))
+
+
+def test_a_simulation_rolls_the_choice():
+    from critcore.montecarlo import SamplingDice
+
+    d = SamplingDice(3)
+    assert d.choose(lambda dd: dd.roll("1d4", "slot").total, QUARTERS, "slot") in (1, 2, 3, 4)
