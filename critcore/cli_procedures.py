@@ -88,6 +88,9 @@ RESERVED = {"seed", "dice", "prompt", "json_out", "explain", "view", "target", "
             "compare", "against", "chart"}
 
 
+if TYPE_CHECKING:
+    from .dice import Roller
+
 if TYPE_CHECKING:  # newer click types ParamType as generic; click 8.1 (still supported) cannot subscript it
     _ParamType = click.ParamType[Any]
 else:
@@ -141,7 +144,7 @@ def param_option(param: Any) -> click.Option:
                         help=help_text, metavar=kind.upper() if kind in ("int", "float", "dice") else None, **extra)
 
 
-def make_roller(seed: str | None, dice: str | None, prompt: bool) -> Any:
+def make_roller(seed: str | None, dice: str | None, prompt: bool) -> Roller:
     """The roller for --seed / --dice / --prompt (a prompt asks on the terminal, on stderr)."""
     from .dice import make_roller as roller_for
 
@@ -282,7 +285,7 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
         outcome = engine.run(proc.name, params, roller=roller, target=None if session is None else session.state)
         saved = session.commit(outcome) if session is not None else None
     logged = getattr(session, "entry_id", None)
-    unused = getattr(roller, "unused", [])
+    unused = roller.unused  # every roller says (the Roller protocol): scripted faces never rolled
     if unused:
         warn(f"warning: {len(unused)} dice face(s) not used: {','.join(map(str, unused))}")
     if common["json_out"]:
