@@ -536,3 +536,11 @@ def test_a_simulation_rolls_the_choice():
 
     d = SamplingDice(3)
     assert d.choose(lambda dd: dd.roll("1d4", "slot").total, QUARTERS, "slot") in (1, 2, 3, 4)
+
+
+def test_the_cli_warns_of_faces_the_scripted_roller_never_rolled(invoke):
+    """Fake attack, AC 10: a 5 misses (final), so the faces 3 and 4 are never rolled; the CLI
+    reads them from the roller's declared unused and says so."""
+    result = invoke("resolve", "fake", "attack", "--ac", "10", "--dice", "5,3,4")
+    assert result.exit_code == 0, result.output
+    assert "2 dice face(s) not used: 3,4" in result.output
