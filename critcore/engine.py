@@ -282,18 +282,10 @@ def make_step(stage: str, summary: str, before: int, after: int) -> Step:
 
 
 def direct_caller(caller: HookCaller, names: Sequence[str]) -> Callable[..., Any]:
-    """Call a firstresult hook without pluggy's per-call overhead when that is safe."""
-    impls = caller.get_hookimpls()
-    if len(impls) == 1 and not impls[0].hookwrapper and not getattr(impls[0], "wrapper", False):
-        fn = impls[0].function
-        want = tuple(impls[0].argnames)
-        if want == tuple(names):
-            return fn
-        if want == tuple(names[: len(want)]):
-            return lambda *args: fn(*args[: len(want)])
-        index = [names.index(a) for a in want]
-        return lambda *args: fn(*[args[i] for i in index])
-    return lambda *args: caller(**dict(zip(names, args)))
+    """Call a firstresult stage hook without pluggy's per-call overhead (:mod:`critcore.stagecalls`)."""
+    from .stagecalls import stage_caller
+
+    return stage_caller(caller, names)
 
 
 def _trim(trusted: dict[int, Any]) -> None:
