@@ -12,7 +12,6 @@ import click
 from .cli_errors import BadInput, Command, Group, guarded, out, registry, resume_gc, warn
 
 LEVEL_NAMES = ("determine", "locate", "effect", "apply")
-_ENGINE_KEY = "critcore.engine:"  # ctx.meta key of the engine a system's commands were listed with
 
 
 def _run_options() -> list[click.Option]:
@@ -187,7 +186,8 @@ def _campaign(ctx: click.Context, common: dict[str, Any], path: str | None) -> A
 
 
 def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: Any) -> Any:
-    """The engine with the config's, the campaign's and --rule's house rules and options."""
+    """The command's one engine, built when everything that decides it is known: the config's,
+    the campaign's and --rule's house rules and options."""
     from .config import load_config
     from .engine import Engine
 
@@ -204,10 +204,7 @@ def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: A
             options[name] = value
             sources[name] = f"{campaign.path} (campaign option)"
     rules += list(common.get("rule") or ())
-    engine = ctx.meta.get(_ENGINE_KEY + system)  # the one that listed the procedures, if it will do
-    if engine is None or rules or options:
-        engine = Engine(system, rules=rules, registry=registry(ctx), options=options, option_sources=sources)
-    return engine
+    return Engine(system, rules=rules, registry=registry(ctx), options=options, option_sources=sources)
 
 
 def _load(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any, Any]:
@@ -451,12 +448,12 @@ class ProcedureGroup(Group):
         self._info: Any = None
 
     def info(self, ctx: click.Context) -> Any:
+        """The system's description (procedures and their parameters): no engine is built until
+        the command runs and its rules and options are known."""
         if self._info is None:
-            from .engine import Engine
+            from .engine import describe_system
 
-            engine = guarded(lambda: Engine(self.system, registry=registry(ctx)))()
-            ctx.meta[_ENGINE_KEY + self.system] = engine  # run_procedure reuses it when no rule or option is set
-            self._info = engine.info
+            self._info = guarded(lambda: describe_system(self.system, registry(ctx)))()
         return self._info
 
     def _accepts(self, proc: Any) -> bool:

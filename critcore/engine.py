@@ -294,6 +294,20 @@ def _trim(trusted: dict[int, Any]) -> None:
         del trusted[key]
 
 
+def system_info(pm: Any, system: str) -> SystemInfo:
+    """What the system plugin in ``pm`` says about itself (its procedures, options, tables)."""
+    info = pm.hook.critcore_system()
+    if not isinstance(info, SystemInfo):
+        raise PluginError(f"system plugin {system!r} did not describe itself (critcore_system returned {info!r})")
+    return info
+
+
+def describe_system(system: str, registry: Registry | None = None) -> SystemInfo:
+    """A system's description, without an engine (no tables, rules or options): what ``crit``
+    needs to list a system's procedures and build their options before it knows the rules."""
+    return system_info(get_plugin_manager(registry, system, ()), system)
+
+
 class Engine:
     """One system, loaded with its enabled rules, ready to run procedures many times.
 
@@ -318,10 +332,7 @@ class Engine:
 
             plugin_rules, rule_files = split_rules(rules)
         self.pm = get_plugin_manager(self.registry, system, plugin_rules)
-        info = self.pm.hook.critcore_system()
-        if not isinstance(info, SystemInfo):
-            raise PluginError(f"system plugin {system!r} did not describe itself (critcore_system returned {info!r})")
-        self.info: SystemInfo = info
+        info = self.info = system_info(self.pm, system)
         self.rules = rules
         tables = TableSet(info.tables_package, info.effect_codes or None)
         merged: dict[str, Any] = dict(options or {})
