@@ -266,11 +266,15 @@ def _session(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[A
     return engine, file_session(path, engine, save=bool(save), save_to=save_to)
 
 
-def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, values: dict[str, Any]) -> None:
-    """``crit resolve`` and ``crit treat``: read the target, run the stages, keep the new state."""
-    from .render import render
+def common_options(values: dict[str, Any]) -> dict[str, Any]:
+    """Take critcore's own options (--seed, --json, --target, ...) out of a command's values,
+    leaving the procedure's parameters."""
+    return {k: values.pop(k) for k in list(values) if k in RESERVED}
 
-    common = {k: values.pop(k) for k in list(values) if k in RESERVED}
+
+def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, values: dict[str, Any]) -> None:
+    """``crit resolve`` and ``crit treat``: read the target, run the stages, keep the new state, report."""
+    common = common_options(values)
     engine, opened = _session(ctx, system, common)
     proc = engine.procedure(procedure, verb)
     roller = make_roller(common["seed"], common["dice"], common["prompt"])
@@ -278,37 +282,55 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
     with opened as session:
         outcome = engine.run(proc.name, params, roller=roller, target=None if session is None else session.state)
         saved = session.commit(outcome) if session is not None else None
-    logged = getattr(session, "entry_id", None)
+    _warn_unused_faces(roller)
+    if common["json_out"]:
+        print_outcome_json(outcome, engine, common, saved, getattr(session, "entry_id", None))
+    else:
+        print_outcome_report(outcome, engine, common, saved, session)
+
+
+def _warn_unused_faces(roller: Any) -> None:
+    """--dice gave more faces than the procedure rolled: say which were left over."""
     unused = getattr(roller, "unused", [])
     if unused:
         warn(f"warning: {len(unused)} dice face(s) not used: {','.join(map(str, unused))}")
-    if common["json_out"]:
-        import json
 
+
+def print_outcome_json(outcome: Any, engine: Any, common: dict[str, Any], saved: str | None,
+                       logged: int | None) -> None:
+    """--json: the outcome's JSON (the player's view: only the player's report), with where the
+    new state went."""
+    import json
+
+    if common["view"] == "player":
         from .model import OUTCOME_FORMAT
+        from .render import render
 
-        if common["view"] == "player":
-            # the player's view carries only what the player's report says: no rolls, rows or state
-            data = {"format": OUTCOME_FORMAT, "system": outcome.system, "procedure": outcome.procedure, "view": "player",
-                    "report": render(outcome, view="player", pm=engine.pm).splitlines()}
-        else:
-            data = outcome.to_dict()
-        if saved:
-            data["saved"] = saved
-        if logged:
-            data["log"] = logged
-        if common.get("preview"):
-            data["preview"] = True
-        click.echo(json.dumps(data, ensure_ascii=False))
-        return
+        # the player's view carries only what the player's report says: no rolls, rows or state
+        data = {"format": OUTCOME_FORMAT, "system": outcome.system, "procedure": outcome.procedure, "view": "player",
+                "report": render(outcome, view="player", pm=engine.pm).splitlines()}
+    else:
+        data = outcome.to_dict()
+    if saved:
+        data["saved"] = saved
+    if logged:
+        data["log"] = logged
+    if common.get("preview"):
+        data["preview"] = True
+    click.echo(json.dumps(data, ensure_ascii=False))
+
+
+def print_outcome_report(outcome: Any, engine: Any, common: dict[str, Any], saved: str | None, session: Any) -> None:
+    """The report in plain words (coloured on a terminal), then where the new state went."""
+    import sys
+
     from .render import report_lines
     from .style import paint, use_color
-
-    import sys
 
     colour = use_color(common.get("color"), sys.stdout)
     click.echo(paint(report_lines(outcome, explain=common["explain"], view=common["view"], pm=engine.pm), colour),
                color=colour)
+    logged = getattr(session, "entry_id", None)
     if logged:
         out(f"saved: {saved} (log #{logged}; crit campaign undo {session.row.name} takes it back)")
     elif common.get("preview") and session is not None:
@@ -328,7 +350,7 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
     from .errors import InputError
     from .exact import LEVELS
 
-    common = {k: values.pop(k) for k in list(values) if k in RESERVED}
+    common = common_options(values)
     if common["against"] and not common["compare"]:
         raise InputError("--against names the other side of a comparison: add --compare")
     engine, (_, loaded) = _load(ctx, system, common)

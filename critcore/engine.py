@@ -266,6 +266,12 @@ _STEPS: dict[tuple[str, str, int, int], Step] = {}
 _SCHEMA_CHECK: list[Any] = [None]  # critcore.schema.check_target, once imported
 
 
+def effects_summary(effects: Sequence[Effect]) -> str:
+    """The effect stage's step summary: the rows' texts."""
+    text = effects[0].text if len(effects) == 1 else "; ".join([e.text for e in effects])
+    return text or "no effect"
+
+
 def make_step(stage: str, summary: str, before: int, after: int) -> Step:
     """The record of a stage that made rolls ``before`` to ``after - 1``.
 
@@ -434,66 +440,77 @@ class Engine:
         return self.run_context(ctx)
 
     def run_context(self, ctx: Context) -> Outcome:
-        """Call the stages for a prepared context and assemble the outcome.
-
-        Each stage that answers gets a step naming the rolls it made; equal steps are shared
-        (``_STEPS``, looked up here before calling :func:`make_step`, which saves a call).
-        """
-        rolls = ctx.dice.rolls
-        stage = ctx.stage
-        steps: list[Step] = []
+        """Call the stages for a prepared context and assemble the outcome."""
+        stage = ctx.stage  # noqa: F841 (the stage running: a failing plugin's error names it, plugins._hook_of)
         det: Determination | None = None
         loc: Location | None = None
         effects: tuple[Effect, ...] = ()
-        applied: Applied | None = None
-        before = len(rolls)
+        applied: Applied | None
         if ctx.procedure.verb == "treat":
-            stage[0] = "treat"
-            applied = self._treat(ctx)
-            if applied is None:
-                raise PluginError(f"{self.info.name} did not handle treat procedure {ctx.procedure.name!r}")
-            key = ("treat", applied.summary, before, len(rolls))
-            steps.append(_STEPS.get(key) or make_step(*key))
+            applied, steps = self._treat_stage(ctx)
         else:
-            determine, locate, effect, apply = self._stages
-            stage[0] = "determine"
-            det = determine(ctx)
-            if det is not None:
-                key = ("determine", det.summary, before, len(rolls))
-                steps.append(_STEPS.get(key) or make_step(*key))
-            if det is None or not det.final:
-                stage[0] = "locate"
-                before = len(rolls)
-                loc = locate(ctx, det)
-                if loc is not None:
-                    key = ("locate", loc.summary or loc.name, before, len(rolls))
-                    steps.append(_STEPS.get(key) or make_step(*key))
-                stage[0] = "effect"
-                before = len(rolls)
-                found = effect(ctx, det, loc)
-                if found is not None:
-                    effects = tuple(found)
-                    text = effects[0].text if len(effects) == 1 else "; ".join([e.text for e in effects])
-                    key = ("effect", text or "no effect", before, len(rolls))
-                    steps.append(_STEPS.get(key) or make_step(*key))
-                stage[0] = "apply"
-                before = len(rolls)
-                applied = apply(ctx, det, loc, effects)
-                if applied is not None:
-                    key = ("apply", applied.summary, before, len(rolls))
-                    steps.append(_STEPS.get(key) or make_step(*key))
+            det, loc, effects, applied, steps = self._resolve_stages(ctx)
+        return Outcome(self.info.name, ctx.procedure.name, ctx.params, tuple(ctx.dice.rolls), steps,
+                       det, loc, effects, applied, self._new_target(ctx, applied),
+                       self._notes(ctx, effects, applied), self.rules, self.options)
+
+    def _treat_stage(self, ctx: Context) -> tuple[Applied, tuple[Step, ...]]:
+        """``critcore_treat`` alone, with the step naming its rolls."""
+        before = len(ctx.dice.rolls)
+        ctx.stage[0] = "treat"
+        applied: Applied | None = self._treat(ctx)
+        if applied is None:
+            raise PluginError(f"{self.info.name} did not handle treat procedure {ctx.procedure.name!r}")
+        return applied, (make_step("treat", applied.summary, before, len(ctx.dice.rolls)),)
+
+    def _resolve_stages(self, ctx: Context) -> tuple[Determination | None, Location | None, tuple[Effect, ...],
+                                                     Applied | None, tuple[Step, ...]]:
+        """determine, locate, effect and apply in turn, each seeing the earlier answers; a stage
+        that answers gets a step naming the rolls it made; a final determination ends the run."""
+        determine, locate, effect, apply = self._stages
+        rolls = ctx.dice.rolls
+        stage = ctx.stage
+        steps: list[Step] = []
+        before = len(rolls)
+        stage[0] = "determine"
+        det: Determination | None = determine(ctx)
+        if det is not None:
+            steps.append(make_step("determine", det.summary, before, len(rolls)))
+            if det.final:
+                return det, None, (), None, tuple(steps)
+        before = len(rolls)
+        stage[0] = "locate"
+        loc: Location | None = locate(ctx, det)
+        if loc is not None:
+            steps.append(make_step("locate", loc.summary or loc.name, before, len(rolls)))
+        before = len(rolls)
+        stage[0] = "effect"
+        found: Sequence[Effect] | None = effect(ctx, det, loc)
+        effects = () if found is None else tuple(found)
+        if found is not None:
+            steps.append(make_step("effect", effects_summary(effects), before, len(rolls)))
+        before = len(rolls)
+        stage[0] = "apply"
+        applied: Applied | None = apply(ctx, det, loc, effects)
+        if applied is not None:
+            steps.append(make_step("apply", applied.summary, before, len(rolls)))
+        return det, loc, effects, applied, tuple(steps)
+
+    @staticmethod
+    def _notes(ctx: Context, effects: tuple[Effect, ...], applied: Applied | None) -> tuple[Note, ...]:
+        """What the stages noted, and a note for each row that is a house rule's version."""
         notes = ctx.notes
         for eff in (effects + applied.effects) if applied is not None else effects:
             by = eff.data.get("changed_by")
             if by:
                 notes.append(Note(f"{eff.table} row {eff.id!r} is the house rule's version", by, "effect"))
-        target = ctx.target
-        if applied is not None and applied.target is not None:
-            target = freeze(applied.target)
-            trusted = self._trusted  # the engine's own output needs no check when passed back in
-            if len(trusted) >= 256:
-                _trim(trusted)
-            trusted[id(target)] = target
-        return Outcome(self.info.name, ctx.procedure.name,
-                       ctx.params, tuple(rolls), tuple(steps), det, loc, effects, applied, target,
-                       tuple(notes), self.rules, self.options)
+        return tuple(notes)
+
+    def _new_target(self, ctx: Context, applied: Applied | None) -> Data | None:
+        """The target after the procedure: apply's new state (frozen, and trusted, so passed back
+        in it is not checked again), or the target as it was."""
+        if applied is None or applied.target is None:
+            return ctx.target
+        target: Data = freeze(applied.target)
+        self.trust(target)
+        return target
