@@ -77,3 +77,18 @@ def test_odds_builds_one_engine_and_compare_one_more(invoke, engines, isolated_c
     engines.clear()
     ok(invoke("odds", "fake", "attack", "--rule", "brutal.toml", "--compare", "--json"))
     assert engines == [("fake", ("brutal.toml",)), ("fake", ())]
+
+
+def test_the_described_systems_plugin_manager_goes_to_one_engine_only(registry, isolated_config):
+    """describe_system hands the plugin manager it loaded to the next engine for the system with
+    no rule plugins, never to a second one (each engine owns its plugin manager)."""
+    from critcore.engine import Engine, describe_system
+
+    info = describe_system("fake", registry)
+    first, second = Engine("fake", registry=registry), Engine("fake", registry=registry)
+    assert first.info is info and first.pm is not second.pm
+    describe_system("fake", registry)
+    (isolated_config / "r.toml").write_text(BRUTAL)
+    with_file_rule = Engine("fake", rules=["r.toml"], registry=registry)  # a rule file only: no rule plugin
+    assert with_file_rule.options["crit_on_19"] is True
+    assert Engine("fake", registry=registry).pm is not with_file_rule.pm
