@@ -44,21 +44,6 @@ class Context:
     notes: list[Note] = record_field(default_factory=list, compare=False)
     stage: list[str] = record_field(default_factory=lambda: [""], compare=False)
 
-    def __init__(self, system: SystemInfo, procedure: Procedure, params: Data, options: Data, tables: TableSet,
-                 dice: Dice, target: Data | None = None, rules: tuple[str, ...] = (),
-                 notes: list[Note] | None = None, stage: list[str] | None = None) -> None:
-        v = self.__dict__
-        v["system"] = system
-        v["procedure"] = procedure
-        v["params"] = params
-        v["options"] = options
-        v["tables"] = tables
-        v["dice"] = dice
-        v["target"] = target
-        v["rules"] = rules
-        v["notes"] = [] if notes is None else notes
-        v["stage"] = [""] if stage is None else stage
-
     def note(self, text: str, by: str = "") -> None:
         """Record something worth telling (``by`` names the house rule responsible)."""
         self.notes.append(Note(text, by, self.stage[0]))
@@ -266,12 +251,6 @@ _STEPS: dict[tuple[str, str, int, int], Step] = {}
 _SCHEMA_CHECK: list[Any] = [None]  # critcore.schema.check_target, once imported
 
 
-def effects_summary(effects: Sequence[Effect]) -> str:
-    """The effect stage's step summary: the rows' texts."""
-    text = effects[0].text if len(effects) == 1 else "; ".join([e.text for e in effects])
-    return text or "no effect"
-
-
 def make_step(stage: str, summary: str, before: int, after: int) -> Step:
     """The record of a stage that made rolls ``before`` to ``after - 1``.
 
@@ -410,7 +389,7 @@ class Engine:
             else:
                 target = self.check_target(target)
         return Context(self.info, procedure, params, self.options, self.tables, Dice(roller),
-                       target, self.rules, list(self.rule_notes))
+                       target, self.rules, list(self.rule_notes), [""])
 
     def check_target(self, state: Any, where: str = "target") -> Data | None:
         """``state`` checked against the system's declared target schema, returned frozen.
@@ -473,55 +452,63 @@ class Engine:
             applied, steps = self._treat_stage(ctx)
         else:
             det, loc, effects, applied, steps = self._resolve_stages(ctx)
-        return Outcome(self.info.name, ctx.procedure.name, ctx.params, tuple(ctx.dice.rolls), steps,
-                       det, loc, effects, applied, self._new_target(ctx, applied),
-                       self._notes(ctx, effects, applied), self.rules, self.options)
+        target = ctx.target if applied is None or applied.target is None else self._new_target(applied.target)
+        return Outcome(self.info.name, ctx.procedure.name, ctx.params, tuple(ctx.dice.rolls), tuple(steps),
+                       det, loc, effects, applied, target,
+                       tuple(ctx.notes) if not self.rules else self._notes(ctx, effects, applied), self.rules,
+                       self.options)
 
-    def _treat_stage(self, ctx: Context) -> tuple[Applied, tuple[Step, ...]]:
-        """``critcore_treat`` alone, with the step naming its rolls."""
+    def _treat_stage(self, ctx: Context) -> tuple[Applied, list[Step]]:
+        """``critcore_treat`` alone, and its step."""
         before = len(ctx.dice.rolls)
         ctx.stage[0] = "treat"
         applied: Applied | None = self._treat(ctx)
         if applied is None:
             raise PluginError(f"{self.info.name} did not handle treat procedure {ctx.procedure.name!r}")
-        return applied, (make_step("treat", applied.summary, before, len(ctx.dice.rolls)),)
+        return applied, [make_step("treat", applied.summary, before, len(ctx.dice.rolls))]
 
     def _resolve_stages(self, ctx: Context) -> tuple[Determination | None, Location | None, tuple[Effect, ...],
-                                                     Applied | None, tuple[Step, ...]]:
-        """determine, locate, effect and apply in turn, each seeing the earlier answers; a stage
-        that answers gets a step naming the rolls it made; a final determination ends the run."""
+                                                     Applied | None, list[Step]]:
+        """determine, locate, effect and apply in turn, each seeing the earlier answers, and the
+        step of each stage that answered (the rolls it made); a final determination ends the run."""
         determine, locate, effect, apply = self._stages
         rolls = ctx.dice.rolls
         stage = ctx.stage
-        steps: list[Step] = []
+        answered: list[Step] = []  # the step of each stage that answered (equal steps shared: _STEPS)
         before = len(rolls)
         stage[0] = "determine"
         det: Determination | None = determine(ctx)
         if det is not None:
-            steps.append(make_step("determine", det.summary, before, len(rolls)))
+            key = ("determine", det.summary, before, len(rolls))
+            answered.append(_STEPS.get(key) or make_step(*key))
             if det.final:
-                return det, None, (), None, tuple(steps)
+                return det, None, (), None, answered
         before = len(rolls)
         stage[0] = "locate"
         loc: Location | None = locate(ctx, det)
         if loc is not None:
-            steps.append(make_step("locate", loc.summary or loc.name, before, len(rolls)))
+            key = ("locate", loc.summary or loc.name, before, len(rolls))
+            answered.append(_STEPS.get(key) or make_step(*key))
         before = len(rolls)
         stage[0] = "effect"
         found: Sequence[Effect] | None = effect(ctx, det, loc)
         effects = () if found is None else tuple(found)
         if found is not None:
-            steps.append(make_step("effect", effects_summary(effects), before, len(rolls)))
+            text = effects[0].text if len(effects) == 1 else "; ".join([e.text for e in effects])
+            key = ("effect", text or "no effect", before, len(rolls))
+            answered.append(_STEPS.get(key) or make_step(*key))
         before = len(rolls)
         stage[0] = "apply"
         applied: Applied | None = apply(ctx, det, loc, effects)
         if applied is not None:
-            steps.append(make_step("apply", applied.summary, before, len(rolls)))
-        return det, loc, effects, applied, tuple(steps)
+            key = ("apply", applied.summary, before, len(rolls))
+            answered.append(_STEPS.get(key) or make_step(*key))
+        return det, loc, effects, applied, answered
 
     @staticmethod
     def _notes(ctx: Context, effects: tuple[Effect, ...], applied: Applied | None) -> tuple[Note, ...]:
-        """What the stages noted, and a note for each row that is a house rule's version."""
+        """With house rules enabled: what the stages noted, and a note for each row that is a
+        house rule's version."""
         notes = ctx.notes
         for eff in (effects + applied.effects) if applied is not None else effects:
             by = eff.data.get("changed_by")
@@ -529,11 +516,8 @@ class Engine:
                 notes.append(Note(f"{eff.table} row {eff.id!r} is the house rule's version", by, "effect"))
         return tuple(notes)
 
-    def _new_target(self, ctx: Context, applied: Applied | None) -> Data | None:
-        """The target after the procedure: apply's new state (frozen, and trusted, so passed back
-        in it is not checked again), or the target as it was."""
-        if applied is None or applied.target is None:
-            return ctx.target
-        target: Data = freeze(applied.target)
+    def _new_target(self, state: Any) -> Data:
+        """apply's new state, frozen and trusted (passed back in, it is not checked again)."""
+        target: Data = freeze(state)
         self.trust(target)
         return target

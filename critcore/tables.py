@@ -48,19 +48,6 @@ class Row:
     changed_by: str = record_field(default="", compare=False)  # house rule that put this row here
     rolls: tuple[int, ...] = ()  # when the row covers scattered rolls ("3, 18")
 
-    def __init__(self, low: int, high: int, id: str, code: str, text: str, data: Data = EMPTY,
-                 line: int | None = None, changed_by: str = "", rolls: tuple[int, ...] = ()) -> None:
-        v = self.__dict__
-        v["low"] = low
-        v["high"] = high
-        v["id"] = id
-        v["code"] = code
-        v["text"] = text
-        v["data"] = data
-        v["line"] = line
-        v["changed_by"] = changed_by
-        v["rolls"] = rolls
-
     def __hash__(self) -> int:
         # computed once: systems cache stage results by row (exact odds ask again and again)
         h: int | None = self.__dict__.get("_hash")
@@ -100,24 +87,16 @@ class Table:
     _index: tuple[Row, ...] = record_field(default=(), repr=False, compare=False)
     row_schema: Any = record_field(default=None, repr=False, compare=False)  # [row_schema] as declared
 
-    def __init__(self, id: str, title: str, dice: str, low: int, high: int, rows: tuple[Row, ...],
-                 source: str = "", _index: tuple[Row, ...] = (), row_schema: Any = None) -> None:
+    def __post_init__(self) -> None:
         v = self.__dict__
-        v["id"] = id
-        v["title"] = title
-        v["dice"] = dice
-        v["low"] = low
-        v["high"] = high
-        v["rows"] = rows
-        v["source"] = source
-        v["row_schema"] = row_schema
-        index: list[Row | None] = [None] * (high - low + 1)
-        for row in rows:
+        low = self.low
+        index: list[Row | None] = [None] * (self.high - low + 1)
+        for row in self.rows:
             for r in row.covers():
                 index[r - low] = row
         v["_index"] = tuple(index)  # the row of each roll, from the lowest (whatever was given)
         by_id: dict[str, Row] = {}
-        for row in rows:
+        for row in self.rows:
             by_id.setdefault(row.id, row)
         v["_by_id"] = by_id  # the row of each id (not a field)
 

@@ -96,15 +96,6 @@ class Plan:
     label: str
     location: Location | None  # the aimed location; None: roll it (or none to locate)
 
-    def __init__(self, procedure: str, options: Any, results: tuple[Determination | None, ...], label: str,
-                 location: Location | None) -> None:
-        v = self.__dict__
-        v["procedure"] = procedure
-        v["options"] = options
-        v["results"] = results
-        v["label"] = label
-        v["location"] = location
-
 
 _PLANS: dict[Any, Plan] = {}
 
