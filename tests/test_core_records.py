@@ -357,3 +357,27 @@ def test_plugins_do_not_import_dataclasses_to_resolve() -> None:
     if before == "True":
         pytest.skip("this Python imports dataclasses at start-up anyway")
     assert after == "False"  # the records register with dataclasses only when asked (start-up)
+
+
+def test_generated_inits_are_compiled_once_and_read_back_from_the_cache(tmp_path, monkeypatch) -> None:
+    """The source of a batch of __init__s is compiled once; with the cache writable the next
+    process reads the code back (same source) instead of compiling; other source compiles anew."""
+    from critcore import resources
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("CRITCORE_CACHE", "1")
+    monkeypatch.setattr(resources, "_WRITES", [True])
+    compiled: list[str] = []
+    real = compile
+
+    def counting(source: str, filename: str, mode: str) -> Any:
+        compiled.append(source)
+        return real(source, filename, mode)
+
+    monkeypatch.setattr(records, "compile", counting, raising=False)  # records' globals shadow the builtin
+    source = "def __init_0(self, a):\n    _fields = self.__dict__\n    _fields['a'] = a\n"
+    first = records._compiled(source, Note)
+    second = records._compiled(source, Note)  # as the next command would: from the cache entry
+    assert len(compiled) == 1 and first.co_code == second.co_code
+    records._compiled(source.replace("'a'", "'b'"), Note)
+    assert len(compiled) == 2
