@@ -10,6 +10,7 @@ what passes between stages.
 
 from __future__ import annotations
 
+import _thread
 import sys
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
@@ -106,7 +107,8 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
             return f"{self.__class__.__qualname__}({', '.join([f'{n}={getattr(self, n)!r}' for n in shown])})"
 
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # the first instance: make the real ones
-            _make_inits()
+            with _LOCK:  # another thread may be making them: it has, once the lock is free
+                _make_inits()
             cls.__init__(self, *args, **kwargs)
 
         _PENDING.append((cls, declared))
@@ -239,6 +241,7 @@ _FACTORY: Any = _Factory()  # the default of an argument whose field has a defau
 
 
 _PENDING: list[tuple[type, list[_Field]]] = []  # records whose __init__ is not made yet
+_LOCK = _thread.RLock()
 
 
 def _make_inits() -> None:
@@ -246,6 +249,8 @@ def _make_inits() -> None:
     one piece of source for all of them, compiled once and then kept in the cache folder."""
     batch = _PENDING[:]
     del _PENDING[:]
+    if not batch:
+        return
     env: dict[str, Any] = {"_FACTORY": _FACTORY}
     sources = [_init_source(cls, declared, f"_{n}", env) for n, (cls, declared) in enumerate(batch)]
     namespace: dict[str, Any] = {}

@@ -381,3 +381,32 @@ def test_generated_inits_are_compiled_once_and_read_back_from_the_cache(tmp_path
     assert len(compiled) == 1 and first.co_code == second.co_code
     records._compiled(source.replace("'a'", "'b'"), Note)
     assert len(compiled) == 2
+
+
+def test_records_first_made_in_two_threads_at_once_both_work() -> None:
+    """The first instances of new records, made by several threads at once (a web server's
+    workers), each get the real __init__ (one thread makes them, the others wait for it)."""
+    import threading
+
+    @record
+    class First:
+        a: int
+        b: str = "x"
+
+    @record
+    class Second:
+        c: int = 2
+
+    results: list[Any] = []
+    barrier = threading.Barrier(4)
+
+    def make(n: int) -> None:
+        barrier.wait()
+        results.append((First(n), Second()))
+
+    threads = [threading.Thread(target=make, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(f.a for f, _ in results) == [0, 1, 2, 3] and all(s.c == 2 and f.b == "x" for f, s in results)
