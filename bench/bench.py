@@ -101,6 +101,79 @@ def throughput(systems: list[str], seconds: float) -> list[tuple[str, float]]:
     return out
 
 
+# house rules that leave the benchmarked procedure's stages alone: a TOML rule rewording a row
+# of a table the procedure never reads (plus an option it never reads), and a rule plugin of
+# critcore-example-house-rules for the system (it wraps or replaces one of the stages)
+UNTOUCHED_TABLE = {
+    "gurps": ("spell-failure", {}),
+    "shadowrun2": ("natural-healing", {}),
+    "battletech": ("determining-critical-hits", {"explosion_damage": "total-warfare"}),
+}
+RULE_PLUGIN = {"gurps": "no-dud-criticals", "shadowrun2": "toughness", "battletech": "floating-criticals"}
+
+
+def _toml_value(value: Any) -> str:
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return json.dumps(value) if isinstance(value, str) else repr(value)
+
+
+def untouched_rule_file(system: str, folder: str) -> str:
+    """A house-rule file for ``system`` that changes a row of a table the benchmarked procedure
+    never reads (the row reworded, its numbers kept), and an option it never reads."""
+    from critcore.engine import Engine
+
+    table_id, options = UNTOUCHED_TABLE[system]
+    row = Engine(system).tables[table_id].rows[0]
+    lines = [f'system = "{system}"', 'summary = "a change the benchmarked procedure never meets"', ""]
+    if options:
+        lines += ["[options]", *(f"{k} = {_toml_value(v)}" for k, v in options.items()), ""]
+    lines += [f"[[tables.{table_id}.row]]", f'roll = "{row.low}-{row.high}"', f'id = "{row.id}"',
+              f'effect = "{row.code}"', f"text = {_toml_value(row.text + ' (our table)')}",
+              *(f"{k} = {_toml_value(v)}" for k, v in row.data.items())]
+    path = os.path.join(folder, f"bench-{system}.toml")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return path
+
+
+def house_rule_costs(systems: list[str], seconds: float) -> list[tuple[str, float, float, float | None]]:
+    """Per system: microseconds per resolution without rules, and the ratios with the TOML rule
+    and with the rule plugin (None when critcore-example-house-rules is not installed).
+
+    The three engines run interleaved in rounds, the best round of each kept, so a noisy machine
+    slows all three alike."""
+    import tempfile
+
+    from critcore.dice import RandomRoller
+    from critcore.engine import Engine
+    from critcore.plugins import Registry
+
+    rules_installed = Registry.installed().rules
+    out = []
+    with tempfile.TemporaryDirectory() as folder:
+        for s in systems:
+            if s not in RESOLVE or s not in UNTOUCHED_TABLE:
+                continue
+            proc, params = RESOLVE[s]
+            engines = {"none": Engine(s), "toml": Engine(s, [untouched_rule_file(s, folder)])}
+            if RULE_PLUGIN[s] in rules_installed:
+                engines["plugin"] = Engine(s, [RULE_PLUGIN[s]])
+            best = {k: float("inf") for k in engines}
+            for _ in range(5):
+                for name, engine in engines.items():
+                    roller = RandomRoller(1)
+                    per_s = rate(lambda: engine.run(proc, params, roller=roller), seconds / 5)
+                    best[name] = min(best[name], 1 / per_s)
+            plugin = best["plugin"] / best["none"] if "plugin" in best else None
+            out.append((f"{s} {proc}", best["none"] * 1e6, best["toml"] / best["none"], plugin))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, help="rounds of start-up timing (default 15)")
@@ -130,6 +203,12 @@ def main() -> None:
     print("in-process resolutions per second (Python API, Engine.run, seeded random dice)")
     for name, per_s in throughput(systems, seconds):
         print(f"  {name:<42} {per_s:12,.0f} /s")
+    print()
+    print("house rules that leave the procedure's stages alone (same engine.run, best of 5 interleaved rounds)")
+    print(f"  {'':<30} {'no rule':>10}   {'TOML rule':>10}   {'rule plugin':>12}")
+    for name, us, toml, plugin in house_rule_costs(systems, seconds):
+        shown = f"{plugin:10.2f} x" if plugin is not None else "not installed"
+        print(f"  {name:<30} {us:7.2f} us   {toml:8.2f} x   {shown:>12}")
     campaign["report"](systems, quick=args.quick)
     targets = os.path.join(here, "bench_targets.py")  # what checking targets against their schemas costs
     if os.path.exists(targets):

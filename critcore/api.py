@@ -11,7 +11,7 @@ For many resolutions keep an :class:`~critcore.engine.Engine` and call ``engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from .engine import Engine
 from .model import Outcome, SystemInfo
@@ -62,25 +62,60 @@ class SystemEntry:
     error: str = ""
 
 
-def systems(registry: Registry | None = None) -> list[SystemEntry]:
-    """Every installed system, loaded one by one; a broken one carries its error instead of info."""
+class Installed:
+    """What ``crit systems`` shows: every installed system (a broken one with its error), every
+    installed house-rule plugin, and the house-rule files enabled. Iterating gives the systems."""
+
+    def __init__(self, systems: list[SystemEntry], rules: list[dict[str, Any]], rule_files: list[str]) -> None:
+        self.systems = systems
+        self.rules = rules  # as :func:`rules` lists them
+        self.rule_files = rule_files
+
+    def __iter__(self) -> Iterator[SystemEntry]:
+        return iter(self.systems)
+
+    def __len__(self) -> int:
+        return len(self.systems)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """``crit systems --json``: each system with its procedures and the house rules for it."""
+        out = []
+        for e in self.systems:
+            item: dict[str, Any] = {"name": e.name, "title": e.info.title if e.info else "", "version": e.version,
+                                    "package": e.package,
+                                    "procedures": [{"name": p.name, "verb": p.verb, "help": p.help}
+                                                   for p in e.info.procedures] if e.info else [],
+                                    "rules": [r for r in self.rules if r["system"] in ("", e.name)]}
+            if e.error:
+                item["error"] = e.error
+            out.append(item)
+        return out
+
+
+def systems(registry: Registry | None = None, enabled: Iterable[str] = ()) -> Installed:
+    """Every installed system, loaded one by one (a broken one carries its error instead of
+    info), the house-rule plugins (``enabled`` marks the ones enabled) and the enabled rule files."""
+    registry = registry if registry is not None else Registry.installed()
+    enabled = list(dict.fromkeys(enabled))
+    return Installed([_system_entry(registry, name) for name in sorted(registry.systems)], rules(registry, enabled),
+                     sorted(r for r in enabled if r not in registry.rules))
+
+
+def _system_entry(registry: Registry, name: str) -> SystemEntry:
+    from .engine import describe_system
     from .errors import CritcoreError
 
-    registry = registry if registry is not None else Registry.installed()
-    out: list[SystemEntry] = []
-    for name in sorted(registry.systems):
-        spec = registry.systems[name]
-        try:
-            info = Engine(name, registry=registry).info
-            out.append(SystemEntry(name, spec.dist or info.package, spec.version or info.version, info))
-        except CritcoreError as exc:
-            out.append(SystemEntry(name, spec.dist, spec.version, None, str(exc)))
-        except (Exception, SystemExit) as exc:  # the plugin's own code raised: list it, marked broken
-            from .plugins import exception_line, plugin_at_fault
+    spec = registry.systems[name]
+    try:
+        info = describe_system(name, registry)
+        return SystemEntry(name, spec.dist or info.package, spec.version or info.version, info)
+    except CritcoreError as exc:
+        return SystemEntry(name, spec.dist, spec.version, None, str(exc))
+    except (Exception, SystemExit) as exc:  # the plugin's own code raised: list it, marked broken
+        from .plugins import exception_line, plugin_at_fault
 
-            why = plugin_at_fault(exc, registry) or f"{spec.label()} failed: {exception_line(exc)}"
-            out.append(SystemEntry(name, spec.dist, spec.version, None, why))
-    return out
+        why = plugin_at_fault(exc, registry) or f"{spec.label()} failed: {exception_line(exc)}"
+        return SystemEntry(name, spec.dist, spec.version, None, why)
 
 
 def rules(registry: Registry | None = None, enabled: Iterable[str] = ()) -> list[dict[str, Any]]:
@@ -106,19 +141,7 @@ def rules(registry: Registry | None = None, enabled: Iterable[str] = ()) -> list
 
 def listing(registry: Registry | None = None, enabled: Iterable[str] = ()) -> list[dict[str, Any]]:
     """``crit systems --json``: each installed system with its procedures and the house rules for it."""
-    registry = registry if registry is not None else Registry.installed()
-    found = rules(registry, enabled)
-    out = []
-    for e in systems(registry):
-        item: dict[str, Any] = {"name": e.name, "title": e.info.title if e.info else "", "version": e.version,
-                                "package": e.package,
-                                "procedures": [{"name": p.name, "verb": p.verb, "help": p.help}
-                                               for p in e.info.procedures] if e.info else [],
-                                "rules": [r for r in found if r["system"] in ("", e.name)]}
-        if e.error:
-            item["error"] = e.error
-        out.append(item)
-    return out
+    return systems(registry, enabled).to_json()
 
 
 def odds(system: str, procedure: str, *, target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),

@@ -69,35 +69,31 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
     """List installed game systems and house rules."""
     import json
 
-    from .api import listing
-    from .api import rules as list_rules
+    from .api import systems as installed
     from .config import load_config
 
-    reg = registry(ctx)
     cfg = load_config(config)
-    enabled = set(cfg.rules) | set(rule)
-    entries = listing(reg, enabled)
+    found = installed(registry(ctx), [*cfg.rules, *rule])
     if json_out:
-        click.echo(json.dumps(entries))
+        click.echo(json.dumps(found.to_json()))
         return
-    rules = list_rules(reg, enabled)
-    if not entries:
+    if not found.systems:
         out("No game systems are installed.")
         out("Install the ones you play, e.g.:  pip install critcore-gurps critcore-shadowrun2 critcore-battletech")
         out("(from a checkout: pip install ./plugins/critcore-gurps)")
-    for e in entries:
-        if e.get("error"):
-            out(f"{e['name']}  BROKEN  {e['error']}")
+    for e in found.systems:
+        if e.info is None:
+            out(f"{e.name}  BROKEN  {e.error}")
             continue
-        out(f"{e['name']}  {e['title']}  ({e['package']} {e['version']})")
+        out(f"{e.name}  {e.info.title}  ({e.package} {e.version})")
         for verb in ("resolve", "treat"):
-            names = [p["name"] for p in e["procedures"] if p["verb"] == verb]
+            names = [p.name for p in e.info.procedures if p.verb == verb]
             if names:
-                out(f"    crit {verb} {e['name']}: {', '.join(names)}")
-    if rules:
+                out(f"    crit {verb} {e.name}: {', '.join(names)}")
+    if found.rules:
         out("")
         out("House rules installed (enable with --rule NAME or rules = [...] in critcore.toml):")
-        for r in rules:
+        for r in found.rules:
             mark = "enabled here" if r["enabled"] else "not enabled"
             if r.get("error"):
                 out(f"  {r['name']}  BROKEN  {r['error']}")
@@ -106,10 +102,9 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
             out(f"  {r['name']}{for_system}  {mark}  ({r['package']} {r['version']})")
             if r["summary"]:
                 out(f"      {r['summary']}")
-    file_rules = [r for r in enabled if r not in reg.rules]
-    if file_rules:
+    if found.rule_files:
         out("")
-        out("House-rule files enabled here: " + ", ".join(sorted(file_rules)))
+        out("House-rule files enabled here: " + ", ".join(found.rule_files))
 
 
 @cli.command(cls=Command)

@@ -12,7 +12,6 @@ import click
 from .cli_errors import BadInput, Command, Group, guarded, out, registry, resume_gc, warn
 
 LEVEL_NAMES = ("determine", "locate", "effect", "apply")
-_ENGINE_KEY = "critcore.engine:"  # ctx.meta key of the engine a system's commands were listed with
 
 
 def _run_options() -> list[click.Option]:
@@ -190,7 +189,8 @@ def _campaign(ctx: click.Context, common: dict[str, Any], path: str | None) -> A
 
 
 def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: Any) -> Any:
-    """The engine with the config's, the campaign's and --rule's house rules and options."""
+    """The command's one engine, built when everything that decides it is known: the config's,
+    the campaign's and --rule's house rules and options."""
     from .config import load_config
     from .engine import Engine
 
@@ -207,10 +207,7 @@ def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: A
             options[name] = value
             sources[name] = f"{campaign.path} (campaign option)"
     rules += list(common.get("rule") or ())
-    engine = ctx.meta.get(_ENGINE_KEY + system)  # the one that listed the procedures, if it will do
-    if engine is None or rules or options:
-        engine = Engine(system, rules=rules, registry=registry(ctx), options=options, option_sources=sources)
-    return engine
+    return Engine(system, rules=rules, registry=registry(ctx), options=options, option_sources=sources)
 
 
 def _load(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any, Any]:
@@ -272,11 +269,15 @@ def _session(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[A
     return engine, file_session(path, engine, save=bool(save), save_to=save_to)
 
 
-def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, values: dict[str, Any]) -> None:
-    """``crit resolve`` and ``crit treat``: read the target, run the stages, keep the new state."""
-    from .render import render
+def common_options(values: dict[str, Any]) -> dict[str, Any]:
+    """Take critcore's own options (--seed, --json, --target, ...) out of a command's values,
+    leaving the procedure's parameters."""
+    return {k: values.pop(k) for k in list(values) if k in RESERVED}
 
-    common = {k: values.pop(k) for k in list(values) if k in RESERVED}
+
+def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, values: dict[str, Any]) -> None:
+    """``crit resolve`` and ``crit treat``: read the target, run the stages, keep the new state, report."""
+    common = common_options(values)
     engine, opened = _session(ctx, system, common)
     proc = engine.procedure(procedure, verb)
     roller = make_roller(common["seed"], common["dice"], common["prompt"])
@@ -284,37 +285,55 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
     with opened as session:
         outcome = engine.run(proc.name, params, roller=roller, target=None if session is None else session.state)
         saved = session.commit(outcome) if session is not None else None
-    logged = getattr(session, "entry_id", None)
+    _warn_unused_faces(roller)
+    if common["json_out"]:
+        print_outcome_json(outcome, engine, common, saved, getattr(session, "entry_id", None))
+    else:
+        print_outcome_report(outcome, engine, common, saved, session)
+
+
+def _warn_unused_faces(roller: Any) -> None:
+    """--dice gave more faces than the procedure rolled: say which were left over."""
     unused = roller.unused  # every roller says (the Roller protocol): scripted faces never rolled
     if unused:
         warn(f"warning: {len(unused)} dice face(s) not used: {','.join(map(str, unused))}")
-    if common["json_out"]:
-        import json
 
+
+def print_outcome_json(outcome: Any, engine: Any, common: dict[str, Any], saved: str | None,
+                       logged: int | None) -> None:
+    """--json: the outcome's JSON (the player's view: only the player's report), with where the
+    new state went."""
+    import json
+
+    if common["view"] == "player":
         from .model import OUTCOME_FORMAT
+        from .render import render
 
-        if common["view"] == "player":
-            # the player's view carries only what the player's report says: no rolls, rows or state
-            data = {"format": OUTCOME_FORMAT, "system": outcome.system, "procedure": outcome.procedure, "view": "player",
-                    "report": render(outcome, view="player", pm=engine.pm).splitlines()}
-        else:
-            data = outcome.to_dict()
-        if saved:
-            data["saved"] = saved
-        if logged:
-            data["log"] = logged
-        if common.get("preview"):
-            data["preview"] = True
-        click.echo(json.dumps(data, ensure_ascii=False))
-        return
+        # the player's view carries only what the player's report says: no rolls, rows or state
+        data = {"format": OUTCOME_FORMAT, "system": outcome.system, "procedure": outcome.procedure, "view": "player",
+                "report": render(outcome, view="player", pm=engine.pm).splitlines()}
+    else:
+        data = outcome.to_dict()
+    if saved:
+        data["saved"] = saved
+    if logged:
+        data["log"] = logged
+    if common.get("preview"):
+        data["preview"] = True
+    click.echo(json.dumps(data, ensure_ascii=False))
+
+
+def print_outcome_report(outcome: Any, engine: Any, common: dict[str, Any], saved: str | None, session: Any) -> None:
+    """The report in plain words (coloured on a terminal), then where the new state went."""
+    import sys
+
     from .render import report_lines
     from .style import paint, use_color
-
-    import sys
 
     colour = use_color(common.get("color"), sys.stdout)
     click.echo(paint(report_lines(outcome, explain=common["explain"], view=common["view"], pm=engine.pm), colour),
                color=colour)
+    logged = getattr(session, "entry_id", None)
     if logged:
         out(f"saved: {saved} (log #{logged}; crit campaign undo {session.row.name} takes it back)")
     elif common.get("preview") and session is not None:
@@ -334,7 +353,7 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
     from .errors import InputError
     from .exact import LEVELS
 
-    common = {k: values.pop(k) for k in list(values) if k in RESERVED}
+    common = common_options(values)
     if common["against"] and not common["compare"]:
         raise InputError("--against names the other side of a comparison: add --compare")
     engine, (_, loaded) = _load(ctx, system, common)
@@ -454,12 +473,12 @@ class ProcedureGroup(Group):
         self._info: Any = None
 
     def info(self, ctx: click.Context) -> Any:
+        """The system's description (procedures and their parameters): no engine is built until
+        the command runs and its rules and options are known."""
         if self._info is None:
-            from .engine import Engine
+            from .engine import describe_system
 
-            engine = guarded(lambda: Engine(self.system, registry=registry(ctx)))()
-            ctx.meta[_ENGINE_KEY + self.system] = engine  # run_procedure reuses it when no rule or option is set
-            self._info = engine.info
+            self._info = guarded(lambda: describe_system(self.system, registry(ctx)))()
         return self._info
 
     def _accepts(self, proc: Any) -> bool:

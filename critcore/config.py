@@ -22,7 +22,6 @@ from typing import Any, Iterable
 
 from ._toml import key_line
 from .errors import ConfigError
-from .model import record, record_field
 
 PROJECT_FILE = "critcore.toml"
 TOP_KEYS = {"rules", "systems"}
@@ -39,14 +38,13 @@ def user_config_path() -> str:
     return os.path.join(base, "critcore", "config.toml")
 
 
-@record(frozen=False)
 class Config:
     """What the config files say: enabled rules and options per system, and where they came from."""
 
-    rules: list[str] = record_field(default_factory=list)
-    options: dict[str, dict[str, Any]] = record_field(default_factory=dict)
-    files: list[str] = record_field(default_factory=list)
-    option_source: dict[tuple[str, str], str] = record_field(default_factory=dict)  # (system, option) -> "file, line N"
+    rules: list[str]
+    options: dict[str, dict[str, Any]]
+    files: list[str]
+    option_source: dict[tuple[str, str], str]  # (system, option) -> "file, line N"
 
     def __init__(self, rules: list[str] | None = None, options: dict[str, dict[str, Any]] | None = None,
                  files: list[str] | None = None, option_source: dict[tuple[str, str], str] | None = None) -> None:

@@ -57,15 +57,9 @@ class DiceExpr:
     times: int = 1
     divide: int = 1
 
-    def __init__(self, count: int, sides: int = 6, plus: int = 0, times: int = 1, divide: int = 1) -> None:
-        v = self.__dict__
-        v["count"] = count
-        v["sides"] = sides
-        v["plus"] = plus
-        v["times"] = times
-        v["divide"] = divide
+    def __post_init__(self) -> None:
         # the result is the plain sum of the faces (no call to value() on the hot path)
-        v["plain_sum"] = plus == 0 and times == 1 and divide == 1
+        self.__dict__["plain_sum"] = self.plus == 0 and self.times == 1 and self.divide == 1
 
     if TYPE_CHECKING:  # set by __init__, not a field
 
@@ -187,14 +181,10 @@ class SuccessTest:
     tn: int
     rule_of_six: bool = True
 
-    def __init__(self, dice: int, tn: int, rule_of_six: bool = True) -> None:
-        v = self.__dict__
-        v["dice"] = dice
-        v["tn"] = tn
-        v["rule_of_six"] = rule_of_six
+    def __post_init__(self) -> None:
         # the target number a die must reach (below 2 counts as 2): an attribute, not a
         # field or a property, because every roll reads it
-        v["effective_tn"] = max(2, tn)
+        self.__dict__["effective_tn"] = max(2, self.tn)
 
     if TYPE_CHECKING:  # set by __init__, not a field
 

@@ -45,22 +45,6 @@ class Context:
     stage: list[str] = record_field(default_factory=lambda: [""], compare=False)
     prepared: Any = None  # what critcore_prepare built for this procedure and parameters
 
-    def __init__(self, system: SystemInfo, procedure: Procedure, params: Data, options: Data, tables: TableSet,
-                 dice: Dice, target: Data | None = None, rules: tuple[str, ...] = (),
-                 notes: list[Note] | None = None, stage: list[str] | None = None, prepared: Any = None) -> None:
-        v = self.__dict__
-        v["system"] = system
-        v["procedure"] = procedure
-        v["params"] = params
-        v["options"] = options
-        v["tables"] = tables
-        v["dice"] = dice
-        v["target"] = target
-        v["rules"] = rules
-        v["notes"] = [] if notes is None else notes
-        v["stage"] = [""] if stage is None else stage
-        v["prepared"] = prepared
-
     def note(self, text: str, by: str = "") -> None:
         """Record something worth telling (``by`` names the house rule responsible)."""
         self.notes.append(Note(text, by, self.stage[0]))
@@ -284,24 +268,51 @@ def make_step(stage: str, summary: str, before: int, after: int) -> Step:
 
 
 def direct_caller(caller: HookCaller, names: Sequence[str]) -> Callable[..., Any]:
-    """Call a firstresult hook without pluggy's per-call overhead when that is safe."""
+    """Call a firstresult stage hook without pluggy's per-call overhead: the system's function
+    itself when it is the stage's only implementation, else :mod:`critcore.stagecalls` (imported
+    only then: a house rule touches the stage)."""
     impls = caller.get_hookimpls()
-    if len(impls) == 1 and not impls[0].hookwrapper and not getattr(impls[0], "wrapper", False):
-        fn = impls[0].function
-        want = tuple(impls[0].argnames)
-        if want == tuple(names):
-            return fn
-        if want == tuple(names[: len(want)]):
-            return lambda *args: fn(*args[: len(want)])
-        index = [names.index(a) for a in want]
-        return lambda *args: fn(*[args[i] for i in index])
-    return lambda *args: caller(**dict(zip(names, args)))
+    if len(impls) == 1 and not impls[0].hookwrapper and not impls[0].wrapper and tuple(impls[0].argnames) == tuple(names):
+        return impls[0].function
+    from .stagecalls import stage_caller
+
+    return stage_caller(caller, names)
 
 
 def _trim(trusted: dict[int, Any]) -> None:
     """Forget the older half of the checked targets (the ones used again lately stay)."""
     for key in list(trusted)[: len(trusted) // 2]:
         del trusted[key]
+
+
+def system_info(pm: Any, system: str) -> SystemInfo:
+    """What the system plugin in ``pm`` says about itself (its procedures, options, tables)."""
+    info = pm.hook.critcore_system()
+    if not isinstance(info, SystemInfo):
+        raise PluginError(f"system plugin {system!r} did not describe itself (critcore_system returned {info!r})")
+    return info
+
+
+_DESCRIBED: list[tuple[Registry | None, str, Any]] = []
+
+
+def describe_system(system: str, registry: Registry | None = None) -> SystemInfo:
+    """A system's description, without an engine (no tables, rules or options): what ``crit``
+    needs to list a system's procedures and build their options before it knows the rules.
+
+    The plugin manager it loads is handed to the next :class:`Engine` built for the system with
+    no rule plugins (the usual command), which would build the same one again (0.4 ms)."""
+    pm = get_plugin_manager(registry, system, ())
+    info = system_info(pm, system)
+    _DESCRIBED[:] = [(registry, system, pm)]
+    return info
+
+
+def _described_manager(registry: Registry | None, system: str) -> Any:
+    """The plugin manager :func:`describe_system` loaded for this system and registry, once."""
+    if _DESCRIBED and _DESCRIBED[0][0] is registry and _DESCRIBED[0][1] == system:
+        return _DESCRIBED.pop()[2]
+    return None
 
 
 class Engine:
@@ -319,6 +330,7 @@ class Engine:
         registry: Registry | None = None,
         option_sources: Mapping[str, str] | None = None,
     ) -> None:
+        given_registry = registry
         self.registry = registry if registry is not None else Registry.installed()
         rules = tuple(dict.fromkeys(rules))  # a rule enabled twice (config and --rule) counts once
         plugin_rules: list[str] = []
@@ -327,11 +339,9 @@ class Engine:
             from .houserules import split_rules
 
             plugin_rules, rule_files = split_rules(rules)
-        self.pm = get_plugin_manager(self.registry, system, plugin_rules)
-        info = self.pm.hook.critcore_system()
-        if not isinstance(info, SystemInfo):
-            raise PluginError(f"system plugin {system!r} did not describe itself (critcore_system returned {info!r})")
-        self.info: SystemInfo = info
+        self.pm = (None if plugin_rules else _described_manager(given_registry, system)) \
+            or get_plugin_manager(self.registry, system, plugin_rules)
+        info = self.info = system_info(self.pm, system)
         self.rules = rules
         tables = TableSet(info.tables_package, info.effect_codes or None)
         merged: dict[str, Any] = dict(options or {})
@@ -386,7 +396,7 @@ class Engine:
         last = self._last_prepared  # the same procedure and parameters as last time: no hashing
         prepared = last[2] if last[1] is params and last[0] is procedure else self.prepare(procedure, params)
         return Context(self.info, procedure, params, self.options, self.tables, Dice(roller),
-                       target, self.rules, list(self.rule_notes), None, prepared)
+                       target, self.rules, list(self.rule_notes), [""], prepared)
 
     def prepare(self, procedure: Procedure, params: Data) -> Any:
         """What the system's ``critcore_prepare`` builds for ``procedure`` and ``params``: made
@@ -457,66 +467,82 @@ class Engine:
         return self.run_context(ctx)
 
     def run_context(self, ctx: Context) -> Outcome:
-        """Call the stages for a prepared context and assemble the outcome.
-
-        Each stage that answers gets a step naming the rolls it made; equal steps are shared
-        (``_STEPS``, looked up here before calling :func:`make_step`, which saves a call).
-        """
-        rolls = ctx.dice.rolls
-        stage = ctx.stage
-        steps: list[Step] = []
+        """Call the stages for a prepared context and assemble the outcome."""
+        stage = ctx.stage  # noqa: F841 (the stage running: a failing plugin's error names it, plugins._hook_of)
         det: Determination | None = None
         loc: Location | None = None
         effects: tuple[Effect, ...] = ()
-        applied: Applied | None = None
-        before = len(rolls)
+        applied: Applied | None
         if ctx.procedure.verb == "treat":
-            stage[0] = "treat"
-            applied = self._treat(ctx)
-            if applied is None:
-                raise PluginError(f"{self.info.name} did not handle treat procedure {ctx.procedure.name!r}")
-            key = ("treat", applied.summary, before, len(rolls))
-            steps.append(_STEPS.get(key) or make_step(*key))
+            applied, steps = self._treat_stage(ctx)
         else:
-            determine, locate, effect, apply = self._stages
-            stage[0] = "determine"
-            det = determine(ctx)
-            if det is not None:
-                key = ("determine", det.summary, before, len(rolls))
-                steps.append(_STEPS.get(key) or make_step(*key))
-            if det is None or not det.final:
-                stage[0] = "locate"
-                before = len(rolls)
-                loc = locate(ctx, det)
-                if loc is not None:
-                    key = ("locate", loc.summary or loc.name, before, len(rolls))
-                    steps.append(_STEPS.get(key) or make_step(*key))
-                stage[0] = "effect"
-                before = len(rolls)
-                found = effect(ctx, det, loc)
-                if found is not None:
-                    effects = tuple(found)
-                    text = effects[0].text if len(effects) == 1 else "; ".join([e.text for e in effects])
-                    key = ("effect", text or "no effect", before, len(rolls))
-                    steps.append(_STEPS.get(key) or make_step(*key))
-                stage[0] = "apply"
-                before = len(rolls)
-                applied = apply(ctx, det, loc, effects)
-                if applied is not None:
-                    key = ("apply", applied.summary, before, len(rolls))
-                    steps.append(_STEPS.get(key) or make_step(*key))
+            det, loc, effects, applied, steps = self._resolve_stages(ctx)
+        target = ctx.target if applied is None or applied.target is None else self._new_target(applied.target)
+        return Outcome(self.info.name, ctx.procedure.name, ctx.params, tuple(ctx.dice.rolls), tuple(steps),
+                       det, loc, effects, applied, target,
+                       tuple(ctx.notes) if not self.rules else self._notes(ctx, effects, applied), self.rules,
+                       self.options)
+
+    def _treat_stage(self, ctx: Context) -> tuple[Applied, list[Step]]:
+        """``critcore_treat`` alone, and its step."""
+        before = len(ctx.dice.rolls)
+        ctx.stage[0] = "treat"
+        applied: Applied | None = self._treat(ctx)
+        if applied is None:
+            raise PluginError(f"{self.info.name} did not handle treat procedure {ctx.procedure.name!r}")
+        return applied, [make_step("treat", applied.summary, before, len(ctx.dice.rolls))]
+
+    def _resolve_stages(self, ctx: Context) -> tuple[Determination | None, Location | None, tuple[Effect, ...],
+                                                     Applied | None, list[Step]]:
+        """determine, locate, effect and apply in turn, each seeing the earlier answers, and the
+        step of each stage that answered (the rolls it made); a final determination ends the run."""
+        determine, locate, effect, apply = self._stages
+        rolls = ctx.dice.rolls
+        stage = ctx.stage
+        answered: list[Step] = []  # the step of each stage that answered (equal steps shared: _STEPS)
+        before = len(rolls)
+        stage[0] = "determine"
+        det: Determination | None = determine(ctx)
+        if det is not None:
+            key = ("determine", det.summary, before, len(rolls))
+            answered.append(_STEPS.get(key) or make_step(*key))
+            if det.final:
+                return det, None, (), None, answered
+        before = len(rolls)
+        stage[0] = "locate"
+        loc: Location | None = locate(ctx, det)
+        if loc is not None:
+            key = ("locate", loc.summary or loc.name, before, len(rolls))
+            answered.append(_STEPS.get(key) or make_step(*key))
+        before = len(rolls)
+        stage[0] = "effect"
+        found: Sequence[Effect] | None = effect(ctx, det, loc)
+        effects = () if found is None else tuple(found)
+        if found is not None:
+            text = effects[0].text if len(effects) == 1 else "; ".join([e.text for e in effects])
+            key = ("effect", text or "no effect", before, len(rolls))
+            answered.append(_STEPS.get(key) or make_step(*key))
+        before = len(rolls)
+        stage[0] = "apply"
+        applied: Applied | None = apply(ctx, det, loc, effects)
+        if applied is not None:
+            key = ("apply", applied.summary, before, len(rolls))
+            answered.append(_STEPS.get(key) or make_step(*key))
+        return det, loc, effects, applied, answered
+
+    @staticmethod
+    def _notes(ctx: Context, effects: tuple[Effect, ...], applied: Applied | None) -> tuple[Note, ...]:
+        """With house rules enabled: what the stages noted, and a note for each row that is a
+        house rule's version."""
         notes = ctx.notes
         for eff in (effects + applied.effects) if applied is not None else effects:
             by = eff.data.get("changed_by")
             if by:
                 notes.append(Note(f"{eff.table} row {eff.id!r} is the house rule's version", by, "effect"))
-        target = ctx.target
-        if applied is not None and applied.target is not None:
-            target = freeze(applied.target)
-            trusted = self._trusted  # the engine's own output needs no check when passed back in
-            if len(trusted) >= 256:
-                _trim(trusted)
-            trusted[id(target)] = target
-        return Outcome(self.info.name, ctx.procedure.name,
-                       ctx.params, tuple(rolls), tuple(steps), det, loc, effects, applied, target,
-                       tuple(notes), self.rules, self.options)
+        return tuple(notes)
+
+    def _new_target(self, state: Any) -> Data:
+        """apply's new state, frozen and trusted (passed back in, it is not checked again)."""
+        target: Data = freeze(state)
+        self.trust(target)
+        return target

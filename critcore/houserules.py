@@ -69,6 +69,35 @@ def read_rule_file(path: str) -> tuple[dict[str, Any], str]:
 
 
 
+class RuleFile:
+    """One house-rule file as read: its data and text, its name, and where each key is."""
+
+    def __init__(self, path: str, data: dict[str, Any], text: str) -> None:
+        self.path = path
+        self.data = data
+        self.text = text
+        self.name: str = data.get("name", rule_name(path))
+        self.overrides: list[str] = []
+
+    def at(self, key: str, section: str | None = None) -> str:
+        """The file and the line of ``key`` (in ``section``), for an error."""
+        line = key_line(self.text, key, section)
+        return f"{self.path}, line {line}" if line else self.path
+
+
+class Changes:
+    """What the enabled rule files add up to so far, and which rule owns each change (a later
+    rule may replace a change only if it lists the owner in ``overrides``)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+        self.options: dict[str, Any] = {}
+        self.sources: dict[str, str] = {}  # option -> where it was set
+        self.option_owner: dict[str, str] = {}
+        self.row_owner: dict[tuple[str, str], str] = {}
+        self.notes: list[Note] = []
+
+
 def apply_rule_files(
     info: SystemInfo, tables: TableSet, paths: Iterable[str]
 ) -> tuple[TableSet, dict[str, Any], list[Note], dict[str, str]]:
@@ -77,121 +106,103 @@ def apply_rule_files(
 
     Files written for another system are skipped (a campaign may enable rules for several).
     """
-    changed_tables: dict[str, Table] = {}
-    options: dict[str, Any] = {}
-    option_owner: dict[str, str] = {}
-    sources: dict[str, str] = {}
-    row_owner: dict[tuple[str, str], str] = {}
-    notes: list[Note] = []
+    changes = Changes()
+    for path in _each_file_once(paths):
+        rule = read_rule(path)
+        if rule.data["system"] != info.name:
+            continue
+        rule.overrides = _overrides(rule)
+        _apply_options(rule, info, changes)
+        _apply_table_changes(rule, info, tables, changes)
+        summary = rule.data.get("summary", "")
+        changes.notes.append(Note(f"house rule {rule.name!r} enabled" + (f": {summary}" if summary else ""),
+                                  by=rule.name, stage="rules"))
+    return tables.with_overrides(changes.tables), changes.options, changes.notes, changes.sources
+
+
+def _each_file_once(paths: Iterable[str]) -> Iterable[str]:
+    """The same file enabled twice (config and --rule, or by two paths) counts once."""
     seen: set[str] = set()
     for path in paths:
         real = os.path.realpath(path)
-        if real in seen:  # the same file enabled twice (config and --rule): once is enough
-            continue
-        seen.add(real)
-        data, text = read_rule_file(path)
-        name = data.get("name", rule_name(path))
-        where = path
-
-        def at(key: str, section: str | None = None) -> str:
-            line = key_line(text, key, section)
-            return f"{where}, line {line}" if line else where
-
-        for key in data:
-            if key not in RULE_KEYS:
-                raise ConfigError(f"{at(key)}: unknown key {key!r}{did_you_mean(key, RULE_KEYS)} "
-                                  f"(a rule file may hold: {', '.join(sorted(RULE_KEYS))})")
-        if not isinstance(name, str) or not name:
-            raise ConfigError(f"{at('name')}: name must be text (the rule's name)")
-        system = data.get("system")
-        if not isinstance(system, str):
-            raise ConfigError(f"{where}: a house-rule file must say which system it is for (system = \"...\")")
-        if system != info.name:
-            continue
-        overrides = data.get("overrides", [])
-        if not isinstance(overrides, list) or not all(isinstance(o, str) for o in overrides):
-            raise ConfigError(f"{at('overrides')}: overrides must be a list of rule names")
-        summary = data.get("summary", "")
-        opts = data.get("options", {})
-        if not isinstance(opts, dict):
-            raise ConfigError(f"{at('options')}: options must be a table of option = value")
-        for key, value in opts.items():
-            if info.option(key) is None:
-                known = [o.name for o in info.options]
-                raise ConfigError(f"{at(key, 'options')}: {info.name} has no option {key!r}"
-                                  f"{did_you_mean(key, known)} (options: {', '.join(known) or 'none'})")
-            owner = option_owner.get(key)
-            if owner is not None and owner not in overrides:
-                raise ConfigError(f"{at(key, 'options')}: option {key!r} is already set by house rule "
-                                  f"{owner!r}; add overrides = [\"{owner}\"] to let {name!r} replace it")
-            option_owner[key] = name
-            options[key] = value
-            sources[key] = at(key, "options")
-            notes.append(Note(f"option {key} = {value!r}", by=name, stage="rules"))
-        table_changes = data.get("tables", {})
-        if not isinstance(table_changes, dict):
-            raise ConfigError(f"{at('tables')}: tables must be a table of [tables.NAME] sections")
-        for table_id, change in table_changes.items():
-            if table_id not in tables.names():
-                raise ConfigError(f"{where}: unknown table {table_id!r}{did_you_mean(table_id, tables.names())}"
-                                  f" ({info.name} tables: {', '.join(tables.names())})")
-            base = changed_tables.get(table_id) or tables[table_id]
-            new_table = _change_table(base, change, name, overrides, row_owner, where, text, table_id,
-                                      info.effect_codes or None, notes)
-            changed_tables[table_id] = new_table
-        notes.append(Note(f"house rule {name!r} enabled" + (f": {summary}" if summary else ""), by=name, stage="rules"))
-    return tables.with_overrides(changed_tables), options, notes, sources
+        if real not in seen:
+            seen.add(real)
+            yield path
 
 
-def _change_table(
-    table: Table, change: Any, name: str, overrides: list[str], row_owner: dict[tuple[str, str], str],
-    where: str, text: str, table_id: str, effect_codes: frozenset[str] | None, notes: list[Note],
-) -> Table:
+def read_rule(path: str) -> RuleFile:
+    """A rule file read and checked for what every rule file must have (known keys, a name, the
+    system it is for), whichever system it is for."""
+    data, text = read_rule_file(path)
+    rule = RuleFile(path, data, text)
+    for key in data:
+        if key not in RULE_KEYS:
+            raise ConfigError(f"{rule.at(key)}: unknown key {key!r}{did_you_mean(key, RULE_KEYS)} "
+                              f"(a rule file may hold: {', '.join(sorted(RULE_KEYS))})")
+    if not isinstance(rule.name, str) or not rule.name:
+        raise ConfigError(f"{rule.at('name')}: name must be text (the rule's name)")
+    if not isinstance(data.get("system"), str):
+        raise ConfigError(f"{path}: a house-rule file must say which system it is for (system = \"...\")")
+    return rule
+
+
+def _overrides(rule: RuleFile) -> list[str]:
+    overrides = rule.data.get("overrides", [])
+    if not isinstance(overrides, list) or not all(isinstance(o, str) for o in overrides):
+        raise ConfigError(f"{rule.at('overrides')}: overrides must be a list of rule names")
+    return overrides
+
+
+def _apply_options(rule: RuleFile, info: SystemInfo, changes: Changes) -> None:
+    """The rule's ``[options]``: each a known option of the system, not set by another rule
+    unless this one overrides it."""
+    opts = rule.data.get("options", {})
+    if not isinstance(opts, dict):
+        raise ConfigError(f"{rule.at('options')}: options must be a table of option = value")
+    for key, value in opts.items():
+        where = rule.at(key, "options")
+        if info.option(key) is None:
+            known = [o.name for o in info.options]
+            raise ConfigError(f"{where}: {info.name} has no option {key!r}"
+                              f"{did_you_mean(key, known)} (options: {', '.join(known) or 'none'})")
+        owner = changes.option_owner.get(key)
+        if owner is not None and owner not in rule.overrides:
+            raise ConfigError(f"{where}: option {key!r} is already set by house rule "
+                              f"{owner!r}; add overrides = [\"{owner}\"] to let {rule.name!r} replace it")
+        changes.option_owner[key] = rule.name
+        changes.options[key] = value
+        changes.sources[key] = where
+        changes.notes.append(Note(f"option {key} = {value!r}", by=rule.name, stage="rules"))
+
+
+def _apply_table_changes(rule: RuleFile, info: SystemInfo, tables: TableSet, changes: Changes) -> None:
+    """The rule's ``[tables.NAME]`` sections, each applied to the table as earlier rules left it."""
+    table_changes = rule.data.get("tables", {})
+    if not isinstance(table_changes, dict):
+        raise ConfigError(f"{rule.at('tables')}: tables must be a table of [tables.NAME] sections")
+    for table_id, change in table_changes.items():
+        if table_id not in tables.names():
+            raise ConfigError(f"{rule.path}: unknown table {table_id!r}{did_you_mean(table_id, tables.names())}"
+                              f" ({info.name} tables: {', '.join(tables.names())})")
+        base = changes.tables.get(table_id) or tables[table_id]
+        changes.tables[table_id] = _change_table(base, change, rule, changes, table_id, info.effect_codes or None)
+
+
+def _change_table(table: Table, change: Any, rule: RuleFile, changes: Changes, table_id: str,
+                  effect_codes: frozenset[str] | None) -> Table:
+    """``[tables.NAME]``: rows removed, rows added or replaced, then the roll range covered once."""
+    where = rule.path
     if not isinstance(change, dict):
         raise ConfigError(f"{where}: [tables.{table_id}] must be a table with remove = [...] and/or [[tables.{table_id}.row]]")
     unknown = set(change) - {"remove", "row"}
     if unknown:
         key = sorted(unknown)[0]
-        line = key_line(text, key, f"tables.{table_id}")
-        raise ConfigError(f"{where}{f', line {line}' if line else ''}: [tables.{table_id}] may hold "
+        raise ConfigError(f"{rule.at(key, f'tables.{table_id}')}: [tables.{table_id}] may hold "
                           f"remove and row, not {key!r}")
     rows = {r.id: r for r in table.rows}
-
-    def claim(row_id: str, at: str) -> None:
-        owner = row_owner.get((table_id, row_id))
-        if owner is not None and owner != name and owner not in overrides:
-            raise ConfigError(f"{at}: row {row_id!r} of {table_id} is already changed by house rule {owner!r}; "
-                              f"add overrides = [\"{owner}\"] to let {name!r} replace it")
-        row_owner[(table_id, row_id)] = name
-
-    remove = change.get("remove", [])
-    if not isinstance(remove, list) or not all(isinstance(r, str) for r in remove):
-        raise ConfigError(f"{where}: remove in [tables.{table_id}] must be a list of row ids")
-    remove_line = key_line(text, "remove", f"tables.{table_id}")
-    at_remove = f"{where}, line {remove_line}" if remove_line else where
-    for row_id in remove:
-        if row_id not in rows:
-            raise ConfigError(f"{at_remove}: {table_id} has no row {row_id!r}{did_you_mean(row_id, rows)}")
-        claim(row_id, at_remove)
-        del rows[row_id]
-        notes.append(Note(f"table {table_id}: row {row_id!r} removed", by=name, stage="rules"))
-    raw_rows = change.get("row", [])
-    if not isinstance(raw_rows, list):
-        raise ConfigError(f"{where}: [[tables.{table_id}.row]] must be an array of tables")
-    lines = row_lines(text, f"tables.{table_id}.row")
-    checker = rowschema.of(table) if raw_rows else None
-    for n, raw in enumerate(raw_rows):
-        line = lines[n] if n < len(lines) else None
-        at = f"{where}, line {line}" if line else f"{where}, {table_id} row {n + 1}"
-        try:
-            row = make_row(raw, at, effect_codes, line)
-            if checker is not None:  # the numbers the engine reads, checked before any roll
-                ids = set(rows) | {r["id"] for r in raw_rows if isinstance(r, dict) and isinstance(r.get("id"), str)}
-                checker.check(row.code, row.id, row.data, ids, at, text, line)
-        except TableError as exc:
-            raise ConfigError(str(exc)) from None
-        claim(row.id, at)
-        rows[row.id] = replace(row, changed_by=name)
+    _remove_rows(rows, change.get("remove", []), rule, changes, table_id)
+    _add_rows(rows, change.get("row", []), table, rule, changes, table_id, effect_codes)
+    name = rule.name
 
     def row_at(row: Row) -> str:
         if row.changed_by == name:
@@ -205,3 +216,46 @@ def _change_table(
         raise ConfigError(str(exc)) from None
     return replace(table, rows=tuple(sorted(rows.values(), key=lambda r: r.low)), source=f"{table.source} + {where}")
 
+
+def _claim(rule: RuleFile, changes: Changes, table_id: str, row_id: str, at: str) -> None:
+    """This rule changes the row: refused if another rule changed it and is not overridden."""
+    owner = changes.row_owner.get((table_id, row_id))
+    if owner is not None and owner != rule.name and owner not in rule.overrides:
+        raise ConfigError(f"{at}: row {row_id!r} of {table_id} is already changed by house rule {owner!r}; "
+                          f"add overrides = [\"{owner}\"] to let {rule.name!r} replace it")
+    changes.row_owner[(table_id, row_id)] = rule.name
+
+
+def _remove_rows(rows: dict[str, Row], remove: Any, rule: RuleFile, changes: Changes, table_id: str) -> None:
+    """``remove = [...]``: the rows taken out, each one the table has."""
+    if not isinstance(remove, list) or not all(isinstance(r, str) for r in remove):
+        raise ConfigError(f"{rule.path}: remove in [tables.{table_id}] must be a list of row ids")
+    at = rule.at("remove", f"tables.{table_id}")
+    for row_id in remove:
+        if row_id not in rows:
+            raise ConfigError(f"{at}: {table_id} has no row {row_id!r}{did_you_mean(row_id, rows)}")
+        _claim(rule, changes, table_id, row_id, at)
+        del rows[row_id]
+        changes.notes.append(Note(f"table {table_id}: row {row_id!r} removed", by=rule.name, stage="rules"))
+
+
+def _add_rows(rows: dict[str, Row], raw_rows: Any, table: Table, rule: RuleFile, changes: Changes, table_id: str,
+              effect_codes: frozenset[str] | None) -> None:
+    """``[[tables.NAME.row]]``: each row made and checked against the table's row schema (the
+    numbers the engine reads) before any roll, added or replacing the row of its id."""
+    if not isinstance(raw_rows, list):
+        raise ConfigError(f"{rule.path}: [[tables.{table_id}.row]] must be an array of tables")
+    lines = row_lines(rule.text, f"tables.{table_id}.row")
+    checker = rowschema.of(table) if raw_rows else None
+    for n, raw in enumerate(raw_rows):
+        line = lines[n] if n < len(lines) else None
+        at = f"{rule.path}, line {line}" if line else f"{rule.path}, {table_id} row {n + 1}"
+        try:
+            row = make_row(raw, at, effect_codes, line)
+            if checker is not None:
+                ids = set(rows) | {r["id"] for r in raw_rows if isinstance(r, dict) and isinstance(r.get("id"), str)}
+                checker.check(row.code, row.id, row.data, ids, at, rule.text, line)
+        except TableError as exc:
+            raise ConfigError(str(exc)) from None
+        _claim(rule, changes, table_id, row.id, at)
+        rows[row.id] = replace(row, changed_by=rule.name)

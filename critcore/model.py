@@ -160,20 +160,6 @@ class Param:
     max: float | None = None
     suggest: tuple[str, ...] = ()  # values shell completion offers for a free-text parameter (not enforced)
 
-    def __init__(self, name: str, type: str = "str", help: str = "", default: Any = None,
-                 choices: tuple[str, ...] = (), required: bool = False, min: float | None = None,
-                 max: float | None = None, suggest: tuple[str, ...] = ()) -> None:
-        v = self.__dict__
-        v["name"] = name
-        v["type"] = type
-        v["help"] = help
-        v["default"] = default
-        v["choices"] = choices
-        v["required"] = required
-        v["min"] = min
-        v["max"] = max
-        v["suggest"] = suggest
-
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
@@ -192,15 +178,6 @@ class Procedure:
     params: tuple[Param, ...] = ()
     verb: str = "resolve"
     target: str = "optional"
-
-    def __init__(self, name: str, help: str, params: tuple[Param, ...] = (), verb: str = "resolve",
-                 target: str = "optional") -> None:
-        v = self.__dict__
-        v["name"] = name
-        v["help"] = help
-        v["params"] = params
-        v["verb"] = verb
-        v["target"] = target
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
@@ -221,17 +198,6 @@ class Option:
     min: float | None = None
     max: float | None = None
 
-    def __init__(self, name: str, type: str = "bool", default: Any = False, help: str = "",
-                 choices: tuple[str, ...] = (), min: float | None = None, max: float | None = None) -> None:
-        v = self.__dict__
-        v["name"] = name
-        v["type"] = type
-        v["default"] = default
-        v["help"] = help
-        v["choices"] = choices
-        v["min"] = min  # the range of an int or float option (see Param)
-        v["max"] = max
-
 
 @record
 class Event:
@@ -242,12 +208,6 @@ class Event:
     name: str
     text: str
     procedures: tuple[str, ...] = ()  # the procedures whose outcomes may carry it (empty: every one)
-
-    def __init__(self, name: str, text: str, procedures: tuple[str, ...] = ()) -> None:
-        v = self.__dict__
-        v["name"] = name
-        v["text"] = text
-        v["procedures"] = procedures
 
 
 @record
@@ -273,25 +233,6 @@ class SystemInfo:
     treat_note: str = ""  # said by `crit treat SYSTEM` when the system has no treat procedures
     events: tuple[Event, ...] = ()  # the outcome tags its stages set that players ask about
     target_schema: Any = None  # "package:file.toml" (or the parsed table): the target's schema (critcore.schema)
-
-    def __init__(self, name: str, title: str, procedures: tuple[Procedure, ...], version: str = "",
-                 package: str = "", tables_package: str | None = None, options: tuple[Option, ...] = (),
-                 effect_codes: frozenset[str] = frozenset(), url: str = "", target_noun: str = "target",
-                 treat_note: str = "", events: tuple[Event, ...] = (), target_schema: Any = None) -> None:
-        v = self.__dict__
-        v["name"] = name
-        v["title"] = title
-        v["procedures"] = procedures
-        v["version"] = version
-        v["package"] = package
-        v["tables_package"] = tables_package
-        v["options"] = options
-        v["effect_codes"] = effect_codes
-        v["url"] = url
-        v["target_noun"] = target_noun
-        v["treat_note"] = treat_note
-        v["events"] = events
-        v["target_schema"] = target_schema
 
     def procedure(self, name: str) -> Procedure | None:
         for p in self.procedures:
@@ -324,16 +265,6 @@ class Roll:
     total: int
     successes: int | None = None
     detail: str = ""
-
-    def __init__(self, label: str, notation: str, faces: tuple[int, ...], total: int,
-                 successes: int | None = None, detail: str = "") -> None:
-        v = self.__dict__
-        v["label"] = label
-        v["notation"] = notation
-        v["faces"] = faces
-        v["total"] = total
-        v["successes"] = successes
-        v["detail"] = detail
 
     def to_json(self) -> dict[str, JSONValue]:
         out: dict[str, JSONValue] = {
@@ -368,12 +299,6 @@ class Note:
     by: str = ""  # the house rule (or plugin) responsible, if any
     stage: str = ""
 
-    def __init__(self, text: str, by: str = "", stage: str = "") -> None:
-        v = self.__dict__
-        v["text"] = text
-        v["by"] = by
-        v["stage"] = stage
-
     def to_json(self) -> dict[str, str]:
         return {"text": self.text, "by": self.by, "stage": self.stage}
 
@@ -384,6 +309,11 @@ def _data(value: Any) -> Data | None:
 
 
 NO_TAGS: frozenset[str] = frozenset()
+
+
+def _tuple(value: Any) -> Any:
+    """A list a plugin passes, stored as a tuple (None stays None)."""
+    return value if value is None or isinstance(value, tuple) else tuple(value)
 
 
 def _tags(value: Any) -> frozenset[str]:
@@ -415,18 +345,8 @@ class Determination:
     critical: bool
     summary: str
     final: bool = False
-    data: Data = EMPTY
-    tags: frozenset[str] = NO_TAGS
-
-    def __init__(self, kind: str, critical: bool, summary: str, final: bool = False, data: Data = EMPTY,
-                 tags: frozenset[str] = NO_TAGS) -> None:
-        v = self.__dict__
-        v["kind"] = kind
-        v["critical"] = critical
-        v["summary"] = summary
-        v["final"] = final
-        v["data"] = _data(data)
-        v["tags"] = _tags(tags)
+    data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
+    tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
     def __hash__(self) -> int:
         return _hash_of(self, ("kind", "critical", "summary", "final", "data", "tags"))
@@ -439,17 +359,8 @@ class Location:
     id: str
     name: str
     summary: str = ""
-    data: Data = EMPTY
-    tags: frozenset[str] = NO_TAGS
-
-    def __init__(self, id: str, name: str, summary: str = "", data: Data = EMPTY,
-                 tags: frozenset[str] = NO_TAGS) -> None:
-        v = self.__dict__
-        v["id"] = id
-        v["name"] = name
-        v["summary"] = summary
-        v["data"] = _data(data)
-        v["tags"] = _tags(tags)
+    data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
+    tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
     def __hash__(self) -> int:
         return _hash_of(self, ("id", "name", "summary", "data", "tags"))
@@ -468,19 +379,8 @@ class Effect:
     code: str
     text: str
     roll: int | None = record_field(default=None, compare=False)
-    data: Data = EMPTY
-    tags: frozenset[str] = NO_TAGS
-
-    def __init__(self, table: str, id: str, code: str, text: str, roll: int | None = None,
-                 data: Data = EMPTY, tags: frozenset[str] = NO_TAGS) -> None:
-        v = self.__dict__
-        v["table"] = table
-        v["id"] = id
-        v["code"] = code
-        v["text"] = text
-        v["roll"] = roll
-        v["data"] = _data(data)
-        v["tags"] = _tags(tags)
+    data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
+    tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
     def __hash__(self) -> int:
         return _hash_of(self, ("table", "id", "code", "text", "data", "tags"))
@@ -523,21 +423,11 @@ class Applied:
     """
 
     summary: str
-    changes: tuple[str, ...] = ()
-    target: Data | None = None
-    effects: tuple[Effect, ...] = ()
-    data: Data = EMPTY
-    tags: frozenset[str] = NO_TAGS
-
-    def __init__(self, summary: str, changes: tuple[str, ...] = (), target: Data | None = None,
-                 effects: tuple[Effect, ...] = (), data: Data = EMPTY, tags: frozenset[str] = NO_TAGS) -> None:
-        v = self.__dict__
-        v["summary"] = summary
-        v["changes"] = changes if changes is None or isinstance(changes, tuple) else tuple(changes)
-        v["target"] = target if target is None or isinstance(target, Data) else Data(target)
-        v["effects"] = effects if effects is None or isinstance(effects, tuple) else tuple(effects)
-        v["data"] = _data(data)
-        v["tags"] = _tags(tags)
+    changes: tuple[str, ...] = record_field(default=(), convert=_tuple)
+    target: Data | None = record_field(default=None, convert=_data)
+    effects: tuple[Effect, ...] = record_field(default=(), convert=_tuple)
+    data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
+    tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
     def __hash__(self) -> int:
         return _hash_of(self, ("summary", "changes", "target", "effects", "data", "tags"))
@@ -585,12 +475,6 @@ class Step:
     summary: str
     rolls: tuple[int, ...] = ()  # indexes into Outcome.rolls
 
-    def __init__(self, stage: str, summary: str, rolls: tuple[int, ...] = ()) -> None:
-        v = self.__dict__
-        v["stage"] = stage
-        v["summary"] = summary
-        v["rolls"] = rolls
-
     def to_json(self) -> dict[str, Any]:
         return {"stage": self.stage, "summary": self.summary, "rolls": list(self.rolls)}
 
@@ -617,26 +501,6 @@ class Outcome:
     notes: tuple[Note, ...] = ()
     rules: tuple[str, ...] = ()
     options: Data = EMPTY
-
-    def __init__(self, system: str, procedure: str, params: Data, rolls: tuple[Roll, ...],
-                 steps: tuple[Step, ...], determination: Determination | None = None,
-                 location: Location | None = None, effects: tuple[Effect, ...] = (),
-                 applied: Applied | None = None, target: Data | None = None, notes: tuple[Note, ...] = (),
-                 rules: tuple[str, ...] = (), options: Data = EMPTY) -> None:
-        v = self.__dict__
-        v["system"] = system
-        v["procedure"] = procedure
-        v["params"] = params
-        v["rolls"] = rolls
-        v["steps"] = steps
-        v["determination"] = determination
-        v["location"] = location
-        v["effects"] = effects
-        v["applied"] = applied
-        v["target"] = target
-        v["notes"] = notes
-        v["rules"] = rules
-        v["options"] = options
 
     @property
     def all_effects(self) -> tuple[Effect, ...]:

@@ -26,7 +26,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import PluginError, UnknownNameError
-from .model import record, record_field
+from .model import record
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -40,7 +40,6 @@ RULES_GROUP = "critcore.rules"
 PROJECT = "critcore"
 
 
-@record(frozen=False)
 class PluginSpec:
     """An installed plugin, known by its entry point before it is imported."""
 
@@ -189,7 +188,6 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-@record(frozen=False)
 class Registry:
     """The plugins available here: installed entry points, or plugins given directly (tests).
 
@@ -197,9 +195,9 @@ class Registry:
     ``discover=False`` skips the installed entry points.
     """
 
-    systems: dict[str, PluginSpec] = record_field(default_factory=dict)
-    rules: dict[str, PluginSpec] = record_field(default_factory=dict)
-    warnings: list[str] = record_field(default_factory=list)
+    systems: dict[str, PluginSpec]
+    rules: dict[str, PluginSpec]
+    warnings: list[str]
 
     def __init__(self, systems: dict[str, PluginSpec] | None = None, rules: dict[str, PluginSpec] | None = None,
                  warnings: list[str] | None = None) -> None:
@@ -302,15 +300,6 @@ class RuleInfo:
     summary: str
     changes: tuple[str, ...] = ()  # the stages or tables it changes, for crit systems
     events: tuple[Any, ...] = ()  # critcore.model.Event: tags this rule's stages set, added to the system's
-
-    def __init__(self, name: str, system: str, summary: str, changes: tuple[str, ...] = (),
-                 events: tuple[Any, ...] = ()) -> None:
-        v = self.__dict__
-        v["name"] = name
-        v["system"] = system
-        v["summary"] = summary
-        v["changes"] = changes
-        v["events"] = events
 
 
 def get_plugin_manager(registry: Registry | None, system: str, rules: Iterable[str] = ()) -> pluggy.PluginManager:

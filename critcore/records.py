@@ -1,13 +1,16 @@
-"""Dataclasses without generated code: :func:`record` and :func:`record_field`.
+"""Dataclasses made cheaply: :func:`record` and :func:`record_field`.
 
-``@dataclass`` compiles the methods it adds from source text, about 1 ms a class on Python
+``@dataclass`` compiles the six methods it adds from source text, about 1 ms a class on Python
 3.11 at every start-up; the model classes (:mod:`critcore.model`) and the systems' own small
-classes use :func:`record` instead. It lives apart from the model so the model module holds
-only what passes between stages.
+classes use :func:`record` instead, which builds ``__eq__``, ``__hash__``, ``__repr__`` and the
+frozen ``__setattr__``/``__delattr__`` from closures and compiles only ``__init__``, the first
+time the class is instantiated. It lives apart from the model so the model module holds only
+what passes between stages.
 """
 
 from __future__ import annotations
 
+import _thread
 import sys
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
@@ -34,16 +37,17 @@ _MISSING: Any = _Missing()  # dataclasses.MISSING, without importing dataclasses
 class _Field:
     """A record's field as its class body declares it (:func:`record_field`, or a default)."""
 
-    __slots__ = ("compare", "default", "default_factory", "init", "name", "repr")
+    __slots__ = ("compare", "convert", "default", "default_factory", "init", "name", "repr")
 
     def __init__(self, default: Any = _MISSING, default_factory: Any = _MISSING, init: bool = True,
-                 repr: bool = True, compare: bool = True) -> None:
+                 repr: bool = True, compare: bool = True, convert: Callable[[Any], Any] | None = None) -> None:
         self.name = ""
         self.default = default
         self.default_factory = default_factory
         self.init = init
         self.repr = repr
         self.compare = compare
+        self.convert = convert
 
     def to_dataclasses(self) -> Any:
         """The same field as a ``dataclasses.field``."""
@@ -56,15 +60,15 @@ class _Field:
 
 
 def record_field(*, default: Any = _MISSING, default_factory: Any = _MISSING, init: bool = True,
-                 repr: bool = True, compare: bool = True) -> Any:
-    """``dataclasses.field`` for a :func:`record` (the same arguments, those records use)."""
-    return _Field(default, default_factory, init, repr, compare)
+                 repr: bool = True, compare: bool = True, convert: Callable[[Any], Any] | None = None) -> Any:
+    """``dataclasses.field`` for a :func:`record` (the arguments records use), plus ``convert``: a
+    function ``__init__`` passes the argument through (``convert=tuple``), as attrs' converters."""
+    return _Field(default, default_factory, init, repr, compare, convert)
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(record_field,))
 def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
-    """``@dataclass(frozen=True)`` for a class that writes its own ``__init__``, made without
-    compiling code.
+    """``@dataclass(frozen=True)``, made without compiling code at import.
 
     ``@dataclass`` compiles every method it adds from source text: about 1 ms a class on
     Python 3.11, paid at each start-up for each class imported (tens of them before one
@@ -77,11 +81,12 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
     for its ``__dataclass_fields__``: most commands never do, so :mod:`dataclasses` is not even
     imported.
 
-    The class's ``__init__`` takes the fields in order, with the same defaults (``None`` for a
-    ``default_factory`` field); that is checked here. It stores them straight into the
-    instance dict (``v = self.__dict__; v["name"] = name``), which is also faster than the
-    ``object.__setattr__`` per field of a frozen dataclass: several of these objects are made
-    on every resolution. With ``frozen=False`` the class stays mutable and unhashable, as
+    ``__init__`` is made from the fields, as ``@dataclass`` makes it (defaults, default
+    factories, ``init=False`` fields, ``__post_init__``), plus each field's ``convert``; it is
+    compiled the first time the class is instantiated, so a class a command never makes costs
+    nothing, and it stores the fields straight into the instance dict, which is faster than
+    the ``object.__setattr__`` per field of a frozen dataclass's: several of these objects are
+    made on every resolution. With ``frozen=False`` the class stays mutable and unhashable, as
     ``@dataclass`` makes it. Fields are declared as for a dataclass, with :func:`record_field`
     in place of ``dataclasses.field``; records do not inherit from each other.
     """
@@ -89,7 +94,7 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
     def wrap(klass: _C) -> _C:
         cls: type[Any] = klass
         declared = _declared_fields(cls)
-        _check_init(cls, declared)
+        _check_fields(cls, declared)
         key = _field_getter(tuple(f.name for f in declared if f.compare))
         shown = tuple(f.name for f in declared if f.repr)
 
@@ -101,7 +106,14 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
         def __repr__(self: Any) -> str:
             return f"{self.__class__.__qualname__}({', '.join([f'{n}={getattr(self, n)!r}' for n in shown])})"
 
-        methods: dict[str, Any] = {"__eq__": __eq__, "__repr__": __repr__}
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # the first instance: make the real ones
+            with _LOCK:  # another thread may be making them: it has, once the lock is free
+                _make_inits()
+            cls.__init__(self, *args, **kwargs)
+
+        _PENDING.append((cls, declared))
+
+        methods: dict[str, Any] = {"__init__": __init__, "__eq__": __eq__, "__repr__": __repr__}
         if frozen:
             names = frozenset(f.name for f in declared)
 
@@ -201,29 +213,91 @@ def _field_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return attrgetter(*names)
 
 
-def _check_init(cls: type, declared: list[_Field]) -> None:
-    """The hand-written ``__init__`` takes the fields in order, with the fields' defaults."""
-    init = cls.__dict__.get("__init__")
-    code = getattr(init, "__code__", None)
-    wanted = tuple(f.name for f in declared if f.init)
-    if init is None or code is None:
-        raise TypeError(f"@record class {cls.__qualname__} must define __init__{wanted}")
-    names = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
-    if names != wanted:
-        raise TypeError(f"{cls.__qualname__}.__init__ takes {names}, not the fields {wanted}")
-    given = init.__defaults__ or ()
-    defaults = dict(zip(names[code.co_argcount - 1 - len(given):], given))
-    defaults.update(init.__kwdefaults__ or {})
+def _check_fields(cls: type, declared: list[_Field]) -> None:
+    """What ``@dataclass`` refuses when the class is made: a hand-written ``__init__`` (the
+    record makes it), and a field without a default after one with a default."""
+    if "__init__" in cls.__dict__:
+        raise TypeError(f"@record class {cls.__qualname__}: __init__ is made from the fields; convert an argument "
+                        "with record_field(convert=...) or work out other attributes in __post_init__")
+    seen_default = ""
     for f in declared:
+        if f.name in ("self", "_fields", "_FACTORY") or f.name.startswith("_") and f.name[1:2].isdigit():
+            raise TypeError(f"@record class {cls.__qualname__}: a field may not be named {f.name!r}")
         if not f.init:
             continue
+        if f.default is not _MISSING or f.default_factory is not _MISSING:
+            seen_default = f.name
+        elif seen_default:
+            raise TypeError(f"@record class {cls.__qualname__}: field {f.name} without a default follows "
+                            f"{seen_default}, which has one")
+
+
+class _Factory:
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY: Any = _Factory()  # the default of an argument whose field has a default_factory (as in dataclasses)
+
+
+_PENDING: list[tuple[type, list[_Field]]] = []  # records whose __init__ is not made yet
+_LOCK = _thread.RLock()
+
+
+def _make_inits() -> None:
+    """Make the ``__init__`` of every record declared so far whose ``__init__`` is not made yet:
+    one piece of source for all of them, compiled once and then kept in the cache folder."""
+    batch = _PENDING[:]
+    del _PENDING[:]
+    if not batch:
+        return
+    env: dict[str, Any] = {"_FACTORY": _FACTORY}
+    sources = [_init_source(cls, declared, f"_{n}", env) for n, (cls, declared) in enumerate(batch)]
+    namespace: dict[str, Any] = {}
+    exec(_compiled("\n".join(sources), batch[0][0]), env, namespace)
+    for n, (cls, _) in enumerate(batch):
+        init = namespace[f"__init_{n}"]
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        init.__module__ = cls.__module__
+        setattr(cls, "__init__", init)
+
+
+def _init_source(cls: type, declared: list[_Field], prefix: str, env: dict[str, Any]) -> str:
+    """The source of a record's ``__init__``, as ``def __init{prefix}``; the defaults, factories
+    and converters it names are put in ``env`` (its globals) under names starting with ``prefix``."""
+    args: list[str] = []
+    body: list[str] = []
+    for f in declared:
+        name = f.name
         if f.default_factory is not _MISSING:
-            expected: Any = None
-        elif f.default is not _MISSING:
-            expected = f.default
-        elif f.name in defaults:
-            raise TypeError(f"{cls.__qualname__}.__init__ gives {f.name} a default the field does not have")
+            env[f"{prefix}_factory_{name}"] = f.default_factory
+            value = (f"{prefix}_factory_{name}()" if not f.init
+                     else f"{prefix}_factory_{name}() if {name} is _FACTORY else {name}")
+            default = "_FACTORY"
+        elif not f.init and f.default is _MISSING:
+            continue  # set by __post_init__, as in a dataclass
         else:
-            continue
-        if f.name not in defaults or not (defaults[f.name] is expected or defaults[f.name] == expected):
-            raise TypeError(f"{cls.__qualname__}.__init__: the default of {f.name} must be {expected!r}")
+            env[f"{prefix}_default_{name}"] = f.default
+            value = name if f.init else f"{prefix}_default_{name}"
+            default = f"{prefix}_default_{name}" if f.default is not _MISSING else ""
+        if f.init:
+            args.append(f"{name}={default}" if default else name)
+        if f.convert is not None:
+            env[f"{prefix}_convert_{name}"] = f.convert
+            value = f"{prefix}_convert_{name}({value})"
+        body.append(f"    _fields[{name!r}] = {value}")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    return "\n".join([f"def __init{prefix}(self, {', '.join(args)}):", "    _fields = self.__dict__", *body, ""])
+
+
+def _compiled(source: str, first: type) -> Any:
+    """``compile(source)``, kept in the cache folder between commands (:func:`critcore.resources.cached`,
+    one entry per distinct batch, named and checked by the source's hash)."""
+    from .resources import cached, digest
+
+    filename = f"<records from {first.__module__}.{first.__qualname__}>"
+    key = digest(source.encode("utf-8"))  # the batch differs by command (which modules it imported)
+    entry = cached(f"records\0{sys.implementation.cache_tag}\0{key.hex()}", key,
+                   lambda: {"code": compile(source, filename, "exec")})
+    return entry["code"]

@@ -20,6 +20,20 @@ def test_systems_lists_the_fake_system(invoke):
     assert data[0]["name"] == "fake" and {"name", "title", "version", "package", "procedures"} <= set(data[0])
 
 
+def test_systems_renders_what_the_api_returns(invoke, registry, isolated_config):
+    """crit systems shows critcore.systems(): its JSON is the API's to_json(), and the API lists
+    the systems (iterating gives them), the installed rule plugins and the enabled rule files."""
+    import critcore
+
+    (isolated_config / "critcore.toml").write_text('rules = ["ours.toml"]\n')
+    found = critcore.systems(registry, ["ours.toml", "theirs.toml"])
+    assert [e.name for e in found] == ["fake"] and found.systems[0].info.title == "Fake d20"
+    assert found.rule_files == ["ours.toml", "theirs.toml"] and found.rules == []
+    assert json.loads(invoke("systems", "--json", "--rule", "theirs.toml").output) == found.to_json()
+    text = invoke("systems", "--rule", "theirs.toml").output
+    assert f"House-rule files enabled here: {isolated_config / 'ours.toml'}, theirs.toml" in text  # config: from its folder
+
+
 def test_resolve_help_lists_the_procedure_options(invoke):
     result = invoke("resolve", "fake", "attack", "--help")
     assert result.exit_code == 0

@@ -39,24 +39,6 @@ class Fumble:
     kick: bool
     technique: int
 
-    def __init__(self, ranged: bool, swinging: bool, parrying: bool, piercing: bool, cheap: bool, resistant: bool,
-                 natural: bool, foe_impaling: bool, head: bool, iq: int | None, dx: int | None, kick: bool,
-                 technique: int) -> None:
-        v = self.__dict__
-        v["ranged"] = ranged
-        v["swinging"] = swinging
-        v["parrying"] = parrying
-        v["piercing"] = piercing
-        v["cheap"] = cheap
-        v["resistant"] = resistant
-        v["natural"] = natural
-        v["foe_impaling"] = foe_impaling
-        v["head"] = head
-        v["iq"] = iq
-        v["dx"] = dx
-        v["kick"] = kick
-        v["technique"] = technique
-
     @property
     def self_reroll(self) -> bool:
         """Impaling or piercing melee attacks and every ranged attack roll "hit yourself" again."""

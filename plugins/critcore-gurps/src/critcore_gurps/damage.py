@@ -28,12 +28,6 @@ class DamageSpec:
     dtype: str
     divisor: float = 1.0
 
-    def __init__(self, expr: DiceExpr, dtype: str, divisor: float = 1.0) -> None:
-        v = self.__dict__
-        v["expr"] = expr
-        v["dtype"] = dtype
-        v["divisor"] = divisor
-
     @property
     def notation(self) -> str:
         div = f" ({self.divisor:g})" if self.divisor != 1 else ""
@@ -102,25 +96,6 @@ class Injury:
     knockdown: int | None  # modifier of the owed knockdown roll, None when none is owed
     knockdown_why: str
     funny_bone_seconds: int
-
-    def __init__(self, basic: int, dr: int, penetrating: int, wounding: float, injury: int, uncapped: int,
-                 major: bool, crippled: bool, dismembered: bool, shock: int, shock_cap: int, knockdown: int | None,
-                 knockdown_why: str, funny_bone_seconds: int) -> None:
-        v = self.__dict__
-        v["basic"] = basic
-        v["dr"] = dr
-        v["penetrating"] = penetrating
-        v["wounding"] = wounding
-        v["injury"] = injury
-        v["uncapped"] = uncapped
-        v["major"] = major
-        v["crippled"] = crippled
-        v["dismembered"] = dismembered
-        v["shock"] = shock
-        v["shock_cap"] = shock_cap
-        v["knockdown"] = knockdown
-        v["knockdown_why"] = knockdown_why
-        v["funny_bone_seconds"] = funny_bone_seconds
 
 
 def cripple_least(hp: int, location: LocationRule) -> int:

@@ -91,14 +91,6 @@ class Plan:
     location: Location | None  # the aimed location; None: roll it (or none to locate)
     damage: DamageSpec | None  # --damage, read
 
-    def __init__(self, procedure: str, results: tuple[Determination | None, ...], label: str,
-                 location: Location | None, damage: DamageSpec | None) -> None:
-        v = self.__dict__
-        v["procedure"] = procedure
-        v["results"] = results
-        v["label"] = label
-        v["location"] = location
-        v["damage"] = damage
 
 
 def _results(table: dict[str, Determination], b: Any) -> tuple[Determination | None, ...]:

@@ -42,29 +42,6 @@ class LocationRule:
     male_crushing_shock_factor: int = 1
     male_shock_cap: int = 0
 
-    def __init__(self, id: str, name: str, penalty: int, wounding: str, aimed_only: bool = False,
-                 aim_types: tuple[str, ...] = (), extra_dr: int = 0, cripple_divisor: int = 0, cap: bool = False,
-                 crippled_word: str = "crippled", head_blow: bool = False, knockdown_on_shock: bool = False,
-                 knockdown_major: int = 0, male_knockdown_major: int = 0, male_crushing_shock_factor: int = 1,
-                 male_shock_cap: int = 0) -> None:
-        v = self.__dict__
-        v["id"] = id
-        v["name"] = name
-        v["penalty"] = penalty
-        v["wounding"] = wounding
-        v["aimed_only"] = aimed_only
-        v["aim_types"] = aim_types
-        v["extra_dr"] = extra_dr
-        v["cripple_divisor"] = cripple_divisor
-        v["cap"] = cap
-        v["crippled_word"] = crippled_word
-        v["head_blow"] = head_blow
-        v["knockdown_on_shock"] = knockdown_on_shock
-        v["knockdown_major"] = knockdown_major
-        v["male_knockdown_major"] = male_knockdown_major
-        v["male_crushing_shock_factor"] = male_crushing_shock_factor
-        v["male_shock_cap"] = male_shock_cap
-
     @property
     def limb_like(self) -> bool:
         """A limb or extremity: a funny-bone blow numbs it."""
@@ -118,12 +95,6 @@ class Bounds:
     crit_success: int
     success: int
     crit_failure: int
-
-    def __init__(self, crit_success: int, success: int, crit_failure: int) -> None:
-        v = self.__dict__
-        v["crit_success"] = crit_success
-        v["success"] = success
-        v["crit_failure"] = crit_failure
 
 
 def _success_max(skill: int, extended: bool) -> int:
