@@ -13,9 +13,17 @@ from typing import Any, Mapping
 from critcore.tables import Table
 
 from . import locations as L
+from .memo import remembered
 
 LEG_ACTUATORS = ("upper-leg-actuator", "lower-leg-actuator", "foot-actuator")
 ARM_ACTUATORS = ("upper-arm-actuator", "lower-arm-actuator", "hand-actuator")
+COUNTED_ITEMS = ("heat-sink", "jump-jet")  # kinds whose items derive() counts (a record disabled counts)
+# What derive() reads: the slot kinds it looks at, and the top-level keys besides locations and
+# items. Keep these with the functions below: unchanged_by() relies on them.
+READ_KINDS = frozenset({"hip", *LEG_ACTUATORS, *ARM_ACTUATORS, "shoulder", "engine", "gyro", "sensors",
+                        "life-support", *COUNTED_ITEMS})
+READ_KEYS = frozenset({"config", "walk_mp", "jump_mp", "heat_sinks", "heat", "pilot", "destroyed",
+                       "destroyed_reason", "gyro_type", "locations", "items"})
 
 
 def _num(row: Any, key: str, default: int = 0) -> int:
@@ -66,6 +74,38 @@ def _items_out(state: Mapping[str, Any], kind: str) -> int:
             if loc.get("destroyed") or s["destroyed"] or (it is not None and it.get("disabled")):
                 seen[key] = int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
     return sum(seen.values())
+
+
+def unchanged_by(work: Any) -> bool:
+    """Whether the changes a resolution made (``work``, a :class:`~.unitview.Work`) leave the
+    derived numbers of the state it started from as they are: nothing :func:`derive` reads
+    changed (most criticals strike a weapon, ammunition or equipment, which derive() does not
+    read), so the numbers need not be worked out, nor looked up by the whole new state."""
+    if not READ_KEYS.isdisjoint(work.top):
+        return False
+    old_locs = work.base["locations"]
+    for code, loc in work.locs.items():
+        old = old_locs[code]
+        if loc is old:
+            continue
+        if loc.get("destroyed") != old.get("destroyed") or loc.get("blown_off") != old.get("blown_off"):
+            return False
+        slots, old_slots = loc["slots"], old["slots"]
+        if slots is old_slots:
+            continue
+        if len(slots) != len(old_slots):
+            return False
+        for new, was in zip(slots, old_slots):
+            if new is not was and (new["kind"] in READ_KINDS or was["kind"] in READ_KINDS):
+                return False
+    return not work.items_w or _counted_items(old_locs).isdisjoint(work.items_w)
+
+
+@remembered(64)
+def _counted_items(locations: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
+    """The items derive() counts (heat sinks, jump jets), by the slots that name them."""
+    return frozenset(s["item"] for loc in locations.values() for s in loc["slots"]
+                     if s["kind"] in COUNTED_ITEMS and s.get("item") is not None)
 
 
 class _Unit:

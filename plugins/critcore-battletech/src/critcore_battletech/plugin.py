@@ -7,7 +7,6 @@ Critical Hits and the slots struck, with every component effect and cascade) and
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from critcore import hookimpl
@@ -19,10 +18,11 @@ from . import __version__
 from . import criticals as C
 from . import locations as L
 from .damage import Resolver
-from .derived import derive
+from .derived import derive, unchanged_by
 from .events import EVENTS, LOCATION_DESTROYED, THROUGH_ARMOR, unit_tags
 from .status import show_lines
 from .unitview import Work, check_unit, unit_name
+from .memo import remembered
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
               "stay on the unit for the rest of the game (edit or re-import the unit file to start fresh).")
@@ -115,7 +115,7 @@ def critcore_determine(ctx: Any) -> Determination | None:
 _SIDE_LABEL = {side: f"hit location ({side})" for side in ("front", "rear", "left", "right")}
 
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def _hit_location(row: Row, side: str, quad: bool) -> Location:
     """Where a hit-location row puts the hit (the same answer, shared, for the same row)."""
     code = str(row.data["front" if side in ("front", "rear") else side])
@@ -146,7 +146,7 @@ def critcore_locate(ctx: Any, determination: Determination | None) -> Location |
 
 # -- effect ---------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def _hit_effects(table: Table, location: Location) -> tuple[Effect, ...]:
     return (table.row(location.data["row"]).effect(table.id, None, location=location.id, rear=location.data["rear"]),)
 
@@ -190,8 +190,8 @@ _DERIVED_FROM = ("locations", "items", "config", "walk_mp", "jump_mp", "heat_sin
                  "destroyed_reason", "gyro_type")
 
 
-@lru_cache(maxsize=4096)
-def _derived_of(parts: tuple[Any, ...], comp: Table) -> Data:
+@remembered(4096)
+def _derived_of(comp: Table, *parts: Any) -> Data:
     """The derived numbers of the parts of a state that derive() reads (remembered by content:
     exact odds meet the same states again and again, and a resolution that changes none of these
     parts, such as a roll with no critical, shares them, so the look-up compares by identity)."""
@@ -201,7 +201,7 @@ def _derived_of(parts: tuple[Any, ...], comp: Table) -> Data:
 def _derived(ctx: Any, state: Mapping[str, Any]) -> Data:
     """The derived numbers of a state."""
     get = state.get
-    return _derived_of(tuple([get(k) for k in _DERIVED_FROM]), ctx.tables["components"])
+    return _derived_of(ctx.tables["components"], *[get(k) for k in _DERIVED_FROM])
 
 
 @hookimpl
@@ -243,7 +243,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
     return None
 
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def _hit_applied(location: Location, through_armor: bool) -> Applied:
     """What a hit location comes to without a unit (shared for the same location)."""
     summary = f"the hit lands on the {location.summary}"
@@ -256,7 +256,7 @@ def _hit_applied(location: Location, through_armor: bool) -> Applied:
 def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...], struck: Sequence[Effect] = ()) -> Applied:
     res.finish()
     state = res.w.result()
-    data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state))
+    data = Data(psr_now=tuple(res.events), derived=_derived(ctx, res.w.base if unchanged_by(res.w) else state))
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         # the first resolution after an import repeats what the import could not read
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
@@ -277,7 +277,7 @@ def _no_critical(ctx: Any, determination: Determination) -> Applied:
     if turn is not None:
         w.set("turn", turn)
     state = w.result()
-    data = Data(psr_now=(), derived=_derived(ctx, state))
+    data = Data(psr_now=(), derived=_derived(ctx, ctx.target))  # nothing derive() reads changed
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
     return Applied(determination.summary, (), state, (), data)  # nothing struck: no event
