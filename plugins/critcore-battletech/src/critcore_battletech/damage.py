@@ -168,6 +168,7 @@ class Resolver:
         self.changes: list[str] = []
         self.effects: list[Effect] = []
         self.events: list[str] = []
+        self.tags: frozenset[str] = frozenset()  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # under exact odds: actions not yet carried out
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = _row_kinds(self.components)
@@ -186,6 +187,10 @@ class Resolver:
     def event(self, text: str) -> None:
         if text not in self.events:
             self.events.append(text)
+
+    def tag(self, name: str) -> None:
+        """An event of the resolution (``events.EVENTS``), set where the rule that makes it happens."""
+        self.tags = self.tags | {name}
 
     @property
     def destroyed(self) -> bool:
@@ -397,18 +402,21 @@ class Resolver:
         """
         if not self.pending:
             return
-        start: tuple[Any, tuple[str, ...], tuple[Any, ...]] = (self.w.overlay(), (), tuple(self.pending))
+        start: tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str]] = (
+            self.w.overlay(), (), tuple(self.pending), self.tags)
         self.pending = []
-        overlay, events, _ = self.dice.iterate(start, self._step, _no_pending, "cascade",
-                                               key=self.context_key("cascade"))
+        overlay, events, _, tags = self.dice.iterate(start, self._step, _no_pending, "cascade",
+                                                     key=self.context_key("cascade"))
         self.w.adopt(overlay)
+        self.tags = tags
         for e in events:
             self.event(e)
 
     def _step(self, dice: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """One pending action carried out on a copy of the state."""
-        overlay, events, queue = state
+        overlay, events, queue, tags = state
         sub = self.fork(dice)
+        sub.tags = tags
         sub.w.adopt(overlay)
         action = queue[0]
         if action[0] == "act":
@@ -418,7 +426,7 @@ class Resolver:
         elif not sub.w.loc(action[1]).get("destroyed"):
             sub.critical_check(action[1])
         new_events = events + tuple(e for e in sub.events if e not in events)
-        return sub.w.overlay(), new_events, tuple(sub.pending) + queue[1:]
+        return sub.w.overlay(), new_events, tuple(sub.pending) + queue[1:], sub.tags
 
     def fork(self, dice: Dice) -> Resolver:
         """A resolver on a copy of the state, with empty records, rolling with ``dice``."""

@@ -230,7 +230,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
             res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
             res.apply_batch([e for e in effects if e.table == "components"], record=False)
-        return _finish(ctx, res, determination.summary, tuple(res.effects), effects)
+        return _finish(ctx, res, determination.summary, tuple(res.effects))
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
@@ -253,7 +253,7 @@ def _hit_applied(location: Location, through_armor: bool) -> Applied:
                    tags=THROUGH_ARMOR if through_armor else frozenset())
 
 
-def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...], struck: Sequence[Effect] = ()) -> Applied:
+def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> Applied:
     res.finish()
     state = res.w.result()
     data = Data(psr_now=tuple(res.events), derived=_derived(ctx, res.w.base if unchanged_by(res.w) else state))
@@ -265,7 +265,7 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...], st
     # exact odds tell outcomes apart by what they leave, not by the story of how (cascades
     # worked out on their own tell none of theirs): the step-by-step changes are for real dice
     changes = () if res.exact else tuple(res.changes)
-    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, (*struck, *extra)))
+    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, res.tags))
 
 
 def _no_critical(ctx: Any, determination: Determination) -> Applied:
