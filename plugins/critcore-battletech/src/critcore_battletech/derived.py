@@ -19,7 +19,7 @@ LEG_ACTUATORS = ("upper-leg-actuator", "lower-leg-actuator", "foot-actuator")
 ARM_ACTUATORS = ("upper-arm-actuator", "lower-arm-actuator", "hand-actuator")
 COUNTED_ITEMS = ("heat-sink", "jump-jet")  # kinds whose items derive() counts (a record disabled counts)
 # What derive() reads: the slot kinds it looks at, and the top-level keys besides locations and
-# items. Keep these with the functions below: unchanged_by() relies on them.
+# items. Keep these with the functions below: read_key() relies on them.
 READ_KINDS = frozenset({"hip", *LEG_ACTUATORS, *ARM_ACTUATORS, "shoulder", "engine", "gyro", "sensors",
                         "life-support", *COUNTED_ITEMS})
 READ_KEYS = frozenset({"config", "walk_mp", "jump_mp", "heat_sinks", "heat", "pilot", "destroyed",
@@ -76,36 +76,67 @@ def _items_out(state: Mapping[str, Any], kind: str) -> int:
     return sum(seen.values())
 
 
-def unchanged_by(work: Any) -> bool:
-    """Whether the changes a resolution made (``work``, a :class:`~.unitview.Work`) leave the
-    derived numbers of the state it started from as they are: nothing :func:`derive` reads
-    changed (most criticals strike a weapon, ammunition or equipment, which derive() does not
-    read), so the numbers need not be worked out, nor looked up by the whole new state."""
-    if not READ_KEYS.isdisjoint(work.top):
-        return False
-    old_locs = work.base["locations"]
-    for code, loc in work.locs.items():
-        old = old_locs[code]
-        if loc is old:
-            continue
-        if loc.get("destroyed") != old.get("destroyed") or loc.get("blown_off") != old.get("blown_off"):
-            return False
-        slots, old_slots = loc["slots"], old["slots"]
-        if slots is old_slots:
-            continue
-        if len(slots) != len(old_slots):
-            return False
-        for new, was in zip(slots, old_slots):
-            if new is not was and (new["kind"] in READ_KINDS or was["kind"] in READ_KINDS):
-                return False
-    return not work.items_w or _counted_items(old_locs).isdisjoint(work.items_w)
-
-
 @remembered(64)
 def _counted_items(locations: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
     """The items derive() counts (heat sinks, jump jets), by the slots that name them."""
     return frozenset(s["item"] for loc in locations.values() for s in loc["slots"]
                      if s["kind"] in COUNTED_ITEMS and s.get("item") is not None)
+
+
+TOP_READ = ("config", "walk_mp", "jump_mp", "heat_sinks", "heat", "gyro_type", "pilot", "destroyed",
+            "destroyed_reason")  # READ_KEYS but locations and items, in a fixed order
+
+
+def _loc_key(loc: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What derive() reads of one location: whether it is gone, and the slots of the kinds it
+    looks at (their marks and, for the items it counts, which item)."""
+    return (loc.get("destroyed"), loc.get("blown_off"),
+            tuple([(i, s["kind"], s["destroyed"], s.get("hit_batch"), s.get("hit_turn"),
+                    s.get("item") if s["kind"] in COUNTED_ITEMS else None)
+                   for i, s in enumerate(loc["slots"]) if s["kind"] in READ_KINDS]))
+
+
+def _items_key(items: Mapping[str, Any], counted: frozenset[str], item: Any) -> tuple[Any, ...]:
+    """What derive() reads of the items it counts (heat sinks, jump jets)."""
+    out = []
+    for item_id in sorted(counted):
+        it = item(item_id)
+        out.append((item_id, None if it is None else (it.get("disabled"), it.get("heat_sinks"))))
+    return tuple(out)
+
+
+@remembered(256)
+def read_key(state: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Everything :func:`derive` reads of a state, as a small key (two states with the same key
+    have the same derived numbers): the locations in their order, the items it counts, the
+    top-level entries of ``TOP_READ``."""
+    locs = state["locations"]
+    items = state.get("items") or {}
+    return (tuple([_loc_key(loc) for loc in locs.values()]), _items_key(items, _counted_items(locs), items.get),
+            tuple([state.get(k) for k in TOP_READ]))
+
+
+def read_key_after(work: Any) -> tuple[Any, ...]:
+    """:func:`read_key` of the state a resolution leaves (``work``, a :class:`~.unitview.Work`),
+    worked out from the key of the state it started from and what changed: the locations
+    changed, the counted items changed, the top-level entries set."""
+    base = work.base
+    locs_key, items_key, top_key = read_key(base)
+    old_locs = base["locations"]
+    if work.locs:
+        changed = list(locs_key)
+        for n, code in enumerate(old_locs):
+            loc = work.locs.get(code)
+            if loc is not None and loc is not old_locs[code]:
+                changed[n] = _loc_key(loc)
+        locs_key = tuple(changed)
+    if work.items_w:
+        counted = _counted_items(old_locs)
+        if not counted.isdisjoint(work.items_w):
+            items_key = _items_key({}, counted, work.item)
+    if not READ_KEYS.isdisjoint(work.top):
+        top_key = tuple([work.get(k) for k in TOP_READ])
+    return locs_key, items_key, top_key
 
 
 class _Unit:

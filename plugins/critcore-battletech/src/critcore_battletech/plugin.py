@@ -18,7 +18,7 @@ from . import __version__
 from . import criticals as C
 from . import locations as L
 from .damage import Resolver
-from .derived import derive, unchanged_by
+from .derived import derive, read_key, read_key_after
 from .events import EVENTS, LOCATION_DESTROYED, THROUGH_ARMOR, unit_tags
 from .status import show_lines
 from .unitview import Work, check_unit, unit_name
@@ -186,22 +186,34 @@ def critcore_effect(ctx: Any, determination: Determination | None,
 
 # -- apply ----------------------------------------------------------------------------------------
 
-_DERIVED_FROM = ("locations", "items", "config", "walk_mp", "jump_mp", "heat_sinks", "heat", "pilot", "destroyed",
-                 "destroyed_reason", "gyro_type")
+class DerivedNumbers:
+    """derive() with one components table, remembered by what it reads of a state
+    (:func:`~.derived.read_key`): exact odds meet the same states again and again, most
+    criticals change nothing derive() reads, and a resolution's key is worked out from the key of
+    the state it started from and what it changed, so the new state is never hashed whole."""
+
+    def __init__(self, comp: Table) -> None:
+        self.comp = comp
+        self.known: dict[tuple[Any, ...], Data] = {}
+
+    def of(self, key: tuple[Any, ...], state: Mapping[str, Any]) -> Data:
+        found = self.known.get(key)
+        if found is None:
+            if len(self.known) >= 4096:
+                self.known.clear()
+            found = self.known[key] = Data(derive(state, self.comp))
+        return found
 
 
-@remembered(4096)
-def _derived_of(comp: Table, *parts: Any) -> Data:
-    """The derived numbers of the parts of a state that derive() reads (remembered by content:
-    exact odds meet the same states again and again, and a resolution that changes none of these
-    parts, such as a roll with no critical, shares them, so the look-up compares by identity)."""
-    return Data(derive({k: v for k, v in zip(_DERIVED_FROM, parts) if v is not None}, comp))
+@remembered(16)
+def _derived_numbers(comp: Table) -> DerivedNumbers:
+    return DerivedNumbers(comp)
 
 
-def _derived(ctx: Any, state: Mapping[str, Any]) -> Data:
-    """The derived numbers of a state."""
-    get = state.get
-    return _derived_of(ctx.tables["components"], *[get(k) for k in _DERIVED_FROM])
+def _derived(ctx: Any, state: Mapping[str, Any], work: Work | None = None) -> Data:
+    """The derived numbers of a state (``work``: the resolution that made it)."""
+    key = read_key(state) if work is None else read_key_after(work)
+    return _derived_numbers(ctx.tables["components"]).of(key, state)
 
 
 @hookimpl
@@ -256,7 +268,7 @@ def _hit_applied(location: Location, through_armor: bool) -> Applied:
 def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> Applied:
     res.finish()
     state = res.w.result()
-    data = Data(psr_now=tuple(res.events), derived=_derived(ctx, res.w.base if unchanged_by(res.w) else state))
+    data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state, res.w))
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         # the first resolution after an import repeats what the import could not read
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
