@@ -15,6 +15,7 @@ keeps its arguments alive, so an id is not reused while it is there).
 from __future__ import annotations
 
 from functools import lru_cache, update_wrapper
+from operator import is_
 from typing import Any, Callable, TypeVar
 
 R = TypeVar("R")
@@ -28,23 +29,32 @@ def remembered(maxsize: int) -> Callable[[Callable[..., R]], Callable[..., R]]:
 
     def wrap(fn: Callable[..., R]) -> Callable[..., R]:
         by_content = lru_cache(maxsize=maxsize)(fn)
-        front: dict[tuple[int, ...], tuple[tuple[Any, ...], R]] = {}
+        front: dict[Any, tuple[Any, R]] = {}
 
-        def call(*args: Any) -> R:
-            key = tuple([id(a) for a in args])
-            hit = front.get(key)
-            if hit is not None:
-                for held, given in zip(hit[0], args):
-                    if held is not given:
-                        break
-                else:
-                    return hit[1]
-            answer = by_content(*args)
+        def keep(key: Any, held: Any, answer: R) -> R:
             if len(front) >= FRONT:  # forget the older half (a unit used all along comes back at once)
                 for old in list(front)[: FRONT // 2]:
                     del front[old]
-            front[key] = (args, answer)
+            front[key] = (held, answer)
             return answer
+
+        code = fn.__code__
+        if code.co_argcount == 1 and not code.co_flags & 0x04:  # one argument, no *args
+
+            def call_one(arg: Any) -> R:
+                hit = front.get(id(arg))
+                if hit is not None and hit[0] is arg:
+                    return hit[1]
+                return keep(id(arg), arg, by_content(arg))
+
+            return update_wrapper(call_one, fn)
+
+        def call(*args: Any) -> R:
+            key = tuple(map(id, args))
+            hit = front.get(key)
+            if hit is not None and all(map(is_, hit[0], args)):
+                return hit[1]
+            return keep(key, args, by_content(*args))
 
         return update_wrapper(call, fn)
 
