@@ -140,8 +140,14 @@ def critcore_locate(ctx: Any, determination: Determination | None) -> Location |
         code = _location(ctx)
         if proc == "damage" and ctx.param("rear") and code not in L.TORSOS_WITH_REAR:
             raise ParamError(f"--rear: only the torsos (CT, LT, RT) have rear armor, not {code}")
-        return Location(code, L.name(code))
+        return _location_of(code)
     return None
+
+
+@remembered(64)
+def _location_of(code: str) -> Location:
+    """Where a critical or damage lands (the same answer, shared, for the same location)."""
+    return Location(code, L.name(code))
 
 
 # -- effect ---------------------------------------------------------------------------------------
@@ -149,6 +155,12 @@ def critcore_locate(ctx: Any, determination: Determination | None) -> Location |
 @remembered(256)
 def _hit_effects(table: Table, location: Location) -> tuple[Effect, ...]:
     return (table.row(location.data["row"]).effect(table.id, None, location=location.id, rear=location.data["rear"]),)
+
+
+@remembered(256)
+def _row_effect(table: Table, row_id: str, code: str) -> Effect:
+    """The effect of a Determining Critical Hits row in a location (shared for the same row)."""
+    return table.row(row_id).effect(table.id, None, location=code)
 
 
 @hookimpl
@@ -162,7 +174,7 @@ def critcore_effect(ctx: Any, determination: Determination | None,
     table = ctx.tables["determining-critical-hits"]
     comp = ctx.tables["components"]
     code = location.id
-    out = [table.row(determination.data["row"]).effect(table.id, None, location=code)]
+    out = [_row_effect(table, determination.data["row"], code)]
     if determination.data["blown_off"]:
         out.append(comp.row(f"{L.kind(code)}-blown-off").effect(comp.id, None, location=code))
         return out
