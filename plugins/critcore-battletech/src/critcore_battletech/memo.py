@@ -34,7 +34,7 @@ def remembered(maxsize: int) -> Callable[[Callable[..., R]], Callable[..., R]]:
         def keep(key: Any, held: Any, answer: R) -> R:
             if len(front) >= FRONT:  # forget the older half (a unit used all along comes back at once)
                 for old in list(front)[: FRONT // 2]:
-                    del front[old]
+                    front.pop(old, None)  # another thread (crit serve's workers) may have dropped it
             front[key] = (held, answer)
             return answer
 
