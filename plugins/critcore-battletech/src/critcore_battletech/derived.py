@@ -96,7 +96,7 @@ def _loc_key(loc: Mapping[str, Any]) -> tuple[Any, ...]:
                    for i, s in enumerate(loc["slots"]) if s["kind"] in READ_KINDS]))
 
 
-def _items_key(items: Mapping[str, Any], counted: frozenset[str], item: Any) -> tuple[Any, ...]:
+def _items_key(counted: frozenset[str], item: Any) -> tuple[Any, ...]:
     """What derive() reads of the items it counts (heat sinks, jump jets)."""
     out = []
     for item_id in sorted(counted):
@@ -112,7 +112,7 @@ def read_key(state: Mapping[str, Any]) -> tuple[Any, ...]:
     top-level entries of ``TOP_READ``."""
     locs = state["locations"]
     items = state.get("items") or {}
-    return (tuple([_loc_key(loc) for loc in locs.values()]), _items_key(items, _counted_items(locs), items.get),
+    return (tuple([_loc_key(loc) for loc in locs.values()]), _items_key(_counted_items(locs), items.get),
             tuple([state.get(k) for k in TOP_READ]))
 
 
@@ -133,7 +133,7 @@ def read_key_after(work: Any) -> tuple[Any, ...]:
     if work.items_w:
         counted = _counted_items(old_locs)
         if not counted.isdisjoint(work.items_w):
-            items_key = _items_key({}, counted, work.item)
+            items_key = _items_key(counted, work.item)
     if not READ_KEYS.isdisjoint(work.top):
         top_key = tuple([work.get(k) for k in TOP_READ])
     return locs_key, items_key, top_key
