@@ -108,12 +108,12 @@ def _items_key(counted: frozenset[str], item: Any) -> tuple[Any, ...]:
 @remembered(256)
 def read_key(state: Mapping[str, Any]) -> tuple[Any, ...]:
     """Everything :func:`derive` reads of a state, as a small key (two states with the same key
-    have the same derived numbers): the locations in their order, the items it counts, the
-    top-level entries of ``TOP_READ``."""
+    have the same derived numbers): the location codes, then each location in that order, the
+    items it counts, the top-level entries of ``TOP_READ``."""
     locs = state["locations"]
     items = state.get("items") or {}
-    return (tuple([_loc_key(loc) for loc in locs.values()]), _items_key(_counted_items(locs), items.get),
-            tuple([state.get(k) for k in TOP_READ]))
+    return (tuple(locs), tuple([_loc_key(loc) for loc in locs.values()]),
+            _items_key(_counted_items(locs), items.get), tuple([state.get(k) for k in TOP_READ]))
 
 
 def read_key_after(work: Any) -> tuple[Any, ...]:
@@ -121,7 +121,7 @@ def read_key_after(work: Any) -> tuple[Any, ...]:
     worked out from the key of the state it started from and what changed: the locations
     changed, the counted items changed, the top-level entries set."""
     base = work.base
-    locs_key, items_key, top_key = read_key(base)
+    codes, locs_key, items_key, top_key = read_key(base)
     old_locs = base["locations"]
     if work.locs:
         changed = list(locs_key)
@@ -136,7 +136,7 @@ def read_key_after(work: Any) -> tuple[Any, ...]:
             items_key = _items_key(counted, work.item)
     if not READ_KEYS.isdisjoint(work.top):
         top_key = tuple([work.get(k) for k in TOP_READ])
-    return locs_key, items_key, top_key
+    return codes, locs_key, items_key, top_key
 
 
 class _Unit:
