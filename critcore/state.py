@@ -5,7 +5,6 @@ write leaves the old file intact.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -100,6 +99,8 @@ def save_path(path: str, fmt: str = "") -> str:
 def dumps(state: Mapping[str, Any], fmt: str) -> str:
     if fmt == "toml":
         return to_toml(state)
+    import json  # only when a state is written: reading a target (a .mtf unit) does not need it (1 ms)
+
     return json.dumps(state, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -283,6 +284,8 @@ _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def _key(k: str) -> str:
+    import json
+
     return k if _BARE.match(k) else json.dumps(k, ensure_ascii=False)
 
 
@@ -298,6 +301,8 @@ def _value(v: Any) -> str:
             return "inf" if v > 0 else "-inf"
         return repr(v)
     if isinstance(v, str):
+        import json
+
         return json.dumps(v, ensure_ascii=False)
     if isinstance(v, Mapping):
         inner = ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items() if x is not None)

@@ -110,3 +110,42 @@ def test_exact_odds_of_damage_that_sets_off_a_cascade(bt_registry, mech):
     _, low, high = simulate(engine, "damage", params, 4000, 5, target=mech).frequency(
         lambda b: bool(b.applied.target["locations"]["LT"]["destroyed"]))
     assert low <= float(lost) <= high
+
+
+def _one_or_more_bins(picks: int) -> Fraction:
+    """The chance that ``picks`` criticals in Testmech's left torso strike at least one of its
+    three bins. Hittable: upper half slots 1-6 (one bin, slot 6), lower half slots 7-9 (bins 7
+    and 8, heat sink 9); 1d6 for the half, then a slot not struck yet in it (an exhausted half is
+    not rolled)."""
+    return {1: Fraction(1, 2) * Fraction(1, 6) + Fraction(1, 2) * Fraction(2, 3),  # 5/12
+            # none in two: upper non-bin first (5/12) then none (1/2*4/5 + 1/2*1/3 = 17/30), or
+            # the heat sink first (1/6) then an upper non-bin (1/2*5/6): 11/36
+            2: 1 - (Fraction(5, 12) * Fraction(17, 30) + Fraction(1, 6) * Fraction(5, 12)),
+            # none in three: 5/12 * 17/60 + 1/6 * 1/6 = 7/48 (worked the same way)
+            3: 1 - Fraction(7, 48)}[picks]
+
+
+def test_an_ammunition_explosion_in_a_cascade_is_an_event_under_exact_odds(bt_registry, mech):
+    """27 damage to the left torso (16 armor, 11 of its 12 structure) calls for a critical check:
+    8-9 one critical (9/36), 10-11 two (5/36), 12 three (1/36). Any bin struck explodes (10 or 12
+    damage) and destroys the torso it is in. The ammunition-explosion event has that chance, the
+    same as the torso lost: a bin whose own explosion destroys its location (which exact odds put
+    back as it was) is still an explosion. (Exact odds once gave it 0.)"""
+    from critcore.engine import Engine
+    from critcore.exact import exact_odds
+
+    odds = exact_odds(Engine("battletech", registry=bt_registry), "damage", {"location": "LT", "amount": 27}, mech)
+    expected = sum((Fraction(n, 36) * _one_or_more_bins(k) for n, k in ((9, 1), (5, 2), (1, 3))), Fraction(0))
+    assert odds.event("ammo-explosion") == expected
+    assert odds.event("location-destroyed") == expected
+
+
+def test_a_bin_in_a_location_already_destroyed_is_no_explosion_event(run, mech):
+    """Two criticals in the left torso (10 on the check) on the Ultra AC/5 bin (slot 8) and the
+    SRM-6 bin (slot 7): the SRM-6 bin, first on the record sheet, explodes (12 damage, the torso's
+    12 structure gone); the Ultra AC/5 bin is lost with the torso and does not explode. One
+    explosion: the event is there, and the torso's loss is why the second bin stays full."""
+    out = run("critical", "5,5,4,2,4,1", unit=mech, location="LT")
+    assert "ammo-explosion" in out.applied.tags
+    texts = " ".join(out.applied.changes)
+    assert "explodes" in texts and "does not explode" in texts

@@ -23,6 +23,7 @@ from critcore.model import Data, Determination, freeze
 from critcore.tables import Row, Table
 
 from . import locations as L
+from .memo import remembered
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -31,7 +32,7 @@ ROLL_AGAIN = "roll-again"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determination:
     """The answer of the determine stage for one Determining Critical Hits row and location."""
     name = L.name(code)

@@ -8,7 +8,6 @@ and the events (PSRs due now). It lives only inside the ``apply`` stage.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Mapping
 
 from critcore.dice import Dice
@@ -19,13 +18,14 @@ from . import criticals as C
 from . import effects as E
 from . import locations as L
 from .unitview import Work
+from .memo import remembered
 
 PILOT_DEAD_AT = 6
 _NO_ITEMS = Data()
 CASCADING = frozenset({"ammo-explosion", "component-explosion"})  # effect codes that roll dice again  # Total Warfare: the sixth point of damage kills the MechWarrior
 
 
-@lru_cache(maxsize=8192)
+@remembered(8192)
 def _loc_tally(loc: Mapping[str, Any]) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
     """One location's slots hit by criticals, and lost with it, by kind (remembered: exact odds
     meet the same location states again and again)."""
@@ -65,7 +65,7 @@ def gyro_psr_now_from(view: Any, row: Any) -> int:
 Places = tuple[tuple[str, tuple[int, ...]], ...]  # (location code, slot indexes) an item fills
 
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def _items_of(locations: Mapping[str, Mapping[str, Any]], kind: str) -> tuple[tuple[str, Places], ...]:
     """The unit's items of a slot kind, each with the slots it fills by location (remembered by
     the content of ``locations``: the same frozen state asked again costs one look-up)."""
@@ -96,7 +96,7 @@ def _knocked_out(loc_of: Any, item_of: Any, item_id: str, places: Places, kind: 
     return int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
 
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def _items_by_code(locations: Mapping[str, Mapping[str, Any]], kind: str) -> dict[str, tuple[tuple[str, Places], ...]]:
     """:func:`_items_of` by location: the items of a kind with a slot in each location (read only)."""
     out: dict[str, list[tuple[str, Places]]] = {}
@@ -106,14 +106,14 @@ def _items_by_code(locations: Mapping[str, Mapping[str, Any]], kind: str) -> dic
     return {code: tuple(found) for code, found in out.items()}
 
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def _base_count(locations: Mapping[str, Any], items: Mapping[str, Any], kind: str) -> int:
     """Items of a kind knocked out in a state as handed in (remembered by content)."""
     return sum(_knocked_out(locations.__getitem__, items.get, item_id, places, kind)
                for item_id, places in _items_of(locations, kind))
 
 
-@lru_cache(maxsize=64)
+@remembered(64)
 def _row_kinds(components: Table) -> tuple[frozenset[str], frozenset[str]]:
     """The components table's row ids, and the slot kinds a critical never stays on."""
     return frozenset(r.id for r in components.rows), C.roll_again_kinds(components)
@@ -130,7 +130,7 @@ def _add_tally(hits: Tally, lost: Tally, loc: Mapping[str, Any], sign: int) -> N
         lost[kind] = lost.get(kind, 0) + sign * n
 
 
-@lru_cache(maxsize=1024)
+@remembered(1024)
 def _locations_tally(locations: Mapping[str, Mapping[str, Any]]) -> tuple[Tally, Tally]:
     """The tally of a unit's locations as handed in (remembered by content: the frozen
     ``locations`` of a state keeps its hash, so the same state asked again costs one look-up)."""
@@ -168,6 +168,7 @@ class Resolver:
         self.changes: list[str] = []
         self.effects: list[Effect] = []
         self.events: list[str] = []
+        self.tags: frozenset[str] = frozenset()  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # under exact odds: actions not yet carried out
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = _row_kinds(self.components)
@@ -186,6 +187,10 @@ class Resolver:
     def event(self, text: str) -> None:
         if text not in self.events:
             self.events.append(text)
+
+    def tag(self, name: str) -> None:
+        """An event of the resolution (``events.EVENTS``), set where the rule that makes it happens."""
+        self.tags = self.tags | {name}
 
     @property
     def destroyed(self) -> bool:
@@ -397,18 +402,21 @@ class Resolver:
         """
         if not self.pending:
             return
-        start: tuple[Any, tuple[str, ...], tuple[Any, ...]] = (self.w.overlay(), (), tuple(self.pending))
+        start: tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str]] = (
+            self.w.overlay(), (), tuple(self.pending), self.tags)
         self.pending = []
-        overlay, events, _ = self.dice.iterate(start, self._step, _no_pending, "cascade",
-                                               key=self.context_key("cascade"))
+        overlay, events, _, tags = self.dice.iterate(start, self._step, _no_pending, "cascade",
+                                                     key=self.context_key("cascade"))
         self.w.adopt(overlay)
+        self.tags = tags
         for e in events:
             self.event(e)
 
     def _step(self, dice: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """One pending action carried out on a copy of the state."""
-        overlay, events, queue = state
+        overlay, events, queue, tags = state
         sub = self.fork(dice)
+        sub.tags = tags
         sub.w.adopt(overlay)
         action = queue[0]
         if action[0] == "act":
@@ -418,7 +426,7 @@ class Resolver:
         elif not sub.w.loc(action[1]).get("destroyed"):
             sub.critical_check(action[1])
         new_events = events + tuple(e for e in sub.events if e not in events)
-        return sub.w.overlay(), new_events, tuple(sub.pending) + queue[1:]
+        return sub.w.overlay(), new_events, tuple(sub.pending) + queue[1:], sub.tags
 
     def fork(self, dice: Dice) -> Resolver:
         """A resolver on a copy of the state, with empty records, rolling with ``dice``."""

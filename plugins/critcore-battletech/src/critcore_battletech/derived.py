@@ -13,9 +13,17 @@ from typing import Any, Mapping
 from critcore.tables import Table
 
 from . import locations as L
+from .memo import remembered
 
 LEG_ACTUATORS = ("upper-leg-actuator", "lower-leg-actuator", "foot-actuator")
 ARM_ACTUATORS = ("upper-arm-actuator", "lower-arm-actuator", "hand-actuator")
+COUNTED_ITEMS = ("heat-sink", "jump-jet")  # kinds whose items derive() counts (a record disabled counts)
+# What derive() reads: the slot kinds it looks at, and the top-level keys besides locations and
+# items. Keep these with the functions below: read_key() relies on them.
+READ_KINDS = frozenset({"hip", *LEG_ACTUATORS, *ARM_ACTUATORS, "shoulder", "engine", "gyro", "sensors",
+                        "life-support", *COUNTED_ITEMS})
+READ_KEYS = frozenset({"config", "walk_mp", "jump_mp", "heat_sinks", "heat", "pilot", "destroyed",
+                       "destroyed_reason", "gyro_type", "locations", "items"})
 
 
 def _num(row: Any, key: str, default: int = 0) -> int:
@@ -68,62 +76,160 @@ def _items_out(state: Mapping[str, Any], kind: str) -> int:
     return sum(seen.values())
 
 
+@remembered(64)
+def _counted_items(locations: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
+    """The items derive() counts (heat sinks, jump jets), by the slots that name them."""
+    return frozenset(s["item"] for loc in locations.values() for s in loc["slots"]
+                     if s["kind"] in COUNTED_ITEMS and s.get("item") is not None)
+
+
+TOP_READ = ("config", "walk_mp", "jump_mp", "heat_sinks", "heat", "gyro_type", "pilot", "destroyed",
+            "destroyed_reason")  # READ_KEYS but locations and items, in a fixed order
+
+
+def _loc_key(loc: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What derive() reads of one location: whether it is gone, and the slots of the kinds it
+    looks at (their marks and, for the items it counts, which item)."""
+    return (loc.get("destroyed"), loc.get("blown_off"),
+            tuple([(i, s["kind"], s["destroyed"], s.get("hit_batch"), s.get("hit_turn"),
+                    s.get("item") if s["kind"] in COUNTED_ITEMS else None)
+                   for i, s in enumerate(loc["slots"]) if s["kind"] in READ_KINDS]))
+
+
+def _items_key(counted: frozenset[str], item: Any) -> tuple[Any, ...]:
+    """What derive() reads of the items it counts (heat sinks, jump jets)."""
+    out = []
+    for item_id in sorted(counted):
+        it = item(item_id)
+        out.append((item_id, None if it is None else (it.get("disabled"), it.get("heat_sinks"))))
+    return tuple(out)
+
+
+@remembered(256)
+def read_key(state: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Everything :func:`derive` reads of a state, as a small key (two states with the same key
+    have the same derived numbers): the location codes, then each location in that order, the
+    items it counts, the top-level entries of ``TOP_READ``."""
+    locs = state["locations"]
+    items = state.get("items") or {}
+    return (tuple(locs), tuple([_loc_key(loc) for loc in locs.values()]),
+            _items_key(_counted_items(locs), items.get), tuple([state.get(k) for k in TOP_READ]))
+
+
+def read_key_after(work: Any) -> tuple[Any, ...]:
+    """:func:`read_key` of the state a resolution leaves (``work``, a :class:`~.unitview.Work`),
+    worked out from the key of the state it started from and what changed: the locations
+    changed, the counted items changed, the top-level entries set."""
+    base = work.base
+    codes, locs_key, items_key, top_key = read_key(base)
+    old_locs = base["locations"]
+    if work.locs:
+        changed = list(locs_key)
+        for n, code in enumerate(old_locs):
+            loc = work.locs.get(code)
+            if loc is not None and loc is not old_locs[code]:
+                changed[n] = _loc_key(loc)
+        locs_key = tuple(changed)
+    if work.items_w:
+        counted = _counted_items(old_locs)
+        if not counted.isdisjoint(work.items_w):
+            items_key = _items_key(counted, work.item)
+    if not READ_KEYS.isdisjoint(work.top):
+        top_key = tuple([work.get(k) for k in TOP_READ])
+    return codes, locs_key, items_key, top_key
+
+
+class _Unit:
+    """What every part of :func:`derive` reads: the state, its locations and the components rows."""
+
+    def __init__(self, state: Mapping[str, Any], comp: Table) -> None:
+        self.state = state
+        self.row = comp.row
+        self.locs: Mapping[str, Mapping[str, Any]] = state["locations"]
+        self.quad = L.is_quad(state.get("config"))
+        self.legs = [c for c in self.locs if L.kind(c) == "leg"]
+        self.arms = [c for c in self.locs if L.kind(c) == "arm"]
+        self.lost_legs = [c for c in self.legs if self.locs[c].get("destroyed")]
+        self.hipped = [c for c in self.legs if c not in self.lost_legs and _hits(self.locs[c], "hip")]
+        self.notes: list[str] = []
+
+    def standing_legs(self) -> list[str]:
+        return [c for c in self.legs if c not in self.lost_legs]
+
+
 def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
     """The derived numbers of a unit (plain data, ready for JSON)."""
-    row = comp.row
-    locs: Mapping[str, Mapping[str, Any]] = state["locations"]
-    quad = L.is_quad(state.get("config"))
-    notes: list[str] = []
-    legs = [c for c in locs if L.kind(c) == "leg"]
-    arms = [c for c in locs if L.kind(c) == "arm"]
-    lost_legs = [c for c in legs if locs[c].get("destroyed")]
+    u = _Unit(state, comp)
+    out = movement(u)
+    out.update(heat(u))
+    out.update(piloting(u))
+    fighting = attacks(u)
+    club = fighting.pop("club")
+    out.update(fighting)
+    out["kick"] = kicks(u)
+    out["club"] = club
+    pilot = state.get("pilot") or {}
+    out["pilot"] = {"hits": int(pilot.get("hits", 0)), "dead": bool(pilot.get("dead")),
+                    "conscious": bool(pilot.get("conscious", True))}
+    out["destroyed"] = bool(state.get("destroyed"))
+    out["destroyed_reason"] = str(state.get("destroyed_reason", ""))
+    life_support_and_limbs(u)
+    out["notes"] = u.notes
+    return out
 
-    # -- movement ---------------------------------------------------------------------------
+
+def movement(u: _Unit) -> dict[str, Any]:
+    """Walking, running and jumping MP after hips, leg actuators, lost legs and jump jets."""
+    row, locs = u.row, u.locs
     hip, leg_row = row("hip"), row("leg-destroyed")
-    base_walk = int(state.get("walk_mp", 0))
+    base_walk = int(u.state.get("walk_mp", 0))
     walk = base_walk
-    hipped = [c for c in legs if c not in lost_legs and _hits(locs[c], "hip")]
-    for n, _ in enumerate(hipped, 1):
+    for n, _ in enumerate(u.hipped, 1):
         walk = _num(hip, "second_hip_walk") if n >= 2 else ceil(walk / 2 ** _num(hip, "walk_halvings", 1))
-    if len(hipped) >= 2:
-        notes.append("both hips frozen: 0 MP, yet the 'Mech does not count as immobile")
-    for c in legs:
-        if c in lost_legs:
-            continue
+    if len(u.hipped) >= 2:
+        u.notes.append("both hips frozen: 0 MP, yet the 'Mech does not count as immobile")
+    for c in u.standing_legs():
         for kind in LEG_ACTUATORS:
             walk += _num(row(kind), "walk_mp") * len(_hits(locs[c], kind))
     walk = max(0, walk)
     no_run = False
-    if lost_legs:
-        if quad:
-            if len(lost_legs) == 1:
-                walk = max(0, walk + _num(leg_row, "quad_one_leg_walk_mp"))
-            elif len(lost_legs) == 2:
-                walk, no_run = min(walk, _num(leg_row, "quad_two_legs_walk")), True
-            else:
-                walk, no_run = _num(leg_row, "quad_three_legs_walk"), True
-        else:
+    lost = len(u.lost_legs)
+    if lost:
+        if not u.quad:
             walk, no_run = min(walk, _num(leg_row, "biped_walk")), True
+        elif lost == 1:
+            walk = max(0, walk + _num(leg_row, "quad_one_leg_walk_mp"))
+        elif lost == 2:
+            walk, no_run = min(walk, _num(leg_row, "quad_two_legs_walk")), True
+        else:
+            walk, no_run = _num(leg_row, "quad_three_legs_walk"), True
     run = walk if no_run else ceil(walk * 1.5)
-    jump = max(0, int(state.get("jump_mp", 0)) + _num(row("jump-jet"), "jump_mp", -1) * _items_out(state, "jump-jet"))
+    jump = max(0, int(u.state.get("jump_mp", 0)) + _num(row("jump-jet"), "jump_mp", -1) * _items_out(u.state, "jump-jet"))
+    return {"walk": walk, "run": run, "jump": jump, "base_walk": base_walk}
 
-    # -- heat -------------------------------------------------------------------------------
-    engine = row("engine")
-    engine_hits = _out_count(locs, "engine", True)
-    heat = _num(engine, "heat_per_hit") * min(engine_hits, _num(engine, "destroyed_at", 3))
-    hs = state.get("heat_sinks") or {}
+
+def heat(u: _Unit) -> dict[str, Any]:
+    """Heat from engine hits and the dissipation left after heat sinks knocked out."""
+    engine = u.row("engine")
+    engine_hits = _out_count(u.locs, "engine", True)
+    per_turn = _num(engine, "heat_per_hit") * min(engine_hits, _num(engine, "destroyed_at", 3))
+    hs = u.state.get("heat_sinks") or {}
     hs_type = str(hs.get("type", "single"))
-    per_sink = _num(row("heat-sink"), hs_type if hs_type in ("single", "double") else "single", 1)
-    sinks_out = _items_out(state, "heat-sink")
+    per_sink = _num(u.row("heat-sink"), hs_type if hs_type in ("single", "double") else "single", 1)
+    sinks_out = _items_out(u.state, "heat-sink")
     dissipation = max(0, int(hs.get("count", 0)) * per_sink - sinks_out * per_sink)
+    return {"engine_hits": engine_hits, "heat_per_turn": per_turn, "dissipation": dissipation,
+            "heat_sinks": {"count": int(hs.get("count", 0)), "type": hs_type, "destroyed": sinks_out}}
 
-    # -- piloting ---------------------------------------------------------------------------
+
+def piloting(u: _Unit) -> dict[str, Any]:
+    """The piloting skill roll modifier: gyro, lost legs, hips and leg actuators."""
     psr = 0
     why: list[str] = []
     psr_for: set[str] = set()
-    gyro = row("gyro")
-    gyro_hits = _out_count(locs, "gyro")
-    heavy = "heavy" in str(state.get("gyro_type") or "").lower()
+    gyro = u.row("gyro")
+    gyro_hits = _out_count(u.locs, "gyro")
+    heavy = "heavy" in str(u.state.get("gyro_type") or "").lower()
     gyro_destroyed = gyro_hits >= (_num(gyro, "heavy_duty_destroyed_at", 3) if heavy else _num(gyro, "destroyed_at", 2))
     if gyro_hits and heavy and not gyro_destroyed:
         # a heavy-duty gyro: a smaller modifier while damaged, one more hit before it is destroyed
@@ -138,11 +244,12 @@ def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
     if gyro_destroyed:
         psr += _num(gyro, "psr_destroyed")
         why.append(f"gyro destroyed +{_num(gyro, 'psr_destroyed')}")
-        notes.append("gyro destroyed: the 'Mech is down and cannot stand; it may fire as if prone and turn "
-                     "one hexside a turn with at least 1 MP; it is not immobile")
-    for c in legs:
-        loc = locs[c]
-        if c in lost_legs:
+        u.notes.append("gyro destroyed: the 'Mech is down and cannot stand; it may fire as if prone and turn "
+                       "one hexside a turn with at least 1 MP; it is not immobile")
+    hip, leg_row = u.row("hip"), u.row("leg-destroyed")
+    for c in u.legs:
+        loc = u.locs[c]
+        if c in u.lost_legs:
             psr += _num(leg_row, "psr")
             why.append(f"{L.name(c)} lost +{_num(leg_row, 'psr')}")
             continue
@@ -152,7 +259,7 @@ def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
             why.append(f"{L.name(c)} hip +{_num(hip, 'psr') * len(hips)}")
             psr_for.update(hip.data.get("psr_on", ()))
         for kind in LEG_ACTUATORS:
-            r = row(kind)
+            r = u.row(kind)
             for s in _hits(loc, kind):
                 psr_for.update(r.data.get("psr_on", ()))
                 if hips and _before_hip(s, hips[0]):
@@ -160,108 +267,113 @@ def derive(state: Mapping[str, Any], comp: Table) -> dict[str, Any]:
                     continue
                 psr += _num(r, "psr")
                 why.append(f"{L.name(c)} {kind.replace('-', ' ')} +{_num(r, 'psr')}")
+    return {"psr": psr, "psr_why": why, "psr_for": sorted(psr_for), "gyro_destroyed": gyro_destroyed}
 
-    # -- weapons ----------------------------------------------------------------------------
-    sensors = row("sensors")
-    sensor_hits = _out_count(locs, "sensors")
+
+def attacks(u: _Unit) -> dict[str, Any]:
+    """Weapon fire (sensors, shoulders, arm actuators), punches and clubs, per arm."""
+    sensors = u.row("sensors")
+    sensor_hits = _out_count(u.locs, "sensors")
     can_fire = sensor_hits < _num(sensors, "no_fire_at", 2)
     base_to_hit = _num(sensors, "weapon_to_hit") if sensor_hits else 0
     weapons: dict[str, Any] = {"all": {"to_hit": base_to_hit, "can_fire": can_fire,
                                        "why": ([f"sensors +{base_to_hit}"] if sensor_hits and can_fire else [])
                                        + ([] if can_fire else ["sensors destroyed: no weapon fire"])}}
     punches: dict[str, Any] = {}
-    club_ok, club_mod, club_why = bool(arms), 0, [] if arms else ["no arms"]
-    for c in arms:
-        loc = locs[c]
+    club = _Club(bool(u.arms), 0, [] if u.arms else ["no arms"])
+    for c in u.arms:
+        loc = u.locs[c]
         if loc.get("destroyed"):
             gone = "blown off" if loc.get("blown_off") else "destroyed"
             weapons[c] = {"to_hit": None, "can_fire": False, "why": [f"{L.name(c)} {gone}"]}
             punches[c] = {"possible": False, "to_hit": None, "halvings": 0, "why": [f"{L.name(c)} gone"]}
-            club_ok = False
-            club_why.append(f"{L.name(c)} gone")
+            club.refuse(f"{L.name(c)} gone")
             continue
-        shoulder = _hits(loc, "shoulder")
-        w_mod, w_why = 0, []
-        p_mod, p_why, halvings = 0, [], 0
-        p_ok = True
-        if shoulder:
-            sr = row("shoulder")
-            w_mod = _num(sr, "weapon_to_hit")
-            w_why = [f"shoulder +{w_mod} (replaces the arm's other modifiers)"]
-            p_ok = False
-            p_why.append("shoulder frozen")
-            club_ok = False
-            club_why.append(f"{L.name(c)} shoulder frozen")
-        for kind in ARM_ACTUATORS:
-            r = row(kind)
-            hit = len(_hits(loc, kind))
-            missing = 0 if _has(loc, kind) else 1
-            label = kind.replace("-", " ")
-            if hit and not shoulder and _num(r, "weapon_to_hit"):
-                w_mod += _num(r, "weapon_to_hit") * hit
-                w_why.append(f"{label} +{_num(r, 'weapon_to_hit') * hit}")
-            if missing and r.data.get("missing_counts_for_weapons") and not shoulder and _num(r, "weapon_to_hit"):
-                w_mod += _num(r, "weapon_to_hit")
-                w_why.append(f"no {label} +{_num(r, 'weapon_to_hit')}")
-            n = hit + missing
-            if n:
-                state_word = "missing" if missing else "destroyed"
-                p_mod += _num(r, "punch_to_hit") * n
-                halvings += _num(r, "punch_halvings") * n
-                p_why.append(f"{label} {state_word} +{_num(r, 'punch_to_hit') * n}")
-                club_mod += _num(r, "club_to_hit") * n
-                if _num(r, "club_to_hit"):
-                    club_why.append(f"{L.name(c)} {label} {state_word} +{_num(r, 'club_to_hit') * n}")
-                if r.data.get("club") is False:
-                    club_ok = False
-                    club_why.append(f"{L.name(c)} {label} {state_word}: no club")
+        w_mod, w_why, punches[c] = _arm(u, c, loc, club)
         weapons[c] = {"to_hit": w_mod + base_to_hit, "can_fire": can_fire, "why": w_why + weapons["all"]["why"]}
-        punches[c] = {"possible": p_ok, "to_hit": p_mod if p_ok else None, "halvings": halvings, "why": p_why}
+    return {"weapons": weapons, "punch": punches,
+            "club": {"possible": club.ok, "to_hit": club.mod if club.ok else None, "why": club.why}}
 
-    # -- kicks ------------------------------------------------------------------------------
-    k_ok, k_mod, k_half, k_why = bool(legs), 0, 0, []
-    if lost_legs and not quad:
-        k_ok = False
-        k_why.append("a leg is lost")
-    if hipped:
-        k_ok = False
-        k_why.append("hip frozen: no kicks")
-    for c in legs:
-        if c in lost_legs:
-            continue
+
+class _Club:
+    """Whether the 'Mech can club, and the modifier, as its arms are looked at one by one."""
+
+    def __init__(self, ok: bool, mod: int, why: list[str]) -> None:
+        self.ok, self.mod, self.why = ok, mod, why
+
+    def refuse(self, why: str) -> None:
+        self.ok = False
+        self.why.append(why)
+
+
+def _arm(u: _Unit, c: str, loc: Mapping[str, Any], club: _Club) -> tuple[int, list[str], dict[str, Any]]:
+    """One standing arm: its weapon modifier with the reasons, and its punch."""
+    shoulder = _hits(loc, "shoulder")
+    w_mod, w_why = 0, []
+    p_mod, p_why, halvings = 0, [], 0
+    p_ok = True
+    if shoulder:
+        w_mod = _num(u.row("shoulder"), "weapon_to_hit")
+        w_why = [f"shoulder +{w_mod} (replaces the arm's other modifiers)"]
+        p_ok = False
+        p_why.append("shoulder frozen")
+        club.refuse(f"{L.name(c)} shoulder frozen")
+    for kind in ARM_ACTUATORS:
+        r = u.row(kind)
+        hit = len(_hits(loc, kind))
+        missing = 0 if _has(loc, kind) else 1
+        label = kind.replace("-", " ")
+        if hit and not shoulder and _num(r, "weapon_to_hit"):
+            w_mod += _num(r, "weapon_to_hit") * hit
+            w_why.append(f"{label} +{_num(r, 'weapon_to_hit') * hit}")
+        if missing and r.data.get("missing_counts_for_weapons") and not shoulder and _num(r, "weapon_to_hit"):
+            w_mod += _num(r, "weapon_to_hit")
+            w_why.append(f"no {label} +{_num(r, 'weapon_to_hit')}")
+        n = hit + missing
+        if n:
+            state_word = "missing" if missing else "destroyed"
+            p_mod += _num(r, "punch_to_hit") * n
+            halvings += _num(r, "punch_halvings") * n
+            p_why.append(f"{label} {state_word} +{_num(r, 'punch_to_hit') * n}")
+            club.mod += _num(r, "club_to_hit") * n
+            if _num(r, "club_to_hit"):
+                club.why.append(f"{L.name(c)} {label} {state_word} +{_num(r, 'club_to_hit') * n}")
+            if r.data.get("club") is False:
+                club.refuse(f"{L.name(c)} {label} {state_word}: no club")
+    punch = {"possible": p_ok, "to_hit": p_mod if p_ok else None, "halvings": halvings, "why": p_why}
+    return w_mod, w_why, punch
+
+
+def kicks(u: _Unit) -> dict[str, Any]:
+    """Whether the 'Mech can kick, with the modifier and halvings from leg actuators."""
+    ok, mod, halvings, why = bool(u.legs), 0, 0, []
+    if u.lost_legs and not u.quad:
+        ok = False
+        why.append("a leg is lost")
+    if u.hipped:
+        ok = False
+        why.append("hip frozen: no kicks")
+    for c in u.standing_legs():
         for kind in LEG_ACTUATORS:
-            r = row(kind)
-            n = len(_hits(locs[c], kind))
+            r = u.row(kind)
+            n = len(_hits(u.locs[c], kind))
             if n:
-                k_mod += _num(r, "kick_to_hit") * n
-                k_half += _num(r, "kick_halvings") * n
-                k_why.append(f"{L.name(c)} {kind.replace('-', ' ')} +{_num(r, 'kick_to_hit') * n}")
+                mod += _num(r, "kick_to_hit") * n
+                halvings += _num(r, "kick_halvings") * n
+                why.append(f"{L.name(c)} {kind.replace('-', ' ')} +{_num(r, 'kick_to_hit') * n}")
+    return {"possible": ok, "to_hit": mod if ok else None, "halvings": halvings, "why": why}
 
-    # -- pilot, heat effects, lost limbs ----------------------------------------------------
-    pilot = state.get("pilot") or {}
-    ls = row("life-support")
-    if _out_count(locs, "life-support"):
-        now = int(state.get("heat", 0))
+
+def life_support_and_limbs(u: _Unit) -> None:
+    """Notes: what life support out does at the current heat, and limbs lying on the ground."""
+    ls = u.row("life-support")
+    if _out_count(u.locs, "life-support"):
+        now = int(u.state.get("heat", 0))
         dmg = (_num(ls, "very_hot_damage") if now >= _num(ls, "very_hot_from")
                else _num(ls, "hot_damage") if now >= _num(ls, "hot_from") else 0)
-        notes.append(f"life support out: the MechWarrior takes {_num(ls, 'hot_damage')} damage each heat phase at heat "
-                     f"{_num(ls, 'hot_from')}-{_num(ls, 'very_hot_from') - 1}, {_num(ls, 'very_hot_damage')} at "
-                     f"{_num(ls, 'very_hot_from')}+ (heat now {now}: {dmg})")
-    for c, loc in locs.items():
+        u.notes.append(f"life support out: the MechWarrior takes {_num(ls, 'hot_damage')} damage each heat phase at heat "
+                       f"{_num(ls, 'hot_from')}-{_num(ls, 'very_hot_from') - 1}, {_num(ls, 'very_hot_damage')} at "
+                       f"{_num(ls, 'very_hot_from')}+ (heat now {now}: {dmg})")
+    for c, loc in u.locs.items():
         if loc.get("blown_off") and L.kind(c) in ("arm", "leg"):
-            notes.append(f"the {L.name(c)} lies in the hex where it was lost and can be picked up as a club")
-
-    return {
-        "walk": walk, "run": run, "jump": jump, "base_walk": base_walk,
-        "engine_hits": engine_hits, "heat_per_turn": heat, "dissipation": dissipation,
-        "heat_sinks": {"count": int(hs.get("count", 0)), "type": hs_type, "destroyed": sinks_out},
-        "psr": psr, "psr_why": why, "psr_for": sorted(psr_for),
-        "gyro_destroyed": gyro_destroyed,
-        "weapons": weapons, "punch": punches,
-        "kick": {"possible": k_ok, "to_hit": k_mod if k_ok else None, "halvings": k_half, "why": k_why},
-        "club": {"possible": club_ok, "to_hit": club_mod if club_ok else None, "why": club_why},
-        "pilot": {"hits": int(pilot.get("hits", 0)), "dead": bool(pilot.get("dead")),
-                  "conscious": bool(pilot.get("conscious", True))},
-        "destroyed": bool(state.get("destroyed")), "destroyed_reason": str(state.get("destroyed_reason", "")),
-        "notes": notes,
-    }
+            u.notes.append(f"the {L.name(c)} lies in the hex where it was lost and can be picked up as a club")

@@ -8,15 +8,30 @@ ammunition bin, a Gauss rifle's first hit, a second slot of a weapon already kno
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Collection, Mapping
+from typing import Any, Collection, Mapping, Protocol
 
 from critcore.model import Data, Effect
 from critcore.tables import Table
 
 from . import locations as L
+from .unitview import Work
 
-if TYPE_CHECKING:
-    from .damage import Resolver
+class Acting(Protocol):
+    """What :func:`consequences` needs of the resolution it acts in (``damage.Resolver``; a
+    protocol, so this module does not import the one that calls it)."""
+
+    w: Work
+
+    def change(self, text: str) -> None: ...
+    def event(self, text: str) -> None: ...
+    def tag(self, name: str) -> None: ...
+    def disable_item(self, item_id: str) -> None: ...
+    def pilot_damage(self, amount: int, why: str) -> None: ...
+    def kill_pilot(self, why: str) -> None: ...
+    def destroy_unit(self, reason: str) -> None: ...
+    def damage(self, code: str, amount: int, rear: bool = False, structure_only: bool = False,
+               cause: str = "") -> None: ...
+
 
 ITEM_KINDS = frozenset({"weapon", "equipment", "heat-sink", "jump-jet", "ammo"})
 
@@ -74,7 +89,7 @@ def slot_effect(components: Table, row_id: str, view: Any, code: str, index: int
     return row.effect(components.id, None, **extra)
 
 
-def consequences(res: Resolver, effect: Effect) -> None:
+def consequences(res: Acting, effect: Effect) -> None:
     """Act on one slot's critical (the slot is already marked destroyed)."""
     code = effect.code
     data: Data = effect.data
@@ -91,6 +106,7 @@ def consequences(res: Resolver, effect: Effect) -> None:
         res.change(f"{name} ({place}) was lost with the {L.name(where)}: it does not explode")
         return
     if code == "ammo-explosion":
+        res.tag("ammo-explosion")
         dmg = int(data.get("explosion_damage", 0))
         it = res.w.item(item_id) if item_id is not None else None
         if it is not None and isinstance(it.get("ammo"), Mapping):

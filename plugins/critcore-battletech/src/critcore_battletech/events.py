@@ -42,17 +42,15 @@ def _working(loc: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
     return not any(slots[i]["destroyed"] for i in item.get("slots", ()) if 0 <= i < len(slots))
 
 
-def unit_tags(work: Any, effects: Iterable[Any] = ()) -> frozenset[str]:
+def unit_tags(work: Any, applied: Iterable[str] = ()) -> frozenset[str]:
     """The events of one resolution on a unit: ``work`` (a :class:`~.unitview.Work`) holds the
-    state it started from (``base``) and what changed; ``effects`` are the rows the critical
-    struck. A bin that explodes shows as a row coded ``ammo-explosion`` among them, or as a bin
-    emptied in the new state (a location destroyed puts what was in it back as it was, so a
-    bin whose explosion also destroys its location is known by its row only)."""
+    state it started from (``base``) and what changed; ``applied`` are the events the rules set
+    as they were applied (an ammunition explosion, tagged where a bin explodes: its bin emptied
+    says nothing once exact odds put a destroyed location back as it was). The others are read
+    off the changes."""
     base = work.base
     top = work.top
-    tags: set[str] = set()
-    if any(e.code == "ammo-explosion" for e in effects):
-        tags.add("ammo-explosion")
+    tags: set[str] = set(applied)
     if _newly(top, base, "destroyed"):
         tags.add("mech-destroyed")
     pilot, was = top.get("pilot"), base.get("pilot")
@@ -81,10 +79,6 @@ def unit_tags(work: Any, effects: Iterable[Any] = ()) -> frozenset[str]:
         weapons.update(s["item"] for i, s in enumerate(slots)
                        if (gone or s is not old_slots[i]) and s.get("kind") == "weapon" and s.get("item") is not None)
     for item_id, item in work.items_w.items():
-        old = old_items.get(item_id) or {}
-        if item.get("kind") == "ammo" and int((old.get("ammo") or {}).get("shots", 0)) > 0 \
-                and int((item.get("ammo") or {}).get("shots", 0)) <= 0:
-            tags.add("ammo-explosion")
         if item.get("kind") == "weapon":
             weapons.add(item_id)
     for item_id in weapons:

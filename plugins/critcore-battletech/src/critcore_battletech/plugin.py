@@ -7,7 +7,6 @@ Critical Hits and the slots struck, with every component effect and cascade) and
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from critcore import hookimpl
@@ -19,10 +18,11 @@ from . import __version__
 from . import criticals as C
 from . import locations as L
 from .damage import Resolver
-from .derived import derive
+from .derived import derive, read_key, read_key_after
 from .events import EVENTS, LOCATION_DESTROYED, THROUGH_ARMOR, unit_tags
 from .status import show_lines
 from .unitview import Work, check_unit, unit_name
+from .memo import remembered
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
               "stay on the unit for the rest of the game (edit or re-import the unit file to start fresh).")
@@ -115,7 +115,7 @@ def critcore_determine(ctx: Any) -> Determination | None:
 _SIDE_LABEL = {side: f"hit location ({side})" for side in ("front", "rear", "left", "right")}
 
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def _hit_location(row: Row, side: str, quad: bool) -> Location:
     """Where a hit-location row puts the hit (the same answer, shared, for the same row)."""
     code = str(row.data["front" if side in ("front", "rear") else side])
@@ -140,15 +140,27 @@ def critcore_locate(ctx: Any, determination: Determination | None) -> Location |
         code = _location(ctx)
         if proc == "damage" and ctx.param("rear") and code not in L.TORSOS_WITH_REAR:
             raise ParamError(f"--rear: only the torsos (CT, LT, RT) have rear armor, not {code}")
-        return Location(code, L.name(code))
+        return _location_of(code)
     return None
+
+
+@remembered(64)
+def _location_of(code: str) -> Location:
+    """Where a critical or damage lands (the same answer, shared, for the same location)."""
+    return Location(code, L.name(code))
 
 
 # -- effect ---------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def _hit_effects(table: Table, location: Location) -> tuple[Effect, ...]:
     return (table.row(location.data["row"]).effect(table.id, None, location=location.id, rear=location.data["rear"]),)
+
+
+@remembered(256)
+def _row_effect(table: Table, row_id: str, code: str) -> Effect:
+    """The effect of a Determining Critical Hits row in a location (shared for the same row)."""
+    return table.row(row_id).effect(table.id, None, location=code)
 
 
 @hookimpl
@@ -162,7 +174,7 @@ def critcore_effect(ctx: Any, determination: Determination | None,
     table = ctx.tables["determining-critical-hits"]
     comp = ctx.tables["components"]
     code = location.id
-    out = [table.row(determination.data["row"]).effect(table.id, None, location=code)]
+    out = [_row_effect(table, determination.data["row"], code)]
     if determination.data["blown_off"]:
         out.append(comp.row(f"{L.kind(code)}-blown-off").effect(comp.id, None, location=code))
         return out
@@ -186,22 +198,34 @@ def critcore_effect(ctx: Any, determination: Determination | None,
 
 # -- apply ----------------------------------------------------------------------------------------
 
-_DERIVED_FROM = ("locations", "items", "config", "walk_mp", "jump_mp", "heat_sinks", "heat", "pilot", "destroyed",
-                 "destroyed_reason", "gyro_type")
+class DerivedNumbers:
+    """derive() with one components table, remembered by what it reads of a state
+    (:func:`~.derived.read_key`): exact odds meet the same states again and again, most
+    criticals change nothing derive() reads, and a resolution's key is worked out from the key of
+    the state it started from and what it changed, so the new state is never hashed whole."""
+
+    def __init__(self, comp: Table) -> None:
+        self.comp = comp
+        self.known: dict[tuple[Any, ...], Data] = {}
+
+    def of(self, key: tuple[Any, ...], state: Mapping[str, Any]) -> Data:
+        found = self.known.get(key)
+        if found is None:
+            if len(self.known) >= 4096:
+                self.known.clear()
+            found = self.known[key] = Data(derive(state, self.comp))
+        return found
 
 
-@lru_cache(maxsize=4096)
-def _derived_of(parts: tuple[Any, ...], comp: Table) -> Data:
-    """The derived numbers of the parts of a state that derive() reads (remembered by content:
-    exact odds meet the same states again and again, and a resolution that changes none of these
-    parts, such as a roll with no critical, shares them, so the look-up compares by identity)."""
-    return Data(derive({k: v for k, v in zip(_DERIVED_FROM, parts) if v is not None}, comp))
+@remembered(16)
+def _derived_numbers(comp: Table) -> DerivedNumbers:
+    return DerivedNumbers(comp)
 
 
-def _derived(ctx: Any, state: Mapping[str, Any]) -> Data:
-    """The derived numbers of a state."""
-    get = state.get
-    return _derived_of(tuple([get(k) for k in _DERIVED_FROM]), ctx.tables["components"])
+def _derived(ctx: Any, state: Mapping[str, Any], work: Work | None = None) -> Data:
+    """The derived numbers of a state (``work``: the resolution that made it)."""
+    key = read_key(state) if work is None else read_key_after(work)
+    return _derived_numbers(ctx.tables["components"]).of(key, state)
 
 
 @hookimpl
@@ -230,7 +254,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
             res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
             res.apply_batch([e for e in effects if e.table == "components"], record=False)
-        return _finish(ctx, res, determination.summary, tuple(res.effects), effects)
+        return _finish(ctx, res, determination.summary, tuple(res.effects))
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
@@ -243,7 +267,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
     return None
 
 
-@lru_cache(maxsize=256)
+@remembered(256)
 def _hit_applied(location: Location, through_armor: bool) -> Applied:
     """What a hit location comes to without a unit (shared for the same location)."""
     summary = f"the hit lands on the {location.summary}"
@@ -253,10 +277,10 @@ def _hit_applied(location: Location, through_armor: bool) -> Applied:
                    tags=THROUGH_ARMOR if through_armor else frozenset())
 
 
-def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...], struck: Sequence[Effect] = ()) -> Applied:
+def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> Applied:
     res.finish()
     state = res.w.result()
-    data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state))
+    data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state, res.w))
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         # the first resolution after an import repeats what the import could not read
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
@@ -265,7 +289,7 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...], st
     # exact odds tell outcomes apart by what they leave, not by the story of how (cascades
     # worked out on their own tell none of theirs): the step-by-step changes are for real dice
     changes = () if res.exact else tuple(res.changes)
-    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, (*struck, *extra)))
+    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, res.tags))
 
 
 def _no_critical(ctx: Any, determination: Determination) -> Applied:
@@ -277,7 +301,7 @@ def _no_critical(ctx: Any, determination: Determination) -> Applied:
     if turn is not None:
         w.set("turn", turn)
     state = w.result()
-    data = Data(psr_now=(), derived=_derived(ctx, state))
+    data = Data(psr_now=(), derived=_derived(ctx, ctx.target))  # nothing derive() reads changed
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
     return Applied(determination.summary, (), state, (), data)  # nothing struck: no event

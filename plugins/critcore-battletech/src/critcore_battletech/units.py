@@ -85,7 +85,7 @@ class _Slot(NamedTuple):
     """One resolved slot of a location."""
 
     code: str
-    index: int
+    pos: int  # the slot's index in its location
     line: int
     slot: SlotName
     kind: str
@@ -211,7 +211,7 @@ def _runs(slots: list[_Slot]) -> list[list[_Slot]]:
     for s in slots:
         if s.kind == "empty":
             continue
-        if runs and runs[-1][-1].index == s.index - 1 and runs[-1][-1].run_key == s.run_key:
+        if runs and runs[-1][-1].pos == s.pos - 1 and runs[-1][-1].run_key == s.run_key:
             runs[-1].append(s)
         else:
             runs.append([s])
@@ -228,7 +228,7 @@ class _Item(NamedTuple):
     @property
     def id(self) -> str:
         first = self.parts[0][0]
-        return f"{first.code}-{first.index}"
+        return f"{first.code}-{first.pos}"
 
 
 def _cut(spec: ConfigSpec, by_code: dict[str, list[_Slot]], notes: list[str]) -> list[_Item]:
@@ -268,7 +268,7 @@ def _cut(spec: ConfigSpec, by_code: dict[str, list[_Slot]], notes: list[str]) ->
                          f"{spec.location(a[0].code).name}, but one needs {k}: kept as one item")
             items.append(_Item((a,)))
     order = {ls.code: i for i, ls in enumerate(spec.locations)}
-    items.sort(key=lambda it: (order[it.first.code], it.first.index))
+    items.sort(key=lambda it: (order[it.first.code], it.first.pos))
     return items
 
 
@@ -299,7 +299,7 @@ def _item_state(item: _Item) -> dict[str, Any]:
             s.ammo.ammo.weapon + " ammo" if s.ammo and not s.ammo.unknown else s.slot.name),
         "kind": s.kind,
         "location": s.code,
-        "slots": [x.index for x in item.parts[0]],
+        "slots": [x.pos for x in item.parts[0]],
         "disabled": False,
         "explosive": False,
         "explosion_damage": 0,
@@ -318,15 +318,15 @@ def _item_state(item: _Item) -> dict[str, Any]:
     if s.slot.size is not None:
         out["size"] = s.slot.size
     if len(item.parts) > 1:
-        out["split"] = {part[0].code: [x.index for x in part] for part in item.parts[1:]}
+        out["split"] = {part[0].code: [x.pos for x in part] for part in item.parts[1:]}
     return out
 
 
 def _slot_state(s: _Slot, item_of: dict[tuple[str, int], str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": s.shown or s.slot.name, "kind": s.kind, "item": item_of.get((s.code, s.index)),
+    out: dict[str, Any] = {"name": s.shown or s.slot.name, "kind": s.kind, "item": item_of.get((s.code, s.pos)),
                            "destroyed": False, "flags": list(s.slot.flags)}
     if s.second is not None:
-        out["item2"] = f"{s.code}-{s.index}b"
+        out["item2"] = f"{s.code}-{s.pos}b"
         out["kind2"] = s.second.kind
     return out
 
@@ -337,7 +337,7 @@ def _second_items(slots: dict[str, list[_Slot]]) -> dict[str, Any]:
     for ss in slots.values():
         for s in ss:
             if s.second is not None:
-                out[f"{s.code}-{s.index}b"] = _item_state(_Item(((s.second,),)))
+                out[f"{s.code}-{s.pos}b"] = _item_state(_Item(((s.second,),)))
     return out
 
 
@@ -412,7 +412,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
         item_id = item.id
         for part in item.parts:
             for s in part:
-                item_of[(s.code, s.index)] = item_id
+                item_of[(s.code, s.pos)] = item_id
 
     locations: dict[str, Any] = {}
     for ls in spec.locations:

@@ -105,15 +105,15 @@ class AmmoMatch(NamedTuple):
     variants: tuple[str, ...]
     shots_factor: float
     damage_factor: float = 1.0
-    count: int | None = None  # a shot count written in the name, "(100)"
+    named_shots: int | None = None  # a shot count written in the name, "(100)"
     unknown: bool = False
     guessed: bool = False
 
     @property
     def shots(self) -> int:
         """Shots in a full bin of this kind."""
-        if self.count is not None:
-            return self.count
+        if self.named_shots is not None:
+            return self.named_shots
         shots = self.ammo.shots_per_ton * self.shots_factor
         if self.half:
             shots /= 2

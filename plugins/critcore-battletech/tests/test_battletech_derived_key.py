@@ -1,0 +1,37 @@
+"""The derived numbers an outcome carries are those of the state it leaves, although the plugin
+remembers them by what derive() reads (derived.read_key) and works a resolution's key out from
+its changes: checked against derive() of the whole state over long runs of criticals and damage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from critcore.dice import RandomRoller
+from critcore.engine import Engine
+from critcore.model import Data
+
+from critcore_battletech.derived import derive
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_derived_numbers_follow_the_state_through_a_campaign_of_hits(bt_registry: Any, mech: dict[str, Any],
+                                                                   quad: dict[str, Any], seed: int) -> None:
+    """Criticals in every location in turn and 9 damage to each in turn, 120 resolutions on each
+    unit, each on the state the one before left: every outcome's derived numbers equal derive()
+    of its new state (hips, actuators, heat sinks, jump jets, engine and gyro hits, lost
+    locations, a dead MechWarrior all come up on the way)."""
+    engine = Engine("battletech", registry=bt_registry)
+    roller = RandomRoller(seed)
+    comp = engine.tables["components"]
+    for unit in (mech, quad):
+        state: Any = unit
+        codes = list(unit["locations"])
+        for i in range(120):
+            code = codes[i % len(codes)]
+            if i % 2:
+                out = engine.run("critical", {"location": code}, roller=roller, target=state)
+            else:
+                out = engine.run("damage", {"location": code, "amount": 9}, roller=roller, target=state)
+            assert out.applied.data["derived"] == Data(derive(out.target, comp)), (unit["chassis"], i)
+            state = out.target
