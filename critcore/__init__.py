@@ -14,7 +14,8 @@ if TYPE_CHECKING:  # what type checkers see; at run time the names load lazily (
     # "x as x": exported names under mypy --strict (it cannot read the __all__ built from _LAZY)
     from .api import odds as odds, resolve as resolve, simulate as simulate, systems as systems, treat as treat
     from .campaign import Campaign as Campaign
-    from .engine import Context as Context, Engine as Engine
+    from .context import Context as Context
+    from .engine import Engine as Engine
     from .plugins import hookimpl as hookimpl
     from .render import render as render
 
@@ -27,7 +28,7 @@ _LAZY = {
     "systems": ("critcore.api", "systems"),
     "Engine": ("critcore.engine", "Engine"),
     "Campaign": ("critcore.campaign", "Campaign"),
-    "Context": ("critcore.engine", "Context"),
+    "Context": ("critcore.context", "Context"),
     "render": ("critcore.render", "render"),
 }
 

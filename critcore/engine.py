@@ -6,13 +6,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from .context import Context
 from .dice import Dice, Roller, make_roller
 from .errors import ParamError, PluginError, UnknownNameError
 from .model import (
-    Applied, Data, Determination, Effect, Location, Note, Outcome, Param, Procedure, Step,
-    SystemInfo, freeze, record, record_field,
+    Applied,
+    Data,
+    Determination,
+    Effect,
+    Location,
+    Note,
+    Outcome,
+    Param,
+    Procedure,
+    Step,
+    SystemInfo,
+    freeze,
 )
 from .plugins import Registry, get_plugin_manager, unknown_message
 from .tables import TableSet
@@ -21,39 +32,6 @@ if TYPE_CHECKING:
     from pluggy import HookCaller
 
 STAGES = ("determine", "locate", "effect", "apply")
-
-
-@record
-class Context:
-    """What every stage is handed: the procedure, its parameters, options, tables, dice, target.
-
-    ``dice`` records every roll; ``note(...)`` adds a line to the outcome's notes (house rules
-    use ``by=`` to say they changed something). Stages must pass information to later stages
-    only through their return values, never by storing it on the context: the exact-odds
-    engine runs each stage separately.
-    """
-
-    system: SystemInfo
-    procedure: Procedure
-    params: Data
-    options: Data
-    tables: TableSet
-    dice: Dice
-    target: Data | None = None
-    rules: tuple[str, ...] = ()
-    notes: list[Note] = record_field(default_factory=list, compare=False)
-    stage: list[str] = record_field(default_factory=lambda: [""], compare=False)
-    prepared: Any = None  # what critcore_prepare built for this procedure and parameters
-
-    def note(self, text: str, by: str = "") -> None:
-        """Record something worth telling (``by`` names the house rule responsible)."""
-        self.notes.append(Note(text, by, self.stage[0]))
-
-    def param(self, name: str, default: Any = None) -> Any:
-        return self.params.get(name, default)
-
-    def option(self, name: str, default: Any = None) -> Any:
-        return self.options.get(name, default)
 
 
 UNDECLARED_LIMIT = 10**9
@@ -377,6 +355,22 @@ class Engine:
         self._trusted: dict[int, Any] = {}  # id -> target checked or produced here (kept alive, so ids stay unique)
         for proc in info.procedures:
             self._procedures.setdefault(proc.name, proc)
+
+    def other_systems(self) -> Iterator[SystemInfo]:
+        """The description of every other installed system, by name (a target given to the wrong
+        system is named by the one it fits). One that fails to load is left out: it says so
+        when it is used."""
+        from .errors import CritcoreError
+
+        for name in sorted(self.registry.systems):
+            if name == self.info.name:
+                continue
+            try:
+                info = get_plugin_manager(self.registry, name, ()).hook.critcore_system()
+            except (CritcoreError, ImportError, AttributeError, TypeError, ValueError):
+                continue
+            if isinstance(info, SystemInfo):
+                yield info
 
     def procedure(self, name: str, verb: str | None = None) -> Procedure:
         proc = self._procedures.get(name)

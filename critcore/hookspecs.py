@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 import pluggy
 
 if TYPE_CHECKING:
+    from .context import Context
     from .dice import DiceExpr
-    from .engine import Context
-    from .model import Applied, Data, Determination, Effect, Location, Outcome, Procedure, SystemInfo
-    from .plugins import RuleInfo
+    from .model import Applied, Data, Determination, Effect, Location, Outcome, Procedure, RuleInfo, SystemInfo
     from .tables import TableSet
 
 hookspec = pluggy.HookspecMarker("critcore")
@@ -53,7 +52,7 @@ def critcore_system() -> SystemInfo | None:
 
 @hookspec
 def critcore_rule() -> RuleInfo | None:
-    """Describe a house-rule plugin: a :class:`~critcore.plugins.RuleInfo` with its name, the
+    """Describe a house-rule plugin: a :class:`~critcore.model.RuleInfo` with its name, the
     system it is for, a summary, the stages or tables it changes and the events it adds.
 
     Called when a rule plugin is enabled, before it is registered for a command (a rule for

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Iterator
 
-from .records import record as record, record_field as record_field  # re-exported: systems import them from here
+from .records import record as record  # re-exported: systems import them from here
+from .records import record_field as record_field
 
 JSONValue = Any  # a value json.dumps accepts
 
@@ -208,6 +209,17 @@ class Event:
     name: str
     text: str
     procedures: tuple[str, ...] = ()  # the procedures whose outcomes may carry it (empty: every one)
+
+
+@record
+class RuleInfo:
+    """What a house-rule plugin says about itself: the answer of its ``critcore_rule`` hook."""
+
+    name: str
+    system: str
+    summary: str
+    changes: tuple[str, ...] = ()  # the stages or tables it changes, for crit systems
+    events: tuple[Any, ...] = ()  # critcore.model.Event: tags this rule's stages set, added to the system's
 
 
 @record

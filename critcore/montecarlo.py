@@ -31,7 +31,8 @@ from itertools import accumulate, chain
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 
 from .dice import DiceExpr, make_test, parse
-from .engine import Context, Engine, check_params, direct_caller
+from .context import Context
+from .engine import Engine, check_params, direct_caller
 from .exact import LEVELS, Branch, Group, answered_levels, declared_events, group
 from .model import Data, Event, Roll, outcome_tags
 from .probability import Z95 as Z95, wilson as wilson

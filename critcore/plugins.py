@@ -26,7 +26,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import PluginError, UnknownNameError
-from .model import record
+from .model import RuleInfo as RuleInfo  # re-exported: rule plugins import it from here
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -289,17 +289,6 @@ def rule_info(plugin: Any, spec: PluginSpec | None = None) -> RuleInfo | None:
     pm = new_plugin_manager()
     _register(pm, spec or PluginSpec("?", RULES_GROUP, obj=plugin), plugin, "rule")
     return registered_rule_info(pm, plugin, spec)
-
-
-@record
-class RuleInfo:
-    """What a house-rule plugin says about itself: the answer of its ``critcore_rule`` hook."""
-
-    name: str
-    system: str
-    summary: str
-    changes: tuple[str, ...] = ()  # the stages or tables it changes, for crit systems
-    events: tuple[Any, ...] = ()  # critcore.model.Event: tags this rule's stages set, added to the system's
 
 
 def get_plugin_manager(registry: Registry | None, system: str, rules: Iterable[str] = ()) -> pluggy.PluginManager:

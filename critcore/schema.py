@@ -46,7 +46,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Callable
 
-from .errors import PluginError, StateError
+from .errors import CritcoreError, PluginError, StateError
 from .model import Data, _wrap
 
 Checker = Callable[[Any, "Walk"], Any]
@@ -752,21 +752,15 @@ def _whose(engine: Any, state: Mapping[str, Any], own: Schema | None) -> tuple[s
     """The installed system whose target ``state`` looks like, when it is not this one's."""
     mine = _score(own, state)
     best: tuple[int, str, str] | None = None
-    registry = getattr(engine, "registry", None)
-    if registry is None:
+    others = getattr(engine, "other_systems", None)
+    if others is None:
         return None
-    from .errors import CritcoreError
-    from .plugins import get_plugin_manager
-
-    for name in sorted(registry.systems):
-        if name == engine.info.name:
-            continue
+    for info in others():
         try:
-            info = get_plugin_manager(registry, name, []).hook.critcore_system()
             schema = schema_of(info)
-        except (CritcoreError, ImportError, AttributeError, TypeError, ValueError):
+        except (CritcoreError, AttributeError, TypeError, ValueError):
             continue  # a broken plugin says so when it is used, not here
         score = _score(schema, state)
         if score > mine and (best is None or score > best[0]):
-            best = (score, name, _noun(info))
+            best = (score, info.name, _noun(info))
     return None if best is None else (best[1], best[2])

@@ -1,9 +1,11 @@
 """critcore's modules import each other without cycles (issue 13), so the core reads bottom-up.
 
-Every import a module can execute counts: at module level and inside functions (a lazy import
-is still a dependency, and a cycle through one is what the old ``dice`` <-> ``enumeration``
-shim was). Imports under ``if TYPE_CHECKING:`` never run and are left out: the hook specs name
-``Context`` for readers and mypy only.
+Every import counts: at module level, inside functions (a lazy import is still a dependency,
+and a cycle through one is what the old ``dice`` <-> ``enumeration`` shim was) and under ``if
+TYPE_CHECKING:`` (a reader and mypy follow those too; the hook specs name ``Context``, which
+lives in its own module so they need not import the engine). Only the package's facade
+(``critcore/__init__.py``, which names its lazily loaded exports for mypy) is left out: a
+submodule importing ``critcore`` for ``__version__`` is no cycle a reader meets.
 """
 
 from __future__ import annotations
@@ -25,16 +27,12 @@ def _modules() -> dict[str, Path]:
 
 
 def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The critcore modules ``name`` imports when it runs (TYPE_CHECKING blocks left out)."""
+    """The critcore modules ``name`` imports, anywhere in its text."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     out: set[str] = set()
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                for other in child.orelse:
-                    visit(other)
-                continue
             if isinstance(child, ast.ImportFrom):
                 base = package[: len(package) - child.level + 1] if child.level else []
                 target = ".".join(base + ([child.module] if child.module else []))
@@ -95,6 +93,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def import_graph() -> dict[str, set[str]]:
     known = _modules()
+    del known["critcore"]
     return {name: _imports(name, path, known) for name, path in known.items()}
 
 
@@ -109,12 +108,13 @@ def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
 
 
-def test_the_walk_sees_lazy_imports_and_skips_type_only_ones():
+def test_the_walk_sees_lazy_and_type_only_imports():
     """dice no longer reaches enumeration in any way; enumeration imports dice (the direction
-    the layers go); hookspecs' Context import is type-only and left out."""
+    the layers go); hookspecs names Context from its own module, not from the engine."""
     graph = import_graph()
     assert "critcore.dice" in graph["critcore.enumeration"]
     assert "critcore.enumeration" not in graph["critcore.dice"]
     assert "critcore.engine" not in graph["critcore.hookspecs"]
+    assert "critcore.context" in graph["critcore.hookspecs"]  # under TYPE_CHECKING, and counted
     assert "critcore.resources" in graph["critcore.tables"]  # lazy, inside functions
     assert "critcore.tables" not in graph["critcore.resources"]

@@ -9,7 +9,8 @@ import pytest
 
 import critcore.montecarlo as mc
 from critcore import hookimpl
-from critcore.engine import Context, Engine, check_params
+from critcore.context import Context
+from critcore.engine import Engine, check_params
 from critcore.model import Applied, Determination, Location, Procedure, SystemInfo, freeze
 from critcore.montecarlo import SamplingDice, simulate
 from critcore.plugins import Registry

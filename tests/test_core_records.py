@@ -14,7 +14,8 @@ import pytest
 from critcore import records
 from critcore.config import Config
 from critcore.dice import DiceExpr, RandomRoller, SuccessTest, make_test, parse
-from critcore.engine import Context, Engine, check_params, make_step
+from critcore.context import Context
+from critcore.engine import Engine, check_params, make_step
 from critcore.errors import DiceError, ParamError, TableError
 from critcore.model import (
     Applied,

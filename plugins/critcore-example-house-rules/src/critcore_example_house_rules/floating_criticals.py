@@ -27,7 +27,7 @@ from critcore.plugins import RuleInfo
 from critcore_battletech import plugin as battletech
 
 if TYPE_CHECKING:
-    from critcore.engine import Context
+    from critcore.context import Context
 
 INFO = RuleInfo("floating-criticals", "battletech",
                 "Floating criticals: a hit-location 2 is rolled again; the new location takes the hit and the "

@@ -17,7 +17,7 @@ from critcore.model import Effect
 from critcore.plugins import RuleInfo
 
 if TYPE_CHECKING:
-    from critcore.engine import Context
+    from critcore.context import Context
 
 INFO = RuleInfo("no-dud-criticals", "gurps",
                 "Critical hits never do merely ordinary damage: a 9-11 on the Critical Hit or Head Blow "

@@ -18,7 +18,7 @@ from critcore.plugins import RuleInfo
 from critcore_shadowrun2 import wound
 
 if TYPE_CHECKING:
-    from critcore.engine import Context
+    from critcore.context import Context
 
 INFO = RuleInfo("toughness", "shadowrun2", "Toughness: one extra die on the Body check against a critical.",
                 changes=("determine",))

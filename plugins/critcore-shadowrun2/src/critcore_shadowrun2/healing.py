@@ -16,7 +16,7 @@ from .monitors import level_name, modifiers, pass_time, penalty, set_boxes
 from .words import clock_text, successes_text
 
 if TYPE_CHECKING:
-    from critcore.engine import Context
+    from critcore.context import Context
 
 _ITEM = re.compile(r"^\s*(physical|#?\d+)\s*[=:]\s*(-?\d+)\s*$", re.IGNORECASE)
 

@@ -14,7 +14,7 @@ from .monitors import level_name, modifiers, pass_time, penalty
 from .words import clock_text, successes_text
 
 if TYPE_CHECKING:
-    from critcore.engine import Context
+    from critcore.context import Context
 
 CAUSE_WORDS = {"IB": "internal bleeding", "brain": "a brain injury", "heart": "heart damage",
                "suffo": "trouble breathing", "art": "a cut artery"}

@@ -11,7 +11,7 @@ from . import wound
 from .info import INFO
 
 if TYPE_CHECKING:
-    from critcore.engine import Context
+    from critcore.context import Context
     from critcore.tables import TableSet
 
 TREATMENTS: dict[str, tuple[str, str]] = {  # procedure -> (module, function), imported when used

@@ -21,7 +21,7 @@ from .info import SEVERITIES
 from .words import clock_text
 
 if TYPE_CHECKING:
-    from critcore.engine import Context
+    from critcore.context import Context
 
 SEVERITY_ROW = {name: i for i, name in enumerate(SEVERITIES, 1)}
 MAX_DICE = 200

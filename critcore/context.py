@@ -1,0 +1,47 @@
+"""What every stage is handed: :class:`Context` (the procedure, its parameters, the options,
+tables, dice and target of one run).
+
+It lives apart from the engine that makes it, so the hook specifications can name it without
+importing the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .dice import Dice
+from .model import Data, Note, Procedure, SystemInfo, record, record_field
+from .tables import TableSet
+
+
+@record
+class Context:
+    """What every stage is handed: the procedure, its parameters, options, tables, dice, target.
+
+    ``dice`` records every roll; ``note(...)`` adds a line to the outcome's notes (house rules
+    use ``by=`` to say they changed something). Stages must pass information to later stages
+    only through their return values, never by storing it on the context: the exact-odds
+    engine runs each stage separately.
+    """
+
+    system: SystemInfo
+    procedure: Procedure
+    params: Data
+    options: Data
+    tables: TableSet
+    dice: Dice
+    target: Data | None = None
+    rules: tuple[str, ...] = ()
+    notes: list[Note] = record_field(default_factory=list, compare=False)
+    stage: list[str] = record_field(default_factory=lambda: [""], compare=False)
+    prepared: Any = None  # what critcore_prepare built for this procedure and parameters
+
+    def note(self, text: str, by: str = "") -> None:
+        """Record something worth telling (``by`` names the house rule responsible)."""
+        self.notes.append(Note(text, by, self.stage[0]))
+
+    def param(self, name: str, default: Any = None) -> Any:
+        return self.params.get(name, default)
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
