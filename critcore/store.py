@@ -12,8 +12,9 @@ state, runs the stages and writes the new state and its log entry loses nothing 
 process doing the same.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typing.NamedTuple turns each string annotation
+# into a ForwardRef, which compiles it (40 calls of ``compile`` for these three classes, about
+# 0.5 ms of every campaign command's start-up); the annotations below are evaluated as written.
 from contextlib import AbstractContextManager
 from typing import Any, NamedTuple, Protocol
 
