@@ -19,10 +19,11 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from .errors import CampaignError, StateError
 from .model import thaw
+from .records import record
 from .store import CHANGES, LogEntry, Store, TargetRow, Transaction
 
 if TYPE_CHECKING:
@@ -86,7 +87,8 @@ def _who() -> str:
         return "unknown"
 
 
-class TargetInfo(NamedTuple):
+@record
+class TargetInfo:
     """A campaign target as listed: ``installed`` is false when its system is not installed
     (the target is kept, and works again once the system is back)."""
 
@@ -95,6 +97,14 @@ class TargetInfo(NamedTuple):
     installed: bool
     changes: int
     updated: str
+
+    def __init__(self, name: str, system: str, installed: bool, changes: int, updated: str) -> None:
+        v = self.__dict__
+        v["name"] = name
+        v["system"] = system
+        v["installed"] = installed
+        v["changes"] = changes
+        v["updated"] = updated
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "system": self.system, "installed": self.installed,
