@@ -112,7 +112,8 @@ class TargetInfo:
 
 
 def _outcome_record(outcome: Any) -> dict[str, Any]:
-    """The outcome as the log keeps it: everything but the new state (the states table has it)."""
+    """The outcome as the log keeps it: everything but the new state, which the states table holds
+    once (the outcome carries it twice: as its ``target`` and as its applied result's)."""
     data = outcome.to_dict() if hasattr(outcome, "to_dict") else outcome.to_json()
     if isinstance(data, str):
         import json
@@ -120,6 +121,8 @@ def _outcome_record(outcome: Any) -> dict[str, Any]:
         data = json.loads(data)
     data = dict(data)
     data.pop("target", None)
+    if isinstance(data.get("applied"), dict):
+        data["applied"] = {**data["applied"], "target": None}
     return data
 
 

@@ -32,6 +32,8 @@ def test_resolve_on_a_campaign_target_applies_and_logs_in_one_step(camp):
     entry = camp.log("ogre")[-1]
     assert entry.who == "gm" and entry.outcome["rolls"][0]["faces"] == [20]
     assert "target" not in entry.outcome  # the state lives in the states table, once
+    assert outcome.applied.target["hp"] == 4 and entry.outcome["applied"]["target"] is None  # not here either
+    assert entry.outcome["applied"]["summary"] == outcome.applied.summary
 
 
 def test_preview_changes_nothing(camp):
