@@ -226,9 +226,10 @@ def main() -> None:
 
     Nor does it run when the process ends: Python's last collection at exit walks every object
     the command made (all of them, as none was collected), only for the process to free its
-    memory at once: about 6 ms of each command (docs/architecture.md). ``gc.freeze`` at exit puts
-    them out of its reach; what must be finished at exit is finished explicitly (files are
-    written and closed by the commands, a campaign is closed when its command ends).
+    memory at once: 15 M of a resolve's 240 M instructions, 3-7 ms (docs/architecture.md).
+    ``gc.freeze`` at exit puts them out of its reach; what must be finished at exit is finished
+    explicitly (files are written and closed by the commands, a campaign is closed when its
+    command ends).
     """
     import atexit
     import gc
