@@ -306,3 +306,20 @@ def test_outcome_json_does_not_import_dataclasses():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_outcome_json_of_a_plugins_dataclass_stage_result_keeps_its_own_fields():
+    """A frozen dataclass may subclass a stage result (critcore.records): its JSON has every field,
+    its own ones too, as before."""
+    import dataclasses
+
+    from critcore.model import Data, Determination, Outcome
+
+    @dataclasses.dataclass(frozen=True)
+    class Tagged(Determination):
+        tag: str = ""
+        note: str = dataclasses.field(default="n", init=False)
+
+    out = Outcome("s", "p", Data(), (), (), determination=Tagged("k", True, "x", tag="t")).to_dict()
+    assert out["determination"]["kind"] == "k" and out["determination"]["tag"] == "t"
+    assert out["determination"]["note"] == "n"
