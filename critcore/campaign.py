@@ -19,10 +19,11 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from .errors import CampaignError, StateError
 from .model import thaw
+from .records import record
 from .store import CHANGES, LogEntry, Store, TargetRow, Transaction
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from .plugins import Registry
 
 CAMPAIGN_FILE = "critcore.db"
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"  # compiled when a name is checked (adding), not at import
 
 
 def find_campaign(cwd: str | None = None) -> str | None:
@@ -56,7 +57,7 @@ def find_campaign(cwd: str | None = None) -> str | None:
 
 
 def check_name(name: str) -> str:
-    if not NAME.match(name):
+    if not re.match(NAME, name):
         shown = name if len(name) <= 40 else name[:40] + "..."
         raise CampaignError(f"{shown!r} is not a usable target name: use letters, digits, '-', '_' and '.', "
                             "starting with a letter or digit, at most 64 characters")
@@ -70,19 +71,24 @@ def _now() -> str:
 
 
 def _who() -> str:
-    for variable in ("CRITCORE_USER", "LOGNAME", "USER", "USERNAME"):  # getpass's own order, without importing it
+    """Who makes a change, for the log: ``CRITCORE_USER``, else the login name found as
+    ``getpass.getuser`` finds it (its environment variables, then the password database), without
+    importing getpass, which imports termios for its password prompt (0.6 ms of a campaign
+    command's start-up)."""
+    for variable in ("CRITCORE_USER", "LOGNAME", "USER", "LNAME", "USERNAME"):
         who = os.environ.get(variable)
         if who:
             return who
     try:
-        import getpass
+        import pwd  # not on Windows, where USERNAME is always set
 
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no user name to be had: the log says so
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError, OSError):  # no user name to be had: the log says so
         return "unknown"
 
 
-class TargetInfo(NamedTuple):
+@record
+class TargetInfo:
     """A campaign target as listed: ``installed`` is false when its system is not installed
     (the target is kept, and works again once the system is back)."""
 
@@ -92,13 +98,22 @@ class TargetInfo(NamedTuple):
     changes: int
     updated: str
 
+    def __init__(self, name: str, system: str, installed: bool, changes: int, updated: str) -> None:
+        v = self.__dict__
+        v["name"] = name
+        v["system"] = system
+        v["installed"] = installed
+        v["changes"] = changes
+        v["updated"] = updated
+
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "system": self.system, "installed": self.installed,
                 "changes": self.changes, "updated": self.updated}
 
 
 def _outcome_record(outcome: Any) -> dict[str, Any]:
-    """The outcome as the log keeps it: everything but the new state (the states table has it)."""
+    """The outcome as the log keeps it: everything but the new state, which the states table holds
+    once (the outcome carries it twice: as its ``target`` and as its applied result's)."""
     data = outcome.to_dict() if hasattr(outcome, "to_dict") else outcome.to_json()
     if isinstance(data, str):
         import json
@@ -106,6 +121,8 @@ def _outcome_record(outcome: Any) -> dict[str, Any]:
         data = json.loads(data)
     data = dict(data)
     data.pop("target", None)
+    if isinstance(data.get("applied"), dict):
+        data["applied"] = {**data["applied"], "target": None}
     return data
 
 
@@ -167,6 +184,14 @@ class Campaign:
             everything: dict[str, dict[str, Any]] = tx.setting("options", {})
         return dict(everything.get(system, {})) if system is not None else everything
 
+    def settings(self, system: str) -> tuple[list[str], dict[str, Any]]:
+        """The house rules the campaign enables and the options it sets for ``system``, read in one
+        transaction (what an engine for that system is made with)."""
+        with self.store.transaction() as tx:
+            rules: list[str] = list(tx.setting("rules", []))
+            options: dict[str, Any] = dict(tx.setting("options", {}).get(system, {}))
+        return rules, options
+
     def enable_rule(self, rule: str) -> None:
         """Enable a house rule for the whole campaign (checked by loading it for its system)."""
         from .houserules import is_rule_file
@@ -211,9 +236,8 @@ class Campaign:
         """The engine for ``system`` with the campaign's house rules and options (plus ``rules``)."""
         from .engine import Engine
 
-        with self.store.transaction() as tx:
-            enabled = [*tx.setting("rules", []), *rules]
-            options = tx.setting("options", {}).get(system, {})
+        enabled, options = self.settings(system)
+        enabled += rules
         # the options are part of the key: another process may have changed them since
         key = (system, tuple(enabled), repr(sorted(options.items())))
         found = self._engines.get(key)
@@ -302,12 +326,13 @@ class Campaign:
         is given, all in one transaction (``hold_lock``). With ``hold_lock=False`` (dice typed in at a
         prompt, which may take minutes) the state is read first and the change refused if the target
         changed meanwhile. ``preview`` changes nothing. ``engine`` replaces the campaign's own engine
-        for the target's system (the CLI's, which also has the config's house rules)."""
+        for the target's system (the CLI's, which also has the config's house rules); a target of
+        another system is refused, in the same transaction that reads it."""
         if engine is None:
             engine = self.engine(self.system_of(name), rules)
         if preview or not hold_lock:
             with self.store.transaction() as tx:
-                row = self._live(tx, name)
+                row = self._same_system(self._live(tx, name), engine)
                 session = CampaignSession(self, engine, row, self._current(tx, row, engine), None)
             session.preview = preview
             yield session
@@ -321,11 +346,17 @@ class Campaign:
                 session._write(tx)
             return
         with self.store.transaction(write=True) as tx:
-            row = self._live(tx, name)
+            row = self._same_system(self._live(tx, name), engine)
             session = CampaignSession(self, engine, row, self._current(tx, row, engine), tx)
             yield session
             if session.outcome is not None:
                 session._write(tx)
+
+    def _same_system(self, row: TargetRow, engine: Engine) -> TargetRow:
+        if row.system != engine.info.name:
+            raise CampaignError(f"{self.path}: {row.name} is a {row.system} target, not a {engine.info.name} one "
+                                f"(resolve it with the {row.system} system)")
+        return row
 
     def run(self, verb: str, name: str, procedure: str, *, seed: int | str | None = None,
             dice: str | Sequence[int] | None = None, roller: Roller | None = None, preview: bool = False,

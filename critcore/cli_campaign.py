@@ -45,7 +45,9 @@ def _where(ctx: click.Context) -> Any:
     if path is None:
         raise CampaignError("no campaign here or in a parent folder: make one with `crit campaign new`, "
                             "or name it with --campaign FILE")
-    return Campaign(path, registry=registry(ctx))
+    campaign = Campaign(path, registry=registry(ctx))
+    ctx.call_on_close(campaign.close)  # however the command ends (see cli_procedures._campaign)
+    return campaign
 
 
 @campaign.command(cls=Command)

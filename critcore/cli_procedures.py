@@ -185,7 +185,11 @@ def _campaign(ctx: click.Context, common: dict[str, Any], path: str | None) -> A
     if where is None:
         raise CampaignError(f"{path} names a campaign target, but no campaign was found here or in a parent folder: "
                             "make one with `crit campaign new`, or name it with --campaign FILE")
-    return Campaign(where, registry=registry(ctx))
+    campaign = Campaign(where, registry=registry(ctx))
+    # closed when the command ends, however it ends: an exit may not collect a forgotten connection
+    # (cli.main), and closing the last one checkpoints the write-ahead log into the campaign file
+    ctx.call_on_close(campaign.close)
+    return campaign
 
 
 def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: Any) -> Any:
@@ -202,38 +206,39 @@ def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: A
     options = config.system_options(system)
     sources = {n: w for (s, n), w in config.option_source.items() if s == system}
     if campaign is not None:
-        rules += campaign.rules()
-        for name, value in campaign.options(system).items():
+        campaign_rules, campaign_options = campaign.settings(system)
+        rules += campaign_rules
+        for name, value in campaign_options.items():
             options[name] = value
             sources[name] = f"{campaign.path} (campaign option)"
     rules += list(common.get("rule") or ())
     return Engine(system, rules=rules, registry=registry(ctx), options=options, option_sources=sources)
 
 
+def _campaign_target(path: str | None) -> str | None:
+    """``@NAME`` -> ``NAME``: the target is the campaign's; None for a file or no target."""
+    if not path:
+        return None
+    from .targets import campaign_name
+
+    return campaign_name(path)
+
+
 def _load(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any, Any]:
     """The engine and the target's state (None without a target), for odds and simulate."""
     path = _target_path(common)
+    name = _campaign_target(path)
     campaign = _campaign(ctx, common, path)
     engine = _engine(ctx, system, common, campaign)
     if path is None:
         return engine, (None, None)
-    from .targets import campaign_name, file_session
-
-    name = campaign_name(path)
     if name is not None:
-        _same_system(campaign, name, system)
         with campaign.session(name, engine=engine, preview=True) as session:
             return engine, (path, (session.state, "campaign"))
+    from .targets import file_session
+
     with file_session(path, engine) as session:
         return engine, (path, (session.state, "file"))
-
-
-def _same_system(campaign: Any, name: str, system: str) -> None:
-    from .errors import CampaignError
-
-    found = campaign.system_of(name)
-    if found != system:
-        raise CampaignError(f"@{name} is a {found} target, not a {system} one (crit resolve {found} ...)")
 
 
 def _session(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any, Any]:
@@ -248,24 +253,22 @@ def _session(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[A
         raise InputError("--save needs --target FILE (the file to update)")
     if save and save_to:
         raise InputError("use --save or --save-to, not both")
+    if preview and not path:
+        raise InputError("--preview needs a target: --target FILE or --target @NAME")
+    name = _campaign_target(path)
+    if name is not None and (save or save_to):
+        raise InputError(f"{path} is a campaign target: a resolution on it is applied and logged without --save "
+                         "(--preview changes nothing)")
+    if preview and (save or save_to):
+        raise InputError("--preview changes nothing: leave out --save and --save-to")
     campaign = _campaign(ctx, common, path)
     engine = _engine(ctx, system, common, campaign)
     if not path:
-        if preview:
-            raise InputError("--preview needs a target: --target FILE or --target @NAME")
         return engine, nullcontext(None)
-    from .targets import campaign_name, file_session
-
-    name = campaign_name(path)
     if name is not None:
-        if save or save_to:
-            raise InputError(f"{path} is a campaign target: a resolution on it is applied and logged without --save "
-                             "(--preview changes nothing)")
-        _same_system(campaign, name, system)
-        return engine, campaign.session(name, engine=engine, preview=bool(preview),
-                                        hold_lock=not common["prompt"])
-    if preview and (save or save_to):
-        raise InputError("--preview changes nothing: leave out --save and --save-to")
+        return engine, campaign.session(name, engine=engine, preview=bool(preview), hold_lock=not common["prompt"])
+    from .targets import file_session
+
     return engine, file_session(path, engine, save=bool(save), save_to=save_to)
 
 

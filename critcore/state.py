@@ -11,6 +11,7 @@ import re
 from typing import Any, Callable, Mapping
 
 from .errors import StateError
+from .timeouts import busy_timeout
 
 
 def read_target(path: str, reader: Callable[[str, str], Mapping[str, Any] | None] | None = None) -> tuple[dict[str, Any], str]:
@@ -192,21 +193,6 @@ def check_writable(dest: str, source: str | None = None) -> None:
                              "(nothing was rolled)")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise StateError(f"{dest}: cannot save there: no permission to write in {folder} (nothing was rolled)")
-
-
-def busy_timeout() -> float:
-    """Seconds to wait for another process's lock on a target file or campaign
-    (``CRITCORE_BUSY_TIMEOUT``, 10 by default)."""
-    from .errors import ConfigError
-
-    raw = os.environ.get("CRITCORE_BUSY_TIMEOUT", "")
-    try:
-        value = float(raw) if raw else 10.0
-    except ValueError:
-        raise ConfigError(f"CRITCORE_BUSY_TIMEOUT: {raw[:40]!r} is not a number of seconds") from None
-    if not 0 <= value <= 3600:
-        raise ConfigError("CRITCORE_BUSY_TIMEOUT: give between 0 and 3600 seconds")
-    return value
 
 
 def lock_for(path: str) -> Any:

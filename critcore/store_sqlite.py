@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from .errors import BusyError, CampaignError
-from .state import busy_timeout
 from .store import SCHEMA_VERSION, LogEntry, StoredState, TargetRow
+from .timeouts import busy_timeout
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -106,14 +106,13 @@ class SQLiteStore:
         if version > SCHEMA_VERSION:
             raise CampaignError(f"{self.location}: written by a newer critcore (campaign format {version}; this "
                                 f"critcore reads up to {SCHEMA_VERSION}): upgrade critcore to open it")
-        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA synchronous=FULL")  # these two hold for this connection only: set at each open
         db.execute("PRAGMA foreign_keys=ON")
         if version == 0:
             tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if tables and not create:
                 raise CampaignError(f"{self.location}: an SQLite file, but not a critcore campaign")
+            db.execute("PRAGMA journal_mode=WAL")  # kept in the file: set once, when the campaign is made
             from datetime import datetime, timezone
 
             with self._begin(True):  # the schema and its version in one transaction

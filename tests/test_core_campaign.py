@@ -32,6 +32,8 @@ def test_resolve_on_a_campaign_target_applies_and_logs_in_one_step(camp):
     entry = camp.log("ogre")[-1]
     assert entry.who == "gm" and entry.outcome["rolls"][0]["faces"] == [20]
     assert "target" not in entry.outcome  # the state lives in the states table, once
+    assert outcome.applied.target["hp"] == 4 and entry.outcome["applied"]["target"] is None  # not here either
+    assert entry.outcome["applied"]["summary"] == outcome.applied.summary
 
 
 def test_preview_changes_nothing(camp):
@@ -253,3 +255,71 @@ def test_an_option_another_process_sets_reaches_a_campaign_kept_open(camp, regis
 def test_a_device_is_no_campaign(registry, path):
     with pytest.raises(CampaignError, match="not a campaign file"):
         Campaign(path, registry=registry)
+
+
+def test_the_log_names_who_made_a_change_as_getpass_would(monkeypatch):
+    """CRITCORE_USER first, then getpass.getuser's variables in its order, then the password
+    database (getpass itself is not imported: it imports termios for its prompt)."""
+    import getpass
+    import os
+
+    from critcore.campaign import _who
+
+    for variable in ("CRITCORE_USER", "LOGNAME", "USER", "LNAME", "USERNAME"):
+        monkeypatch.delenv(variable, raising=False)
+    if os.name == "posix":
+        import pwd
+
+        assert _who() == pwd.getpwuid(os.getuid()).pw_name == getpass.getuser()
+    monkeypatch.setenv("USERNAME", "windows-name")
+    monkeypatch.setenv("USER", "unix-name")
+    assert _who() == getpass.getuser() == "unix-name"
+    monkeypatch.setenv("CRITCORE_USER", "the gm")
+    assert _who() == "the gm"
+
+
+def test_a_campaign_is_a_write_ahead_log_synced_at_every_commit(camp):
+    """Durability as the issue asks: WAL, set once when the campaign is made (it stays in the
+    file), with synchronous=FULL and foreign keys set on every connection."""
+    db = camp.store._db
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    with sqlite3.connect(camp.path) as other:  # a fresh connection sees WAL from the file itself
+        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_outcome_json_does_not_import_dataclasses():
+    """Records become dataclasses only when asked (critcore.records); writing an outcome's JSON,
+    as every campaign change does for its log, must not ask."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from critcore.model import Applied, Data, Determination, Location, Outcome\n"
+            "o = Outcome('s', 'p', Data(), (), (), determination=Determination('k', True, 'x'),\n"
+            "            location=Location('torso', 'torso'), applied=Applied('hurt', ('HP 3 -> 1',)))\n"
+            "d = o.to_dict()\n"
+            "assert d['determination']['kind'] == 'k' and d['location']['id'] == 'torso', d\n"
+            "assert d['applied']['changes'] == ['HP 3 -> 1'], d\n"
+            "print('dataclasses' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_outcome_json_of_a_plugins_dataclass_stage_result_keeps_its_own_fields():
+    """A frozen dataclass may subclass a stage result (critcore.records): its JSON has every field,
+    its own ones too, as before."""
+    import dataclasses
+
+    from critcore.model import Data, Determination, Outcome
+
+    @dataclasses.dataclass(frozen=True)
+    class Tagged(Determination):
+        tag: str = ""
+        note: str = dataclasses.field(default="n", init=False)
+
+    out = Outcome("s", "p", Data(), (), (), determination=Tagged("k", True, "x", tag="t")).to_dict()
+    assert out["determination"]["kind"] == "k" and out["determination"]["tag"] == "t"
+    assert out["determination"]["note"] == "n"

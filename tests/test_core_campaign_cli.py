@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 
 def ok(result):
     assert result.exit_code == 0, result.output
@@ -126,3 +128,80 @@ def test_text_from_targets_reaches_the_terminal_escaped(invoke, isolated_config,
     setup(invoke, isolated_config)
     text = ok(invoke("campaign", "log"))
     assert "\x1b" not in text and "\x07" not in text and "mallory" in text
+
+
+def crit_process(*args, show_modules=False):
+    """``crit ARGS`` in a process of its own, through ``critcore.cli.main`` as the console script
+    runs it, with the fake system; ``show_modules`` prints the modules it imported (on stderr)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import atexit, functools, sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "import fakesystem\n"
+        "from critcore import cli\n"
+        "from critcore.plugins import Registry\n"
+        "registry = Registry.installed(extra_systems={'fake': fakesystem}, discover=False)\n"
+        "cli.cli = functools.partial(cli.cli, obj=registry)\n"
+        "sys.argv = ['crit', *sys.argv[1:]]\n"
+        + ("atexit.register(lambda: print(' '.join(sorted(sys.modules)), file=sys.stderr))\n" if show_modules else "")
+        + "cli.main()\n"
+    )
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True)
+
+
+def test_a_crit_process_closes_its_campaign_however_the_command_ends(invoke, isolated_config):
+    """`crit` skips Python's last garbage collection at exit (cli.main), so a campaign left open
+    would stay open: its write-ahead log would stay beside the file, never checkpointed. The
+    command closes it itself, after a change and after an error alike."""
+    setup(invoke, isolated_config)
+    for args, code in ((["resolve", "fake", "attack", "--dice", "20,6,2", "--target", "@ogre"], 0),
+                       (["resolve", "fake", "attack", "--dice", "x", "--target", "@ogre"], 2),
+                       (["campaign", "log"], 0)):
+        done = crit_process(*args)
+        assert done.returncode == code, done.stderr
+        assert sorted(p.name for p in isolated_config.glob("critcore.db*")) == ["critcore.db"], args
+    assert ok(invoke("campaign", "show", "ogre")).strip() == "hp: 4"
+
+
+def test_a_command_imports_only_what_its_target_needs(invoke, isolated_config):
+    """Start-up (design.md, "Budgets"): sqlite3 and the campaign modules only when a campaign is
+    used; and a campaign change needs neither target files (critcore.state), nor getpass (it
+    imports termios), nor dataclasses (an outcome's JSON), nor another command's module."""
+    setup(invoke, isolated_config)
+    campaign_parts = {"sqlite3", "critcore.campaign", "critcore.store", "critcore.store_sqlite"}
+
+    def imported(*args):
+        done = crit_process(*args, show_modules=True)
+        assert done.returncode == 0, done.stderr
+        return set(done.stderr.split())
+
+    plain = imported("resolve", "fake", "attack", "--dice", "20,6,2")
+    on_file = imported("resolve", "fake", "attack", "--dice", "20,6,2", "--target", "ogre.json")
+    assert not campaign_parts & (plain | on_file)
+    on_campaign = imported("resolve", "fake", "attack", "--dice", "20,6,2", "--target", "@ogre")
+    assert campaign_parts <= on_campaign
+    assert not {"critcore.state", "getpass", "termios", "dataclasses", "critcore.cli_examples",
+                "critcore.cli_campaign"} & (on_campaign - plain)  # (what Python itself imports aside)
+
+
+def test_a_campaign_target_of_another_system_is_refused_by_name(invoke, isolated_config, registry):
+    """The target's system is checked in the transaction that reads it, before any stage runs."""
+    from critcore.campaign import Campaign
+    from critcore.engine import Engine
+    from critcore.errors import CampaignError
+
+    setup(invoke, isolated_config)
+    engine = Engine("fake", registry=registry)
+    with Campaign("critcore.db", registry=registry) as camp:
+        with camp.store.transaction(write=True) as tx:  # as if a system named "ghost" had added it
+            row = tx.new_target("stranger", "ghost", "2026-12-01T00:00:00+00:00")
+            tx.set_head(row.id, tx.add_state(row.id, "ghost", "1.0", {"hp": 3}))
+        with pytest.raises(CampaignError, match=r"stranger is a ghost target, not a fake one"):
+            with camp.session("stranger", engine=engine):
+                pass  # pragma: no cover - never reached
+    line = error_line(invoke("resolve", "fake", "attack", "--dice", "20,6,2", "--target", "@stranger"))
+    assert line.endswith("critcore.db: stranger is a ghost target, not a fake one (resolve it with the ghost system)")
+    assert ok(invoke("campaign", "log", "--json")).count('"resolve"') == 0  # nothing was resolved or logged
