@@ -98,14 +98,6 @@ class TargetInfo:
     changes: int
     updated: str
 
-    def __init__(self, name: str, system: str, installed: bool, changes: int, updated: str) -> None:
-        v = self.__dict__
-        v["name"] = name
-        v["system"] = system
-        v["installed"] = installed
-        v["changes"] = changes
-        v["updated"] = updated
-
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "system": self.system, "installed": self.installed,
                 "changes": self.changes, "updated": self.updated}

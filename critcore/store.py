@@ -40,14 +40,6 @@ class StoredState:
     plugin_version: str
     state: dict[str, Any]
 
-    def __init__(self, id: int, target: int, system: str, plugin_version: str, state: dict[str, Any]) -> None:
-        v = self.__dict__
-        v["id"] = id
-        v["target"] = target
-        v["system"] = system
-        v["plugin_version"] = plugin_version
-        v["state"] = state
-
 
 @record
 class TargetRow:
@@ -58,14 +50,6 @@ class TargetRow:
     system: str
     head: int | None
     created: str
-
-    def __init__(self, id: int, name: str, system: str, head: int | None, created: str) -> None:
-        v = self.__dict__
-        v["id"] = id
-        v["name"] = name
-        v["system"] = system
-        v["head"] = head
-        v["created"] = created
 
 
 @record
@@ -92,24 +76,6 @@ class LogEntry:
     undone: bool
     target: int | None
 
-    def __init__(self, id: int, at: str, who: str, kind: str, name: str, system: str, procedure: str, summary: str,
-                 outcome: dict[str, Any] | None, before: int | None, after: int | None, ref: int | None,
-                 undone: bool, target: int | None) -> None:
-        v = self.__dict__
-        v["id"] = id
-        v["at"] = at
-        v["who"] = who
-        v["kind"] = kind
-        v["name"] = name
-        v["system"] = system
-        v["procedure"] = procedure
-        v["summary"] = summary
-        v["outcome"] = outcome
-        v["before"] = before
-        v["after"] = after
-        v["ref"] = ref
-        v["undone"] = undone
-        v["target"] = target
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "at": self.at, "who": self.who, "kind": self.kind, "target": self.name,
