@@ -14,6 +14,12 @@ core keeps parsed tables with:
 - only the ``crit`` command writes entries (:func:`critcore.resources.cache_writes`);
   ``CRITCORE_CACHE=0`` turns the cache off; a cache that cannot be read or written is not used;
 - a file that does not import is never kept: its error is raised again on every command.
+
+A unit file no command has imported yet still needs the importer, but mostly not its catalog:
+the slot names of one unit come back in the next (``Medium Laser``, ``ISAmmo AC/20``), and
+classifying a name is what needs the equipment data and its regular expressions. So the answers
+are kept too, in one entry of slot-name classifications (:func:`known_names`), under the same
+hash of the importer, and the catalog's name data is read only for a name no command has met.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from critcore.resources import cache_dir, cached, digest
+from critcore.resources import cache_dir, cached, digest, read_entry, store, writes_enabled
 
 from . import __version__
 
@@ -54,4 +60,46 @@ def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, 
                              text.encode("utf-8", "surrogatepass")]))
     # one entry per unit file, named by its absolute path
     name = f"battletech-unit\0{_FORMAT}\0{os.path.abspath(source)}"
-    return cached(name, key, lambda: build(text, source), fmt=_FORMAT)
+    return cached(name, key, lambda: _build(build, text, source), fmt=_FORMAT)
+
+
+def _build(build: Callable[[str, str], dict[str, Any]], text: str, source: str) -> dict[str, Any]:
+    unit = build(text, source)
+    keep_names()
+    return unit
+
+
+# -- slot-name classifications ------------------------------------------------------------------
+
+_NAMES_ENTRY = f"battletech-slot-names\0{_FORMAT}"
+_MOST_NAMES = 20_000  # an entry past this size starts again (MegaMek knows a few thousand names)
+_NAMES: list[tuple[bytes, dict[str, Any]]] = []  # (importer hash, classifications) of this process
+_ADDED: list[bool] = [False]
+
+
+def known_names() -> dict[str, Any]:
+    """Slot names classified by earlier commands and in this process: ``{tech base NUL name:
+    answer}``, the answer in plain data (see ``units._classify``). Read from the cache folder
+    once per process; an entry made by another importer, or damaged, is not used."""
+    if not _NAMES:
+        key = digest(_fingerprint())
+        found = read_entry(_NAMES_ENTRY, key, fmt=_FORMAT)
+        _NAMES.append((key, found if found is not None and len(found) < _MOST_NAMES else {}))
+    return _NAMES[0][1]
+
+
+def add_name(key: str, answer: Any) -> None:
+    """Remember a classification made in this process (kept by :func:`keep_names`)."""
+    names = known_names()
+    if len(names) >= _MOST_NAMES:
+        names.clear()
+    names[key] = answer
+    _ADDED[0] = True
+
+
+def keep_names() -> None:
+    """Write the classifications when this process added some (and writes cache entries)."""
+    if _ADDED[0] and writes_enabled():
+        key, names = _NAMES[0]  # kept under the hash of the importer they were read with
+        store(_NAMES_ENTRY, key, names, fmt=_FORMAT)
+        _ADDED[0] = False

@@ -24,8 +24,9 @@ import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .data.catalog import AmmoMatch, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, catalog, norm
+from .data.catalog import AmmoMatch, AmmoType, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, catalog, norm
 from .mtf import MtfFile, MtfLocation, fail, parse_mtf
+from .unitcache import add_name, known_names
 
 __all__ = ["KIND", "FORMAT", "SlotName", "parse_slot_name", "unit_from_mtf", "unit_from_parsed"]
 
@@ -184,26 +185,53 @@ def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName,
     return _Slot(ls.code, index, number, sn, kind, entry, None)
 
 
-_CLASSIFIED: dict[tuple[str, str, int], tuple[str, Equipment | None, AmmoMatch | None]] = {}
+_Answer = tuple[str, Equipment | None, AmmoMatch | None]
+_CLASSIFIED: dict[tuple[str, str], _Answer] = {}
 
 
-def _classify(name: str, tech_base: str, cat: Catalog) -> tuple[str, Equipment | None, AmmoMatch | None]:
-    """(slot kind, equipment entry, ammunition) of a slot name for a tech base (remembered:
-    the same names come back in every unit)."""
-    key = (name, tech_base, id(cat))
+def _classify(name: str, tech_base: str, cat: Catalog) -> _Answer:
+    """(slot kind, equipment entry, ammunition) of a slot name for a tech base. Remembered: the
+    same names come back in every unit, in this process and, through the cache folder, in the
+    next command (:func:`~critcore_battletech.unitcache.known_names`), so a new unit file whose
+    names were met before needs neither the catalog's name data nor its regular expressions."""
+    key = (name, tech_base)
     found = _CLASSIFIED.get(key)
     if found is not None:
         return found
-    if cat.looks_like_ammo(name):
-        match = cat.ammo(name, tech_base) or cat.unknown_ammo(name)
-        found = ("ammo", None, match)
-    else:
-        entry = cat.equipment(name, tech_base)
-        found = ("equipment", None, None) if entry is None else (entry.kind, entry, None)
+    known = known_names()
+    plain_key = f"{tech_base}\0{name}"
+    found = _from_plain(known.get(plain_key))
+    if found is None:
+        if cat.looks_like_ammo(name):
+            match = cat.ammo(name, tech_base) or cat.unknown_ammo(name)
+            found = ("ammo", None, match)
+        else:
+            entry = cat.equipment(name, tech_base)
+            found = ("equipment", None, None) if entry is None else (entry.kind, entry, None)
+        add_name(plain_key, _plain(found))
     if len(_CLASSIFIED) > 8192:
         _CLASSIFIED.clear()
     _CLASSIFIED[key] = found
     return found
+
+
+def _plain(answer: _Answer) -> tuple[Any, ...]:
+    """A classification as plain tuples (what :mod:`marshal` keeps)."""
+    kind, entry, match = answer
+    return (kind, None if entry is None else tuple(entry),
+            None if match is None else (tuple(match.ammo), *match[1:]))
+
+
+def _from_plain(plain: Any) -> _Answer | None:
+    """A classification back from :func:`_plain`'s form (None for none, or for one not of that form)."""
+    if plain is None:
+        return None
+    try:
+        kind, entry, match = plain
+        return (kind, None if entry is None else Equipment(*entry),
+                None if match is None else AmmoMatch(AmmoType(*match[0]), *match[1:]))
+    except (TypeError, ValueError):
+        return None
 
 
 def _runs(slots: list[_Slot]) -> list[list[_Slot]]:

@@ -267,6 +267,15 @@ class Catalog(Fields):
     equipment_families: tuple[EquipmentFamily, ...]
     headers: frozenset[str] = frozenset()
 
+    def __getattr__(self, attr: str) -> Any:
+        """The slot-name data (equipment.toml, ammo.toml, families.toml: most of the catalog) is
+        read the first time a slot name is looked up, so an import whose names were all
+        classified by earlier commands (:mod:`critcore_battletech.unitcache`) never builds it."""
+        if attr not in _NAME_PARTS:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
+        self.__dict__.update(_load_names())
+        return self.__dict__[attr]
+
     # --- configurations and structure -------------------------------------------------------
     def config(self, text: str) -> ConfigSpec | None:
         for spec in self.configs:
@@ -618,8 +627,6 @@ def catalog() -> Catalog:
         HeatSinkSpec(variant=h["variant"], pattern=_rx(h["match"]), type=h["type"], dissipation=int(h["dissipation"]))
         for h in hs["heat_sink"]
     )
-    eq_strong, eq_weak = _load_equipment()
-    ammo_families, ammo = _load_ammo()
     headers = frozenset(h.lower() for c in configs for loc in c.locations for h in loc.headers)
     return Catalog(
         structure_head=int(structure["head"]),
@@ -632,6 +639,22 @@ def catalog() -> Catalog:
         engine_is_pattern=_rx(eng["is_pattern"]),
         largest_checked_rating=int(eng["largest_checked_rating"]),
         heat_sinks=heat_sinks,
+        headers=headers,
+    )  # the slot-name parts come from _load_names() on first use (Catalog.__getattr__)
+
+
+#: The parts of the catalog :func:`_load_names` gives.
+_NAME_PARTS = frozenset({
+    "equipment_strong", "equipment_weak", "ammo_families", "ammo_strip", "ammo_half", "ammo_count", "prefix",
+    "ammo_variants", "unknown_damage", "equipment_families",
+})
+
+
+def _load_names() -> dict[str, Any]:
+    """The catalog's slot-name data: equipment, ammunition and equipment families."""
+    eq_strong, eq_weak = _load_equipment()
+    ammo_families, ammo = _load_ammo()
+    return dict(
         equipment_strong=eq_strong,
         equipment_weak=eq_weak,
         ammo_families=ammo_families,
@@ -646,5 +669,4 @@ def catalog() -> Catalog:
         ),
         unknown_damage=int(ammo["unknown_damage"]),
         equipment_families=_load_families(),
-        headers=headers,
     )
