@@ -20,7 +20,6 @@ Every error is a :class:`~critcore.errors.StateError` reading ``FILE, line N: wh
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -82,18 +81,22 @@ def parse_slot_name(text: str) -> SlotName:
     return SlotName(name, tuple(f for f in order if f in flags), size, split, empty)
 
 
-class _Slot(NamedTuple):
-    """One resolved slot of a location."""
+class _Slot:
+    """One resolved slot of a location (a plain class: a NamedTuple compiles code at import)."""
 
-    code: str
-    pos: int  # the slot's index in its location
-    line: int
-    slot: SlotName
-    kind: str
-    entry: Equipment | None
-    ammo: AmmoMatch | None
-    second: _Slot | None = None  # the other item of a superheavy's double slot ("A|B")
-    shown: str = ""  # a double slot's line as written
+    __slots__ = ("code", "pos", "line", "slot", "kind", "entry", "ammo", "second", "shown")
+
+    def __init__(self, code: str, pos: int, line: int, slot: SlotName, kind: str, entry: Equipment | None,
+                 ammo: AmmoMatch | None, second: _Slot | None = None, shown: str = "") -> None:
+        self.code = code
+        self.pos = pos  # the slot's index in its location
+        self.line = line
+        self.slot = slot
+        self.kind = kind
+        self.entry = entry
+        self.ammo = ammo
+        self.second = second  # the other item of a superheavy's double slot ("A|B")
+        self.shown = shown  # a double slot's line as written
 
     @property
     def run_key(self) -> tuple[str, tuple[str, ...], float | None, str]:
@@ -246,8 +249,11 @@ def _runs(slots: list[_Slot]) -> list[list[_Slot]]:
     return runs
 
 
-class _Item(NamedTuple):
-    parts: tuple[tuple[_Slot, ...], ...]  # one tuple of slots per location, primary first
+class _Item:
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[tuple[_Slot, ...], ...]) -> None:
+        self.parts = parts  # one tuple of slots per location, primary first
 
     @property
     def first(self) -> _Slot:

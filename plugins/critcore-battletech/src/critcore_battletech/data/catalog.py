@@ -25,13 +25,13 @@ SLOT_KINDS = frozenset({
 #: Tech bases an item can belong to in equipment.toml / ammo.toml.
 TECHS = ("is", "clan", "any")
 
-_NOT_ALNUM = re.compile(r"[^a-z0-9]")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 @lru_cache(maxsize=8192)
 def norm(name: str) -> str:
     """A name compared without case, spaces or punctuation: ``"LRM-20"`` -> ``"lrm20"``."""
-    return _NOT_ALNUM.sub("", name.lower())
+    return "".join(filter(_ALNUM.__contains__, name.lower()))  # no regular expression to compile at import
 
 
 def _keys(name: str, tech: str) -> tuple[list[str], list[str]]:
@@ -415,7 +415,6 @@ class Catalog(Fields):
         return AmmoMatch(ammo, False, (), 1.0, 1.0, None, unknown=True, guessed=guessed)
 
 
-_NARC_PODS = re.compile(r"narc.*\bpods?\b")
 
 
 def _clan_unit(tech_base: str) -> bool:
@@ -478,6 +477,7 @@ class Pattern:
 
 
 _UNSET = object()
+_NARC_PODS = Pattern(r"narc.*\bpods?\b")  # compiled for the first name with "narc" in it
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -/'")
 
 
