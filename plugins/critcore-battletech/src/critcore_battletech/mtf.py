@@ -206,7 +206,7 @@ class _Reader:
             text = text[1:]
         self.lines = text.splitlines()
         self.warnings: list[str] = []
-        if not text.isascii() and _STRAY.search(text):
+        if not text.isascii() and _has_stray_bytes(text):
             self.repair()
         self.headers = catalog().headers
         self.values: list[MtfValue] = []
@@ -493,7 +493,17 @@ class _Reader:
         )
 
 
-_STRAY = Pattern("[\udc80-\udcff]")  # compiled only for a file that is not plain ASCII
+_STRAY = Pattern("[\udc80-\udcff]")  # compiled only for a file with stray bytes
+
+
+def _has_stray_bytes(text: str) -> bool:
+    """Whether ``text`` holds bytes kept as surrogate escapes (:func:`decode`): text without
+    surrogates encodes as UTF-8, and that check needs no regular expression compiled."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def decode(data: bytes) -> str:

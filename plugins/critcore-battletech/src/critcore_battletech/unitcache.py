@@ -18,8 +18,10 @@ core keeps parsed tables with:
 A unit file no command has imported yet still needs the importer, but mostly not its catalog:
 the slot names of one unit come back in the next (``Medium Laser``, ``ISAmmo AC/20``), and
 classifying a name is what needs the equipment data and its regular expressions. So the answers
-are kept too, in one entry of slot-name classifications (:func:`known_names`), under the same
-hash of the importer, and the catalog's name data is read only for a name no command has met.
+are kept too, in one entry of the catalog's answers (:func:`known_answers`: slot names, and the
+configuration, engine and heat sink texts), under the same hash of the importer, so the
+catalog's name data is read, and its regular expressions compiled, only for a text no command
+has met.
 """
 
 from __future__ import annotations
@@ -65,22 +67,22 @@ def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, 
 
 def _build(build: Callable[[str, str], dict[str, Any]], text: str, source: str) -> dict[str, Any]:
     unit = build(text, source)
-    keep_names()
+    keep_answers()
     return unit
 
 
-# -- slot-name classifications ------------------------------------------------------------------
+# -- the catalog's answers -----------------------------------------------------------------------
 
-_NAMES_ENTRY = f"battletech-slot-names\0{_FORMAT}"
+_NAMES_ENTRY = f"battletech-catalog-answers\0{_FORMAT}"
 _MOST_NAMES = 20_000  # an entry past this size starts again (MegaMek knows a few thousand names)
-_NAMES: list[tuple[bytes, dict[str, Any]]] = []  # (importer hash, classifications) of this process
+_NAMES: list[tuple[bytes, dict[str, Any]]] = []  # (importer hash, answers) of this process
 _ADDED: list[bool] = [False]
 
 
-def known_names() -> dict[str, Any]:
-    """Slot names classified by earlier commands and in this process: ``{tech base NUL name:
-    answer}``, the answer in plain data (see ``units._classify``). Read from the cache folder
-    once per process; an entry made by another importer, or damaged, is not used."""
+def known_answers() -> dict[str, Any]:
+    """The catalog's answers given to earlier commands and in this process: ``{question: answer}``
+    in plain data (see ``units._classify`` and ``units._asked``). Read from the cache folder once
+    per process; an entry made by another importer, or damaged, is not used."""
     if not _NAMES:
         key = digest(_fingerprint())
         found = read_entry(_NAMES_ENTRY, key, fmt=_FORMAT)
@@ -88,17 +90,17 @@ def known_names() -> dict[str, Any]:
     return _NAMES[0][1]
 
 
-def add_name(key: str, answer: Any) -> None:
-    """Remember a classification made in this process (kept by :func:`keep_names`)."""
-    names = known_names()
+def add_answer(key: str, answer: Any) -> None:
+    """Remember an answer worked out in this process (kept by :func:`keep_answers`)."""
+    names = known_answers()
     if len(names) >= _MOST_NAMES:
         names.clear()
     names[key] = answer
     _ADDED[0] = True
 
 
-def keep_names() -> None:
-    """Write the classifications when this process added some (and writes cache entries)."""
+def keep_answers() -> None:
+    """Write the answers when this process added some (and writes cache entries)."""
     if _ADDED[0] and writes_enabled():
         key, names = _NAMES[0]  # kept under the hash of the importer they were read with
         store(_NAMES_ENTRY, key, names, fmt=_FORMAT)
