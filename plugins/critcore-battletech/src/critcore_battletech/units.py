@@ -34,8 +34,9 @@ _S = TypeVar("_S")
 KIND = "battletech-mech"
 FORMAT = 1
 
-# compiled the first time a slot line carries a suffix or a size
+# the suffixes of a slot line, read without a regular expression (each costs start-up)
 _SUFFIXES = frozenset({"r", "t", "omnipod", "armored", "armoured", "split", "fl", "fr", "rl", "rr"})
+# compiled the first time a slot line carries a size
 _SIZE = Pattern(r"\s*:size:\s*([0-9]*\.?[0-9]+)\s*", ignore_case=True)
 _FLAGS = {"r": "rear", "t": "turret", "omnipod": "omnipod", "armored": "armored", "armoured": "armored"}
 _EMPTY = frozenset({"-empty-", "empty", "-"})
@@ -197,7 +198,7 @@ _CLASSIFIED: dict[tuple[str, str], _Answer] = {}
 def _classify(name: str, tech_base: str, cat: Catalog) -> _Answer:
     """(slot kind, equipment entry, ammunition) of a slot name for a tech base. Remembered: the
     same names come back in every unit, in this process and, through the cache folder, in the
-    next command (:func:`~critcore_battletech.unitcache.known_names`), so a new unit file whose
+    next command (:func:`~critcore_battletech.unitcache.known_answers`), so a new unit file whose
     names were met before needs neither the catalog's name data nor its regular expressions."""
     key = (name, tech_base)
     found = _CLASSIFIED.get(key)
