@@ -124,9 +124,22 @@ def cached(name: str, key: bytes, build: Callable[[], dict[str, Any]],
     folder = cache_dir()
     if folder is None:
         return build()
-    entry = _cache_file(folder, name)
+    found = read_entry(name, key, fmt)
+    if found is not None:
+        return found
+    data = build()
+    store(name, key, data, fmt)
+    return data
+
+
+def read_entry(name: str, key: bytes, fmt: int = _CACHE_FORMAT) -> dict[str, Any] | None:
+    """The data of the cache entry ``name`` when its format, key and data hash match (see
+    :func:`cached`), else None (no entry, a stale or damaged one, or the cache off)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
     try:
-        with open(entry, "rb") as fh:
+        with open(_cache_file(folder, name), "rb") as fh:
             stored = marshal.loads(fh.read())  # one read: marshal.load(fh) reads piecemeal, 4x slower
         stored_fmt, stored_key, data_hash, blob = stored
         if stored_fmt == fmt and stored_key == key and digest(blob) == data_hash:
@@ -135,18 +148,25 @@ def cached(name: str, key: bytes, build: Callable[[], dict[str, Any]],
                 return data
     except (OSError, ValueError, EOFError, TypeError):
         pass
-    data = build()
-    if _WRITES[0]:
-        try:
-            os.makedirs(folder, exist_ok=True)
-            blob = marshal.dumps(data)
-            tmp = f"{entry}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as fh:
-                fh.write(marshal.dumps((fmt, key, digest(blob), blob)))
-            os.replace(tmp, entry)
-        except (OSError, ValueError):
-            pass
-    return data
+    return None
+
+
+def store(name: str, key: bytes, data: dict[str, Any], fmt: int = _CACHE_FORMAT) -> None:
+    """Keep ``data`` as the cache entry ``name`` (see :func:`cached`) when this process writes
+    entries; atomically, and silently not at all when the folder cannot be written."""
+    folder = cache_dir()
+    if folder is None or not _WRITES[0]:
+        return
+    entry = _cache_file(folder, name)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        blob = marshal.dumps(data)
+        tmp = f"{entry}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(marshal.dumps((fmt, key, digest(blob), blob)))
+        os.replace(tmp, entry)
+    except (OSError, ValueError):
+        pass
 
 
 def load_toml(location: str, source: str, text: str | None = None,

@@ -109,3 +109,87 @@ def test_an_edited_importer_makes_every_entry_stale(cache: Path) -> None:
     finally:
         os.utime(catalog, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert build.calls == 2
+
+
+# -- the catalog's answers (slot-name classifications and the like), kept between commands -------
+
+def _new_process() -> None:
+    """Forget what this process has worked out, as a new ``crit`` command starts."""
+    from critcore_battletech import units
+    from critcore_battletech.data.catalog import catalog
+
+    unitcache._NAMES.clear()
+    unitcache._ADDED[0] = False
+    units._CLASSIFIED.clear()
+    catalog.cache_clear()
+
+
+def _name_data_read() -> bool:
+    from critcore_battletech.data.catalog import catalog
+
+    return "equipment_strong" in catalog().__dict__
+
+
+@pytest.fixture
+def expected(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    """FILE with its model line changed (a file no command has imported), imported from scratch."""
+    monkeypatch.setenv("CRITCORE_CACHE", "0")
+    _new_process()
+    unit = unit_from_mtf(_changed(), str(FILE))
+    monkeypatch.delenv("CRITCORE_CACHE")
+    _new_process()
+    yield unit
+    _new_process()
+
+
+def _changed() -> str:
+    return FILE.read_text(encoding="utf-8").replace("FB-1L", "FB-1X", 1)
+
+
+def test_a_new_unit_file_whose_names_were_met_before_needs_no_name_data(cache: Path,
+                                                                      expected: dict[str, Any]) -> None:
+    """The import of one file keeps the catalog's answers; a later command importing another file
+    with the same slot names builds an equal unit without reading equipment, ammo or families."""
+    unitcache.cached_import(FILE.read_text(encoding="utf-8"), str(FILE), unit_from_mtf)
+    assert _name_data_read()
+    _new_process()
+    unit = unitcache.cached_import(_changed(), str(FILE), unit_from_mtf)
+    assert not _name_data_read()
+    assert unit == expected
+
+
+def test_a_damaged_answers_entry_is_not_trusted(cache: Path, expected: dict[str, Any]) -> None:
+    unitcache.cached_import(FILE.read_text(encoding="utf-8"), str(FILE), unit_from_mtf)
+    entry = Path(resources._cache_file(str(cache), unitcache._NAMES_ENTRY))
+    raw = bytearray(entry.read_bytes())
+    raw[-5] ^= 0xFF
+    entry.write_bytes(bytes(raw))
+    _new_process()
+    assert unitcache.cached_import(_changed(), str(FILE), unit_from_mtf) == expected
+    assert _name_data_read()  # nothing was taken from the damaged entry
+
+
+def test_answers_of_another_form_are_worked_out_again(cache: Path, expected: dict[str, Any]) -> None:
+    """An entry under the right hash whose answers are not of the form the importer writes (a
+    later version's, say) is not believed: every such answer is worked out from the catalog."""
+    unitcache.cached_import(FILE.read_text(encoding="utf-8"), str(FILE), unit_from_mtf)
+    key, answers = unitcache._NAMES[0]
+    assert any(q.startswith("slot\0") for q in answers) and "config\0Biped" in answers
+    junk = {q: ("weapon", ("x",), None) if q.startswith("slot\0") else 99 if q.split("\0")[0] in
+            ("config", "engine", "heat-sink") else "yes" for q in answers}
+    resources.store(unitcache._NAMES_ENTRY, key, junk, fmt=unitcache._FORMAT)
+    _new_process()
+    assert unitcache.cached_import(_changed(), str(FILE), unit_from_mtf) == expected
+
+
+def test_an_edited_catalog_makes_the_answers_stale(cache: Path, expected: dict[str, Any]) -> None:
+    unitcache.cached_import(FILE.read_text(encoding="utf-8"), str(FILE), unit_from_mtf)
+    data = Path(unitcache._HERE) / "data" / "equipment.toml"
+    st = os.stat(data)
+    try:
+        os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # as if just edited
+        _new_process()
+        assert unitcache.cached_import(_changed(), str(FILE), unit_from_mtf) == expected
+        assert _name_data_read()
+    finally:
+        os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns))

@@ -13,8 +13,7 @@ What the lines MEAN (configuration, slot kinds, engine slots) is decided in
 
 from __future__ import annotations
 
-import re
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from critcore.errors import StateError
 
@@ -39,9 +38,7 @@ KNOWN_KEYS = frozenset({
 #: Keys that may appear many times; the others keep their last value (with a note).
 REPEATABLE_KEYS = frozenset({"quirk", "weaponquirk", "systemmanufacturer", "systemmode", "nocrit"})
 
-_ARMOR_KEY = re.compile(r"^([a-z]{2,3})\s+armor$")
-_INT = re.compile(r"^[+]?[0-9]{1,9}$")  # nine digits at most: no real unit needs more, and int() stays cheap
-_LEADING_INT = re.compile(r"^\s*([0-9]{1,9})(?![0-9])\s*(.*?)\s*$")
+_MOST_DIGITS = 9  # in a number: no real unit needs more, and int() stays cheap
 # An unknown "Something:" line naming a body part is a location header we do not know.
 _LOCATION_WORDS = Pattern(
     r"\b(arm|leg|torso|head|wing|wings|turret|body|nose|fuselage|pod|tail|front|rear)\b", ignore_case=True
@@ -49,6 +46,35 @@ _LOCATION_WORDS = Pattern(
 ARMOR_CODES = frozenset({
     "HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL", "CL", "FLL", "FRL", "RLL", "RRL", "RTL", "RTR", "RTC",
 })
+
+
+# The three checks below are string methods rather than regular expressions: each expression
+# compiled costs about 0.2 ms of a command that imports a unit file (docs/performance.md).
+
+def _armor_code(key: str) -> str | None:
+    """``"la"`` for the key ``"la armor"`` (lower case, single spaces): two or three letters, then ``armor``."""
+    code, _, word = key.partition(" ")
+    if word == "armor" and 2 <= len(code) <= 3 and code.isascii() and code.isalpha():
+        return code
+    return None
+
+
+def _is_count(text: str) -> bool:
+    """A whole number of zero or more, at most nine digits, an optional ``+`` before it."""
+    digits = text[1:] if text.startswith("+") else text
+    return 1 <= len(digits) <= _MOST_DIGITS and digits.isascii() and digits.isdigit()
+
+
+def _leading_count(text: str) -> tuple[int, str] | None:
+    """``(300, "XL Engine")`` for ``"300 XL Engine"``: the number at the start (at most nine
+    digits) and the rest, trimmed; None when the text does not start with a number."""
+    text = text.strip()
+    end = 0
+    while end < len(text) and "0" <= text[end] <= "9":
+        end += 1
+    if not 1 <= end <= _MOST_DIGITS:
+        return None
+    return int(text[:end]), text[end:].strip()
 
 
 def _looks_like_header(s: str) -> bool:
@@ -63,36 +89,51 @@ def fail(source: str, line: int, what: str) -> StateError:
     return StateError(f"{source}, line {line}: {what}")
 
 
-class MtfValue(NamedTuple):
+# The records of a parsed file are plain classes with slots, not named tuples: defining a
+# NamedTuple compiles code, about 0.2 ms a class at every start-up that imports a unit file.
+
+class MtfValue:
     """One ``key:value`` line: the key in lower case, the value as written (trimmed)."""
 
-    key: str
-    value: str
-    line: int
+    __slots__ = ("key", "value", "line")
+
+    def __init__(self, key: str, value: str, line: int) -> None:
+        self.key = key
+        self.value = value
+        self.line = line
 
 
-class MtfArmor(NamedTuple):
+class MtfArmor:
     """An armor line, ``LA Armor:34`` (``code`` upper case; ``armor_type`` for patchwork armor)."""
 
-    code: str
-    points: int
-    line: int
-    armor_type: str = ""
+    __slots__ = ("code", "points", "line", "armor_type")
+
+    def __init__(self, code: str, points: int, line: int, armor_type: str = "") -> None:
+        self.code = code
+        self.points = points
+        self.line = line
+        self.armor_type = armor_type
 
 
-class MtfSlot(NamedTuple):
+class MtfSlot:
     """One critical slot line as written (trimmed)."""
 
-    text: str
-    line: int
+    __slots__ = ("text", "line")
+
+    def __init__(self, text: str, line: int) -> None:
+        self.text = text
+        self.line = line
 
 
-class MtfLocation(NamedTuple):
+class MtfLocation:
     """A location header (``Left Arm``, as written, without the colon) and its slot lines."""
 
-    header: str
-    line: int
-    slots: tuple[MtfSlot, ...]
+    __slots__ = ("header", "line", "slots")
+
+    def __init__(self, header: str, line: int, slots: tuple[MtfSlot, ...]) -> None:
+        self.header = header
+        self.line = line
+        self.slots = slots
 
 
 class MtfFile(Fields):
@@ -165,7 +206,7 @@ class _Reader:
             text = text[1:]
         self.lines = text.splitlines()
         self.warnings: list[str] = []
-        if not text.isascii() and _STRAY.search(text):
+        if not text.isascii() and _has_stray_bytes(text):
             self.repair()
         self.headers = catalog().headers
         self.values: list[MtfValue] = []
@@ -213,7 +254,7 @@ class _Reader:
             return None
         key, value = s.split(":", 1)
         key = " ".join(key.lower().split())
-        if key in KNOWN_KEYS or _ARMOR_KEY.match(key):
+        if key in KNOWN_KEYS or _armor_code(key):
             return key, value.strip()
         return None
 
@@ -326,9 +367,9 @@ class _Reader:
 
     def take_key(self, key: str, value: str, number: int) -> int:
         """Record one known key line. Returns the number of weapon summary lines that follow."""
-        armor = _ARMOR_KEY.match(key)
+        armor = _armor_code(key)
         if armor:
-            code = armor.group(1).upper()
+            code = armor.upper()
             if code not in ARMOR_CODES:
                 raise self.error(number, f"unknown armor location '{code}' in '{key}:' (expected one of: "
                                  + ", ".join(sorted(ARMOR_CODES)) + ")")
@@ -353,7 +394,7 @@ class _Reader:
         return 0
 
     def number(self, text: str, what: str, line: int) -> int:
-        if not _INT.match(text.strip()):
+        if not _is_count(text.strip()):
             raise self.error(line, f"'{what}:' needs a whole number of zero or more, not '{text.strip()}'")
         return int(text.strip())
 
@@ -394,12 +435,12 @@ class _Reader:
         mass_v = self.required("mass", "Mass", "the 'Mech's tonnage")
         mass = self.number(mass_v.value, "Mass", mass_v.line)
         engine_v = self.required("engine", "Engine", "rating and type, like '300 Fusion Engine'")
-        m = _LEADING_INT.match(engine_v.value)
+        m = _leading_count(engine_v.value)
         if not m:
             raise self.error(engine_v.line, f"'Engine:' should start with the engine rating, like "
                              f"'300 Fusion Engine', not '{engine_v.value}'")
         hs_v = self.required("heat sinks", "Heat Sinks", "how many and which kind, like '10 Single'")
-        hs = _LEADING_INT.match(hs_v.value)
+        hs = _leading_count(hs_v.value)
         if not hs:
             raise self.error(hs_v.line, f"'Heat Sinks:' should start with the number of heat sinks, like "
                              f"'10 Single', not '{hs_v.value}'")
@@ -433,10 +474,10 @@ class _Reader:
             config=config,
             tech_base=tech,
             mass=mass,
-            engine_rating=int(m.group(1)),
-            engine_text=m.group(2),
-            heat_sink_count=int(hs.group(1)),
-            heat_sink_text=hs.group(2),
+            engine_rating=m[0],
+            engine_text=m[1],
+            heat_sink_count=hs[0],
+            heat_sink_text=hs[1],
             walk_mp=walk,
             jump_mp=jump,
             armor_type=armor_v.value if armor_v is not None else "",
@@ -452,7 +493,17 @@ class _Reader:
         )
 
 
-_STRAY = Pattern("[\udc80-\udcff]")  # compiled only for a file that is not plain ASCII
+_STRAY = Pattern("[\udc80-\udcff]")  # compiled only for a file with stray bytes
+
+
+def _has_stray_bytes(text: str) -> bool:
+    """Whether ``text`` holds bytes kept as surrogate escapes (:func:`decode`): text without
+    surrogates encodes as UTF-8, and that check needs no regular expression compiled."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def decode(data: bytes) -> str:

@@ -362,4 +362,9 @@ def critcore_examples() -> Sequence[Any]:
     return package_examples("critcore_battletech.examples", {"quillback.mtf": "Quillback QBK-3, an original 45-ton 'Mech in MegaMek's .mtf format"})
 
 
-from .webview import critcore_web_view  # noqa: E402,F401  (the unit on crit serve's page)
+@hookimpl
+def critcore_web_view(ctx: Any) -> Any:
+    """The unit on ``crit serve``'s page (webview.py, imported only when a page asks)."""
+    from .webview import critcore_web_view as view
+
+    return view(ctx)

@@ -14,6 +14,14 @@ core keeps parsed tables with:
 - only the ``crit`` command writes entries (:func:`critcore.resources.cache_writes`);
   ``CRITCORE_CACHE=0`` turns the cache off; a cache that cannot be read or written is not used;
 - a file that does not import is never kept: its error is raised again on every command.
+
+A unit file no command has imported yet still needs the importer, but mostly not its catalog:
+the slot names of one unit come back in the next (``Medium Laser``, ``ISAmmo AC/20``), and
+classifying a name is what needs the equipment data and its regular expressions. So the answers
+are kept too, in one entry of the catalog's answers (:func:`known_answers`: slot names, and the
+configuration, engine and heat sink texts), under the same hash of the importer, so the
+catalog's name data is read, and its regular expressions compiled, only for a text no command
+has met.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from critcore.resources import cache_dir, cached, digest
+from critcore.resources import cache_dir, cached, digest, read_entry, store, writes_enabled
 
 from . import __version__
 
@@ -54,4 +62,46 @@ def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, 
                              text.encode("utf-8", "surrogatepass")]))
     # one entry per unit file, named by its absolute path
     name = f"battletech-unit\0{_FORMAT}\0{os.path.abspath(source)}"
-    return cached(name, key, lambda: build(text, source), fmt=_FORMAT)
+    return cached(name, key, lambda: _build(build, text, source), fmt=_FORMAT)
+
+
+def _build(build: Callable[[str, str], dict[str, Any]], text: str, source: str) -> dict[str, Any]:
+    unit = build(text, source)
+    keep_answers()
+    return unit
+
+
+# -- the catalog's answers -----------------------------------------------------------------------
+
+_NAMES_ENTRY = f"battletech-catalog-answers\0{_FORMAT}"
+_MOST_NAMES = 20_000  # an entry past this size starts again (MegaMek knows a few thousand names)
+_NAMES: list[tuple[bytes, dict[str, Any]]] = []  # (importer hash, answers) of this process
+_ADDED: list[bool] = [False]
+
+
+def known_answers() -> dict[str, Any]:
+    """The catalog's answers given to earlier commands and in this process: ``{question: answer}``
+    in plain data (see ``units._classify`` and ``units._asked``). Read from the cache folder once
+    per process; an entry made by another importer, or damaged, is not used."""
+    if not _NAMES:
+        key = digest(_fingerprint())
+        found = read_entry(_NAMES_ENTRY, key, fmt=_FORMAT)
+        _NAMES.append((key, found if found is not None and len(found) < _MOST_NAMES else {}))
+    return _NAMES[0][1]
+
+
+def add_answer(key: str, answer: Any) -> None:
+    """Remember an answer worked out in this process (kept by :func:`keep_answers`)."""
+    names = known_answers()
+    if len(names) >= _MOST_NAMES:
+        names.clear()
+    names[key] = answer
+    _ADDED[0] = True
+
+
+def keep_answers() -> None:
+    """Write the answers when this process added some (and writes cache entries)."""
+    if _ADDED[0] and writes_enabled():
+        key, names = _NAMES[0]  # kept under the hash of the importer they were read with
+        store(_NAMES_ENTRY, key, names, fmt=_FORMAT)
+        _ADDED[0] = False

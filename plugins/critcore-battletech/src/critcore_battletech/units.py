@@ -20,20 +20,23 @@ Every error is a :class:`~critcore.errors.StateError` reading ``FILE, line N: wh
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple, Sequence, TypeVar
 
-from .data.catalog import AmmoMatch, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, catalog, norm
+from .data.catalog import AmmoMatch, AmmoType, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, catalog, norm
 from .mtf import MtfFile, MtfLocation, fail, parse_mtf
+from .unitcache import add_answer, known_answers
 
 __all__ = ["KIND", "FORMAT", "SlotName", "parse_slot_name", "unit_from_mtf", "unit_from_parsed"]
+
+_S = TypeVar("_S")
 
 KIND = "battletech-mech"
 FORMAT = 1
 
-# compiled the first time a slot line carries a suffix or a size
-_SUFFIX = Pattern(r"\s*\((r|t|omnipod|armored|armoured|split|fl|fr|rl|rr)\)\s*$", ignore_case=True)
+# the suffixes of a slot line, read without a regular expression (each costs start-up)
+_SUFFIXES = frozenset({"r", "t", "omnipod", "armored", "armoured", "split", "fl", "fr", "rl", "rr"})
+# compiled the first time a slot line carries a size
 _SIZE = Pattern(r"\s*:size:\s*([0-9]*\.?[0-9]+)\s*", ignore_case=True)
 _FLAGS = {"r": "rear", "t": "turret", "omnipod": "omnipod", "armored": "armored", "armoured": "armored"}
 _EMPTY = frozenset({"-empty-", "empty", "-"})
@@ -65,34 +68,38 @@ def parse_slot_name(text: str) -> SlotName:
     flags: list[str] = []
     split = False
     while True:
-        m = _SUFFIX.search(name) if name.endswith(")") else None
-        if not m:
+        start = name.rfind("(") if name.endswith(")") else -1
+        word = name[start + 1:-1].lower() if start >= 0 else ""
+        if word not in _SUFFIXES:
             break
-        word = m.group(1).lower()
         if word == "split":
             split = True
         elif word in _FLAGS:
             if _FLAGS[word] not in flags:
                 flags.append(_FLAGS[word])
         # (FL) (FR) (RL) (RR) give a grenade launcher's facing: not needed for criticals.
-        name = name[: m.start()].rstrip()
+        name = name[:start].rstrip()
     order = ("rear", "turret", "omnipod", "armored")
     empty = name.strip().lower() in _EMPTY or not name.strip()
     return SlotName(name, tuple(f for f in order if f in flags), size, split, empty)
 
 
-class _Slot(NamedTuple):
-    """One resolved slot of a location."""
+class _Slot:
+    """One resolved slot of a location (a plain class: a NamedTuple compiles code at import)."""
 
-    code: str
-    pos: int  # the slot's index in its location
-    line: int
-    slot: SlotName
-    kind: str
-    entry: Equipment | None
-    ammo: AmmoMatch | None
-    second: _Slot | None = None  # the other item of a superheavy's double slot ("A|B")
-    shown: str = ""  # a double slot's line as written
+    __slots__ = ("code", "pos", "line", "slot", "kind", "entry", "ammo", "second", "shown")
+
+    def __init__(self, code: str, pos: int, line: int, slot: SlotName, kind: str, entry: Equipment | None,
+                 ammo: AmmoMatch | None, second: _Slot | None = None, shown: str = "") -> None:
+        self.code = code
+        self.pos = pos  # the slot's index in its location
+        self.line = line
+        self.slot = slot
+        self.kind = kind
+        self.entry = entry
+        self.ammo = ammo
+        self.second = second  # the other item of a superheavy's double slot ("A|B")
+        self.shown = shown  # a double slot's line as written
 
     @property
     def run_key(self) -> tuple[str, tuple[str, ...], float | None, str]:
@@ -184,26 +191,80 @@ def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName,
     return _Slot(ls.code, index, number, sn, kind, entry, None)
 
 
-_CLASSIFIED: dict[tuple[str, str, int], tuple[str, Equipment | None, AmmoMatch | None]] = {}
+_Answer = tuple[str, Equipment | None, AmmoMatch | None]
+_CLASSIFIED: dict[tuple[str, str], _Answer] = {}
 
 
-def _classify(name: str, tech_base: str, cat: Catalog) -> tuple[str, Equipment | None, AmmoMatch | None]:
-    """(slot kind, equipment entry, ammunition) of a slot name for a tech base (remembered:
-    the same names come back in every unit)."""
-    key = (name, tech_base, id(cat))
+def _classify(name: str, tech_base: str, cat: Catalog) -> _Answer:
+    """(slot kind, equipment entry, ammunition) of a slot name for a tech base. Remembered: the
+    same names come back in every unit, in this process and, through the cache folder, in the
+    next command (:func:`~critcore_battletech.unitcache.known_answers`), so a new unit file whose
+    names were met before needs neither the catalog's name data nor its regular expressions."""
+    key = (name, tech_base)
     found = _CLASSIFIED.get(key)
     if found is not None:
         return found
-    if cat.looks_like_ammo(name):
-        match = cat.ammo(name, tech_base) or cat.unknown_ammo(name)
-        found = ("ammo", None, match)
-    else:
-        entry = cat.equipment(name, tech_base)
-        found = ("equipment", None, None) if entry is None else (entry.kind, entry, None)
+    known = known_answers()
+    plain_key = f"slot\0{tech_base}\0{name}"
+    found = _from_plain(known.get(plain_key))
+    if found is None:
+        if cat.looks_like_ammo(name):
+            match = cat.ammo(name, tech_base) or cat.unknown_ammo(name)
+            found = ("ammo", None, match)
+        else:
+            entry = cat.equipment(name, tech_base)
+            found = ("equipment", None, None) if entry is None else (entry.kind, entry, None)
+        add_answer(plain_key, _plain(found))
     if len(_CLASSIFIED) > 8192:
         _CLASSIFIED.clear()
     _CLASSIFIED[key] = found
     return found
+
+
+def _asked(question: str, ask: Callable[[], _S], valid: Callable[[Any], bool]) -> _S:
+    """``ask()``, a plain answer of the catalog about the text in ``question``, remembered like
+    the slot names' classifications (the same configuration, engine and heat sink texts come
+    back in every unit, and each answer compiles a regular expression or two). A remembered
+    answer that is not ``valid`` is worked out again."""
+    found = known_answers().get(question)
+    if found is not None and valid(found):
+        return found  # type: ignore[no-any-return]  # what valid() accepts
+    found = ask()
+    add_answer(question, found)
+    return found
+
+
+def _is_bool(answer: Any) -> bool:
+    return type(answer) is bool
+
+
+def _spec(kind: str, text: str, specs: Sequence[_S], find: Callable[[str], _S | None]) -> _S | None:
+    """The spec of ``specs`` that ``text`` names (``find(text)``), remembered by its index."""
+    def ask() -> int:
+        found = find(text)
+        return next((i for i, s in enumerate(specs) if s is found), -1)
+
+    index = _asked(f"{kind}\0{text}", ask, lambda i: type(i) is int and -1 <= i < len(specs))
+    return specs[index] if index >= 0 else None
+
+
+def _plain(answer: _Answer) -> tuple[Any, ...]:
+    """A classification as plain tuples (what :mod:`marshal` keeps)."""
+    kind, entry, match = answer
+    return (kind, None if entry is None else tuple(entry),
+            None if match is None else (tuple(match.ammo), *match[1:]))
+
+
+def _from_plain(plain: Any) -> _Answer | None:
+    """A classification back from :func:`_plain`'s form (None for none, or for one not of that form)."""
+    if plain is None:
+        return None
+    try:
+        kind, entry, match = plain
+        return (kind, None if entry is None else Equipment(*entry),
+                None if match is None else AmmoMatch(AmmoType(*match[0]), *match[1:]))
+    except (TypeError, ValueError):
+        return None
 
 
 def _runs(slots: list[_Slot]) -> list[list[_Slot]]:
@@ -218,8 +279,11 @@ def _runs(slots: list[_Slot]) -> list[list[_Slot]]:
     return runs
 
 
-class _Item(NamedTuple):
-    parts: tuple[tuple[_Slot, ...], ...]  # one tuple of slots per location, primary first
+class _Item:
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[tuple[_Slot, ...], ...]) -> None:
+        self.parts = parts  # one tuple of slots per location, primary first
 
     @property
     def first(self) -> _Slot:
@@ -357,8 +421,9 @@ def _armor(mtf: MtfFile, ls: LocationSpec, cat: Catalog) -> tuple[int, int | Non
 
 
 def _engine(mtf: MtfFile, cat: Catalog, slots: dict[str, list[_Slot]], notes: list[str]) -> dict[str, Any]:
-    spec = cat.engine(mtf.engine_text)
-    clan = cat.engine_is_clan(mtf.engine_text, mtf.tech_base)
+    spec = _spec("engine", mtf.engine_text, cat.engines, cat.engine)
+    clan = _asked(f"clan-engine\0{mtf.tech_base}\0{mtf.engine_text}",
+                  lambda: cat.engine_is_clan(mtf.engine_text, mtf.tech_base), _is_bool)
     line = mtf.line_of("engine")
     if spec is None:
         notes.append(f"line {line}: engine type '{mtf.engine_text}' is not known: type 'other', slots not checked")
@@ -393,7 +458,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     """The unit state for a parsed file (see :func:`unit_from_mtf`)."""
     cat = catalog()
     notes = list(mtf.notes)
-    spec = cat.config(mtf.config)
+    spec = _spec("config", mtf.config, cat.configs, cat.config)
     if spec is None:
         raise fail(mtf.source, mtf.line_of("config"), f"unknown configuration '{mtf.config}' "
                    "(expected Biped, Quad, Tripod, LAM or QuadVee, with 'Omnimech' for an OmniMech)")
@@ -439,7 +504,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     if mtf.walk_mp != mtf.engine_rating // mtf.mass:
         notes.append(f"line {mtf.line_of('walk mp')}: Walk MP {mtf.walk_mp}, but a {mtf.engine_rating}-rated engine "
                      f"in a {mtf.mass}-ton 'Mech gives {mtf.engine_rating // mtf.mass}: the file's value is kept")
-    hs = cat.heat_sink(mtf.heat_sink_text)
+    hs = _spec("heat-sink", mtf.heat_sink_text, cat.heat_sinks, cat.heat_sink)
     if hs is None:
         notes.append(f"line {mtf.line_of('heat sinks')}: heat sink type '{mtf.heat_sink_text}' is not known: "
                      "counted as single")
@@ -449,7 +514,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
         "chassis": mtf.chassis,
         "model": mtf.model,
         "config": spec.id,
-        "omni": cat.is_omni(mtf.config),
+        "omni": _asked(f"omni\0{mtf.config}", lambda: cat.is_omni(mtf.config), _is_bool),
         "tech_base": tech_base,
         "tonnage": mtf.mass,
         "superheavy": cat.superheavy(mtf.mass),

@@ -25,13 +25,13 @@ SLOT_KINDS = frozenset({
 #: Tech bases an item can belong to in equipment.toml / ammo.toml.
 TECHS = ("is", "clan", "any")
 
-_NOT_ALNUM = re.compile(r"[^a-z0-9]")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 @lru_cache(maxsize=8192)
 def norm(name: str) -> str:
     """A name compared without case, spaces or punctuation: ``"LRM-20"`` -> ``"lrm20"``."""
-    return _NOT_ALNUM.sub("", name.lower())
+    return "".join(filter(_ALNUM.__contains__, name.lower()))  # no regular expression to compile at import
 
 
 def _keys(name: str, tech: str) -> tuple[list[str], list[str]]:
@@ -267,6 +267,15 @@ class Catalog(Fields):
     equipment_families: tuple[EquipmentFamily, ...]
     headers: frozenset[str] = frozenset()
 
+    def __getattr__(self, attr: str) -> Any:
+        """The slot-name data (equipment.toml, ammo.toml, families.toml: most of the catalog) is
+        read the first time a slot name is looked up, so an import whose names were all
+        classified by earlier commands (:mod:`critcore_battletech.unitcache`) never builds it."""
+        if attr not in _NAME_PARTS:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
+        self.__dict__.update(_load_names())
+        return self.__dict__[attr]
+
     # --- configurations and structure -------------------------------------------------------
     def config(self, text: str) -> ConfigSpec | None:
         for spec in self.configs:
@@ -406,7 +415,6 @@ class Catalog(Fields):
         return AmmoMatch(ammo, False, (), 1.0, 1.0, None, unknown=True, guessed=guessed)
 
 
-_NARC_PODS = re.compile(r"narc.*\bpods?\b")
 
 
 def _clan_unit(tech_base: str) -> bool:
@@ -469,6 +477,7 @@ class Pattern:
 
 
 _UNSET = object()
+_NARC_PODS = Pattern(r"narc.*\bpods?\b")  # compiled for the first name with "narc" in it
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -/'")
 
 
@@ -618,8 +627,6 @@ def catalog() -> Catalog:
         HeatSinkSpec(variant=h["variant"], pattern=_rx(h["match"]), type=h["type"], dissipation=int(h["dissipation"]))
         for h in hs["heat_sink"]
     )
-    eq_strong, eq_weak = _load_equipment()
-    ammo_families, ammo = _load_ammo()
     headers = frozenset(h.lower() for c in configs for loc in c.locations for h in loc.headers)
     return Catalog(
         structure_head=int(structure["head"]),
@@ -632,6 +639,22 @@ def catalog() -> Catalog:
         engine_is_pattern=_rx(eng["is_pattern"]),
         largest_checked_rating=int(eng["largest_checked_rating"]),
         heat_sinks=heat_sinks,
+        headers=headers,
+    )  # the slot-name parts come from _load_names() on first use (Catalog.__getattr__)
+
+
+#: The parts of the catalog :func:`_load_names` gives.
+_NAME_PARTS = frozenset({
+    "equipment_strong", "equipment_weak", "ammo_families", "ammo_strip", "ammo_half", "ammo_count", "prefix",
+    "ammo_variants", "unknown_damage", "equipment_families",
+})
+
+
+def _load_names() -> dict[str, Any]:
+    """The catalog's slot-name data: equipment, ammunition and equipment families."""
+    eq_strong, eq_weak = _load_equipment()
+    ammo_families, ammo = _load_ammo()
+    return dict(
         equipment_strong=eq_strong,
         equipment_weak=eq_weak,
         ammo_families=ammo_families,
@@ -646,5 +669,4 @@ def catalog() -> Catalog:
         ),
         unknown_damage=int(ammo["unknown_damage"]),
         equipment_families=_load_families(),
-        headers=headers,
     )
