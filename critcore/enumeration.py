@@ -218,15 +218,21 @@ class EnumeratingRoller:
         return self._choose_sub(weights)
 
     def roll_choice(self, dice: Dice, roll: Callable[[Dice], Any], odds: Callable[[], Sequence[tuple[Any, Fraction]]],
-                    label: str) -> Any:
+                    label: str, merge: Callable[[Any], Any] | None) -> Any:
         """Branch on ``odds()`` (whole-number weights, remembered per distribution); under
-        :func:`checking_keys` compare it with the enumeration of ``roll`` first."""
+        :func:`checking_keys` compare it with the enumeration of ``roll`` first (its answers
+        put through ``merge``, when given)."""
         given = tuple(odds())
         weights = _choice_weights(given, label)
         if _CHECK_KEYS[0]:
             from fractions import Fraction
 
             found, cut = enumerate_runs(lambda roller: roll(Dice(roller)), self.cutoff)
+            if merge is not None:
+                merged: dict[Any, Fraction] = {}
+                for answer, p in found.items():
+                    merged[merge(answer)] = merged.get(merge(answer), Fraction(0)) + p
+                found = merged
             promised = _as_fractions(weights)
             if not cut and found != promised:
                 raise PluginError(f"{label}: the odds given to Dice.choose are not those of its roll "
