@@ -288,7 +288,7 @@ class Roller(Protocol):
         ...
 
     def roll_choice(self, dice: Dice, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]],
-                    label: str) -> T:
+                    label: str, merge: Callable[[T], T] | None) -> T:
         """``roll``'s answer, or a branch on ``odds()`` (see :meth:`Dice.choose`)."""
         ...
 
@@ -329,7 +329,7 @@ class FaceRoller:
         return state
 
     def roll_choice(self, dice: Dice, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]],
-                    label: str) -> T:
+                    label: str, merge: Callable[[T], T] | None) -> T:
         return roll(dice)
 
     def extra_face(self, label: str, notation: str, die: int, so_far: int) -> int:
@@ -626,7 +626,8 @@ class Dice:
         """
         return self.roller.roll_iterate(self, state, step, done, label, key)
 
-    def choose(self, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]], label: str) -> T:
+    def choose(self, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]], label: str,
+               merge: Callable[[T], T] | None = None) -> T:
         """``roll(dice)``'s answer, for a roll whose exact distribution the plugin can also work
         out in closed form: ``odds()`` gives ``(answer, probability)`` for every answer ``roll``
         can give (adding up to 1).
@@ -639,8 +640,15 @@ class Dice:
         enumeration of ``roll`` is compared with it, and a difference is a
         :class:`~critcore.errors.PluginError` naming the label. This is the one way to give the
         odds a shortcut: a plugin never asks which roller it has.
+
+        The answer may be several picks made by one roll (a tuple: the slots of three criticals,
+        in a fixed order). ``merge`` (optional) is for answers that nothing after can tell apart
+        (two slots of one weapon): ``odds()`` may then give one answer per class of such answers,
+        the class's whole chance on one answer standing for it, and ``merge(answer)`` names that
+        answer for any answer ``roll`` can give. Real dice still answer what was rolled; only the
+        comparison under ``checking_keys`` merges the answers of ``roll`` first.
         """
-        return self.roller.roll_choice(self, roll, odds, label)
+        return self.roller.roll_choice(self, roll, odds, label, merge)
 
     def test(self, dice: int, tn: int, label: str, *, rule_of_six: bool = True) -> Roll:
         """A success test: ``dice`` d6 against ``tn`` (Rule of Six, minimum TN 2, Rule of One)."""

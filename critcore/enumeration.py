@@ -123,12 +123,16 @@ class EnumeratingRoller:
     sibling.
     """
 
-    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff", "lost")
+    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff", "lost", "met")
 
-    def __init__(self, path: Sequence[int] = (), cutoff: Fraction | None = None) -> None:
+    def __init__(self, path: Sequence[int] = (), cutoff: Fraction | None = None,
+                 met: dict[Any, Any] | None = None) -> None:
         from fractions import Fraction
 
         self.path = path
+        # sub-enumerations worked out by earlier runs of the same enumeration, by the choices
+        # that led to them (see _met)
+        self.met = met
         self.pos = 0
         self.num = 1
         self.den = 1
@@ -180,6 +184,22 @@ class EnumeratingRoller:
     def unused(self) -> list[int]:
         return []
 
+    def _met(self, compute: Callable[[], Any]) -> Any:
+        """``compute()``, the answers of a sub-enumeration (or choice) met at this point of the
+        run, or what an earlier run of the same enumeration worked out at the same point: a
+        run is fixed by the choices before it (every run must be), so a sub-enumeration met
+        after the same choices is the same one, and each sibling branch after it need not work
+        it out again (without this, a choice's check enumerates its roll once per answer)."""
+        met = self.met
+        if met is None:
+            return compute()
+        path, pos = self.path, self.pos
+        at = tuple(path[:pos]) if pos <= len(path) else tuple(path) + (0,) * (pos - len(path))
+        found = met.get(at)
+        if found is None:
+            found = met[at] = compute()
+        return found
+
     def roll_until(self, dice: Dice, attempt: Callable[[Dice], Any], label: str, limit: int,
                    key: Hashable | None) -> Any:
         """Enumerate one attempt on its own, keep the acceptable answers, and branch on them
@@ -187,11 +207,11 @@ class EnumeratingRoller:
 
         With a ``key`` the conditioned answers are remembered under (label, key) for later runs.
         """
-        return self._choose_sub(self._sub(attempt, label, key, True))
+        return self._choose_sub(self._met(lambda: self._sub(attempt, label, key, True)))
 
     def roll_branch(self, dice: Dice, fn: Callable[[Dice], Any], label: str, key: Hashable | None) -> Any:
         """Enumerate ``fn`` on its own and branch on its distinct answers (equal ones merged)."""
-        return self._choose_sub(self._sub(fn, label, key, False))
+        return self._choose_sub(self._met(lambda: self._sub(fn, label, key, False)))
 
     def roll_iterate(self, dice: Dice, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
                      label: str, key: Hashable | None) -> Any:
@@ -203,6 +223,13 @@ class EnumeratingRoller:
         With a ``key`` each step's answers from each state are remembered, and so is the answer
         of the whole process from ``state``.
         """
+        weights = self._met(lambda: self._iterate_whole(state, step, done, label, key))
+        if not weights[0]:
+            raise Pruned()  # every way on fell below the cut-off
+        return self._choose_sub(weights)
+
+    def _iterate_whole(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
+                       label: str, key: Hashable | None) -> tuple[tuple[tuple[Any, int], ...], int]:
         cache = _UNTIL_CACHE
         whole_key = (label, key, "iterate", _code_of(step), _code_of(done), self.cut_num, self.cut_den,
                      state) if key is not None else None
@@ -213,27 +240,35 @@ class EnumeratingRoller:
                 _remember(whole_key, weights)
         elif _CHECK_KEYS[0]:
             _same(label, key, _as_fractions(weights), _as_fractions(self._iterate(state, step, done, label, key)))
-        if not weights[0]:
-            raise Pruned()  # every way on fell below the cut-off
-        return self._choose_sub(weights)
+        return weights
 
     def roll_choice(self, dice: Dice, roll: Callable[[Dice], Any], odds: Callable[[], Sequence[tuple[Any, Fraction]]],
-                    label: str) -> Any:
+                    label: str, merge: Callable[[Any], Any] | None) -> Any:
         """Branch on ``odds()`` (whole-number weights, remembered per distribution); under
-        :func:`checking_keys` compare it with the enumeration of ``roll`` first."""
+        :func:`checking_keys` compare it with the enumeration of ``roll`` first (its answers
+        put through ``merge``, when given)."""
+        return self._choose(self._met(lambda: self._choice(roll, odds, label, merge)))
+
+    def _choice(self, roll: Callable[[Dice], Any], odds: Callable[[], Sequence[tuple[Any, Fraction]]],
+                label: str, merge: Callable[[Any], Any] | None) -> tuple[tuple[tuple[Any, int], ...], int]:
         given = tuple(odds())
         weights = _choice_weights(given, label)
         if _CHECK_KEYS[0]:
             from fractions import Fraction
 
             found, cut = enumerate_runs(lambda roller: roll(Dice(roller)), self.cutoff)
+            if merge is not None:
+                merged: dict[Any, Fraction] = {}
+                for answer, p in found.items():
+                    merged[merge(answer)] = merged.get(merge(answer), Fraction(0)) + p
+                found = merged
             promised = _as_fractions(weights)
             if not cut and found != promised:
                 raise PluginError(f"{label}: the odds given to Dice.choose are not those of its roll "
                                   f"(rolled: {_shown(found)}; given: {_shown(promised)})")
             if cut and any(abs(found.get(v, Fraction(0)) - p) > cut for v, p in promised.items()):
                 raise PluginError(f"{label}: the odds given to Dice.choose are not those of its roll")
-        return self._choose(weights)
+        return weights
 
     def _iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
                  key: Hashable | None) -> tuple[tuple[tuple[Any, int], ...], int]:
@@ -364,6 +399,7 @@ def enumerate_weights(
     sums: dict[Any, list[int]] = {}  # answer -> [numerator, denominator]
     cut = [0, 1]
     stack: list[list[int]] = [[]]
+    met: dict[Any, Any] = {}  # sub-enumerations by the choices that led to them (EnumeratingRoller._met)
     budget = _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)
     while stack:
         path = stack.pop()
@@ -373,7 +409,7 @@ def enumerate_weights(
 
             raise TooMuchWork(f"exact odds would take more than {_limit('CRITCORE_MAX_ODDS_RUNS', MAX_RUNS):,} "
                               f"runs of the procedure (CRITCORE_MAX_ODDS_RUNS){_SIMULATE}")
-        roller = EnumeratingRoller(path, cutoff)
+        roller = EnumeratingRoller(path, cutoff, met)
         try:
             answer = run(roller)
             acc = sums.get(answer)

@@ -152,7 +152,7 @@ class SamplingDice:
     def branch(self, fn: Callable[[Any], Any], label: str, key: Any = None) -> Any:
         return fn(self)
 
-    def choose(self, roll: Callable[[Any], Any], odds: Callable[[], Any], label: str) -> Any:
+    def choose(self, roll: Callable[[Any], Any], odds: Callable[[], Any], label: str, merge: Any = None) -> Any:
         return roll(self)  # a simulation rolls as the rules say (odds() is for exact odds)
 
     def fold(self, state: Any, steps: Sequence[Callable[[Any, Any], Any]], label: str, key: Any = None) -> Any:

@@ -523,6 +523,43 @@ def test_odds_that_are_not_those_of_the_roll_are_caught_when_checking():
     assert result == {i: Fraction(1, 4) for i in (1, 2, 3, 4)}
 
 
+def test_choose_merges_answers_nothing_can_tell_apart_only_for_the_odds():
+    """Slots 1 and 2 hold one weapon (interchangeable): the odds give their class's 1/2 to slot 1
+    and ``merge`` maps 2 to 1. Real dice still answer the slot rolled (a 2); under checking_keys
+    the merged roll agrees with the odds, and odds naming slot 2 for the class are caught."""
+    from critcore.enumeration import checking_keys
+    from critcore.errors import PluginError
+
+    def merge(slot):
+        return 1 if slot in (1, 2) else slot
+
+    classes = lambda: [(1, Fraction(1, 2)), (3, Fraction(1, 4)), (4, Fraction(1, 4))]  # noqa: E731
+    assert Dice(ScriptedRoller("2")).choose(_slot, classes, "slot", merge) == 2
+    with checking_keys():
+        result, rest = enumerate_runs(lambda roller: Dice(roller).choose(_slot, classes, "slot", merge))
+        assert result == {1: Fraction(1, 2), 3: Fraction(1, 4), 4: Fraction(1, 4)} and rest == 0
+        wrong = lambda: [(2, Fraction(1, 2)), (3, Fraction(1, 4)), (4, Fraction(1, 4))]  # noqa: E731
+        with pytest.raises(PluginError, match="slot: the odds given to Dice.choose are not those of its roll"):
+            enumerate_runs(lambda roller: Dice(roller).choose(_slot, wrong, "slot", merge))
+
+
+def test_choose_takes_several_distinct_picks_from_one_roll():
+    """Two criticals among three slots, the second rolled again on the first's slot: each pair
+    (in slot order) has chance 1/3, given as one choice; checking compares it with the rolls."""
+    from critcore.enumeration import checking_keys
+
+    def two(d):
+        first = d.roll("1d3", "first").total
+        second = d.until(lambda dd: (lambda f: None if f == first else f)(dd.roll("1d3", "second").total), "second")
+        return tuple(sorted((first, second)))
+
+    pairs = lambda: [((1, 2), Fraction(1, 3)), ((1, 3), Fraction(1, 3)), ((2, 3), Fraction(1, 3))]  # noqa: E731
+    assert Dice(ScriptedRoller("3,3,1")).choose(two, pairs, "pair") == (1, 3)
+    with checking_keys():
+        result, _ = enumerate_runs(lambda roller: Dice(roller).choose(two, pairs, "pair"))
+    assert result == dict(pairs())
+
+
 def test_odds_must_add_up_to_one():
     from critcore.errors import PluginError
 

@@ -149,3 +149,100 @@ def test_a_bin_in_a_location_already_destroyed_is_no_explosion_event(run, mech):
     assert "ammo-explosion" in out.applied.tags
     texts = " ".join(out.applied.changes)
     assert "explodes" in texts and "does not explode" in texts
+
+
+# --- one code path: the slots of a roll are one Dice.choose, its odds checked against the rolls ---
+
+
+def _lt_reach(mech: dict[str, Any]) -> C.Reach:
+    """Testmech's left torso as criticals reach it (no transfer): slots 1-9 can take a critical."""
+    w = Work(freeze(mech))
+    slots = w.loc("LT")["slots"]
+    skip = C.roll_again_kinds(_tables()["components"])
+    return (("LT", 2, len(slots), tuple(C.hittable(slots, skip, set()))),)
+
+
+def _tables() -> Any:
+    from critcore.engine import Engine
+
+    return Engine("battletech").tables
+
+
+def test_the_odds_of_a_rolls_slots_are_those_of_rolling_them_one_by_one(mech):
+    """The closed form that exact odds branch on: 1, 2 and 3 criticals in the left torso strike
+    at least one of its three bins (slots 6-8) with the chances worked out by hand from the
+    rolls (1d6 for the half, a slot not yet struck in it, an exhausted half not rolled)."""
+    reach = _lt_reach(mech)
+    assert reach[0][3] == tuple(range(9))
+    half = _tables()["critical-slot-half"]
+    for k in (1, 2, 3):
+        odds = C.picks_odds(reach, k, "slot", half)
+        assert sum((p for _, p in odds), Fraction(0)) == 1
+        assert all(len(picks) == k for picks, _ in odds)
+        bins = sum((p for picks, p in odds if any(i in (5, 6, 7) for _, i in picks)), Fraction(0))
+        assert bins == _one_or_more_bins(k)
+
+
+def test_interchangeable_slots_merge_into_the_first_of_their_class(mech):
+    """The XL engine's slots 1-3 are one class: two criticals on slots 2 and 3 read as slots 1
+    and 2 (two engine hits), a critical that found nothing to hit stays where it is."""
+    w = Work(freeze(mech))
+    slots = w.loc("LT")["slots"]
+    ok = tuple(range(9))
+    classes = (("LT", 2, ok, C.slot_classes(w, slots, ok)),)
+    assert C.merge_picks((("LT", 1), ("LT", 2)), classes) == (("LT", 0), ("LT", 1))
+    assert C.merge_picks((("LT", 2), ("LT", -1)), classes) == (("LT", 0), ("LT", -1))
+
+
+def test_odds_that_differ_from_the_slot_rolls_fail_the_check(bt_registry, mech, monkeypatch):
+    """The slot choice is one Dice.choose: with checking_keys on (check_odds_agree) its odds are
+    compared with the enumeration of the rolls. Odds that put every critical on the first slot
+    a roll can reach are caught, naming the label; the plugin's own odds pass."""
+    import pytest
+    from critcore.engine import Engine
+    from critcore.enumeration import checking_keys
+    from critcore.errors import PluginError
+    from critcore.exact import exact_odds
+
+    engine = Engine("battletech", registry=bt_registry)
+    with checking_keys():
+        right = exact_odds(engine, "critical", {"location": "LT"}, mech)
+    assert right.remainder == 0
+
+    def first_slot(reach: Any, count: int, reroll: str, half: Any, classes: Any) -> Any:
+        return (((reach[0][0], reach[0][3][0]),) * count, Fraction(1)),
+
+    monkeypatch.setattr(C, "merged_odds", first_slot)
+    with checking_keys(), pytest.raises(PluginError, match=r"criticals? \(Left Torso\): the odds given to Dice.choose"):
+        exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, mech)
+
+
+def test_the_cascade_key_is_checked_by_check_odds_agree(bt_registry, mech, monkeypatch):
+    """The cascade's Dice.iterate key (Resolver.context_key) lets exact odds share its steps. It
+    is checked: with checking_keys on, a key that leaves out the unit (two units whose SRM-6 bins
+    explode for 12 and for 2 share it) is a PluginError naming the cascade, and the plugin's own
+    key passes the same two runs."""
+    import pytest
+    from critcore import enumeration
+    from critcore.engine import Engine
+    from critcore.enumeration import checking_keys
+    from critcore.errors import PluginError
+    from critcore.exact import exact_odds
+
+    from critcore_battletech.damage import Resolver
+
+    weak = copy.deepcopy(mech)
+    weak["items"]["LT-6"]["ammo"]["damage_per_shot"] = 2
+    params = {"location": "LT", "amount": 27}
+
+    def both() -> None:
+        for unit in (mech, weak):
+            exact_odds(Engine("battletech", registry=bt_registry), "damage", params, unit)
+
+    monkeypatch.setattr(enumeration, "_UNTIL_CACHE", {})
+    with checking_keys():
+        both()
+    monkeypatch.setattr(enumeration, "_UNTIL_CACHE", {})
+    monkeypatch.setattr(Resolver, "context_key", lambda self, what: (what,))
+    with checking_keys(), pytest.raises(PluginError, match="cascade: the key"):
+        both()

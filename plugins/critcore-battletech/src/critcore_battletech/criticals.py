@@ -6,16 +6,17 @@ slot in it. A slot that cannot take the hit (a kind whose ``components`` row has
 ``roll-again`` effect: empty and "roll again" slots) or is already destroyed is rolled again;
 when one half has nothing left to hit, only the other half is rolled.
 
-Each "roll again" loop goes through :meth:`critcore.dice.Dice.until`, so real dice are rolled
-again as people do at the table while exact odds take the acceptable results with their
-conditional probabilities (finite and exact).
+Real dice roll the slots as people do at the table (:func:`choose_slot`, each "roll again" a
+:meth:`critcore.dice.Dice.until`). The slots of one roll's criticals are one
+:meth:`critcore.dice.Dice.choose`: its ``odds`` (:func:`merged_odds`) are the same chances in
+closed form, one answer per set of slots, with interchangeable slots merged
+(:func:`merge_picks`), so exact odds follow one branch per outcome that anything after can tell
+apart instead of enumerating the rolls (checked against them by ``check_odds_agree``).
 """
 
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
-from math import lcm
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from critcore.dice import Dice, parse
@@ -50,6 +51,18 @@ def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determ
                          f"in the {name}.", data=Data(row=row.id, criticals=count, blown_off=False))
 
 
+@lru_cache(maxsize=64)
+def row_odds(table: Table) -> tuple[tuple[str, Fraction], ...]:
+    """The chance of each row of ``table`` on one roll of its dice (totals reading one row merged)."""
+    from fractions import Fraction
+
+    out: dict[str, Fraction] = {}
+    for total, p in parse(table.dice).distribution():
+        row = table.lookup(total).id
+        out[row] = out.get(row, Fraction(0)) + p
+    return tuple(out.items())
+
+
 def roll_again_kinds(components: Table) -> frozenset[str]:
     """Slot kinds that a critical never stays on (their row's effect is ``roll-again``)."""
     return frozenset(r.id for r in components.rows if r.code == ROLL_AGAIN)
@@ -61,27 +74,19 @@ def hittable(slots: Sequence[Mapping[str, Any]], skip: frozenset[str], taken: fr
 
 
 def _until_face(dice: Dice, faces: Sequence[int], label: str) -> int:
-    """1d6 again and again until one of ``faces`` comes up (exact under exact odds)."""
+    """1d6 again and again until one of ``faces`` comes up."""
     good = frozenset(faces)
 
     def attempt(d: Dice) -> int | None:
         face = d.roll("1d6", label).total
         return face if face in good else None
 
-    return dice.until(attempt, label, key=("1d6 until", good))
-
-
-def exact(dice: Any) -> bool:
-    """Running under exact odds (the enumerating roller)."""
-    # only exact odds import the enumerating roller: without it loaded, nothing can be exact (and
-    # a plain resolution does not pay for importing it, nor fractions)
-    enumeration = sys.modules.get("critcore.enumeration")
-    return enumeration is not None and isinstance(getattr(dice, "roller", None), enumeration.EnumeratingRoller)
+    return dice.until(attempt, label)
 
 
 @lru_cache(maxsize=4096)
 def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table) -> tuple[tuple[int, Fraction], ...]:
-    """The exact chance of each slot in ``ok`` being struck, as the rolling below gives it."""
+    """The exact chance of each slot in ``ok`` being struck, as :func:`choose_slot` rolls it."""
     from fractions import Fraction
 
     if size <= 6:
@@ -101,48 +106,124 @@ def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table) -> tuple
     return tuple((i, w / whole) for i, w in sorted(weights.items()))
 
 
-@lru_cache(maxsize=4096)
-def _faces_for(odds: tuple[tuple[Any, Fraction], ...]) -> tuple[Any, ...]:
-    """Faces of one die whose results give ``odds`` exactly (the answer per face)."""
-    sides = lcm(*(p.denominator for _, p in odds))
-    out: list[Any] = []
-    for i, p in odds:
-        out.extend([i] * int(p * sides))
-    return tuple(out)
+Pick = tuple[str, int]
+"""A critical's slot: (location code, slot index from 0; -1 when nothing was left to hit)."""
+
+Reach = tuple[tuple[str, int, int, tuple[int, ...]], ...]
+"""Where criticals can land, in the order they pass on: (location code, its record-sheet rank,
+its number of slots, the slots that can still take a critical) for the location rolled and, when
+criticals pass inward (``no_slot_left = transfer``), each location inward that the unit has."""
 
 
 @lru_cache(maxsize=4096)
-def set_odds(size: int, ok: tuple[int, ...], count: int, reroll: str,
-             half: Table) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    """The exact chance of each set of slots ``count`` criticals of one roll strike (in slot
-    order; fewer when the location runs out of slots that can be hit)."""
+def picks_odds(reach: Reach, count: int, reroll: str, half: Table) -> tuple[tuple[tuple[Pick, ...], Fraction], ...]:
+    """The exact chance of each set of slots ``count`` criticals of one roll strike, as
+    :func:`choose_slot` rolls them one by one (each in the first location of ``reach`` with a
+    slot left, slots already struck rolled again; ``-1`` in the last location when none is
+    left): sets in record-sheet order, as the rolls are applied. The order the slots were rolled
+    in does not change what happens, so sets rolled in another order are one answer."""
     from fractions import Fraction
 
-    from critcore.enumeration import add_to
-
     # whole-number [numerator, denominator] pairs: far cheaper than fractions in the recursion
-    seen: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], list[int]]] = {}
+    Weights = dict[tuple[tuple[int, int], ...], list[int]]
+    seen: dict[tuple[tuple[tuple[int, int], ...], int], Weights] = {}
 
-    def rec(left: tuple[int, ...], k: int) -> dict[tuple[int, ...], list[int]]:
-        if k == 0 or not left:
+    def rec(taken: tuple[tuple[int, int], ...], k: int) -> Weights:
+        if k == 0:
             return {(): [1, 1]}
-        found = seen.get((left, k))
-        if found is not None:  # the same slots left after other picks in another order
+        memo = (taken, k)
+        found = seen.get(memo)  # the same slots struck in another order
+        if found is not None:
             return found
-        out: dict[tuple[int, ...], list[int]] = {}
+        for pos, (_, _, size, ok) in enumerate(reach):
+            left = tuple(i for i in ok if (pos, i) not in taken)
+            if left:
+                break
+        else:
+            return {((len(reach) - 1, -1),) * k: [1, 1]}
+        out: Weights = {}
         for i, p in slot_odds(size, left, reroll, half):
             pn, pd = p.numerator, p.denominator
-            for rest, (qn, qd) in rec(tuple(x for x in left if x != i), k - 1).items():
-                key = tuple(sorted(rest + (i,)))
+            for rest, (qn, qd) in rec(tuple(sorted(taken + ((pos, i),))), k - 1).items():
+                key = tuple(sorted(rest + ((pos, i),)))
                 acc = out.get(key)
                 if acc is None:
                     out[key] = [pn * qn, pd * qd]
                 else:
-                    add_to(acc, pn * qn, pd * qd)
-        seen[(left, k)] = out
+                    _add(acc, pn * qn, pd * qd)
+        seen[memo] = out
         return out
 
-    return tuple((key, Fraction(n, d)) for key, (n, d) in sorted(rec(ok, count).items()))
+    def named(answer: tuple[tuple[int, int], ...]) -> tuple[Pick, ...]:
+        return tuple(sorted(((reach[pos][0], i) for pos, i in answer), key=lambda c: sheet_order(ranks[c[0]], c[1])))
+
+    ranks = {code: rank for code, rank, _, _ in reach}
+    return tuple(sorted(((named(a), Fraction(n, d)) for a, (n, d) in rec((), count).items()), key=_by_picks))
+
+
+def _add(acc: list[int], num: int, den: int) -> None:
+    """acc += num/den in whole numbers (the denominators here are mostly multiples of each other)."""
+    a, b = acc
+    if den == b:
+        acc[0] = a + num
+    elif den % b == 0:
+        acc[0], acc[1] = a * (den // b) + num, den
+    elif b % den == 0:
+        acc[0] = a + num * (b // den)
+    else:
+        acc[0], acc[1] = a * den + num * b, b * den
+
+
+def sheet_order(rank: int, index: int) -> tuple[int, int]:
+    """Where a pick (a location's record-sheet ``rank``, a slot ``index``) comes in a batch:
+    record-sheet order, a critical that found nothing to hit after the slots struck."""
+    return rank, index if index >= 0 else 1 << 30
+
+
+def _by_picks(item: tuple[tuple[Pick, ...], Fraction]) -> tuple[Pick, ...]:
+    return item[0]
+
+
+Classes = tuple[tuple[str, int, tuple[int, ...], tuple[int, ...]], ...]
+"""Interchangeable slots of each location of a :data:`Reach`: (code, rank, slots that can take a
+critical, for each of them the first slot of its class: :func:`slot_classes`)."""
+
+
+@lru_cache(maxsize=65536)
+def merge_picks(answer: tuple[Pick, ...], classes: Classes) -> tuple[Pick, ...]:
+    """``answer`` with each class of interchangeable slots told only by how many of its slots
+    were struck: the first that many slots of the class stand for them (``-1`` stays)."""
+    rep: dict[Pick, Pick] = {}
+    members: dict[Pick, list[int]] = {}
+    ranks = {code: rank for code, rank, _, _ in classes}
+    for code, _, ok, firsts in classes:
+        for i, first in zip(ok, firsts):
+            rep[(code, i)] = (code, first)
+            members.setdefault((code, first), []).append(i)
+    count: dict[Pick, int] = {}
+    out: list[Pick] = []
+    for pick in answer:
+        if pick[1] < 0:
+            out.append(pick)
+            continue
+        r = rep[pick]
+        out.append((r[0], members[r][count.get(r, 0)]))
+        count[r] = count.get(r, 0) + 1
+    return tuple(sorted(out, key=lambda c: sheet_order(ranks[c[0]], c[1])))
+
+
+@lru_cache(maxsize=4096)
+def merged_odds(reach: Reach, count: int, reroll: str, half: Table,
+                classes: Classes) -> tuple[tuple[tuple[Pick, ...], Fraction], ...]:
+    """:func:`picks_odds` with interchangeable slots merged by :func:`merge_picks`: an answer per
+    outcome anything after can tell apart, with far fewer states to follow."""
+    from fractions import Fraction
+
+    out: dict[tuple[Pick, ...], Fraction] = {}
+    for answer, p in picks_odds(reach, count, reroll, half):
+        key = merge_picks(answer, classes)
+        out[key] = out.get(key, Fraction(0)) + p
+    return tuple(sorted(out.items(), key=_by_picks))
 
 
 def slot_classes(view: Any, slots: Sequence[Mapping[str, Any]], ok: Sequence[int]) -> tuple[int, ...]:
@@ -152,8 +233,8 @@ def slot_classes(view: Any, slots: Sequence[Mapping[str, Any]], ok: Sequence[int
     lie in the same half of the location and hold the same thing in the same state, either
     slots of one item (the five slots of an LRM 20) or single-slot items alike in every
     respect (two full LRM-20 bins, two rear medium lasers). Exact odds strike the first slot
-    of a class with the chance of the whole class: the odds of every outcome a player can tell
-    apart stay exact, with far fewer states to follow.
+    of a class with the chance of the whole class (:func:`merge_picks`): the odds of every
+    outcome a player can tell apart stay exact, with far fewer states to follow.
     """
     items = tuple(freeze(view.item(slots[i].get("item"))) for i in ok)
     return _classes(len(slots), tuple(freeze(slots[i]) for i in ok), tuple(ok), items)
@@ -176,102 +257,14 @@ def _without(m: Mapping[str, Any], drop: str) -> tuple[Any, ...]:
     return tuple((k, v) for k, v in sorted(m.items()) if k != drop)
 
 
-def _class_odds(odds: tuple[tuple[int, Fraction], ...], ok: tuple[int, ...],
-                classes: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
-    """``odds`` of single slots, each class's chance given to its first slot."""
-    from fractions import Fraction
-
-    rep = dict(zip(ok, classes))
-    out: dict[int, Fraction] = {}
-    for i, p in odds:
-        out[rep[i]] = out.get(rep[i], Fraction(0)) + p
-    return tuple(sorted(out.items()))
-
-
-def _class_sets(odds: tuple[tuple[tuple[int, ...], Fraction], ...], ok: tuple[int, ...],
-                classes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    """``odds`` of sets of slots, each set told by how many slots of each class it holds (and
-    standing for the set of the first that many slots of each class)."""
-    rep = dict(zip(ok, classes))
-    members: dict[int, list[int]] = {}
-    for i, r in zip(ok, classes):
-        members.setdefault(r, []).append(i)
-    from fractions import Fraction
-
-    out: dict[tuple[int, ...], Fraction] = {}
-    for chosen, p in odds:
-        count: dict[int, int] = {}
-        for i in chosen:
-            count[rep[i]] = count.get(rep[i], 0) + 1
-        key = tuple(sorted(i for r, k in count.items() for i in members[r][:k]))
-        out[key] = out.get(key, Fraction(0)) + p
-    return tuple(sorted(out.items()))
-
-
-@lru_cache(maxsize=4096)
-def _set_die(size: int, ok: tuple[int, ...], count: int, reroll: str, half: Table,
-             classes: tuple[int, ...] | None) -> tuple[Any, ...] | None:
-    """The faces of a die giving each set of slots :func:`exact_set` can strike its chance
-    (None when that would take over 1000 sides)."""
-    odds = set_odds(size, ok, count, reroll, half)
-    if classes is not None:
-        odds = _class_sets(odds, ok, classes)
-    if len(odds) > 1 and lcm(*(p.denominator for _, p in odds)) > 1000:
-        return None
-    return _faces_for(odds)
-
-
-@lru_cache(maxsize=4096)
-def _slot_die(size: int, ok: tuple[int, ...], reroll: str, half: Table,
-              classes: tuple[int, ...] | None) -> tuple[int, ...]:
-    """The faces of a die giving each slot (or class of slots) in ``ok`` its chance."""
-    odds = slot_odds(size, ok, reroll, half)
-    if classes is not None:
-        odds = _class_odds(odds, ok, classes)
-    return _faces_for(odds)
-
-
-def _roll_face(dice: Dice, faces: tuple[Any, ...], label: str, key: Any) -> Any:
-    """One face of ``faces``: one branch per distinct face under exact odds (``key`` names the
-    die, cheaply, for sharing the branches)."""
-    if len(faces) == 1 or len(set(faces)) == 1:
-        return faces[0]
-    return dice.until(lambda d: faces[d.roll(f"1d{len(faces)}", label).total - 1], label, key=key)
-
-
-def exact_set(dice: Dice, half: Table, size: int, ok: list[int], count: int, reroll: str,
-              label: str, classes: tuple[int, ...] | None = None) -> tuple[int, ...] | None:
-    """Under exact odds: the slots of several criticals from one roll of a die whose faces give
-    each set of slots its exact chance (the order they were rolled in does not change what
-    happens, so far fewer branches than rolling them one by one); with ``classes``
-    (:func:`slot_classes`) sets alike up to interchangeable slots are one branch. None when no
-    die of at most 1000 sides can give the odds exactly (then the slots are rolled one by one)."""
-    args = (size, tuple(ok), count, reroll, half, classes)
-    faces = _set_die(*args)
-    if faces is None:
-        return None
-    return tuple(_roll_face(dice, faces, label, args))
-
-
-def _exact_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
-                reroll: str, classes: tuple[int, ...] | None) -> int:
-    """The slot roll under exact odds: the same chances as the table procedure, in as few
-    branches as there are (classes of) slots that can be struck."""
-    args = (len(slots), tuple(ok), reroll, half, classes)
-    return int(_roll_face(dice, _slot_die(*args), label, args))
-
-
 def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
-                reroll: str = "slot", classes: tuple[int, ...] | None = None) -> int:
+                reroll: str = "slot") -> int:
     """Roll for the slot a critical strikes among ``slots``; ``ok`` lists those it can strike.
 
     ``reroll`` is the ``slot_reroll`` option: ``slot`` rolls only the slot die again within the
-    chosen half, ``both`` rolls both dice again. Under exact odds the same chances are taken
-    from one roll (:func:`slot_odds`), branching once per slot that can be struck, or once per
-    class of interchangeable slots when ``classes`` (:func:`slot_classes`) is given.
+    chosen half, ``both`` rolls both dice again. :func:`slot_odds` gives the same chances in
+    closed form.
     """
-    if exact(dice):
-        return _exact_slot(dice, half, slots, ok, label, reroll, classes)
     again = "again on a slot that cannot take it"
     if len(slots) <= 6:
         return _until_face(dice, [i + 1 for i in ok], f"{label}: slot (1d6, {again})") - 1
@@ -287,8 +280,7 @@ def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok:
                 i = first - 2 + d.roll("1d6", f"{label}: slot in slots {first}-{first + 5}").total
                 return i if i in good else None
 
-            return int(dice.until(attempt, f"{label}: half and slot (both again on a slot that cannot take it)",
-                                  key=("half and slot", half, good)))
+            return int(dice.until(attempt, f"{label}: half and slot (both again on a slot that cannot take it)"))
         row = half.lookup(dice.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
         first = int(row.data.get("first_slot", 1))
     else:

@@ -8,6 +8,7 @@ and the events (PSRs due now). It lives only inside the ``apply`` stage.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Mapping
 
 from critcore.dice import Dice
@@ -145,8 +146,18 @@ _ORDER = {c: i for i, c in enumerate(L.CODES)}
 
 
 def _sheet_order(pick: tuple[str, int]) -> tuple[int, int]:
-    """Record-sheet order of a (location, slot) pick."""
-    return _ORDER[pick[0]], pick[1]
+    """Record-sheet order of a (location, slot) pick (:func:`criticals.sheet_order`)."""
+    return C.sheet_order(_ORDER[pick[0]], pick[1])
+
+
+def _enumerating(dice: Dice) -> bool:
+    """Running under exact odds (the enumerating roller): the cascade then waits in a queue of
+    pending actions (:meth:`Resolver.drain`), forgets the hits of a destroyed location and
+    tells no story. The one place left where the plugin asks which roller it has (the slot
+    choice no longer does: it is one :meth:`Dice.choose`)."""
+    # only exact odds import the enumerating roller: without it loaded, nothing can be exact
+    enumeration = sys.modules.get("critcore.enumeration")
+    return enumeration is not None and isinstance(getattr(dice, "roller", None), enumeration.EnumeratingRoller)
 
 
 def _no_pending(state: tuple[Any, ...]) -> bool:
@@ -175,7 +186,7 @@ class Resolver:
         self.batch = int((self.w.get("damage") or {}).get("resolutions", 0)) + 1
         if cascade:  # the apply stage: every slot hit in this resolution is marked with it
             self.w.set_sub("damage", resolutions=self.batch)
-        self.exact = C.exact(dice)
+        self.exact = _enumerating(dice)
         if turn is not None:
             self.w.set("turn", turn)
         self.turn = self.w.get("turn")
@@ -443,8 +454,8 @@ class Resolver:
         label = f"Determining Critical Hits: {L.name(code)}"
         table = self.crit_table
         # one roll; under exact odds the totals that read the same row are taken together
-        row = table.row(self.dice.until(lambda d: table.lookup(d.roll(table.dice, label).total).id, label,
-                                        key=("row", table)))
+        row = table.row(self.dice.choose(lambda d: table.lookup(d.roll(table.dice, label).total).id,
+                                         lambda: C.row_odds(table), label))
         last = self.dice.rolls[-1] if self.dice.rolls and self.dice.rolls[-1].label == label else None
         self.effects.append(row.effect(table.id, None if last is None else last.total, location=code))
         det = C.determination(row, L.kind(code), code, True)
@@ -458,46 +469,63 @@ class Resolver:
         """Roll the slots ``count`` criticals strike, starting in location ``code``.
 
         Answers (location, slot index) pairs in record-sheet order (the batch is applied in
-        that order), index -1 when nothing was left to hit.
+        that order), index -1 when nothing was left to hit. One :meth:`Dice.choose`: real dice
+        roll slot by slot, exact odds take :func:`criticals.merged_odds` (the same chances, one
+        answer per set of slots, interchangeable slots merged).
         """
         reroll = str(self.options.get("slot_reroll", "slot"))
+        reach = self.reach(code)
+
+        def one_more(d: Dice, taken: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+            """The slot of the next critical, given the slots already struck (in record-sheet order)."""
+            for where, _, _, ok in reach:
+                left = [i for i in ok if (where, i) not in taken]
+                if left:
+                    break
+            else:
+                return tuple(sorted(taken + ((reach[-1][0], -1),), key=_sheet_order))
+            n = len(taken) + 1
+            tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
+            idx = C.choose_slot(d, self.half, self.slots(where), left, tag, reroll)
+            return tuple(sorted(taken + ((where, idx),), key=_sheet_order))
+
+        def roll(d: Dice) -> tuple[tuple[str, int], ...]:
+            # one slot after another as at the table; enumerated (by the checks of the odds) with
+            # the same sets of slots struck in another order merged
+            return d.iterate((), one_more, lambda taken: len(taken) == count, f"{label}s ({L.name(code)})")
+
+        found: list[C.Classes] = []
+
+        def classes() -> C.Classes:  # only exact odds and their checks need them
+            if not found:
+                found.append(tuple((where, rank, ok, C.slot_classes(self.w, self.slots(where), ok))
+                                   for where, rank, _, ok in reach))
+            return found[0]
+
+        chosen = self.dice.choose(roll, lambda: C.merged_odds(reach, count, reroll, self.half, classes()),
+                                  f"{label}s ({L.name(code)})" if count > 1 else f"{label} ({L.name(code)})",
+                                  lambda answer: C.merge_picks(answer, classes()))
+        return list(chosen)
+
+    def slots(self, code: str) -> list[Any]:
+        """The slots of a location that criticals are rolled among (the first six of a six-slot one)."""
+        slots = self.w.loc(code)["slots"]
+        return list(slots[:6]) if L.slot_count(code) == 6 else list(slots)
+
+    def reach(self, code: str) -> C.Reach:
+        """Where the criticals of a roll in ``code`` can land (:data:`criticals.Reach`): ``code``,
+        then (``no_slot_left = transfer``) each location inward that the unit has."""
         transfer = self.options.get("no_slot_left") == "transfer"
-
-        def attempt(d: Dice) -> tuple[tuple[str, int], ...]:
-            taken: set[tuple[str, int]] = set()
-            out: list[tuple[str, int]] = []
-            for n in range(1, count + 1):
-                where = code
-                while True:
-                    loc = self.w.loc(where)
-                    slots = loc["slots"][:6] if L.slot_count(where) == 6 else loc["slots"]
-                    used = {i for c, i in taken if c == where}
-                    ok = [] if loc.get("destroyed") else C.hittable(slots, self.skip, used)
-                    nxt = L.INWARD[where] if transfer else None
-                    if ok or nxt is None or not self.w.has(nxt):
-                        break
-                    where = nxt
-                if not ok:
-                    out.append((where, -1))
-                    continue
-                tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
-                classes = C.slot_classes(self.w, slots, ok) if exact else None
-                idx = C.choose_slot(d, self.half, slots, ok, tag, reroll, classes)
-                taken.add((where, idx))
-                out.append((where, idx))
-            return tuple(out) if count == 1 else tuple(sorted(out, key=_sheet_order))
-
-        exact = C.exact(self.dice)
-        if count > 1 and exact:
-            loc = self.w.loc(code)
-            slots = loc["slots"][:6] if L.slot_count(code) == 6 else loc["slots"]
-            ok = [] if loc.get("destroyed") else C.hittable(slots, self.skip, set())
-            if len(ok) >= count or not transfer:
-                chosen = C.exact_set(self.dice, self.half, len(slots), ok, count, reroll,
-                                     f"{label}s ({L.name(code)})", C.slot_classes(self.w, slots, ok))
-                if chosen is not None:
-                    return [(code, i) for i in chosen] + [(code, -1)] * (count - len(chosen))
-        return list(attempt(self.dice))
+        out = []
+        where: str | None = code
+        while where is not None:
+            loc = self.w.loc(where)
+            slots = self.slots(where)
+            ok = () if loc.get("destroyed") else tuple(C.hittable(slots, self.skip, set()))
+            out.append((where, _ORDER[where], len(slots), ok))
+            nxt = L.INWARD[where] if transfer else None
+            where = nxt if nxt is not None and self.w.has(nxt) else None
+        return tuple(out)
 
     def choose(self, code: str, count: int, label: str) -> list[Effect]:
         """Roll the slots of ``count`` criticals in a location and say what each strikes."""
