@@ -203,30 +203,38 @@ def _non_finite_line(text: str) -> int | None:
 
 def check_data(data: Any, source: str, error: type[InputError] = InputError) -> None:
     """Refuse data nested deeper than :func:`max_depth`, with a whole number of more than
-    :func:`max_digits` digits, or with a number that is not finite (walked without recursion)."""
+    :func:`max_digits` digits, or with a number that is not finite (walked without recursion,
+    one level at a time: a unit read from its own format holds a thousand values or more, and
+    most are text, so the exact type of each is looked at once)."""
     depth_limit = max_depth()
-    bits = int(max_digits() * 3.3219280948873626) + 1  # a number of that many digits has at most these bits
     digits = max_digits()
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            items: Any = item.values()
-        elif isinstance(item, (list, tuple)):
-            items = item
-        elif isinstance(item, bool) or item is None:
-            continue
-        elif isinstance(item, int):
-            if item.bit_length() > bits - 4 and (item.bit_length() > bits or len(str(abs(item))) > digits):
-                raise error(f"{source}: a whole number of more than {digits} digits "
-                            f"(the limit is {digits}; CRITCORE_MAX_DIGITS)")
-            continue
-        elif isinstance(item, float):
-            if item != item or item in (float("inf"), float("-inf")):
-                raise error(f"{source}: {item} is not a finite number")
-            continue
-        else:
-            continue
-        if depth >= depth_limit:
-            raise error(f"{source}: nested deeper than {depth_limit} levels (CRITCORE_MAX_DEPTH)")
-        stack.extend((x, depth + 1) for x in items)
+    bits = int(digits * 3.3219280948873626) + 1  # a number of that many digits has at most these bits
+    level: list[Any] = [data]
+    depth = 0
+    while level:
+        below: list[Any] = []
+        for item in level:
+            kind = type(item)
+            if kind is str or kind is bool or item is None:
+                continue
+            if kind is int or kind is float or (kind is not dict and kind is not list and kind is not tuple):
+                _check_scalar(item, bits, digits, source, error)
+                if not isinstance(item, (dict, list, tuple)):
+                    continue
+            if depth >= depth_limit:
+                raise error(f"{source}: nested deeper than {depth_limit} levels (CRITCORE_MAX_DEPTH)")
+            below.extend(item.values() if isinstance(item, dict) else item)
+        level = below
+        depth += 1
+
+
+def _check_scalar(item: Any, bits: int, digits: int, source: str, error: type[InputError]) -> None:
+    if isinstance(item, bool):
+        return
+    if isinstance(item, int):
+        if item.bit_length() > bits - 4 and (item.bit_length() > bits or len(str(abs(item))) > digits):
+            raise error(f"{source}: a whole number of more than {digits} digits "
+                        f"(the limit is {digits}; CRITCORE_MAX_DIGITS)")
+    elif isinstance(item, float):
+        if item != item or item in (float("inf"), float("-inf")):
+            raise error(f"{source}: {item} is not a finite number")
