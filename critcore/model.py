@@ -34,7 +34,13 @@ def freeze(value: Any) -> Any:
         return value
     if t is dict:  # the common case, without the generic checks
         return _wrap({k if type(k) is str else str(k): freeze(v) for k, v in value.items()})
-    if t is list or t is tuple:
+    if t is tuple:  # already frozen as it is (a Data's tuple handed back changed): kept, not copied
+        for v in value:
+            c = v.__class__
+            if c is not Data and c not in _SCALARS:
+                return tuple([freeze(v) for v in value])
+        return value
+    if t is list:
         return tuple([freeze(v) for v in value])
     if isinstance(value, Data):
         return value

@@ -234,6 +234,18 @@ def test_data_is_immutable_though_a_dict_underneath() -> None:
     assert repr(Data(a=1)) == "Data({'a': 1})"
 
 
+def test_freezing_a_tuple_already_frozen_keeps_it_and_freezes_one_that_is_not() -> None:
+    """freeze() hands back a tuple of frozen values as it is (a changed copy of a Data's tuple is
+    not copied again), and still freezes a tuple holding a list or dict at any depth."""
+    from critcore.model import freeze
+
+    done = (Data(a=1), 2, "x", None)
+    assert freeze(done) is done and Data(t=done)["t"] is done
+    assert freeze((1, [2, {"b": [3]}])) == (1, (2, Data(b=(3,))))
+    assert freeze(((1, [2]),)) == ((1, (2,)),) and type(freeze(((1, [2]),))[0][1]) is tuple
+    assert type(freeze((1, {"c": 1}))[1]) is Data
+
+
 def test_parameters_of_another_type_are_checked_again() -> None:
     proc = Procedure("go", "Go.", (Param("n", "int"), Param("flag", "bool")))
     assert check_params(proc, {"n": 1}) is check_params(proc, {"n": 1})
