@@ -14,7 +14,7 @@ compiling methods at import (start-up) and with a faster ``__init__`` (every res
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Iterator
+from typing import Any, NoReturn
 
 from .records import record as record  # re-exported: systems import them from here
 from .records import record_field as record_field
@@ -34,7 +34,13 @@ def freeze(value: Any) -> Any:
         return value
     if t is dict:  # the common case, without the generic checks
         return _wrap({k if type(k) is str else str(k): freeze(v) for k, v in value.items()})
-    if t is list or t is tuple:
+    if t is tuple:  # already frozen as it is (a Data's tuple handed back changed): kept, not copied
+        for v in value:
+            c = v.__class__
+            if c is not Data and c not in _SCALARS:
+                return tuple([freeze(v) for v in value])
+        return value
+    if t is list:
         return tuple([freeze(v) for v in value])
     if isinstance(value, Data):
         return value
@@ -51,28 +57,43 @@ def thaw(value: Any) -> Any:
     if t in _PLAIN:
         return value
     if t is Data:
-        return {k: thaw(v) for k, v in value._items.items()}
+        return {k: thaw(v) for k, v in dict.items(value)}
     if t is tuple or t is list:
         return [thaw(v) for v in value]
-    if isinstance(value, Data):
+    if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [thaw(v) for v in value]
     return value
 
 
-def _wrap(items: dict[str, Any]) -> Data:
-    """A Data around an already-frozen dict (no copying, no checks)."""
-    data = Data.__new__(Data)
-    data._items = items
+_new_dict = dict.__new__
+_update = dict.update
+
+
+def _wrap(items: Mapping[str, Any]) -> Data:
+    """A Data holding an already-frozen mapping's entries (no checks)."""
+    data: Data = _new_dict(Data)
+    _update(data, items)
     data._hash = None
     return data
 
 
-class Data(Mapping[str, Any]):
-    """An immutable, hashable mapping of str to frozen JSON-like values."""
+def _refused(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise TypeError("Data is immutable: use .replace(...) for a changed copy")
 
-    __slots__ = ("_items", "_hash")
+
+class Data(dict[str, Any]):
+    """An immutable, hashable mapping of str to frozen JSON-like values.
+
+    A dict whose mutating methods are refused: every read (``[]``, ``get``, ``in``, iteration,
+    the views) is the dict's own C code, not a Python method (stages read their data often:
+    a BattleTech critical on a full unit reads it a few hundred times). Build a changed copy with
+    :meth:`replace`.
+    """
+
+    __slots__ = ("_hash",)
+    _hash: int | None
 
     def __init__(self, items: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
         if items is None:
@@ -81,60 +102,52 @@ class Data(Mapping[str, Any]):
             merged = dict(items or {}, **kwargs)
         else:
             merged = items
-        self._items: dict[str, Any] = {
+        _update(self, {
             k if k.__class__ is str else str(k): v if v.__class__ in _SCALARS else freeze(v)
             for k, v in merged.items()
-        }
-        self._hash: int | None = None
+        })
+        self._hash = None
 
-    def __getitem__(self, key: str) -> Any:
-        return self._items[key]
-
-    # Mapping's own get, `in` and views go through __getitem__ and __iter__ (several Python
-    # calls each); stages read their data often, so these go to the dict directly.
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._items.get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._items
-
-    def keys(self) -> Any:
-        return self._items.keys()
-
-    def items(self) -> Any:
-        return self._items.items()
-
-    def values(self) -> Any:
-        return self._items.values()
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(frozenset(self._items.items()))
-        return self._hash
+    def __hash__(self) -> int:  # type: ignore[override]
+        h = self._hash
+        if h is None:
+            h = self._hash = hash(frozenset(dict.items(self)))
+        return h
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Data):
-            return self._items == other._items
+        if other.__class__ is Data:
+            return dict.__eq__(self, other)
         if isinstance(other, Mapping):
-            return self._items == {k: freeze(v) for k, v in other.items()}
+            return dict.__eq__(self, {k: freeze(v) for k, v in other.items()})
         return NotImplemented
 
+    def __ne__(self, other: object) -> bool:
+        same = self.__eq__(other)
+        return same if same is NotImplemented else not same
+
     def __repr__(self) -> str:
-        return f"Data({self._items!r})"
+        return f"Data({dict.__repr__(self)})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy: rebuilt from a plain dict
+        return (Data, (dict(self),))
+
+    def __copy__(self) -> Data:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Data:
+        return self
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refused
 
     def replace(self, **changes: Any) -> Data:
         """A copy with some keys changed or added (unchanged values are shared, not copied)."""
-        items = {**self._items, **changes}
+        data: Data = _new_dict(Data)
+        _update(data, self)
         for k, v in changes.items():
-            if v.__class__ not in _SCALARS:
-                items[k] = freeze(v)
-        return _wrap(items)
+            changes[k] = v if v.__class__ in _SCALARS else freeze(v)
+        _update(data, changes)
+        data._hash = None
+        return data
 
 
 EMPTY = Data()

@@ -592,7 +592,7 @@ class Schema:
                     else:
                         rest[k] = v
                 out = self.root(rest, walk)
-                return _wrap({**kept, **out._items})
+                return _wrap({**kept, **out})
             return self.root(value, walk)
         except Bad as bad:
             raise bad.error(source) from None

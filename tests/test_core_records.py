@@ -210,6 +210,42 @@ def test_data_reads_like_a_mapping() -> None:
     assert Data({1: "x"}) == {"1": "x"}
 
 
+def test_data_is_immutable_though_a_dict_underneath() -> None:
+    """Data is a dict (its reads are the dict's own C code) whose every mutating method is
+    refused, so frozen state stays frozen; copies, pickles and JSON give the same data."""
+    import copy
+    import json
+    import pickle
+
+    d = Data(a=1, b={"c": [1]})
+    refused: list[Any] = [lambda: d.__setitem__("a", 2), lambda: d.__delitem__("a"), d.clear, lambda: d.pop("a"),
+                          d.popitem, lambda: d.setdefault("z", 1), lambda: d.update(z=1)]
+    for attempt in refused:
+        with pytest.raises(TypeError, match="immutable"):
+            attempt()
+    with pytest.raises(TypeError, match="immutable"):
+        d |= {"z": 1}
+    assert d == {"a": 1, "b": {"c": [1]}} and hash(d) == hash(Data(a=1, b=Data(c=(1,))))
+    assert not (d != {"a": 1, "b": {"c": [1]}}) and d != {"a": 2} and d != Data(a=1)
+    assert copy.copy(d) is d and copy.deepcopy(d) is d
+    again = pickle.loads(pickle.dumps(d))
+    assert type(again) is Data and again == d and type(again["b"]) is Data
+    assert json.loads(json.dumps(d)) == {"a": 1, "b": {"c": [1]}}
+    assert repr(Data(a=1)) == "Data({'a': 1})"
+
+
+def test_freezing_a_tuple_already_frozen_keeps_it_and_freezes_one_that_is_not() -> None:
+    """freeze() hands back a tuple of frozen values as it is (a changed copy of a Data's tuple is
+    not copied again), and still freezes a tuple holding a list or dict at any depth."""
+    from critcore.model import freeze
+
+    done = (Data(a=1), 2, "x", None)
+    assert freeze(done) is done and Data(t=done)["t"] is done
+    assert freeze((1, [2, {"b": [3]}])) == (1, (2, Data(b=(3,))))
+    assert freeze(((1, [2]),)) == ((1, (2,)),) and type(freeze(((1, [2]),))[0][1]) is tuple
+    assert type(freeze((1, {"c": 1}))[1]) is Data
+
+
 def test_parameters_of_another_type_are_checked_again() -> None:
     proc = Procedure("go", "Go.", (Param("n", "int"), Param("flag", "bool")))
     assert check_params(proc, {"n": 1}) is check_params(proc, {"n": 1})

@@ -11,7 +11,7 @@ from critcore.dice import RandomRoller
 from critcore.engine import Engine
 from critcore.model import Data
 
-from critcore_battletech.derived import derive
+from critcore_battletech.derived import derive, key_of, read_key
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -34,4 +34,27 @@ def test_derived_numbers_follow_the_state_through_a_campaign_of_hits(bt_registry
             else:
                 out = engine.run("damage", {"location": code, "amount": 9}, roller=roller, target=state)
             assert out.applied.data["derived"] == Data(derive(out.target, comp)), (unit["chassis"], i)
+            # the key carried with the new state is the one read off it whole (no cache)
+            assert key_of(out.target) == read_key.__wrapped__(out.target), (unit["chassis"], i)  # type: ignore[attr-defined]
             state = out.target
+
+
+def test_derived_numbers_stay_right_when_the_numbering_of_key_parts_starts_over(
+        bt_registry: Any, mech: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parts of a key are numbered (derived._part) and the numbering starts over when it is
+    full: an equal part then gets a new number, which may miss a cache but never hits a wrong
+    entry. With room for only 3 parts it starts over all the time, and every outcome's derived
+    numbers are still derive() of its new state."""
+    from critcore_battletech import derived
+
+    monkeypatch.setattr(derived, "PARTS", 3)
+    engine = Engine("battletech", registry=bt_registry)
+    roller = RandomRoller(5)
+    comp = engine.tables["components"]
+    state: Any = mech
+    codes = list(mech["locations"])
+    for i in range(60):
+        out = engine.run("critical", {"location": codes[i % len(codes)]}, roller=roller, target=state)
+        assert out.applied.data["derived"] == Data(derive(out.target, comp)), i
+        state = out.target
+    assert len(derived._parts) <= 3

@@ -7,6 +7,7 @@ changes a row changes them too.
 
 from __future__ import annotations
 
+from itertools import count
 from math import ceil
 from typing import Any, Mapping
 
@@ -96,6 +97,25 @@ def _loc_key(loc: Mapping[str, Any]) -> tuple[Any, ...]:
                    for i, s in enumerate(loc["slots"]) if s["kind"] in READ_KINDS]))
 
 
+PARTS = 65_536  # parts of keys kept numbered before the numbering starts over
+_parts: dict[tuple[Any, ...], int] = {}
+_numbers = count()
+
+
+def _part(key: tuple[Any, ...]) -> int:
+    """A number for one part of a key (a location's, the counted items'): equal parts get the
+    same number, so the whole key is a few numbers and hashing it (every look-up of derived
+    numbers) does not walk every slot of the unit again. Numbers are never given out twice: once
+    the numbering starts over, an equal part gets a new number (a miss in the caches, never a
+    wrong hit)."""
+    n = _parts.get(key)
+    if n is None:
+        if len(_parts) >= PARTS:
+            _parts.clear()
+        n = _parts[key] = next(_numbers)
+    return n
+
+
 def _items_key(counted: frozenset[str], item: Any) -> tuple[Any, ...]:
     """What derive() reads of the items it counts (heat sinks, jump jets)."""
     out = []
@@ -109,11 +129,34 @@ def _items_key(counted: frozenset[str], item: Any) -> tuple[Any, ...]:
 def read_key(state: Mapping[str, Any]) -> tuple[Any, ...]:
     """Everything :func:`derive` reads of a state, as a small key (two states with the same key
     have the same derived numbers): the location codes, then each location in that order, the
-    items it counts, the top-level entries of ``TOP_READ``."""
+    items it counts, the top-level entries of ``TOP_READ`` (the locations' parts and the items'
+    part numbered by :func:`_part`)."""
     locs = state["locations"]
     items = state.get("items") or {}
-    return (tuple(locs), tuple([_loc_key(loc) for loc in locs.values()]),
-            _items_key(_counted_items(locs), items.get), tuple([state.get(k) for k in TOP_READ]))
+    return (tuple(locs), tuple([_part(_loc_key(loc)) for loc in locs.values()]),
+            _part(_items_key(_counted_items(locs), items.get)), tuple([state.get(k) for k in TOP_READ]))
+
+
+CARRIED = 256  # keys carried with the states resolutions hand back (by identity)
+_carried: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
+
+
+def carry_key(state: Mapping[str, Any], key: tuple[Any, ...]) -> None:
+    """Keep ``key`` (its :func:`read_key`, worked out from the state before) with a state a
+    resolution hands back, so the next resolution on that state finds it without reading the
+    unit (a caller goes on from the state an outcome leaves)."""
+    if len(_carried) >= CARRIED:  # forget the older half (the newest states are the ones used next)
+        for old in list(_carried)[: CARRIED // 2]:
+            _carried.pop(old, None)  # another thread (crit serve's workers) may have dropped it
+    _carried[id(state)] = (state, key)
+
+
+def key_of(state: Mapping[str, Any]) -> tuple[Any, ...]:
+    """:func:`read_key` of a state: the key carried with it when a resolution made it, else read."""
+    hit = _carried.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    return read_key(state)
 
 
 def read_key_after(work: Any) -> tuple[Any, ...]:
@@ -121,19 +164,19 @@ def read_key_after(work: Any) -> tuple[Any, ...]:
     worked out from the key of the state it started from and what changed: the locations
     changed, the counted items changed, the top-level entries set."""
     base = work.base
-    codes, locs_key, items_key, top_key = read_key(base)
+    codes, locs_key, items_key, top_key = key_of(base)
     old_locs = base["locations"]
     if work.locs:
         changed = list(locs_key)
         for n, code in enumerate(old_locs):
             loc = work.locs.get(code)
             if loc is not None and loc is not old_locs[code]:
-                changed[n] = _loc_key(loc)
+                changed[n] = _part(_loc_key(loc))
         locs_key = tuple(changed)
     if work.items_w:
         counted = _counted_items(old_locs)
         if not counted.isdisjoint(work.items_w):
-            items_key = _items_key(counted, work.item)
+            items_key = _part(_items_key(counted, work.item))
     if not READ_KEYS.isdisjoint(work.top):
         top_key = tuple([work.get(k) for k in TOP_READ])
     return codes, locs_key, items_key, top_key

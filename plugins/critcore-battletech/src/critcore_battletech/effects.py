@@ -109,7 +109,7 @@ def consequences(res: Acting, effect: Effect) -> None:
         res.tag("ammo-explosion")
         dmg = int(data.get("explosion_damage", 0))
         it = res.w.item(item_id) if item_id is not None else None
-        if it is not None and isinstance(it.get("ammo"), Mapping):
+        if item_id is not None and it is not None and isinstance(it.get("ammo"), Mapping):
             before = it["ammo"].get("shots", 0)
             res.w.set_item(item_id, ammo=Data(it["ammo"]).replace(shots=0))
             res.change(f"{name} ({place}) explodes: {before} shots gone, {dmg} damage to internal structure")

@@ -18,10 +18,10 @@ from . import __version__
 from . import criticals as C
 from . import locations as L
 from .damage import Resolver
-from .derived import derive, read_key, read_key_after
+from .derived import carry_key, derive, key_of, read_key_after
 from .events import EVENTS, LOCATION_DESTROYED, THROUGH_ARMOR, unit_tags
 from .status import show_lines
-from .unitview import Work, check_unit, unit_name
+from .unitview import Work, check_unit, counted, unit_name
 from .memo import remembered
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
@@ -207,13 +207,18 @@ class DerivedNumbers:
     def __init__(self, comp: Table) -> None:
         self.comp = comp
         self.known: dict[tuple[Any, ...], Data] = {}
+        self.last: tuple[tuple[Any, ...], Data] | None = None  # the key asked last (most rolls strike nothing)
 
     def of(self, key: tuple[Any, ...], state: Mapping[str, Any]) -> Data:
+        last = self.last
+        if last is not None and last[0] is key:
+            return last[1]
         found = self.known.get(key)
         if found is None:
             if len(self.known) >= 4096:
                 self.known.clear()
             found = self.known[key] = Data(derive(state, self.comp))
+        self.last = (key, found)
         return found
 
 
@@ -223,8 +228,13 @@ def _derived_numbers(comp: Table) -> DerivedNumbers:
 
 
 def _derived(ctx: Any, state: Mapping[str, Any], work: Work | None = None) -> Data:
-    """The derived numbers of a state (``work``: the resolution that made it)."""
-    key = read_key(state) if work is None else read_key_after(work)
+    """The derived numbers of a state (``work``: the resolution that made it; the key is then
+    carried with the state, for the next resolution on it)."""
+    if work is None:
+        key = key_of(state)
+    else:
+        key = read_key_after(work)
+        carry_key(state, key)
     return _derived_numbers(ctx.tables["components"]).of(key, state)
 
 
@@ -294,17 +304,22 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) ->
 
 def _no_critical(ctx: Any, determination: Determination) -> Applied:
     """No critical on a unit (most rolls): nothing is struck, only the resolution is counted (and
-    the turn kept), so the work of a resolver is skipped."""
-    w = Work(ctx.target)
-    w.set_sub("damage", resolutions=int((ctx.target.get("damage") or {}).get("resolutions", 0)) + 1)
-    turn = ctx.param("turn")
-    if turn is not None:
-        w.set("turn", turn)
-    state = w.result()
-    data = Data(psr_now=(), derived=_derived(ctx, ctx.target))  # nothing derive() reads changed
-    if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
-        data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
+    the turn kept), so the work of a resolver is skipped, and the new state's derived numbers and
+    their key are those of the state before (nothing derive() reads changed)."""
+    target = ctx.target
+    state = counted(target, ctx.param("turn"))
+    key = key_of(target)
+    carry_key(state, key)
+    data = _quiet(_derived_numbers(ctx.tables["components"]).of(key, target))
+    if not (target.get("damage") or {}).get("resolutions") and target.get("import_warnings"):
+        data = data.replace(warnings=tuple(target["import_warnings"]))
     return Applied(determination.summary, (), state, (), data)  # nothing struck: no event
+
+
+@remembered(256)
+def _quiet(derived: Data) -> Data:
+    """An outcome's data when nothing was struck: no PSR, the derived numbers as they were."""
+    return Data(psr_now=(), derived=derived)
 
 
 def _apply_generic(determination: Determination, location: Location, effects: Sequence[Effect]) -> Applied:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from critcore.errors import StateError
-from critcore.model import Data, freeze
+from critcore.model import EMPTY, Data, freeze
 
 KIND = "battletech-mech"
 DAMAGE_KEYS = ("engine_hits", "gyro_hits", "sensor_hits", "life_support_hit", "heat_sinks_destroyed",
@@ -43,25 +43,27 @@ class Work:
 
     def __init__(self, target: Mapping[str, Any]) -> None:
         self.base = target
+        self.base_locs: Mapping[str, Mapping[str, Any]] = target.get("locations") or {}
         self.top: dict[str, Any] = {}
         self.locs: dict[str, Data] = {}
         self.items_w: dict[str, Data] = {}
 
     # -- reading ---------------------------------------------------------------------------
     def get(self, key: str, default: Any = None) -> Any:
-        if key in self.top:
-            return self.top[key]
+        top = self.top
+        if key in top:
+            return top[key]
         return self.base.get(key, default)
 
     def codes(self) -> Iterator[str]:
-        return iter(self.base["locations"])
+        return iter(self.base_locs)
 
     def has(self, code: str) -> bool:
-        return code in self.base["locations"]
+        return code in self.base_locs
 
     def loc(self, code: str) -> Mapping[str, Any]:
         w = self.locs.get(code)
-        return w if w is not None else self.base["locations"][code]
+        return w if w is not None else self.base_locs[code]
 
     def item(self, item_id: str | None) -> Mapping[str, Any] | None:
         if item_id is None:
@@ -97,7 +99,7 @@ class Work:
 
     def reset(self, code: str) -> None:
         """Put a location's slots, and the items in them, back as they were in the original."""
-        base = self.base["locations"][code]
+        base = self.base_locs[code]
         self.set_loc(code, slots=base["slots"])
         for s in base["slots"]:
             item_id = s.get("item")
@@ -135,10 +137,20 @@ class Work:
         """The new state as frozen data (unchanged parts are shared with the original)."""
         changes: dict[str, Any] = dict(self.top)
         if self.locs:
-            changes["locations"] = _data(self.base["locations"]).replace(**self.locs)
+            changes["locations"] = _data(self.base_locs).replace(**self.locs)
         if self.items_w:
             changes["items"] = _data(self.base.get("items") or Data()).replace(**self.items_w)
         return _data(self.base).replace(**changes)  # the parts not changed are shared, not copied
+
+
+def counted(state: Mapping[str, Any], turn: int | None) -> Data:
+    """The state a resolution that struck nothing leaves: the same unit with one resolution more
+    counted (and the turn kept, when given); everything else is shared with ``state``."""
+    damage = state.get("damage") or EMPTY
+    changes: dict[str, Any] = {"damage": _data(damage).replace(resolutions=int(damage.get("resolutions", 0)) + 1)}
+    if turn is not None:
+        changes["turn"] = turn
+    return _data(state).replace(**changes)
 
 
 def _data(value: Mapping[str, Any]) -> Data:
