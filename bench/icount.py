@@ -1,0 +1,79 @@
+"""Instruction counts of every start-up budget line, by valgrind (``--tool=callgrind``, user space).
+
+The clock on a shared 2-core machine swings by half from minute to minute; an instruction count
+does not, so this is how two versions are told apart by a few per cent. It leaves out what the
+CPU count cannot see (disk syncs, the kernel's share): ``bench.py`` gives the clock's figures.
+
+    python bench/icount.py [VENV_BIN]   # VENV_BIN: the folder with python and crit (default: this python's)
+
+Needs ``valgrind``; the BattleTech lines need ``../shared/mtf-samples`` (skipped without).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ATLAS = HERE.parent.parent / "shared" / "mtf-samples" / "Atlas AS7-D.mtf"
+
+
+def main() -> None:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("icount: valgrind is not installed (apt install valgrind)")
+    bin_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(sys.executable).parent
+    python, crit = str(bin_dir / "python"), str(bin_dir / "crit")
+    folder = tempfile.mkdtemp(prefix="critcore-icount-")
+    try:
+        run(python, crit, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run(python: str, crit: str, folder: str) -> None:
+    make = f"import runpy; runpy.run_path({str(HERE / 'bench_campaign.py')!r})['make_campaign']({folder!r})"
+    subprocess.run([python, "-c", make], check=True)
+    path = os.path.join(folder, "bench.db")
+    template = os.path.join(folder, "template.db")
+    shutil.copy(path, template)
+    commands = {
+        "floor: python -c 'import click'": [python, "-c", "import click"],
+        "crit --version": [crit, "--version"],
+        "crit --help": [crit, "--help"],
+        "crit resolve gurps attack": [crit, "resolve", "gurps", "attack", "--skill", "14", "--seed", "1"],
+        "crit resolve shadowrun2 wound": [crit, "resolve", "shadowrun2", "wound", "--seed", "1"],
+        "crit resolve battletech hit-location": [crit, "resolve", "battletech", "hit-location", "--seed", "1"],
+        "crit resolve gurps critical-hit --target @fighter": [
+            crit, "resolve", "gurps", "critical-hit", "--damage", "1d cut", "--seed", "1",
+            "--target", "@fighter", "--campaign", path],
+    }
+    fresh = os.path.join(folder, "unit.mtf")
+    if ATLAS.is_file():
+        unit = [crit, "resolve", "battletech", "critical", "--location", "RT", "--seed", "1", "--unit"]
+        commands["battletech critical --unit, imported before"] = unit + [str(ATLAS)]
+        commands["battletech critical --unit, a file never imported"] = unit + [fresh]
+    text = ATLAS.read_text(encoding="utf-8") if ATLAS.is_file() else ""
+    floor = 0
+    for n, (name, cmd) in enumerate(commands.items()):
+        shutil.copy(template, path)
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm the caches
+        shutil.copy(template, path)
+        if cmd[-1] == fresh:  # a text no command has imported: one more blank line than ever before
+            Path(fresh).write_text(text + "\n" * (n + os.getpid() % 1000 + 2), encoding="utf-8")
+        done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+                              capture_output=True, text=True)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            raise SystemExit(f"icount: valgrind gave no count for {name}:\n{done.stderr[-500:]}")
+        count = int(found.group(1))
+        floor = floor or count
+        print(f"  {name:<52} {count / 1e6:8.1f} M   {count / floor:5.2f} x floor", flush=True)
+
+
+if __name__ == "__main__":
+    main()
