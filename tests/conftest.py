@@ -30,6 +30,21 @@ def isolated_config(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def writable_cache(tmp_path, monkeypatch):
+    """critcore's cache folder in tmp_path, with writes on (as the ``crit`` command has them):
+    the folder, or a skip where the platform's cache folder does not follow XDG_CACHE_HOME."""
+    from critcore import resources
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("CRITCORE_CACHE", "1")
+    monkeypatch.setattr(resources, "_WRITES", [True])
+    folder = resources.cache_dir()
+    if folder is None or not folder.startswith(str(tmp_path)):
+        pytest.skip("this platform's cache folder does not follow XDG_CACHE_HOME")
+    return folder
+
+
+@pytest.fixture
 def invoke(registry):
     """Run the CLI with the fake system: invoke("resolve", "fake", "attack", ...)."""
     from click.testing import CliRunner

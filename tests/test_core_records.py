@@ -396,14 +396,9 @@ def test_plugins_do_not_import_dataclasses_to_resolve() -> None:
     assert after == "False"  # the records register with dataclasses only when asked (start-up)
 
 
-def test_generated_inits_are_compiled_once_and_read_back_from_the_cache(tmp_path, monkeypatch) -> None:
+def test_generated_inits_are_compiled_once_and_read_back_from_the_cache(monkeypatch, writable_cache) -> None:
     """The source of a batch of __init__s is compiled once; with the cache writable the next
     process reads the code back (same source) instead of compiling; other source compiles anew."""
-    from critcore import resources
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setenv("CRITCORE_CACHE", "1")
-    monkeypatch.setattr(resources, "_WRITES", [True])
     compiled: list[str] = []
     real = compile
 

@@ -147,14 +147,9 @@ def test_a_rule_file_row_that_fits_resolves_with_its_number(registry, isolated_c
 
 # --- shipped tables: checked when parsed, not again from a cache entry made from checked data ---
 
-def test_a_shipped_table_is_checked_when_parsed_and_not_from_its_cache_entry(tmp_path, monkeypatch):
+def test_a_shipped_table_is_checked_when_parsed_and_not_from_its_cache_entry(tmp_path, writable_cache):
     from critcore import resources
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("CRITCORE_CACHE", "1")
-    monkeypatch.setattr(resources, "_WRITES", [True])
-    if resources.cache_dir() is None or not resources.cache_dir().startswith(str(tmp_path)):
-        pytest.skip("this platform's cache folder does not follow XDG_CACHE_HOME")
     location = tmp_path / "blows.toml"
     location.write_text(TABLE.replace("{value}", "2"))
     calls = []
@@ -166,15 +161,10 @@ def test_a_shipped_table_is_checked_when_parsed_and_not_from_its_cache_entry(tmp
     assert len(calls) == 2  # an edited file is parsed, and checked, again
 
 
-def test_a_table_that_fails_its_check_leaves_no_cache_entry(tmp_path, monkeypatch):
+def test_a_table_that_fails_its_check_leaves_no_cache_entry(tmp_path, writable_cache):
     from critcore import resources
     from critcore.tables import build_table
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("CRITCORE_CACHE", "1")
-    monkeypatch.setattr(resources, "_WRITES", [True])
-    if resources.cache_dir() is None or not resources.cache_dir().startswith(str(tmp_path)):
-        pytest.skip("this platform's cache folder does not follow XDG_CACHE_HOME")
     location = tmp_path / "blows.toml"
     text = TABLE.replace("{value}", "-3")
     location.write_text(text)
