@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .enumeration import EnumeratingRoller, add_to, enumerate_weights_within
 from .engine import Engine, check_params, direct_caller
-from .model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, thaw
+from .model import Applied, Data, Determination, Effect, Event, Location, outcome_tags
 from .probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)

@@ -159,7 +159,7 @@ def test_a_config_section_for_no_installed_system_is_refused_with_file_and_line(
     """`[systems.nosuch]` in a config was accepted silently."""
     (isolated_config / "critcore.toml").write_text('rules = []\n\n[systems.nosuch]\nx = 1\n')
     r = invoke("resolve", "fake", "attack", "--seed", "1")
-    line = one_clean_line(r, "critcore.toml, line 3", "nosuch", "installed: fake")
+    one_clean_line(r, "critcore.toml, line 3", "nosuch", "installed: fake")
     r = invoke("tables", "fake")
     one_clean_line(r, "critcore.toml, line 3")
 

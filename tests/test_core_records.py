@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from critcore import records
-from critcore.config import Config
 from critcore.dice import DiceExpr, RandomRoller, SuccessTest, make_test, parse
 from critcore.context import Context
 from critcore.engine import Engine, check_params, make_step
@@ -34,7 +33,7 @@ from critcore.model import (
     record,
     record_field,
 )
-from critcore.plugins import PluginSpec, Registry, RuleInfo, _parse_entry_points
+from critcore.plugins import RuleInfo, _parse_entry_points
 from critcore.tables import Row, Table, _is_header, make_row, row_lines
 
 FROZEN = [Param, Procedure, Option, SystemInfo, Roll, Note, Determination, Location, Effect, Applied, Step,

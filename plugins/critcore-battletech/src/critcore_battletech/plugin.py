@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from critcore import hookimpl
-from critcore.errors import ParamError, StateError
+from critcore.errors import ParamError
 from critcore.model import Applied, Data, Determination, Effect, Location, Option, Outcome, Param, Procedure, SystemInfo
 from critcore.tables import Row, Table
 
