@@ -183,21 +183,30 @@ def load_toml(text: str, source: str, error: type[InputError] = InputError) -> d
     try:
         check_data(data, source, error)
     except InputError as exc:
-        line = _non_finite_line(text) if "not a finite number" in str(exc) else None
+        reported = str(exc)[len(source) + 2:]  # "inf is not a finite number"
+        line = _non_finite_line(text, reported.split()[0]) if reported.endswith("not a finite number") else None
         if line is None:
             raise
-        raise error(f"{source}, line {line}: {str(exc)[len(source) + 2:]}") from None
+        raise error(f"{source}, line {line}: {reported}") from None
     return data
 
 
-def _non_finite_line(text: str) -> int | None:
-    """The first line of a TOML text with a ``nan`` or ``inf`` value (for the error's line)."""
+def _non_finite_line(text: str, value: str) -> int | None:
+    """The first line of a TOML text giving a key the value ``value`` (``nan`` or ``inf``, either
+    sign), outside multi-line strings: the line of a refused non-finite number."""
     import re
 
-    pattern = re.compile(r"""^[^#"']*[=,\[]\s*[+-]?(nan|inf)\s*(?:[,\]}#]|$)""")
+    word = "nan" if "nan" in value else "inf"
+    pattern = re.compile(r"""^[^#"']*[=,\[]\s*[+-]?""" + word + r"""\s*(?:[,\]}#]|$)""")
+    inside: str | None = None  # the quotes of the multi-line string a line is in
     for number, line in enumerate(text.splitlines(), 1):
+        if inside is not None:
+            if line.count(inside) % 2:
+                inside = None
+            continue
         if pattern.search(line):
             return number
+        inside = next((q for q in ('"""', "'''") if line.count(q) % 2), None)
     return None
 
 
@@ -217,13 +226,16 @@ def check_data(data: Any, source: str, error: type[InputError] = InputError) -> 
             kind = type(item)
             if kind is str or kind is bool or item is None:
                 continue
-            if kind is int or kind is float or (kind is not dict and kind is not list and kind is not tuple):
+            if isinstance(item, dict):
+                values: Any = item.values()
+            elif isinstance(item, (list, tuple)):
+                values = item
+            else:
                 _check_scalar(item, bits, digits, source, error)
-                if not isinstance(item, (dict, list, tuple)):
-                    continue
+                continue
             if depth >= depth_limit:
                 raise error(f"{source}: nested deeper than {depth_limit} levels (CRITCORE_MAX_DEPTH)")
-            below.extend(item.values() if isinstance(item, dict) else item)
+            below.extend(values)
         level = below
         depth += 1
 

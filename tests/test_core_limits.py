@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from critcore import files
-from critcore.errors import ConfigError, StateError
+from critcore.errors import ConfigError, InputError, StateError
 
 needs_dev_zero = pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -189,3 +189,17 @@ def test_exact_odds_stop_at_the_run_limit(invoke, monkeypatch):
     one_clean_line(r, "more than 5 runs", "CRITCORE_MAX_ODDS_RUNS", "crit simulate")
     monkeypatch.delenv("CRITCORE_MAX_ODDS_RUNS")
     assert invoke("odds", "fake", "attack").exit_code == 0
+
+
+@pytest.mark.parametrize("text, line, value", [
+    # a nan inside a multi-line string is text, not a value: the value is on line 4
+    ('note = """\nx = nan\n"""\ny = nan\n', 4, "nan"),
+    # the error names the value refused (inf, on line 2), not the first nan or inf in the text
+    ("a = [[nan]]\nb = inf\n", 2, "inf"),
+    ("a = 1\nb = -inf\n", 2, "-inf"),
+])
+def test_a_non_finite_toml_number_is_refused_at_its_own_line(text, line, value):
+    from critcore.files import load_toml
+
+    with pytest.raises(InputError, match=rf"^f\.toml, line {line}: {value} is not a finite number$"):
+        load_toml(text, "f.toml")
