@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from .engine import Engine
 from .model import Outcome, SystemInfo
-from .plugins import Registry, rule_info
+from .plugins import Registry, rule_info, rule_system_matches
 
 if TYPE_CHECKING:  # imported for their types only: odds and simulate import them when called
     from .exact import Odds
@@ -85,7 +85,7 @@ class Installed:
                                     "package": e.package,
                                     "procedures": [{"name": p.name, "verb": p.verb, "help": p.help}
                                                    for p in e.info.procedures] if e.info else [],
-                                    "rules": [r for r in self.rules if r["system"] in ("", e.name)]}
+                                    "rules": [r for r in self.rules if rule_system_matches(r["system"], e.name)]}
             if e.error:
                 item["error"] = e.error
             out.append(item)

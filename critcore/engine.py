@@ -359,15 +359,13 @@ class Engine:
     def other_systems(self) -> Iterator[SystemInfo]:
         """The description of every other installed system, by name (a target given to the wrong
         system is named by the one it fits). One that fails to load is left out: it says so
-        when it is used."""
-        from .errors import CritcoreError
-
+        when it is used (whatever it raises: it is someone else's code, asked only for a hint)."""
         for name in sorted(self.registry.systems):
             if name == self.info.name:
                 continue
             try:
                 info = get_plugin_manager(self.registry, name, ()).hook.critcore_system()
-            except (CritcoreError, ImportError, AttributeError, TypeError, ValueError):
+            except (Exception, SystemExit):
                 continue
             if isinstance(info, SystemInfo):
                 yield info

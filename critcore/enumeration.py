@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Sequence, TypeVar
 
-from .dice import Dice, DiceExpr, SuccessTest
+from .dice import Dice, DiceExpr, SuccessTest, _code_of
 from .errors import DiceError, PluginError
 
 if TYPE_CHECKING:
@@ -98,12 +98,6 @@ def checking_keys() -> Iterator[None]:
         yield
     finally:
         _CHECK_KEYS[0] = before
-
-
-def _code_of(fn: Callable[..., Any]) -> Any:
-    """The code of ``fn`` (a bound method's function's): part of every cache key, so two
-    different functions under one label and key never share an answer."""
-    return getattr(getattr(fn, "__func__", fn), "__code__", fn)
 
 
 def _same(label: str, key: Any, remembered: Any, fresh: Any) -> Any:

@@ -255,8 +255,12 @@ def new_plugin_manager() -> pluggy.PluginManager:
 def rule_applies(info: RuleInfo | None, system: str) -> bool:
     """A rule whose :class:`RuleInfo` names a system applies only there; one naming none (or
     ``"*"``), or with no info at all, applies everywhere."""
-    target = None if info is None else info.system
-    return target in (None, "", "*", system)
+    return rule_system_matches(None if info is None else info.system, system)
+
+
+def rule_system_matches(rule_system: str | None, system: str) -> bool:
+    """Whether a rule for ``rule_system`` (None, ``""`` or ``"*"``: every system) applies to ``system``."""
+    return rule_system in (None, "", "*", system)
 
 
 def registered_rule_info(pm: pluggy.PluginManager, plugin: Any, spec: PluginSpec | None = None) -> RuleInfo | None:

@@ -111,8 +111,6 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
                 _make_inits()
             cls.__init__(self, *args, **kwargs)
 
-        _PENDING.append((cls, declared))
-
         methods: dict[str, Any] = {"__init__": __init__, "__eq__": __eq__, "__repr__": __repr__}
         if frozen:
             names = frozenset(f.name for f in declared)
@@ -146,6 +144,8 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
         setattr(cls, "__match_args__", tuple(f.name for f in declared if f.init))  # (mypy refuses "cls.__match_args__ =")
         for name in ("__dataclass_fields__", "__dataclass_params__"):
             setattr(cls, name, _Registers(cls, frozen, name))
+        with _LOCK:  # queued once its placeholder __init__ is set, and never while a batch is taken
+            _PENDING.append((cls, declared))
         return klass
 
     return wrap if cls is None else wrap(cls)

@@ -159,7 +159,8 @@ def _key_groups(spec: Mapping[str, Any], name: str, effects: Mapping[str, Any], 
     """``[row_schema.one_of]`` or ``[row_schema.together]``: for an effect, a list of its keys."""
     groups = spec.get(name, {})
     if not isinstance(groups, Mapping) or not all(
-            code in effects and isinstance(keys, list) and keys and all(k in effects[code] for k in keys)
+            isinstance(code, str) and code in effects and isinstance(keys, list) and keys
+            and all(isinstance(k, str) and k in effects[code] for k in keys)
             for code, keys in groups.items()):
         raise TableError(f"{origin}: row_schema.{name} must give, for an effect, a list of its declared keys")
     return {code: tuple(keys) for code, keys in groups.items()}

@@ -752,10 +752,7 @@ def _whose(engine: Any, state: Mapping[str, Any], own: Schema | None) -> tuple[s
     """The installed system whose target ``state`` looks like, when it is not this one's."""
     mine = _score(own, state)
     best: tuple[int, str, str] | None = None
-    others = getattr(engine, "other_systems", None)
-    if others is None:
-        return None
-    for info in others():
+    for info in engine.other_systems():
         try:
             schema = schema_of(info)
         except (CritcoreError, AttributeError, TypeError, ValueError):

@@ -172,3 +172,13 @@ def test_a_table_that_fails_its_check_leaves_no_cache_entry(tmp_path, writable_c
         with pytest.raises(TableError, match="multiplier: -3 is out of range"):
             resources.load_toml(str(location), "blows.toml",
                                 check=lambda data: build_table(data, "blows.toml", text))
+
+
+@pytest.mark.parametrize("name", ["one_of", "together"])
+def test_a_group_of_keys_that_is_not_a_list_of_names_is_refused_not_a_crash(name):
+    """[row_schema.one_of]/[row_schema.together] give, for an effect, a list of its key names: a
+    list inside the list (unhashable) is refused with the one line, not a TypeError."""
+    from critcore.rowschema import RowSchema
+
+    with pytest.raises(TableError, match=f"row_schema.{name} must give"):
+        RowSchema({"effects": {"d": {"a": "int"}}, name: {"d": [["a"]]}}, "f.toml")

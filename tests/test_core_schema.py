@@ -321,3 +321,27 @@ def test_odds_and_simulate_check_the_target_file_too(invoke, tmp_path, verb):
     result = invoke(verb, "fake", "rest", "--target", str(sheet))
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [f"Error: {sheet}: hp: must be a whole number, not 2.5"]
+
+
+def test_a_broken_other_system_does_not_turn_a_refused_target_into_a_traceback():
+    """When a target fails the check, the other installed systems are asked whether it is theirs;
+    one whose description raises (here a KeyError, not a CritcoreError) is skipped, and the
+    refusal stays the one clean line about the target."""
+    import types
+
+    import fakesystem
+    from critcore import hookimpl
+    from critcore.engine import Engine
+    from critcore.errors import StateError
+    from critcore.plugins import Registry
+
+    broken = types.SimpleNamespace()
+
+    @hookimpl
+    def critcore_system():
+        raise KeyError("oops")
+
+    broken.critcore_system = critcore_system
+    reg = Registry.installed(extra_systems={"fake": fakesystem, "broken": broken}, discover=False)
+    with pytest.raises(StateError):
+        Engine("fake", registry=reg).check_target({"hp": "many"})

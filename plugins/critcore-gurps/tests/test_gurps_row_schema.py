@@ -99,3 +99,14 @@ def test_a_treat_as_result_must_be_a_roll_of_the_table(tmp_path):
                     'effect = "drop-weapon"\ntext = "He drops it."\ncheap_treat_as = 40\n')
     with pytest.raises(ConfigError, match=r"line 8: row 'drop-17-18': cheap_treat_as: 40 is out of range \(3 to 18\)"):
         Engine("gurps", rules=[str(path)], registry=REG)
+
+
+def test_an_animal_iq_range_needs_both_ends(tmp_path):
+    """Unarmed Critical Miss 17: an animal of IQ 3 to 5 flees. A house-rule strain row giving only
+    one end of the range is refused at load (it used to fail on the roll, as a KeyError)."""
+    path = tmp_path / "ours.toml"
+    path.write_text('system = "gurps"\n\n[[tables.unarmed-miss.row]]\nroll = 17\nid = "strain-17"\n'
+                    'effect = "strain"\ntext = "Strained, and a timid animal flees."\ninjury = 1\nminutes = 30\n'
+                    'pain_base = 20\npain_min_minutes = 1\nflee_turns = 1\nanimal_iq_max = 5\n')
+    with pytest.raises(ConfigError, match="animal_iq_min"):
+        Engine("gurps", rules=[str(path)], registry=REG)
