@@ -21,7 +21,7 @@ import re
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
-from .errors import CampaignError, StateError
+from .errors import CampaignError, InputError, StateError
 from .model import thaw
 from .records import record
 from .store import CHANGES, LogEntry, Store, TargetRow, Transaction
@@ -275,6 +275,23 @@ class Campaign:
             tx.add_log({"at": now, "who": self.who, "kind": "add", "target": row.id, "name": name,
                         "system": system, "summary": f"added from {origin or where}", "after": state_id})
         return TargetInfo(name, system, True, 1, now)
+
+    def add_text(self, system: str, name: str, file_name: str, text: str, *, origin: str | None = None) -> TargetInfo:
+        """:meth:`add` from a file's text (an upload, a shipped example): read as the system reads
+        a file called ``file_name`` (its suffix decides the format); an error names ``file_name``."""
+        import tempfile
+
+        base = os.path.basename(file_name.replace("\\", "/"))
+        if not base or base.startswith("."):
+            raise InputError(f"{file_name!r} is not a usable file name")
+        with tempfile.TemporaryDirectory(prefix="critcore-") as folder:
+            path = os.path.join(folder, base)
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            try:
+                return self.add(system, name, path, origin=origin or base)
+            except InputError as exc:  # name the file, not the temporary copy
+                raise type(exc)(str(exc).replace(path, base)) from None
 
     def targets(self) -> list[TargetInfo]:
         """Every target, by name, with how many changes its log holds."""

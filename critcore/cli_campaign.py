@@ -227,8 +227,8 @@ def add_examples(ctx: click.Context, systems: tuple[str, ...]) -> None:
     """Add the example targets the installed systems ship (or those of SYSTEMS), each under its
     file's name: bertram, runner, quillback..."""
     import os
-    import tempfile
 
+    from .campaign import check_name
     from .cli_examples import collect
     from .errors import CampaignError
 
@@ -236,15 +236,17 @@ def add_examples(ctx: click.Context, systems: tuple[str, ...]) -> None:
     found = [(system, ex) for system, ex in collect(ctx, systems) if system in reg.systems]
     if not found:
         raise CampaignError("the installed systems ship no example targets")
-    with _where(ctx) as camp, tempfile.TemporaryDirectory() as folder:
+    with _where(ctx) as camp:
         taken = {t.name for t in camp.targets()}
-        clash = [os.path.splitext(ex[0])[0] for _, ex in found if os.path.splitext(ex[0])[0] in taken]
-        if clash:
-            raise CampaignError(f"{camp.path}: a target named {clash[0]!r} exists already (nothing was added)")
+        for system, ex in found:  # every name checked before any is added
+            file_name = ex[0]
+            name = os.path.splitext(file_name)[0]
+            check_name(name)
+            if name in taken:
+                raise CampaignError(f"{camp.path}: a target named {name!r} exists already, or two examples "
+                                    f"share it ({file_name}); nothing was added")
+            taken.add(name)
         for system, ex in found:
-            path = os.path.join(folder, ex[0])
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(ex[1])
-            name = os.path.splitext(ex[0])[0]
-            camp.add(system, name, path, origin=f"the {system} example {ex[0]}")
+            file_name, name = ex[0], os.path.splitext(ex[0])[0]
+            camp.add_text(system, name, file_name, ex[1], origin=f"the {system} example {file_name}")
             out(f"added {name} ({system}) to {camp.path}: use it with --target @{name}")

@@ -119,7 +119,24 @@ def test_the_systems_examples_go_straight_into_the_campaign(invoke, isolated_con
     assert "added hero (fake)" in ok(invoke("campaign", "add-examples"))
     log = json.loads(ok(invoke("campaign", "log", "--json")))
     assert log[0]["summary"] == "added from the fake example hero.json"
-    assert "exists already (nothing was added)" in error_line(invoke("campaign", "add-examples", "fake"))
+    assert "exists already" in error_line(invoke("campaign", "add-examples", "fake"))
+
+
+def test_examples_that_share_a_name_add_nothing(invoke, isolated_config, monkeypatch):
+    """Two examples named hero (hero.json, hero.toml) cannot both be @hero: refused before any
+    is added, so the campaign is left as it was."""
+    import fakesystem
+    from critcore import hookimpl
+    from critcore.examples import Example
+
+    @hookimpl
+    def critcore_examples():
+        return [Example("hero.json", '{"hp": 12}\n', "one hero"), Example("hero.toml", "hp = 9\n", "another")]
+
+    monkeypatch.setattr(fakesystem, "critcore_examples", critcore_examples)
+    ok(invoke("campaign", "new"))
+    assert "nothing was added" in error_line(invoke("campaign", "add-examples"))
+    assert "hero" not in ok(invoke("campaign", "list"))
 
 
 def test_text_from_targets_reaches_the_terminal_escaped(invoke, isolated_config, monkeypatch):

@@ -250,20 +250,9 @@ class Service:
             raise InputError(f"{what}: 'text' (the file's content) is required with 'file'")
         assert file is not None
         base = os.path.basename(file.replace("\\", "/"))
-        if not base or base.startswith("."):
-            raise InputError(f"{what}: {file!r} is not a usable file name")
-        import tempfile
-
-        with tempfile.TemporaryDirectory(prefix="critcore-web-") as folder:
-            path = os.path.join(folder, base)
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            how = f"the {system} example {base}" if example is not None else f"{base} (sent to crit serve)"
-            try:
-                with self._writing:
-                    info = self.campaign().add(system, name, path, origin=how)
-            except InputError as exc:  # name the uploaded file, not the temporary copy
-                raise type(exc)(str(exc).replace(path, base)) from None
+        how = f"the {system} example {base}" if example is not None else f"{base} (sent to crit serve)"
+        with self._writing:
+            info = self.campaign().add_text(system, name, file, text, origin=how)
         return info.to_dict()
 
     def log(self, name: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
