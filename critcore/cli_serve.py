@@ -32,8 +32,12 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
     Needs the web extra: pip install "critcore[web]". See docs/web.md.
     """
     from .cli_errors import resume_gc
+    from .resources import cache_writes
 
     resume_gc()  # a server runs for hours
+    # and keeps what it parsed in memory: it writes no cache entries, which would otherwise be one
+    # per uploaded unit (each read from a temporary file of its own) and grow without end
+    cache_writes(False)
     try:
         import uvicorn
 

@@ -16,8 +16,8 @@ pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 
 
-def start(args, cwd):
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+def start(args, cwd, **more_env):
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **more_env)
     proc = subprocess.Popen([sys.executable, "-m", "critcore", "serve", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = []
@@ -55,6 +55,26 @@ def test_serve_prints_its_links_serves_and_stops(tmp_path):
         assert "token" not in said.lower()  # loopback: none needed
     finally:
         assert stop(proc) == 0
+
+
+def test_serve_writes_no_cache_entries(tmp_path):
+    """A server keeps what it parsed in memory: uploads (each read from a temporary file of its
+    own) would otherwise leave a cache entry each, without end. (A plain `crit resolve` writes
+    its parsed tables there, so the folder staying empty is no accident.)"""
+    pytest.importorskip("critcore_gurps")
+    cache = tmp_path / "cache"
+    subprocess.run([sys.executable, "-m", "critcore", "campaign", "new"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    proc, said = start(["--port", "0"], tmp_path, XDG_CACHE_HOME=str(cache), CRITCORE_CACHE="1")
+    try:
+        base = re.search(r"serving critcore\.db at (http://127\.0\.0\.1:\d+)/", said).group(1)
+        for n in range(3):
+            sent = httpx.post(base + "/api/targets", json={"system": "gurps", "name": f"f{n}", "file": "f.json",
+                                                           "text": '{"name": "F", "hp": 10, "ht": 10}'})
+            assert sent.status_code < 300, sent.text
+    finally:
+        assert stop(proc) == 0
+    assert not cache.exists() or not any(cache.rglob("*"))
 
 
 def test_off_loopback_a_token_is_made_and_needed(tmp_path):
