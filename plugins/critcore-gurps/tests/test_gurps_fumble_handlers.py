@@ -89,3 +89,15 @@ def test_forgotten_spell_is_checked_weekly() -> None:
     s = status(out, "forgot-spell")
     assert s["spell"] == "Fireball" and s["check"]["every"] == SECONDS["weeks"]
     assert s["check"]["next"] - s["since"] == SECONDS["weeks"]
+    assert "forgets Fireball: an IQ roll after a week, then every week, to remember it" in out.applied.changes
+
+
+def test_forgotten_spell_first_check_comes_from_the_row(tmp_path: Path) -> None:
+    """A house rule making the first check of row 17 come after 3 weeks says so, and sets it so."""
+    ours = rule(tmp_path, '[[tables.spell-failure.row]]\nroll = 17\nid = "forgotten-17"\neffect = "forget-spell"\n'
+                          'text = "Forgotten for longer."\ncheck_weeks = 3\n')
+    out = testing.run(gurps, "spell-failure", testing.faces_for("3d6", 17), target=CHARACTER, spell="Fireball",
+                      rules=[ours])
+    s = status(out, "forgot-spell")
+    assert s["check"]["next"] - s["since"] == 3 * SECONDS["weeks"] and s["check"]["every"] == SECONDS["weeks"]
+    assert "forgets Fireball: an IQ roll after 3 weeks, then every week, to remember it" in out.applied.changes

@@ -354,11 +354,12 @@ def _stun(f: Fumble) -> None:
 
 def _forget_spell(f: Fumble) -> None:
     spell = f.ctx.params.get("spell") or "the spell"
-    first = WEEK * int(f.d["check_weeks"])
-    f.status({"id": "forgot-spell", "spell": spell, "check": {"roll": "iq", "every": WEEK, "next": f.now + first,
+    weeks = int(f.d["check_weeks"])
+    f.status({"id": "forgot-spell", "spell": spell, "check": {"roll": "iq", "every": WEEK, "next": f.now + WEEK * weeks,
                                                               "modifier": 0},
               "text": f"has forgotten {spell}"},
-             f"forgets {spell}: an IQ roll after a week, then every week, to remember it")
+             f"forgets {spell}: an IQ roll after {'a week' if weeks == 1 else f'{weeks} weeks'}, then every week, "
+             "to remember it")
 
 
 def _misdirected(f: Fumble) -> None:
