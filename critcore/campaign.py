@@ -234,6 +234,8 @@ class Campaign:
         key = (system, tuple(enabled), repr(sorted(options.items())))
         found = self._engines.get(key)
         if found is None:
+            if len(self._engines) >= 64:  # a long-lived campaign (a bot, crit serve) met many settings
+                self._engines.clear()
             found = self._engines[key] = Engine(system, rules=enabled, options=options, registry=self.registry,
                                                 option_sources={n: f"{self.path} (campaign option)" for n in options})
         return found

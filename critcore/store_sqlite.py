@@ -112,7 +112,10 @@ class SQLiteStore:
             tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if tables and not create:
                 raise CampaignError(f"{self.location}: an SQLite file, but not a critcore campaign")
-            db.execute("PRAGMA journal_mode=WAL")  # kept in the file: set once, when the campaign is made
+        # kept in the file, so a no-op once set; set again when someone switched the file to
+        # another journal (a tool, a copy): readers beside a writer need the write-ahead log
+        db.execute("PRAGMA journal_mode=WAL")
+        if version == 0:
             from datetime import datetime, timezone
 
             with self._begin(True):  # the schema and its version in one transaction

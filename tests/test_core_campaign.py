@@ -289,6 +289,19 @@ def test_a_campaign_is_a_write_ahead_log_synced_at_every_commit(camp):
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_a_campaign_switched_to_another_journal_is_a_write_ahead_log_again_when_opened(camp):
+    """A tool (or a copy) may turn the file's journal to another mode; the next open sets WAL back."""
+    from critcore.campaign import Campaign
+
+    path = camp.path
+    camp.close()
+    other = sqlite3.connect(path)
+    other.execute("PRAGMA journal_mode=delete")
+    other.close()
+    with Campaign(path) as again:
+        assert again.store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
 def test_outcome_json_does_not_import_dataclasses():
     """Records become dataclasses only when asked (critcore.records); writing an outcome's JSON,
     as every campaign change does for its log, must not ask."""
