@@ -212,7 +212,11 @@ def _engine(ctx: click.Context, system: str, common: dict[str, Any], campaign: A
             options[name] = value
             sources[name] = f"{campaign.path} (campaign option)"
     rules += list(common.get("rule") or ())
-    return Engine(system, rules=rules, registry=registry(ctx), options=options, option_sources=sources)
+    return Engine(system, rules=rules, registry=registry(ctx), options=options, option_sources=sources,
+                  plugin_manager=ctx.meta.pop(_LOADED + system, None))
+
+
+_LOADED = "critcore.loaded."  # ctx.meta key: the plugin manager ProcedureGroup.info loaded, by system
 
 
 def _campaign_target(path: str | None) -> str | None:
@@ -479,9 +483,10 @@ class ProcedureGroup(Group):
         """The system's description (procedures and their parameters): no engine is built until
         the command runs and its rules and options are known."""
         if self._info is None:
-            from .engine import describe_system
+            from .engine import load_system
 
-            self._info = guarded(lambda: describe_system(self.system, registry(ctx)))()
+            pm, self._info = guarded(lambda: load_system(self.system, registry(ctx)))()
+            ctx.meta[_LOADED + self.system] = pm  # for the command's engine (_engine)
         return self._info
 
     def _accepts(self, proc: Any) -> bool:

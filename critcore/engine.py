@@ -271,26 +271,18 @@ def system_info(pm: Any, system: str) -> SystemInfo:
     return info
 
 
-_DESCRIBED: list[tuple[Registry | None, str, Any]] = []
-
-
 def describe_system(system: str, registry: Registry | None = None) -> SystemInfo:
     """A system's description, without an engine (no tables, rules or options): what ``crit``
-    needs to list a system's procedures and build their options before it knows the rules.
+    needs to list a system's procedures and build their options before it knows the rules."""
+    return load_system(system, registry)[1]
 
-    The plugin manager it loads is handed to the next :class:`Engine` built for the system with
-    no rule plugins (the usual command), which would build the same one again (0.4 ms)."""
+
+def load_system(system: str, registry: Registry | None = None) -> tuple[Any, SystemInfo]:
+    """The plugin manager holding the system alone, and its description. ``crit`` hands the
+    manager on to the command's :class:`Engine` (``plugin_manager=``) when no rule plugin joins,
+    which would otherwise load the same one again (0.4 ms)."""
     pm = get_plugin_manager(registry, system, ())
-    info = system_info(pm, system)
-    _DESCRIBED[:] = [(registry, system, pm)]
-    return info
-
-
-def _described_manager(registry: Registry | None, system: str) -> Any:
-    """The plugin manager :func:`describe_system` loaded for this system and registry, once."""
-    if _DESCRIBED and _DESCRIBED[0][0] is registry and _DESCRIBED[0][1] == system:
-        return _DESCRIBED.pop()[2]
-    return None
+    return pm, system_info(pm, system)
 
 
 class Engine:
@@ -307,8 +299,8 @@ class Engine:
         options: Mapping[str, Any] | None = None,
         registry: Registry | None = None,
         option_sources: Mapping[str, str] | None = None,
+        plugin_manager: Any = None,
     ) -> None:
-        given_registry = registry
         self.registry = registry if registry is not None else Registry.installed()
         rules = tuple(dict.fromkeys(rules))  # a rule enabled twice (config and --rule) counts once
         plugin_rules: list[str] = []
@@ -317,8 +309,9 @@ class Engine:
             from .houserules import split_rules
 
             plugin_rules, rule_files = split_rules(rules)
-        self.pm = (None if plugin_rules else _described_manager(given_registry, system)) \
-            or get_plugin_manager(self.registry, system, plugin_rules)
+        # a manager from load_system holds the system alone: enough unless a rule plugin joins
+        self.pm = plugin_manager if plugin_manager is not None and not plugin_rules \
+            else get_plugin_manager(self.registry, system, plugin_rules)
         info = self.info = system_info(self.pm, system)
         self.rules = rules
         tables = TableSet(info.tables_package, info.effect_codes or None)

@@ -79,16 +79,20 @@ def test_odds_builds_one_engine_and_compare_one_more(invoke, engines, isolated_c
     assert engines == [("fake", ("brutal.toml",)), ("fake", ())]
 
 
-def test_the_described_systems_plugin_manager_goes_to_one_engine_only(registry, isolated_config):
-    """describe_system hands the plugin manager it loaded to the next engine for the system with
-    no rule plugins, never to a second one (each engine owns its plugin manager)."""
-    from critcore.engine import Engine, describe_system
+def test_the_loaded_plugin_manager_goes_to_the_engine_it_is_handed_to(registry, isolated_config):
+    """load_system's plugin manager (crit lists a system's procedures with it) is used by the
+    engine it is handed to, unless a rule plugin joins; an engine given none loads its own."""
+    import fakerules
+    from critcore.engine import Engine, load_system
+    from critcore.plugins import Registry
 
-    info = describe_system("fake", registry)
-    first, second = Engine("fake", registry=registry), Engine("fake", registry=registry)
-    assert first.info is info and first.pm is not second.pm
-    describe_system("fake", registry)
+    pm, info = load_system("fake", registry)
+    given, own = Engine("fake", registry=registry, plugin_manager=pm), Engine("fake", registry=registry)
+    assert given.pm is pm and given.info is info and own.pm is not pm
     (isolated_config / "r.toml").write_text(BRUTAL)
-    with_file_rule = Engine("fake", rules=["r.toml"], registry=registry)  # a rule file only: no rule plugin
-    assert with_file_rule.options["crit_on_19"] is True
-    assert Engine("fake", registry=registry).pm is not with_file_rule.pm
+    with_file_rule = Engine("fake", rules=["r.toml"], registry=registry, plugin_manager=pm)  # no rule plugin
+    assert with_file_rule.pm is pm and with_file_rule.options["crit_on_19"] is True
+    rules_reg = Registry.installed(extra_systems={"fake": registry.systems["fake"]},
+                                   extra_rules={"keen": fakerules.KeenEdge()}, discover=False)
+    pm, _ = load_system("fake", rules_reg)
+    assert Engine("fake", rules=["keen"], registry=rules_reg, plugin_manager=pm).pm is not pm
