@@ -452,8 +452,8 @@ class Engine:
         return self.run_context(ctx)
 
     def run_context(self, ctx: Context) -> Outcome:
-        """Call the stages for a prepared context and assemble the outcome."""
-        stage = ctx.stage  # noqa: F841 (the stage running: a failing plugin's error names it, plugins._hook_of)
+        """Call the stages for a prepared context and assemble the outcome (``ctx.stage`` names
+        the stage running: a failing plugin's error names it, see ``plugins._hook_of``)."""
         det: Determination | None = None
         loc: Location | None = None
         effects: tuple[Effect, ...] = ()

@@ -364,7 +364,7 @@ def _hook_of(frames: list[FrameType]) -> str:
         if isinstance(caller, pluggy.HookCaller):
             return caller.name
         if frame.f_code.co_name == "run_context" and frame.f_globals.get("__name__") == "critcore.engine":
-            stage = frame.f_locals.get("stage")
+            stage = getattr(frame.f_locals.get("ctx"), "stage", None)
             if isinstance(stage, list) and stage and stage[0]:
                 return f"critcore_{stage[0]}"
     for frame in frames:
