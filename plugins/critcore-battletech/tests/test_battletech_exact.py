@@ -140,15 +140,16 @@ def test_an_ammunition_explosion_in_a_cascade_is_an_event_under_exact_odds(bt_re
     assert odds.event("location-destroyed") == expected
 
 
-def test_a_bin_in_a_location_already_destroyed_is_no_explosion_event(run, mech):
+def test_a_bin_in_a_location_already_destroyed_does_not_explode(run, mech):
     """Two criticals in the left torso (10 on the check) on the Ultra AC/5 bin (slot 8) and the
     SRM-6 bin (slot 7): the SRM-6 bin, first on the record sheet, explodes (12 damage, the torso's
     12 structure gone); the Ultra AC/5 bin is lost with the torso and does not explode. One
     explosion: the event is there, and the torso's loss is why the second bin stays full."""
     out = run("critical", "5,5,4,2,4,1", unit=mech, location="LT")
     assert "ammo-explosion" in out.applied.tags
-    texts = " ".join(out.applied.changes)
-    assert "explodes" in texts and "does not explode" in texts
+    explosions = [c for c in out.applied.changes if "explodes:" in c]  # "BIN (WHERE) explodes: ..."
+    assert len(explosions) == 1 and "SRM-6" in explosions[0]  # the SRM-6 bin's, and only it
+    assert any("Ultra AC/5" in c and "does not explode" in c for c in out.applied.changes)
 
 
 # --- one code path: the slots of a roll are one Dice.choose, its odds checked against the rolls ---
