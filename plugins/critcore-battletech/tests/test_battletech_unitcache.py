@@ -193,3 +193,16 @@ def test_an_edited_catalog_makes_the_answers_stale(cache: Path, expected: dict[s
         assert _name_data_read()
     finally:
         os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_an_importer_record_refuses_a_misspelt_field():
+    """The catalog's records (plain classes, built when the importer's data is read) take only
+    the fields their class declares: a misspelt one is an error where it is written, not an
+    AttributeError somewhere later."""
+    import pytest
+
+    from critcore_battletech.data.catalog import HeatSinkSpec
+
+    with pytest.raises(TypeError, match="HeatSinkSpec has no field"):
+        HeatSinkSpec(varient="double", pattern=None, type="double", dissipation=2)
+    assert HeatSinkSpec(variant="double", pattern=None, type="double", dissipation=2).dissipation == 2

@@ -61,6 +61,10 @@ class Fields:
     start-up nothing (the annotations list the fields; a default is a class attribute)."""
 
     def __init__(self, **fields: Any) -> None:
+        declared = type(self).__dict__.get("__annotations__", {})
+        unknown = [name for name in fields if name not in declared]
+        if unknown:  # a misspelt field (one left out is read from the class, or made later: Catalog)
+            raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(unknown)}")
         self.__dict__.update(fields)
 
     def __repr__(self) -> str:
@@ -195,26 +199,21 @@ class ConfigSpec(Fields):
     locations: tuple[LocationSpec, ...]
 
     def location(self, code: str) -> LocationSpec:
-        return _config_maps(self)[0][code]
+        return self._maps()[0][code]
 
     def by_header(self, header: str) -> LocationSpec | None:
-        return _config_maps(self)[1].get(header.strip().lower())
+        return self._maps()[1].get(header.strip().lower())
 
-
-_MAPS: dict[int, tuple[ConfigSpec, dict[str, LocationSpec], dict[str, LocationSpec]]] = {}
-
-
-def _config_maps(spec: ConfigSpec) -> tuple[dict[str, LocationSpec], dict[str, LocationSpec]]:
-    """A configuration's locations by code and by header (lower case), made once."""
-    found = _MAPS.get(id(spec))
-    if found is None or found[0] is not spec:
-        by_code = {loc.code: loc for loc in spec.locations}
-        by_header: dict[str, LocationSpec] = {}
-        for loc in spec.locations:
-            for h in loc.headers:
-                by_header.setdefault(h.lower(), loc)
-        found = _MAPS[id(spec)] = (spec, by_code, by_header)
-    return found[1], found[2]
+    def _maps(self) -> tuple[dict[str, LocationSpec], dict[str, LocationSpec]]:
+        """The locations by code and by header (lower case), made on first use and kept here."""
+        found: tuple[dict[str, LocationSpec], dict[str, LocationSpec]] | None = self.__dict__.get("_by")
+        if found is None:
+            by_header: dict[str, LocationSpec] = {}
+            for loc in self.locations:
+                for h in loc.headers:
+                    by_header.setdefault(h.lower(), loc)
+            found = self.__dict__["_by"] = ({loc.code: loc for loc in self.locations}, by_header)
+        return found
 
 
 class EngineSpec(Fields):
