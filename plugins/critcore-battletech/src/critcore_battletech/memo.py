@@ -21,6 +21,7 @@ from typing import Any, Callable, TypeVar
 R = TypeVar("R")
 
 FRONT = 256  # answers kept by the arguments' identity, per function
+_CO_VARARGS = 0x04  # inspect.CO_VARARGS (inspect is a large import for one number)
 
 
 def remembered(maxsize: int) -> Callable[[Callable[..., R]], Callable[..., R]]:
@@ -39,7 +40,7 @@ def remembered(maxsize: int) -> Callable[[Callable[..., R]], Callable[..., R]]:
             return answer
 
         code = fn.__code__
-        if code.co_argcount == 1 and not code.co_flags & 0x04:  # one argument, no *args
+        if code.co_argcount == 1 and not code.co_flags & _CO_VARARGS:  # one argument, no *args
 
             def call_one(arg: Any) -> R:
                 hit = front.get(id(arg))
