@@ -35,16 +35,14 @@ EXTRA_DICE = 1
 def critcore_determine(ctx: Context) -> Determination | None:
     if ctx.procedure.name != "wound":
         return None  # not ours: the system answers as usual
-    row = wound.severity_row(ctx)
+    plan = wound.plan_of(ctx)  # the target number and lethality table the Shadowrun plugin chose
     dice = wound.body_dice(ctx)
     if ctx.target is not None:
         from critcore_shadowrun2.character import alive, read_character
 
         alive(read_character(ctx.target))
-    tn = row.data["tn_gentle"] if ctx.options["tn_set"] == "gentle" else row.data["tn_recommended"]
-    if tn == "auto":
+    if plan.tn == "auto":
         return wound.AUTO_NONE  # no check is rolled, so there is nothing for the extra die to do
     ctx.note(f"Body check with {dice} + {EXTRA_DICE} dice (toughness)", by=INFO.name)
-    roll = ctx.dice.test(dice + EXTRA_DICE, tn, "Body check (the GM rolls in secret; toughness +1 die)")
-    table = ctx.tables["lethality-no-critical" if ctx.options["no_critical_category"] else "lethality"]
-    return wound.lethality(ctx, table.lookup(roll.total))  # the Shadowrun plugin's own answer (and event tag)
+    roll = ctx.dice.test(dice + EXTRA_DICE, plan.tn, "Body check (the GM rolls in secret; toughness +1 die)")
+    return wound.lethality(ctx, plan.table.lookup(roll.total))  # the Shadowrun plugin's own answer (and event tag)

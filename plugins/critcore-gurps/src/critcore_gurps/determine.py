@@ -143,7 +143,7 @@ def damage_of(ctx: Any) -> DamageSpec | None:
 
 
 def determine(ctx: Any) -> Determination | None:
-    plan = ctx.prepared or plan_of(ctx)
+    plan = plan_of(ctx)
     if plan.results:
         found: Determination | None = plan.results[ctx.dice.roll(D3, plan.label).total]
         return found
@@ -188,5 +188,5 @@ def locate(ctx: Any, determination: Determination | None) -> Location | None:
         return roll_location(ctx)
     elif name != "critical-hit" and name != "head-blow":
         return None
-    found = (ctx.prepared or plan_of(ctx)).location
+    found = plan_of(ctx).location
     return found if found is not None else roll_location(ctx)

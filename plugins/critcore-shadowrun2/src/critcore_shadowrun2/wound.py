@@ -96,7 +96,7 @@ def plan_of(ctx: Context) -> WoundPlan:
 
 def lethality(ctx: Context, row: Row) -> Determination:
     """The determination a lethality row gives (shared per row and engine; house rules use it too)."""
-    cache = (ctx.prepared or plan_of(ctx)).determinations
+    cache = plan_of(ctx).determinations
     found = cache.get(id(row))
     if found is not None:
         return found[1]
@@ -106,7 +106,7 @@ def lethality(ctx: Context, row: Row) -> Determination:
 
 
 def _location(ctx: Context, row: Row) -> Location:
-    cache = (ctx.prepared or plan_of(ctx)).locations
+    cache = plan_of(ctx).locations
     found = cache.get(id(row))
     if found is not None:
         return found[1]
@@ -151,15 +151,12 @@ def severity_row(ctx: Context) -> Row:
 
 def determine(ctx: Context) -> Determination:
     """The GM's Body check against the severity's TN; successes give the lethality."""
-    plan = ctx.prepared or plan_of(ctx)
-    dice = plan.dice
+    plan = plan_of(ctx)
+    dice = body_dice(ctx)  # --body, or the character file's
     if ctx.target is not None:
         from .character import alive, read_character
 
-        dice = body_dice(ctx)  # the body may come from the character file
         alive(read_character(ctx.target))  # a broken or dead character is refused before any roll
-    elif dice is None:
-        raise ParamError("wound needs --body N (or a character file that has a body rating)")
     if plan.tn == "auto":
         return AUTO_NONE
     roll = ctx.dice.test(dice, plan.tn, BODY_CHECK)
@@ -179,7 +176,7 @@ def effect(ctx: Context, determination: Determination | None, location: Location
     table = ctx.tables["critical-" + location.data["list"]]
     roll = ctx.dice.roll(table.dice, "critical in the " + location.name).total
     row = table.lookup(roll)
-    cache = (ctx.prepared or plan_of(ctx)).effects
+    cache = plan_of(ctx).effects
     found = cache.get((id(row), roll))
     if found is not None:
         return found[1]
@@ -220,7 +217,7 @@ def apply(ctx: Context, determination: Determination | None, location: Location 
     death = death_in(ctx, determination, eff)
     late = dies_before_help(death, ctx.params["help_minutes"])
     if ctx.target is None:
-        return _bare_applied((ctx.prepared or plan_of(ctx)).applied, determination, location, eff, death, late)
+        return _bare_applied(plan_of(ctx).applied, determination, location, eff, death, late)
     return _apply_to_character(ctx, determination, location, eff, death, late)
 
 
