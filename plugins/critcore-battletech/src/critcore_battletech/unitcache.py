@@ -35,16 +35,18 @@ from . import __version__
 
 _FORMAT = 1
 _HERE = os.path.dirname(os.path.abspath(__file__))
-# what the importer is made of: a change to any of these makes every entry stale
-_IMPORTER = ("units.py", "mtf.py", os.path.join("data", "catalog.py"), os.path.join("data", "ammo.toml"),
-             os.path.join("data", "configs.toml"), os.path.join("data", "engines.toml"),
-             os.path.join("data", "equipment.toml"), os.path.join("data", "families.toml"),
-             os.path.join("data", "heat_sinks.toml"), os.path.join("data", "structure.toml"))
+# what the importer is made of: a change to any of these (or to any data file) makes every entry stale
+_MODULES = ("units.py", "mtf.py", os.path.join("data", "catalog.py"))
 
 
 def _fingerprint() -> bytes:
     parts = [f"{_FORMAT}\0{__version__}"]
-    for name in _IMPORTER:
+    data = os.path.join(_HERE, "data")
+    try:
+        tables = sorted(os.path.join("data", n) for n in os.listdir(data) if n.endswith(".toml"))
+    except OSError:
+        tables = []
+    for name in (*_MODULES, *tables):
         try:
             st = os.stat(os.path.join(_HERE, name))
             parts.append(f"{name}\0{st.st_size}\0{st.st_mtime_ns}")
