@@ -170,13 +170,14 @@ def _target_path(common: dict[str, Any]) -> str | None:
     return common.get("target") or alias
 
 
-def _campaign(ctx: click.Context, common: dict[str, Any], path: str | None) -> Any:
+def _campaign(ctx: click.Context, common: dict[str, Any], path: str | None, name: str | None) -> Any:
     """The campaign this command uses: named by --campaign or CRITCORE_CAMPAIGN, or found (the
-    working folder or a parent) when the target is ``@NAME``; None when the command uses none."""
+    working folder or a parent) when the target is a campaign's (``name``, from ``@NAME``);
+    None when the command uses none."""
     import os
 
     named = common.get("campaign") or os.environ.get("CRITCORE_CAMPAIGN")
-    if not named and not (path and path.startswith("@")):
+    if not named and name is None:
         return None
     from .campaign import Campaign, find_campaign
     from .errors import CampaignError
@@ -220,7 +221,8 @@ _LOADED = "critcore.loaded."  # ctx.meta key: the plugin manager ProcedureGroup.
 
 
 def _campaign_target(path: str | None) -> str | None:
-    """``@NAME`` -> ``NAME``: the target is the campaign's; None for a file or no target."""
+    """``@NAME`` -> ``NAME``: the target is the campaign's; None for a file or no target
+    (``targets.campaign_name``, imported only when there is a target)."""
     if not path:
         return None
     from .targets import campaign_name
@@ -232,7 +234,7 @@ def _load(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[Any,
     """The engine and the target's state (None without a target), for odds and simulate."""
     path = _target_path(common)
     name = _campaign_target(path)
-    campaign = _campaign(ctx, common, path)
+    campaign = _campaign(ctx, common, path, name)
     engine = _engine(ctx, system, common, campaign)
     if path is None:
         return engine, (None, None)
@@ -265,7 +267,7 @@ def _session(ctx: click.Context, system: str, common: dict[str, Any]) -> tuple[A
                          "(--preview changes nothing)")
     if preview and (save or save_to):
         raise InputError("--preview changes nothing: leave out --save and --save-to")
-    campaign = _campaign(ctx, common, path)
+    campaign = _campaign(ctx, common, path, name)
     engine = _engine(ctx, system, common, campaign)
     if not path:
         return engine, nullcontext(None)
