@@ -124,6 +124,16 @@ def _summary(outcome: Any) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
+def in_force(entries: Iterable[LogEntry]) -> dict[int | None, LogEntry]:
+    """Each target's latest change still in force, by target id (``entries`` oldest first): what
+    :meth:`Campaign.undo` takes back (the web page puts its undo buttons there)."""
+    latest: dict[int | None, LogEntry] = {}
+    for e in entries:
+        if e.kind in CHANGES and not e.undone:
+            latest[e.target] = e
+    return latest
+
+
 class Campaign:
     """A campaign file opened for reading and changing. Keep one for many calls (a bot, a page);
     it keeps one engine per system with the campaign's house rules and options."""
@@ -398,11 +408,11 @@ class Campaign:
         """Take back the target's latest change (itself logged; :meth:`redo` brings it back)."""
         with self.store.transaction(write=True) as tx:
             row = self._find_for_undo(tx, name)
-            done = [e for e in tx.log(row.id) if e.kind in CHANGES and not e.undone]
-            if not done or done[-1].kind == "add":
+            latest = in_force(tx.log(row.id)).get(row.id)
+            if latest is None or latest.kind == "add":
                 raise CampaignError(f"{self.path}: {name}: nothing to undo (its log holds only its adding)"
-                                    if done else f"{self.path}: {name}: nothing to undo")
-            return self._flip(tx, row, done[-1], undo=True)
+                                    if latest else f"{self.path}: {name}: nothing to undo")
+            return self._flip(tx, row, latest, undo=True)
 
     def redo(self, name: str) -> LogEntry:
         """Bring back the change the latest undo took back (while no new change came after it)."""

@@ -190,13 +190,9 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     def _undoable(entries: Any) -> set[int]:
         """The entries an undo button takes back: each target's latest change still in force
         (undo always takes back a target's latest change, so only that one gets a button)."""
-        from ..store import CHANGES
+        from ..campaign import in_force
 
-        latest: dict[str, Any] = {}
-        for e in entries:  # oldest first; ``undone`` says whether a change is in force now
-            if e.kind in CHANGES and not e.undone:
-                latest[e.name] = e
-        return {e.id for e in latest.values() if e.kind in ("resolve", "treat")}
+        return {e.id for e in in_force(entries).values() if e.kind in ("resolve", "treat")}
 
     @gm_page()
     async def index(request: Request) -> Response:
