@@ -200,16 +200,17 @@ def _name(plugin: Any) -> str:
 
 
 def _plugin_manager(plugin: Any) -> Any:
-    import pluggy
+    """A plugin manager holding ``plugin`` alone, registered and checked as critcore does
+    (:func:`critcore.plugins._register`); a plugin pluggy refuses is an AssertionError."""
+    from .errors import PluginError
+    from .plugins import RULES_GROUP, SYSTEMS_GROUP, PluginSpec, _register, new_plugin_manager
 
-    from .plugins import new_plugin_manager
-
+    group = SYSTEMS_GROUP if hasattr(plugin, "critcore_system") else RULES_GROUP
     pm = new_plugin_manager()
     try:
-        pm.register(plugin, name=_name(plugin))
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        raise AssertionError(f"{_name(plugin)}: {' '.join(str(exc).split())}") from None
+        _register(pm, PluginSpec(_name(plugin), group, obj=plugin), plugin, _name(plugin))
+    except PluginError as exc:
+        raise AssertionError(str(exc)) from None
     return pm
 
 
