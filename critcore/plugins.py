@@ -60,6 +60,7 @@ class PluginSpec:
         self.version = version
         self.obj = obj
         self.error = error
+        self.claimants: list[str] = []  # the distributions claiming this name, when more than one
 
     def load(self) -> Any:
         """Import the plugin. Raises :class:`PluginError` with one line on failure."""
@@ -169,9 +170,15 @@ def _claim(found: dict[str, PluginSpec], spec: PluginSpec, blocked: set[str]) ->
         found[spec.name] = spec
         return
     kind = "system" if spec.group == SYSTEMS_GROUP else "house rule"
-    dists = [d for d in (first.error and first.dist.split(" and ") or [first.dist]) if d] + [spec.dist]
-    first.error = (f"{kind} {spec.name!r} is claimed by two distributions, {' and '.join(dists)}: neither is "
-                   f"loaded; pick one by disabling the other's distribution, e.g. CRITCORE_DISABLE_PLUGINS={spec.dist}")
+    if not first.claimants:
+        first.claimants.append(first.dist)
+    first.claimants.append(spec.dist)
+    dists = [d for d in first.claimants if d]
+    two = len(first.claimants) == 2
+    count, none, others = ("two", "neither", "the other's distribution") if two else \
+        (str(len(first.claimants)), "none", "the others' distributions")
+    first.error = (f"{kind} {spec.name!r} is claimed by {count} distributions, {' and '.join(dists)}: {none} is "
+                   f"loaded; pick one by disabling {others}, e.g. CRITCORE_DISABLE_PLUGINS={spec.dist}")
     first.dist = " and ".join(dists)
     first.version = ""
 

@@ -97,3 +97,14 @@ def test_plugin_that_does_not_describe_itself(site):
     make_dist(site, "critcore-mute", "1.0", "critcore.systems", "mute", "mute_mod", "x = 1\n", "mute_mod")
     with pytest.raises(PluginError, match="did not describe itself"):
         Engine("mute", registry=Registry.installed())
+
+
+def test_a_name_three_distributions_claim_names_all_three():
+    """Duplicate names load none of the claimants, and the error names every distribution."""
+    from critcore.plugins import SYSTEMS_GROUP, PluginSpec, _claim
+
+    found: dict = {}
+    for dist in ("one-dist", "two-dist", "three-dist"):
+        _claim(found, PluginSpec("gurps", SYSTEMS_GROUP, "x:y", dist), set())
+    error = found["gurps"].error
+    assert "claimed by 3 distributions, one-dist and two-dist and three-dist: none is loaded" in error
