@@ -58,3 +58,32 @@ def test_derived_numbers_stay_right_when_the_numbering_of_key_parts_starts_over(
         assert out.applied.data["derived"] == Data(derive(out.target, comp)), i
         state = out.target
     assert len(derived._parts) <= 3
+
+
+def test_derive_reads_no_top_level_entry_beyond_read_keys(bt_registry: Any, mech: dict[str, Any]) -> None:
+    """The derived numbers are remembered by what derive() reads (READ_KEYS): were it to read one
+    more top-level entry, a remembered answer could be stale without a word. Here every entry it
+    asks for is recorded."""
+    from collections.abc import Mapping
+
+    from critcore_battletech.derived import READ_KEYS
+
+    asked: set[str] = set()
+
+    class Recording(Mapping[str, Any]):
+        def __init__(self, data: Mapping[str, Any]) -> None:
+            self.data = data
+
+        def __getitem__(self, key: str) -> Any:
+            asked.add(key)
+            return self.data[key]
+
+        def __iter__(self) -> Any:
+            raise AssertionError("derive() walks every entry: it would read them all")
+
+        def __len__(self) -> int:
+            return len(self.data)
+
+    comp = Engine("battletech", registry=bt_registry).tables["components"]
+    assert derive(Recording(mech), comp) == derive(mech, comp)
+    assert asked and asked <= READ_KEYS

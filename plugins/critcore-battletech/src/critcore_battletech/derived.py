@@ -23,8 +23,9 @@ COUNTED_ITEMS = ("heat-sink", "jump-jet")  # kinds whose items derive() counts (
 # items. Keep these with the functions below: read_key() relies on them.
 READ_KINDS = frozenset({"hip", *LEG_ACTUATORS, *ARM_ACTUATORS, "shoulder", "engine", "gyro", "sensors",
                         "life-support", *COUNTED_ITEMS})
-READ_KEYS = frozenset({"config", "walk_mp", "jump_mp", "heat_sinks", "heat", "pilot", "destroyed",
-                       "destroyed_reason", "gyro_type", "locations", "items"})
+TOP_READ = ("config", "walk_mp", "jump_mp", "heat_sinks", "heat", "gyro_type", "pilot", "destroyed",
+            "destroyed_reason")  # the top-level entries it reads besides locations and items, in a fixed order
+READ_KEYS = frozenset({*TOP_READ, "locations", "items"})
 
 
 def _num(row: Any, key: str, default: int = 0) -> int:
@@ -82,10 +83,6 @@ def _counted_items(locations: Mapping[str, Mapping[str, Any]]) -> frozenset[str]
     """The items derive() counts (heat sinks, jump jets), by the slots that name them."""
     return frozenset(s["item"] for loc in locations.values() for s in loc["slots"]
                      if s["kind"] in COUNTED_ITEMS and s.get("item") is not None)
-
-
-TOP_READ = ("config", "walk_mp", "jump_mp", "heat_sinks", "heat", "gyro_type", "pilot", "destroyed",
-            "destroyed_reason")  # READ_KEYS but locations and items, in a fixed order
 
 
 def _loc_key(loc: Mapping[str, Any]) -> tuple[Any, ...]:
