@@ -119,8 +119,9 @@ def _one(n: int, noun: str) -> str:
     return f"one {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _next_turn(turns: int) -> str:
-    return "until his next turn" if turns == 1 else f"for {turns} turns"
+def _for_turns(turns: int, one: str = "next turn") -> str:
+    """How long something lasts, in words: ``one`` for a single turn, else "for N turns"."""
+    return one if turns == 1 else f"for {turns} turns"
 
 
 def _weapon_breaks(f: Fumble) -> None:
@@ -148,7 +149,7 @@ def _lose_balance(f: Fumble) -> None:
     penalty = int(f.d["defense_penalty"])
     f.status({"id": "lost-balance", "until": f.after_turns("turns"), "defense": penalty,
               "text": f"no actions; active defenses {penalty}"},
-             f"off balance: no actions {_next_turn(int(f.d['turns']))}, defenses {penalty}")
+             f"off balance: no actions {_for_turns(int(f.d['turns']), 'until his next turn')}, defenses {penalty}")
 
 
 def _strain_shoulder(f: Fumble) -> None:
@@ -181,7 +182,7 @@ def _strain(f: Fumble) -> None:
     ctx, d = f.ctx, f.d
     if d.get("flees"):
         f.status({"id": "fleeing", "until": f.after_turns("flee_turns"), "text": "flees (or cowers in surrender)"},
-                 f"loses its nerve: flees {'next turn' if int(d['flee_turns']) == 1 else _next_turn(int(d['flee_turns']))}"
+                 f"loses its nerve: flees {_for_turns(int(d['flee_turns']))}"
                  ", or cowers if cornered")
     elif ctx.params.get("unarmed_with") == "head" and not f.on_target:
         f.say(f"pulls a muscle: moderate pain for {d['pain_base']} minus HT minutes (at least {d['pain_min_minutes']})")
@@ -232,13 +233,17 @@ def _times(n: int) -> str:
     return {2: "double", 3: "triple"}.get(n, f"{n} times over")
 
 
+def _multiplied(n: int) -> str:
+    return {2: "doubled", 3: "tripled"}.get(n, f"multiplied by {n}")
+
+
 def _drop_guard(f: Fumble) -> None:
     penalty, factor = int(f.d["defense_penalty"]), int(f.d["evaluate_feint_factor"])
-    when = "next turn" if int(f.d["turns"]) == 1 else f"for {f.d['turns']} turns"
+    when = _for_turns(int(f.d["turns"]))
     f.status({"id": "guard-down", "until": f.after_turns("turns"), "defense": penalty,
               "text": f"defenses {penalty}; Evaluate and Feint against him count {_times(factor)}"},
              f"guard down: defenses {penalty} {when}, Evaluate bonuses and Feint penalties against him "
-             f"{'doubled' if factor == 2 else 'multiplied by ' + str(factor)}")
+             f"{_multiplied(factor)}")
 
 
 def _tear_muscle(f: Fumble) -> None:
@@ -253,7 +258,7 @@ def _tear_muscle(f: Fumble) -> None:
     high = ch.flag(ctx, f.state, "high_pain_threshold")
     penalty = int(d["penalty_high_pain_threshold"] if high else d["penalty"])
     shaken = int(d["off_balance_penalty"])
-    when = "next turn" if int(d["turns"]) == 1 else f"for {d['turns']} turns"
+    when = _for_turns(int(d["turns"]))
     f.status({"id": "off-balance", "until": f.after_turns("turns"), "penalty": shaken,
               "text": f"{shaken} to attacks and defenses"}, f"off balance: {shaken} to attacks and defenses {when}")
     scope = "everything" if part == "neck" else f"anything using the {LOCATIONS[part].name}"
