@@ -10,12 +10,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from . import jsontext
 from .errors import BusyError, CampaignError
 from .store import SCHEMA_VERSION, LogEntry, StoredState, TargetRow
 from .timeouts import busy_timeout
@@ -167,13 +167,13 @@ def _loads(text: str | None, what: str = "a log entry") -> Any:
     if text is None:
         return None
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
     except (TypeError, ValueError, RecursionError):
         raise sqlite3.DataError(f"{what} is not valid JSON (edited by hand?)") from None
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return jsontext.dumps(value)
 
 
 class _Tx:

@@ -1,0 +1,70 @@
+"""JSON text for the campaign store, read and written by the C code :mod:`json` itself runs on.
+
+``import json`` costs a campaign command about 1.1 ms of its start-up, nearly all of it spent
+compiling the six regular expressions of json's pure-Python fallbacks, which CPython never
+uses: ``json.loads`` and ``json.dumps`` hand the work to the scanner and encoder of its ``_json``
+accelerator. :func:`loads` and :func:`dumps` make that same scanner and encoder directly, so
+they give exactly what ``json.loads(text)`` and ``json.dumps(value, ensure_ascii=False,
+separators=(",", ":"), allow_nan=False)`` give (a property-based test holds them to it). A
+malformed text is handed to ``json.loads`` itself, for its own error; a Python without
+``_json`` uses :mod:`json` throughout. See docs/architecture.md, "Start-up".
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+_WHITESPACE = " \t\n\r"  # what JSON allows around a value
+_CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
+
+
+class _Reading:
+    """The settings the C scanner reads from a ``json.JSONDecoder`` (all json.loads' defaults)."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = _CONSTANTS.__getitem__
+
+
+def _unencodable(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+try:
+    from _json import encode_basestring, make_encoder, make_scanner
+except ImportError:  # a Python without the accelerator: json itself
+    import json
+
+    def loads(text: str) -> Any:
+        return json.loads(text)
+
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+else:
+    _scan = make_scanner(cast(Any, _Reading()))  # typeshed wants a JSONDecoder: it reads these six fields
+
+    def loads(text: str) -> Any:
+        """``json.loads(text)``."""
+        if isinstance(text, str) and not text.startswith("\ufeff"):
+            start = len(text) - len(text.lstrip(_WHITESPACE))
+            try:
+                value, end = _scan(text, start)
+            except StopIteration:  # no value there: json says where, below
+                pass
+            else:
+                if end == len(text) or not text[end:].strip(_WHITESPACE):
+                    return value
+        import json  # a malformed text (or not text at all): json's own error
+
+        return json.loads(text)
+
+    def dumps(value: Any) -> str:
+        """``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``."""
+        # a new encoder each time, as json makes one: its record of the containers being written
+        # (to refuse a cycle) must start empty, even after an error left it half full
+        encode = make_encoder({}, _unencodable, encode_basestring, None, ":", ",", False, False, False)
+        return "".join(encode(value, 0))
