@@ -13,7 +13,7 @@ import click
 
 from . import __version__
 from . import cli_complete as complete
-from .cli_errors import Command, Group, guarded, out, pause_gc, registry
+from .cli_errors import FILE, Command, Group, guarded, out, pause_gc, registry
 from .cli_procedures import SystemsGroup
 
 
@@ -39,8 +39,16 @@ class RootGroup(Group):
         return super().get_command(ctx, name)
 
 
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    # not click.version_option, which passes its help text through gettext (see cli_errors)
+    if value and not ctx.resilient_parsing:
+        click.echo(f"crit (critcore) {__version__}", color=ctx.color)
+        ctx.exit()
+
+
 @click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="crit", message="%(prog)s (critcore) %(version)s")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version and exit.")
 def cli() -> None:
     """Resolve critical hits for tabletop games.
 
@@ -61,7 +69,7 @@ for _verb, _help in (
 @cli.command(cls=Command)
 @click.option("--json", "json_out", is_flag=True, help="Print a JSON list.")
 @click.option("--rule", multiple=True, help="Show this rule as enabled too.")
-@click.option("--config", type=click.Path(dir_okay=False), help="Config file instead of ./critcore.toml.")
+@click.option("--config", type=FILE, help="Config file instead of ./critcore.toml.")
 @click.pass_context
 @guarded
 def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: str | None) -> None:
@@ -113,7 +121,7 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "foundry", "csv"]), default=None,
               help="text (default), json (= --json), foundry (a Foundry VTT RollTable document: give TABLE) or csv.")
 @click.option("--rule", multiple=True, help="Show the tables as this house rule changes them; repeatable.")
-@click.option("--config", type=click.Path(dir_okay=False), help="Config file instead of ./critcore.toml.")
+@click.option("--config", type=FILE, help="Config file instead of ./critcore.toml.")
 @click.pass_context
 @guarded
 def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, rule: tuple[str, ...],
@@ -175,9 +183,9 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
 
 @cli.command(cls=Command)
 @click.argument("system", shell_complete=complete.systems)
-@click.option("--target", required=True, type=click.Path(dir_okay=False),
+@click.option("--target", required=True, type=FILE,
               help="Character or unit file, or @NAME: a target of the campaign.")
-@click.option("--campaign", type=click.Path(dir_okay=False), help="Campaign file (for --target @NAME).")
+@click.option("--campaign", type=FILE, help="Campaign file (for --target @NAME).")
 @click.option("--json", "json_out", is_flag=True, help="Print the state as JSON.")
 @click.pass_context
 @guarded

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from .cli_errors import Command, Group, guarded, out, registry
+from .cli_errors import FILE, Command, Group, guarded, out, registry
 
 
 class _Where:
@@ -25,7 +25,7 @@ _WHERE = "critcore.campaign.where"  # its key in ctx.meta (click's meta is keyed
 
 
 @click.group(cls=Group)
-@click.option("--campaign", "path", type=click.Path(dir_okay=False),
+@click.option("--campaign", "path", type=FILE,
               help="Campaign file (default: $CRITCORE_CAMPAIGN, or critcore.db here or in a parent folder).")
 @click.pass_context
 def campaign(ctx: click.Context, path: str | None) -> None:
@@ -51,7 +51,7 @@ def _where(ctx: click.Context) -> Any:
 
 
 @campaign.command(cls=Command)
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.argument("file", required=False, type=FILE)
 @click.pass_context
 @guarded
 def new(ctx: click.Context, file: str | None) -> None:
@@ -66,7 +66,7 @@ def new(ctx: click.Context, file: str | None) -> None:
 @campaign.command(cls=Command)
 @click.argument("system")
 @click.argument("name")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=FILE)
 @click.pass_context
 @guarded
 def add(ctx: click.Context, system: str, name: str, file: str) -> None:
@@ -153,7 +153,7 @@ _undo_or_redo("redo", "Bring back the change the latest undo took back.")
 
 @campaign.command(cls=Command)
 @click.argument("name")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=FILE)
 @click.option("--overwrite", is_flag=True, help="Replace FILE if it exists.")
 @click.pass_context
 @guarded

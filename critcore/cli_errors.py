@@ -1,9 +1,12 @@
-"""What every ``crit`` command shares: the error edge and the plugin registry."""
+"""What every ``crit`` command shares: the error edge, the plugin registry, its help option and
+its file-name parameters."""
 
 from __future__ import annotations
 
 import functools
 import gc
+import os
+import stat
 from typing import TYPE_CHECKING, Any, Callable
 
 import click
@@ -124,9 +127,54 @@ else:
     _Command = object
 
 
+# click passes the text of its help option and its path types' names through gettext, and
+# gettext's first call imports ``locale`` (0.6 ms of every command) to find translations that
+# click does not ship: critcore's commands make both with their text as it is.
+HELP = "Show this message and exit."
+
+
+def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
+if TYPE_CHECKING:  # newer click types ParamType as generic; click 8.1 (still supported) cannot subscript it
+    ParamType = click.ParamType[Any]
+else:
+    ParamType = click.ParamType
+
+
+class FileName(ParamType):
+    """A file's name, as ``click.Path(dir_okay=False)`` takes it (a folder or an unreadable file
+    is refused, a file that does not exist yet is taken), made without gettext."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            mode = os.stat(value).st_mode
+        except (OSError, ValueError):  # not there (yet): the command decides
+            return value
+        if stat.S_ISDIR(mode):
+            self.fail(f"File {click.format_filename(value)!r} is a directory.", param, ctx)
+        if not os.access(value, os.R_OK):
+            self.fail(f"File {click.format_filename(value)!r} is not readable.", param, ctx)
+        return value
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="file")]
+
+
+FILE = FileName()
+
+
 class OneLineErrors(_Command):
     """Mixin for click commands: click's own usage errors (a bad choice, a number out of range,
-    a missing argument) become one line and exit code 2, like every other bad input."""
+    a missing argument) become one line and exit code 2, like every other bad input; and the
+    help option is made without gettext (above)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
@@ -134,6 +182,17 @@ class OneLineErrors(_Command):
         except click.UsageError as exc:
             path = ctx.command_path
             raise BadInput(f"{exc.format_message()} (see {path} --help)") from None
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        names = self.get_help_option_names(ctx)
+        if not names or not self.add_help_option:
+            return None
+        made: click.Option | None = self.__dict__.get("_critcore_help")
+        if made is None or made.opts != list(names):  # one option object per command, as click keeps it
+            made = click.Option([*names, "critcore_help"], is_flag=True, expose_value=False, is_eager=True,
+                                help=HELP, callback=_show_help)
+            self.__dict__["_critcore_help"] = made
+        return made
 
 
 class Command(OneLineErrors, click.Command):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
-from .cli_errors import BadInput, Command, Group, guarded, out, registry, resume_gc, warn
+from .cli_errors import FILE, BadInput, Command, Group, ParamType, guarded, out, registry, resume_gc, warn
 
 LEVEL_NAMES = ("determine", "locate", "effect", "apply")
 
@@ -31,23 +31,23 @@ def _run_options() -> list[click.Option]:
         click.Option(["--preview"], is_flag=True,
                      help="Change nothing: show what would happen to the target (a campaign target is otherwise "
                           "changed and logged at once)."),
-        click.Option(["--save-to"], type=click.Path(dir_okay=False), help="Write the new state to this file instead."),
+        click.Option(["--save-to"], type=FILE, help="Write the new state to this file instead."),
         *_rule_options(),
     ]
 
 
 def _target_options() -> list[click.Option]:
-    return [click.Option(["--target"], type=click.Path(dir_okay=False),
+    return [click.Option(["--target"], type=FILE,
                          help="Character or unit file (TOML, JSON or the system's own format), "
                               "or @NAME: a target of the campaign."),
-            click.Option(["--campaign"], type=click.Path(dir_okay=False),
+            click.Option(["--campaign"], type=FILE,
                          help="Campaign file (default: $CRITCORE_CAMPAIGN, or critcore.db here or in a parent).")]
 
 
 def _rule_options() -> list[click.Option]:
     return [
         click.Option(["--rule"], multiple=True, help="Enable a house rule (plugin name or .toml file); repeatable."),
-        click.Option(["--config"], type=click.Path(dir_okay=False), help="Config file instead of ./critcore.toml."),
+        click.Option(["--config"], type=FILE, help="Config file instead of ./critcore.toml."),
     ]
 
 
@@ -90,13 +90,7 @@ RESERVED = {"seed", "dice", "prompt", "json_out", "explain", "view", "target", "
 if TYPE_CHECKING:
     from .dice import Roller
 
-if TYPE_CHECKING:  # newer click types ParamType as generic; click 8.1 (still supported) cannot subscript it
-    _ParamType = click.ParamType[Any]
-else:
-    _ParamType = click.ParamType
-
-
-class CheckedParam(_ParamType):
+class CheckedParam(ParamType):
     """A procedure parameter's type on the command line: the value is read and range-checked by
     the engine's ``coerce_param`` (one parser for the CLI and the Python API), and a bad value is
     one line naming the option."""
@@ -536,7 +530,7 @@ class ProcedureGroup(Group):
             params.append(param_option(p))
         params.extend(OPTIONS[verb]())
         if info.target_noun and info.target_noun != "target":
-            params.append(click.Option([f"--{info.target_noun}", "target_alias"], type=click.Path(dir_okay=False),
+            params.append(click.Option([f"--{info.target_noun}", "target_alias"], type=FILE,
                                        help=f"Same as --target: the {info.target_noun} file."))
         return Command(name, callback=callback, params=params, help=proc.help,
                              short_help=proc.help.split(". ")[0])

@@ -10,11 +10,11 @@ from typing import Any
 
 import click
 
-from .cli_errors import Command, guarded, out, registry
+from .cli_errors import FILE, Command, guarded, out, registry
 
 
 @click.command(cls=Command)
-@click.option("--campaign", type=click.Path(dir_okay=False),
+@click.option("--campaign", type=FILE,
               help="Campaign file (default: $CRITCORE_CAMPAIGN, or critcore.db here or in a parent).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Any other than loopback needs a token for the game master's routes.")

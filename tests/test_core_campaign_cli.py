@@ -186,7 +186,9 @@ def test_a_crit_process_closes_its_campaign_however_the_command_ends(invoke, iso
 def test_a_command_imports_only_what_its_target_needs(invoke, isolated_config):
     """Start-up (design.md, "Budgets"): sqlite3 and the campaign modules only when a campaign is
     used; and a campaign change needs neither target files (critcore.state), nor getpass (it
-    imports termios), nor dataclasses (an outcome's JSON), nor another command's module."""
+    imports termios), nor dataclasses (an outcome's JSON), nor json (the store's JSON is
+    critcore.jsontext), nor another command's module. No command imports locale (click's
+    gettext would, for the help texts critcore's commands give as they are)."""
     setup(invoke, isolated_config)
     campaign_parts = {"sqlite3", "critcore.campaign", "critcore.store", "critcore.store_sqlite"}
 
@@ -200,8 +202,9 @@ def test_a_command_imports_only_what_its_target_needs(invoke, isolated_config):
     assert not campaign_parts & (plain | on_file)
     on_campaign = imported("resolve", "fake", "attack", "--dice", "20,6,2", "--target", "@ogre")
     assert campaign_parts <= on_campaign
-    assert not {"critcore.state", "getpass", "termios", "dataclasses", "critcore.cli_examples",
+    assert not {"critcore.state", "getpass", "termios", "dataclasses", "json", "critcore.cli_examples",
                 "critcore.cli_campaign"} & (on_campaign - plain)  # (what Python itself imports aside)
+    assert "locale" not in plain | on_file | on_campaign
 
 
 def test_a_campaign_target_of_another_system_is_refused_by_name(invoke, isolated_config, registry):
