@@ -194,11 +194,13 @@ def _change_table(table: Table, change: Any, rule: RuleFile, changes: Changes, t
     where = rule.path
     if not isinstance(change, dict):
         raise ConfigError(f"{where}: [tables.{table_id}] must be a table with remove = [...] and/or [[tables.{table_id}.row]]")
-    unknown = set(change) - {"remove", "row"}
+    unknown = set(change) - {"remove", "row", "row_schema"}
     if unknown:
         key = sorted(unknown)[0]
         raise ConfigError(f"{rule.at(key, f'tables.{table_id}')}: [tables.{table_id}] may hold "
-                          f"remove and row, not {key!r}")
+                          f"remove, row and row_schema, not {key!r}")
+    if "row_schema" in change:
+        table = _widen(table, change["row_schema"], rule, changes, table_id, effect_codes)
     rows = {r.id: r for r in table.rows}
     _remove_rows(rows, change.get("remove", []), rule, changes, table_id)
     _add_rows(rows, change.get("row", []), table, rule, changes, table_id, effect_codes)
@@ -215,6 +217,28 @@ def _change_table(table: Table, change: Any, rule: RuleFile, changes: Changes, t
     except TableError as exc:
         raise ConfigError(str(exc)) from None
     return replace(table, rows=tuple(sorted(rows.values(), key=lambda r: r.low)), source=f"{table.source} + {where}")
+
+
+def _widen(table: Table, declared: Any, rule: RuleFile, changes: Changes, table_id: str,
+           effect_codes: frozenset[str] | None) -> Table:
+    """``[tables.NAME.row_schema.effects]``: more effects the table takes, each of a row type it
+    already reads (:func:`critcore.rowschema.widen`), checked before the rule's rows."""
+    section = f"tables.{table_id}.row_schema"
+    if not isinstance(declared, dict) or set(declared) != {"effects"}:
+        raise ConfigError(f"{rule.at('row_schema', f'tables.{table_id}')}: [{section}] may hold only "
+                          f"[{section}.effects] (CODE = \"row type\")")
+
+    def at(code: str | None) -> str:
+        return rule.at(code, f"{section}.effects") if code is not None else rule.path
+
+    try:
+        wider = rowschema.widen(table, declared["effects"], at, effect_codes)
+    except TableError as exc:
+        raise ConfigError(str(exc)) from None
+    for code in set(wider["effects"]) - set(table.row_schema["effects"]):
+        changes.notes.append(Note(f"table {table_id}: takes effect {code} ({wider['effects'][code]})",
+                                  by=rule.name, stage="rules"))
+    return replace(table, row_schema=wider)
 
 
 def _claim(rule: RuleFile, changes: Changes, table_id: str, row_id: str, at: str) -> None:

@@ -170,7 +170,7 @@ def store(name: str, key: bytes, data: dict[str, Any], fmt: int = _CACHE_FORMAT)
 
 
 def load_toml(location: str, source: str, text: str | None = None,
-              check: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+              check: Callable[[dict[str, Any]], None] | None = None, depends: str = "") -> dict[str, Any]:
     """Parsed TOML of a shipped file (cached); syntax errors raise TableError naming ``source``.
 
     ``check(data)`` runs whenever the file is parsed (not when a cache entry is used): an entry
@@ -179,7 +179,9 @@ def load_toml(location: str, source: str, text: str | None = None,
 
     A cache entry (:func:`cached`) holds the content hash (BLAKE2b) of the file it was made from
     and of the parsed data it holds: it is used only when both match, so an edited table file or
-    an edited (or damaged) entry is parsed again from the file, never trusted.
+    an edited (or damaged) entry is parsed again from the file, never trusted. ``depends`` is
+    the text of another file ``check`` reads (a system's row types): the entry is used only while
+    it is unchanged too.
     """
     if text is None:
         text = read_text(location)
@@ -191,7 +193,8 @@ def load_toml(location: str, source: str, text: str | None = None,
             check(data)
         return data
 
-    return cached(f"{_CACHE_FORMAT}\0{os.path.abspath(location)}", digest(text.encode("utf-8")), build)
+    key = text.encode("utf-8") + (b"\0" + depends.encode("utf-8") if depends else b"")
+    return cached(f"{_CACHE_FORMAT}\0{os.path.abspath(location)}", digest(key), build)
 
 
 def load_toml_text(text: str, source: str) -> dict[str, Any]:

@@ -28,16 +28,47 @@ else a roll); ``[row_schema.together]`` keys a row has all of or none of.
 
 A table that declares no ``[row_schema]`` has its rows checked for shape only (roll, id, effect,
 text): the systems shipped with critcore all declare one (a test checks it).
+
+Named row types, declared once for a whole system: a file ``row-types.toml`` in the system's
+tables folder (it is not a table) holds ``[types]`` in the same form, which every table of the
+system (and every house-rule file) may use by name. A type whose ``type = "table"`` is a *row
+type*, the shape of a row, and an effect names it instead of listing its fields::
+
+    # row-types.toml
+    [types.mortal-critical]
+    type = "table"
+    [types.mortal-critical.fields]
+    part = { type = "str", max_length = 80, required = true }
+    diagnosis_tn = { type = "target_number", required = true }
+
+    [types.target_number]
+    type = "int"
+    min = 1
+    max = 100
+
+    # critical-head.toml
+    [row_schema.effects]
+    brain = "mortal-critical"
+    artery = "mortal-critical"
+
+A house-rule file may let a table take another of the system's effects, of a row type the table
+already reads (``[tables.critical-abdomen.row_schema.effects] heart = "mortal-critical"``: see
+:func:`widen`). A reference to a type that is not declared is one line naming the file and the
+line, with a did-you-mean.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .errors import PluginError, TableError
 
 ROW_SCHEMA_KEYS = frozenset({"effects", "types", "one_of", "together", "doc"})
+TYPES_FILE = "row-types"
+"""The file (``row-types.toml``) in a system's tables folder that holds its named row types."""
+TYPES_FILE_KEYS = frozenset({"types", "doc"})
+DICE = "dice"  # the one type row schemas add to critcore.schema's
 
 
 def _types() -> type:
@@ -52,6 +83,9 @@ def _types() -> type:
             if kind == "dice":
                 return "str", self._make_dice(spec, where)
             return super()._one(kind, spec, where)
+
+        def _bad(self, where: str, what: str) -> PluginError:
+            return _Fault(self.origin, where, what)
 
         def _base(self, kind: str) -> str:
             return "str" if kind == "dice" else super()._base(kind)
@@ -85,10 +119,207 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(x)
 
 
-class RowSchema:
-    """A table's compiled row schema: ``check(row, where, text)`` refuses a row in one line."""
+class _Fault(PluginError):
+    """A fault in a schema, with where the schema code found it (``type NAME.FIELD``): the line
+    of the file is worked out from that."""
 
-    def __init__(self, spec: Any, origin: str) -> None:
+    def __init__(self, origin: str, where: str, what: str) -> None:
+        super().__init__(f"{origin}: {where}: {what}")
+        self.where = where
+        self.what = what
+
+
+class _Text:
+    """A TOML file's name and text, to point an error at a line: ``at(section, key)``."""
+
+    def __init__(self, source: str, text: str | None) -> None:
+        self.source = source
+        self.text = text
+
+    def line(self, section: str, key: str) -> int | None:
+        """The line of ``key = ...`` in ``[section]`` (None if not found)."""
+        if self.text is None:
+            return None
+        from ._toml import key_line
+
+        return key_line(self.text, key, section)
+
+    def at(self, section: str, key: str | None = None) -> str:
+        """``"file, line N"``: the line of ``key = ...`` in ``[section]``, else of the header
+        ``[section.key]``, else of ``[section]``; just the file when none is found (or no text)."""
+        line = None
+        if self.text is not None:
+            from ._toml import key_line
+
+            if key is not None:
+                line = key_line(self.text, key, section) or header_line(self.text, f"{section}.{key}")
+            line = line or header_line(self.text, section)
+        return f"{self.source}, line {line}" if line else self.source
+
+
+def header_line(text: str, section: str) -> int | None:
+    """The line (1-based) of the header ``[section]`` (or ``[[section]]``) in a TOML text."""
+    for number, line in enumerate(text.splitlines(), 1):
+        rest = line.strip()
+        if rest.startswith("[") and "]" in rest:
+            name = rest.lstrip("[").split("]", 1)[0]
+            if ".".join(p.strip().strip("\"'") for p in name.split(".")) == section:
+                return number
+    return None
+
+
+def _refs(spec: Any, path: tuple[str, ...] = ()) -> Iterable[tuple[tuple[str, ...], str]]:
+    """The type names a field spec refers to, each with the field path it is found at."""
+    if isinstance(spec, str):
+        yield path, spec
+        return
+    if not isinstance(spec, Mapping):
+        return
+    kinds = spec.get("type", "any")
+    for kind in [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []:
+        if isinstance(kind, str):
+            yield path, kind
+    for key in ("items", "values", "keys"):
+        if key in spec:
+            yield from _refs(spec[key], path)
+    fields = spec.get("fields")
+    if isinstance(fields, Mapping):
+        for name, field in fields.items():
+            yield from _refs(field, (*path, str(name)))
+
+
+def _check_refs(specs: Mapping[str, Any], known: Mapping[str, Any], place: _Text, section: str) -> None:
+    """Every type name used in ``specs`` (``[section]``: named types, or an effect's fields) is a
+    basic type, ``dice`` or declared: else one line at the field's line, with a did-you-mean."""
+    from .schema import BASIC, did_you_mean
+
+    for name, spec in specs.items():
+        for path, ref in _refs(spec):
+            if ref in BASIC or ref == DICE or ref in known:
+                continue
+            at = place.at(section, name)
+            if path:  # a field: in [section.NAME.fields] (a named row type) or [section.NAME] (an effect)
+                line = place.line(f"{section}.{name}.fields", path[0]) or place.line(f"{section}.{name}", path[0])
+                at = f"{place.source}, line {line}" if line else at
+            choices = [*BASIC, DICE, *known]
+            hint = did_you_mean(ref, choices) or f" (types: {', '.join(BASIC)}, {DICE}; named: {', '.join(known) or 'none'})"
+            raise TableError(f"{at}: {'.'.join((section, name, *path))}: unknown type {ref!r}{hint}")
+
+
+def row_fields(known: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    """The fields of the row type ``name`` (a named type whose ``type = "table"``, directly or
+    through other names), or None if it is not one."""
+    seen = {name}
+    spec = known.get(name)
+    while True:
+        if isinstance(spec, str):
+            spec = {"type": spec}
+        if not isinstance(spec, Mapping):
+            return None
+        kind = spec.get("type", "any")
+        if kind == "table":
+            fields = spec.get("fields", {})
+            return fields if isinstance(fields, Mapping) else None
+        if not isinstance(kind, str) or kind not in known or kind in seen:
+            return None
+        seen.add(kind)
+        spec = known[kind]
+
+
+def _row_type_error(known: Mapping[str, Any], name: Any, at: str, what: str) -> TableError:
+    """``name`` names no row type: unknown (with a did-you-mean), or a type that is not a row."""
+    from .schema import did_you_mean
+
+    rows = [n for n in known if row_fields(known, n) is not None]
+    if isinstance(name, str) and name in known:
+        return TableError(f"{at}: {what}: type {name!r} is not a row type (a row type is a named type with "
+                          f"type = \"table\" and its fields; row types here: {', '.join(rows) or 'none'})")
+    hint = (did_you_mean(name, rows) if isinstance(name, str) else "") or f" (row types here: {', '.join(rows) or 'none'})"
+    return TableError(f"{at}: {what}: unknown row type {name!r}{hint}")
+
+
+Locate = Callable[[str], "tuple[str, str]"]
+
+
+def _compile(schema_class: Any, named: Mapping[str, Any], root: str, origin: str, locate: Locate) -> Any:
+    """``schema_class`` built over ``named``; a fault is one TableError at its file and line
+    (``locate(where)`` gives ``(file and line, dotted name)`` for the schema's ``type NAME.FIELD``)."""
+    try:
+        return schema_class({"types": named, "root": root}, origin)
+    except _Fault as fault:
+        at, name = locate(fault.where[5:] if fault.where.startswith("type ") else fault.where)
+        raise TableError(f"{at}: {name}: {fault.what}") from None
+    except PluginError as exc:
+        raise TableError(str(exc)) from None
+
+
+def _locate_in(place: _Text, section: str) -> Locate:
+    """For :func:`_compile`: a fault in named type ``NAME.FIELD...`` of ``[section]``."""
+    def locate(name: str) -> tuple[str, str]:
+        type_name, _, rest = name.partition(".")
+        field = rest.split(".", 1)[0]
+        at = place.at(f"{section}.{type_name}.fields", field) if field else place.at(section, type_name)
+        return at, f"{section}.{name}"
+    return locate
+
+
+class SystemTypes:
+    """A system's named row types: the ``[types]`` of ``row-types.toml`` in its tables folder.
+
+    Made from the file's text (which the cache entries of the system's tables depend on); parsed
+    and checked only when a table is parsed or a house-rule file changes one, so a cached
+    start-up reads the file but never parses it.
+    """
+
+    def __init__(self, location: str, source: str, text: str) -> None:
+        self.location = location
+        self.source = source
+        self.text = text
+        self._types: Mapping[str, Any] | None = None
+
+    @property
+    def types(self) -> Mapping[str, Any]:
+        if self._types is None:
+            from .resources import load_toml
+
+            data = load_toml(self.location, self.source, self.text,
+                             lambda parsed: check_types_file(parsed, self.source, self.text))
+            self._types = data.get("types", {})
+        return self._types
+
+    def at(self, name: str) -> str:
+        """The file and line where type ``name`` is declared."""
+        return _Text(self.source, self.text).at("types", name)
+
+
+def check_types_file(data: Mapping[str, Any], source: str, text: str | None = None) -> None:
+    """A ``row-types.toml``: ``[types]`` (and ``doc``), each type well formed; one line at the
+    offending key otherwise."""
+    place = _Text(source, text)
+    for key in data:
+        if key not in TYPES_FILE_KEYS:
+            from ._toml import key_line
+
+            line = key_line(text, key) or header_line(text, key) if text else None
+            raise TableError(f"{source}{f', line {line}' if line else ''}: a row-types file holds [types] "
+                             f"(and doc), not {key!r}")
+    types = data.get("types", {})
+    if not isinstance(types, Mapping):
+        raise TableError(f"{place.at('types')}: types must be a table of named types ([types.NAME])")
+    _check_refs(types, types, place, "types")
+    if types:
+        _compile(_types(), types, next(iter(types)), source, _locate_in(place, "types"))
+
+
+class RowSchema:
+    """A table's compiled row schema: ``check(row, where, text)`` refuses a row in one line.
+
+    ``system`` holds the system's named row types (:class:`SystemTypes`), which the table may use
+    besides its own ``[row_schema.types]``; ``text`` (the table file's) lets an error in the
+    schema name its line.
+    """
+
+    def __init__(self, spec: Any, origin: str, system: SystemTypes | None = None, text: str | None = None) -> None:
         _RowTypes = _types()
         if not isinstance(spec, Mapping):
             raise TableError(f"{origin}: row_schema must be a table with [row_schema.effects.CODE] sections")
@@ -99,19 +330,53 @@ class RowSchema:
         types = spec.get("types", {})
         if not isinstance(effects, Mapping) or not effects or not isinstance(types, Mapping):
             raise TableError(f"{origin}: row_schema needs [row_schema.effects.CODE] tables (and types a table)")
-        named: dict[str, Any] = dict(types)
-        for code, fields in effects.items():
-            if not isinstance(fields, Mapping):
-                raise TableError(f"{origin}: row_schema.effects.{code} must be a table of field = type")
-            named[f"effect {code}"] = {"type": "table", "fields": fields}
-        try:
-            self.schema = _RowTypes({"types": named, "root": f"effect {next(iter(effects))}"}, f"{origin}: row_schema")
-        except PluginError as exc:
-            raise TableError(str(exc)) from None
+        place = _Text(origin, text)
+        shared = system.types if system is not None else {}
+        for name in types:
+            if name in shared:
+                assert system is not None
+                raise TableError(f"{place.at('row_schema.types', name)}: row_schema.types.{name}: the system's "
+                                 f"row types ({system.at(name)}) already declare {name!r}; give this one another name")
+        known: dict[str, Any] = {**shared, **types}
+        _check_refs(types, known, place, "row_schema.types")
+        named: dict[str, Any] = dict(known)
+        fields_of: dict[str, Mapping[str, Any]] = {}
+        self.shapes: dict[str, str | None] = {}  # effect code -> the row type it names (None: its own fields)
+        for code, declared in effects.items():
+            if isinstance(declared, str):
+                found = row_fields(known, declared)
+                if found is None:
+                    raise _row_type_error(known, declared, place.at("row_schema.effects", code),
+                                          f"row_schema.effects.{code}")
+                named[f"effect {code}"] = declared
+                fields_of[code] = found
+                self.shapes[code] = declared
+            elif isinstance(declared, Mapping):
+                _check_refs({code: {"type": "table", "fields": declared}}, known, place, "row_schema.effects")
+                named[f"effect {code}"] = {"type": "table", "fields": declared}
+                fields_of[code] = declared
+                self.shapes[code] = None
+            else:
+                raise TableError(f"{place.at('row_schema.effects', code)}: row_schema.effects.{code} must be a "
+                                 "table of field = type, or the name of a row type")
+
+        def locate(name: str) -> tuple[str, str]:
+            if name.startswith("effect "):
+                code, _, rest = name[7:].partition(".")
+                field = rest.split(".", 1)[0]
+                at = (place.at(f"row_schema.effects.{code}", field) if field
+                      else place.at("row_schema.effects", code))
+                return at, f"row_schema.effects.{name[7:]}"
+            if name.partition(".")[0] in shared and system is not None:
+                return system.at(name.partition(".")[0]), f"types.{name}"
+            return _locate_in(place, "row_schema.types")(name)
+
+        self.schema = _compile(_RowTypes, named, f"effect {next(iter(effects))}", f"{origin}: row_schema", locate)
+        self.types: Mapping[str, Any] = known
         self.checkers = {code: self.schema.named(f"effect {code}") for code in effects}
-        self.fields = {code: frozenset(fields) for code, fields in effects.items()}
-        self.one_of = _key_groups(spec, "one_of", effects, origin)
-        self.together = _key_groups(spec, "together", effects, origin)
+        self.fields = {code: frozenset(fields) for code, fields in fields_of.items()}
+        self.one_of = _key_groups(spec, "one_of", fields_of, origin)
+        self.together = _key_groups(spec, "together", fields_of, origin)
         self.origin = origin
 
     def codes(self) -> tuple[str, ...]:
@@ -171,7 +436,8 @@ def of(table: Any) -> RowSchema | None:
     compiled on first use and kept on the table."""
     found: RowSchema | None = table.__dict__.get("_row_checker")
     if found is None and table.row_schema is not None:
-        found = table.__dict__["_row_checker"] = RowSchema(table.row_schema, table.source or table.id)
+        found = table.__dict__["_row_checker"] = RowSchema(table.row_schema, table.source or table.id,
+                                                           table.row_types)
     return found
 
 
@@ -203,3 +469,42 @@ def check_rows(schema: RowSchema, rows: Iterable[Any], source: str, text: str | 
     for row in rows:
         where = f"{source}, line {row.line}" if row.line else source
         schema.check(row.code, row.id, row.data, ids, where, text, row.line)
+
+
+def widen(table: Any, effects: Any, at: Any, effect_codes: frozenset[str] | None = None) -> dict[str, Any]:
+    """A house rule's ``[tables.NAME.row_schema.effects]``: the table's ``[row_schema]`` with more
+    effects, each ``CODE = "row type"`` of a row type the table already reads.
+
+    A house rule cannot declare keys the engine would not read: it may only let a table take
+    another of the system's effects in a row shape the table's engine code already reads (a
+    Shadowrun abdomen hit that stops the heart: ``heart = "mortal-critical"``). ``at(code)``
+    says where the rule wrote ``code`` (file and line), for the error.
+    """
+    schema = of(table)
+    if schema is None:
+        raise TableError(f"{at(None)}: table {table.id} declares no row_schema, so it has no row types to give")
+    if not isinstance(effects, Mapping) or not effects:
+        raise TableError(f"{at(None)}: [tables.{table.id}.row_schema.effects] must give CODE = \"row type\" pairs")
+    uses = sorted({name for name in schema.shapes.values() if name is not None})
+    wider = dict(table.row_schema["effects"])
+    for code, name in effects.items():
+        where, what = at(code), f"row_schema.effects.{code}"
+        if not isinstance(name, str):
+            raise TableError(f"{where}: {what}: give the name of a row type (a house rule cannot declare the keys "
+                             "of a row; the engine reads only what the system declares)")
+        if row_fields(schema.types, name) is None:
+            raise _row_type_error(schema.types, name, where, what)
+        if name not in uses:
+            raise TableError(f"{where}: {what}: table {table.id} reads rows of row type "
+                             f"{' or '.join(map(repr, uses)) or '(none: its effects list their own keys)'}, "
+                             f"not {name!r}")
+        if effect_codes and code not in effect_codes:
+            from .schema import did_you_mean
+
+            raise TableError(f"{where}: {what}: unknown effect code {code!r}{did_you_mean(code, sorted(effect_codes))}"
+                             f" (known: {', '.join(sorted(effect_codes))})")
+        if code in schema.shapes and schema.shapes[code] != name:
+            now = repr(schema.shapes[code]) if schema.shapes[code] else "its own keys"
+            raise TableError(f"{where}: {what}: table {table.id} already takes effect {code!r}, as {now}")
+        wider[code] = name
+    return {**table.row_schema, "effects": wider}

@@ -86,6 +86,7 @@ class Table:
     source: str = ""
     _index: tuple[Row, ...] = record_field(default=(), repr=False, compare=False)
     row_schema: Any = record_field(default=None, repr=False, compare=False)  # [row_schema] as declared
+    row_types: Any = record_field(default=None, repr=False, compare=False)  # the system's (rowschema.SystemTypes)
 
     def __post_init__(self) -> None:
         v = self.__dict__
@@ -260,11 +261,13 @@ def build_table(
     default_id: str = "",
     effect_codes: frozenset[str] | None = None,
     check_rows: bool = True,
+    row_types: Any = None,
 ) -> Table:
     """Validate parsed TOML ``data`` as a table; ``source`` names the file in every error.
 
     A declared ``[row_schema]`` is checked against the rows unless ``check_rows`` is False
-    (a shipped table read from a cache entry, made only from data that passed it).
+    (a shipped table read from a cache entry, made only from data that passed it); it may use
+    the system's named row types ``row_types`` (a :class:`critcore.rowschema.SystemTypes`).
     """
     from .dice import parse
 
@@ -309,11 +312,11 @@ def build_table(
     if declared is not None and check_rows:
         from .rowschema import RowSchema, check_rows as check
 
-        compiled = RowSchema(declared, source)
+        compiled = RowSchema(declared, source, row_types, text)
         check(compiled, rows, source, text)
     rows.sort(key=lambda r: r.low)
     table = Table(table_id, str(data.get("title", table_id)), dice_text, low, high, tuple(rows), source,
-                  row_schema=declared)
+                  row_schema=declared, row_types=row_types)
     if compiled is not None:
         table.__dict__["_row_checker"] = compiled  # kept for house rules (see rowschema.of)
     return table
@@ -326,8 +329,12 @@ def load_table_text(text: str, source: str, default_id: str = "",
     return build_table(load_toml_text(text, source), source, text, default_id, effect_codes)
 
 
-_BUILT: dict[tuple[str, frozenset[str] | None], tuple[str, Table]] = {}
-"""Each shipped table file's Table, with the text it was built from, shared by every TableSet
+TYPES_FILE = "row-types"
+"""``row-types.toml`` in a system's tables folder holds its named row types (not a table)."""
+
+_BUILT: dict[tuple[str, frozenset[str] | None], tuple[str, str, Table]] = {}
+"""Each shipped table file's Table, with the texts it was built from (its own and the system's
+row types'), shared by every TableSet
 of the process while the file is unchanged: engines of one system (with and without house rules,
 ``--compare``) then hand the stages the same objects, so systems' caches keyed by a table hit
 by identity instead of comparing two equal tables row by row (a second engine cost 2.3x)."""
@@ -346,6 +353,7 @@ class TableSet(Mapping[str, Table]):
         self._loaded: dict[str, Table] = dict(overrides or {})
         self._names: tuple[str, ...] | None = None
         self._paths: dict[str, str] | None = None
+        self._types: tuple[Any, str] | None = None
 
     def _files(self) -> dict[str, str]:
         if self.package is None:
@@ -354,7 +362,19 @@ class TableSet(Mapping[str, Table]):
             from .resources import list_files
 
             self._paths = list_files(self.package, ".toml")
+            types = self._paths.pop(TYPES_FILE, None)
+            if types is not None:
+                from .resources import read_text
+                from .rowschema import SystemTypes
+
+                text = read_text(types)
+                self._types = SystemTypes(types, f"{self.package}/{TYPES_FILE}.toml", text), text
         return self._paths
+
+    def row_types(self) -> Any:
+        """The system's named row types (a :class:`critcore.rowschema.SystemTypes`), or None."""
+        self._files()
+        return self._types[0] if self._types else None
 
     def names(self) -> tuple[str, ...]:
         if self._names is None:
@@ -373,20 +393,23 @@ class TableSet(Mapping[str, Table]):
         location = files[name]
         source = f"{self.package}/{name}.toml"
         text = read_text(location)
+        row_types, types_text = self._types or (None, "")
         key = (location, self.effect_codes)
         shared = _BUILT.get(key)
-        if shared is not None and shared[0] == text:  # the same file, unchanged: the same Table
-            self._loaded[name] = shared[1]
-            return shared[1]
+        if shared is not None and shared[0] == text and shared[1] == types_text:  # the same files: the same Table
+            self._loaded[name] = shared[2]
+            return shared[2]
         built: list[Table] = []
 
         def check(data: dict[str, Any]) -> None:  # on a fresh parse only: rows and row schema
-            built.append(build_table(data, source, text, name, self.effect_codes))
+            built.append(build_table(data, source, text, name, self.effect_codes, row_types=row_types))
 
-        data = load_toml(location, source, text, check)
-        table = built[0] if built else build_table(data, source, text, name, self.effect_codes, check_rows=False)
+        # the entry depends on the row types too: checked rows stay checked only while both are unchanged
+        data = load_toml(location, source, text, check, depends=types_text)
+        table = built[0] if built else build_table(data, source, text, name, self.effect_codes, check_rows=False,
+                                                   row_types=row_types)
         self._loaded[name] = table
-        _BUILT[key] = (text, table)
+        _BUILT[key] = (text, types_text, table)
         return table
 
     def __iter__(self) -> Iterator[str]:
@@ -398,6 +421,7 @@ class TableSet(Mapping[str, Table]):
     def with_overrides(self, overrides: Mapping[str, Table]) -> TableSet:
         """A new set where ``overrides`` replace tables of the same id."""
         new = TableSet(self.package, self.effect_codes, {**self._loaded, **overrides})
+        new._paths, new._types = self._paths, self._types
         return new
 
 

@@ -88,10 +88,20 @@ def test_a_ref_to_rows_names_another_row_of_the_table():
         table("2", 'next = "mis"\n')
 
 
-def test_a_broken_row_schema_is_one_line_naming_the_table():
+def test_a_broken_row_schema_is_one_line_naming_the_table_and_the_line():
     text = TABLE.replace("{value}", "2").replace('type = "int", min = 0', 'type = "integer", min = 0')
-    with pytest.raises(TableError, match=r"^blows.toml: row_schema: .*unknown type 'integer'"):
+    with pytest.raises(TableError) as err:
         load_table_text(text, "blows.toml")
+    assert str(err.value) == ("blows.toml, line 5: row_schema.effects.damage-multiplier.multiplier: "
+                              "unknown type 'integer' (did you mean 'int'?)")
+
+
+def test_a_bad_field_key_in_a_row_schema_names_its_line():
+    """A fault the schema compiler finds (not an unknown type) points at the field's line too."""
+    text = TABLE.replace("{value}", "2").replace("min = 1, max = 12", "min = 1, maxi = 12")
+    with pytest.raises(TableError) as err:
+        load_table_text(text, "blows.toml")
+    assert str(err.value) == "blows.toml, line 6: row_schema.effects.damage-multiplier.note: unknown field key(s) maxi"
 
 
 # --- house-rule files: checked against the table's schema when they load, before any roll -------
