@@ -203,7 +203,8 @@ def _check_refs(specs: Mapping[str, Any], known: Mapping[str, Any], place: _Text
                 at = f"{place.source}, line {line}" if line else at
             choices = [*BASIC, DICE, *known]
             hint = did_you_mean(ref, choices) or f" (types: {', '.join(BASIC)}, {DICE}; named: {', '.join(known) or 'none'})"
-            raise TableError(f"{at}: {'.'.join((section, name, *path))}: unknown type {ref!r}{hint}")
+            inside = ("fields",) if path and section != "row_schema.effects" else ()  # a named row type's fields
+            raise TableError(f"{at}: {'.'.join((section, name, *inside, *path))}: unknown type {ref!r}{hint}")
 
 
 def row_fields(known: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
@@ -259,7 +260,7 @@ def _locate_in(place: _Text, section: str) -> Locate:
         type_name, _, rest = name.partition(".")
         field = rest.split(".", 1)[0]
         at = place.at(f"{section}.{type_name}.fields", field) if field else place.at(section, type_name)
-        return at, f"{section}.{name}"
+        return at, f"{section}.{type_name}.fields.{rest}" if rest else f"{section}.{type_name}"
     return locate
 
 
