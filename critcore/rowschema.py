@@ -60,7 +60,7 @@ line, with a did-you-mean.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Protocol
 
 from .errors import PluginError, TableError
 
@@ -264,35 +264,6 @@ def _locate_in(place: _Text, section: str) -> Locate:
     return locate
 
 
-class SystemTypes:
-    """A system's named row types: the ``[types]`` of ``row-types.toml`` in its tables folder.
-
-    Made from the file's text (which the cache entries of the system's tables depend on); parsed
-    and checked only when a table is parsed or a house-rule file changes one, so a cached
-    start-up reads the file but never parses it.
-    """
-
-    def __init__(self, location: str, source: str, text: str) -> None:
-        self.location = location
-        self.source = source
-        self.text = text
-        self._types: Mapping[str, Any] | None = None
-
-    @property
-    def types(self) -> Mapping[str, Any]:
-        if self._types is None:
-            from .resources import load_toml
-
-            data = load_toml(self.location, self.source, self.text,
-                             lambda parsed: check_types_file(parsed, self.source, self.text))
-            self._types = data.get("types", {})
-        return self._types
-
-    def at(self, name: str) -> str:
-        """The file and line where type ``name`` is declared."""
-        return _Text(self.source, self.text).at("types", name)
-
-
 def check_types_file(data: Mapping[str, Any], source: str, text: str | None = None) -> None:
     """A ``row-types.toml``: ``[types]`` (and ``doc``), each type well formed; one line at the
     offending key otherwise."""
@@ -312,15 +283,24 @@ def check_types_file(data: Mapping[str, Any], source: str, text: str | None = No
         _compile(_types(), types, next(iter(types)), source, _locate_in(place, "types"))
 
 
+class NamedTypes(Protocol):
+    """A system's named row types, as :class:`critcore.tables.SystemTypes` holds them."""
+
+    @property
+    def types(self) -> Mapping[str, Any]: ...
+
+    def at(self, name: str) -> str: ...
+
+
 class RowSchema:
     """A table's compiled row schema: ``check(row, where, text)`` refuses a row in one line.
 
-    ``system`` holds the system's named row types (:class:`SystemTypes`), which the table may use
+    ``system`` holds the system's named row types (``row-types.toml``), which the table may use
     besides its own ``[row_schema.types]``; ``text`` (the table file's) lets an error in the
     schema name its line.
     """
 
-    def __init__(self, spec: Any, origin: str, system: SystemTypes | None = None, text: str | None = None) -> None:
+    def __init__(self, spec: Any, origin: str, system: NamedTypes | None = None, text: str | None = None) -> None:
         _RowTypes = _types()
         if not isinstance(spec, Mapping):
             raise TableError(f"{origin}: row_schema must be a table with [row_schema.effects.CODE] sections")
@@ -332,10 +312,9 @@ class RowSchema:
         if not isinstance(effects, Mapping) or not effects or not isinstance(types, Mapping):
             raise TableError(f"{origin}: row_schema needs [row_schema.effects.CODE] tables (and types a table)")
         place = _Text(origin, text)
-        shared = system.types if system is not None else {}
+        shared: Mapping[str, Any] = system.types if system is not None else {}
         for name in types:
-            if name in shared:
-                assert system is not None
+            if system is not None and name in shared:
                 raise TableError(f"{place.at('row_schema.types', name)}: row_schema.types.{name}: the system's "
                                  f"row types ({system.at(name)}) already declare {name!r}; give this one another name")
         known: dict[str, Any] = {**shared, **types}

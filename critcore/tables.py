@@ -86,7 +86,7 @@ class Table:
     source: str = ""
     _index: tuple[Row, ...] = record_field(default=(), repr=False, compare=False)
     row_schema: Any = record_field(default=None, repr=False, compare=False)  # [row_schema] as declared
-    row_types: Any = record_field(default=None, repr=False, compare=False)  # the system's (rowschema.SystemTypes)
+    row_types: Any = record_field(default=None, repr=False, compare=False)  # the system's (SystemTypes)
 
     def __post_init__(self) -> None:
         v = self.__dict__
@@ -267,7 +267,7 @@ def build_table(
 
     A declared ``[row_schema]`` is checked against the rows unless ``check_rows`` is False
     (a shipped table read from a cache entry, made only from data that passed it); it may use
-    the system's named row types ``row_types`` (a :class:`critcore.rowschema.SystemTypes`).
+    the system's named row types ``row_types`` (a :class:`SystemTypes`).
     """
     from .dice import parse
 
@@ -332,6 +332,39 @@ def load_table_text(text: str, source: str, default_id: str = "",
 TYPES_FILE = "row-types"
 """``row-types.toml`` in a system's tables folder holds its named row types (not a table)."""
 
+
+class SystemTypes:
+    """A system's named row types: the ``[types]`` of ``row-types.toml`` in its tables folder
+    (:mod:`critcore.rowschema`).
+
+    Made from the file's text, which the cache entries of the system's tables depend on; parsed
+    and checked only when a table is parsed or a house-rule file changes one, so a cached
+    start-up reads the file but neither parses it nor imports :mod:`critcore.rowschema`.
+    """
+
+    def __init__(self, location: str, source: str, text: str) -> None:
+        self.location = location
+        self.source = source
+        self.text = text
+        self._types: Mapping[str, Any] | None = None
+
+    @property
+    def types(self) -> Mapping[str, Any]:
+        if self._types is None:
+            from .resources import load_toml
+            from .rowschema import check_types_file
+
+            data = load_toml(self.location, self.source, self.text,
+                             lambda parsed: check_types_file(parsed, self.source, self.text))
+            self._types = data.get("types", {})
+        return self._types
+
+    def at(self, name: str) -> str:
+        """The file and line where type ``name`` is declared."""
+        from .rowschema import _Text
+
+        return _Text(self.source, self.text).at("types", name)
+
 _BUILT: dict[tuple[str, frozenset[str] | None], tuple[str, str, Table]] = {}
 """Each shipped table file's Table, with the texts it was built from (its own and the system's
 row types'), shared by every TableSet
@@ -353,7 +386,7 @@ class TableSet(Mapping[str, Table]):
         self._loaded: dict[str, Table] = dict(overrides or {})
         self._names: tuple[str, ...] | None = None
         self._paths: dict[str, str] | None = None
-        self._types: tuple[Any, str] | None = None
+        self._types: tuple[SystemTypes, str] | None = None
 
     def _files(self) -> dict[str, str]:
         if self.package is None:
@@ -365,14 +398,13 @@ class TableSet(Mapping[str, Table]):
             types = self._paths.pop(TYPES_FILE, None)
             if types is not None:
                 from .resources import read_text
-                from .rowschema import SystemTypes
 
                 text = read_text(types)
                 self._types = SystemTypes(types, f"{self.package}/{TYPES_FILE}.toml", text), text
         return self._paths
 
-    def row_types(self) -> Any:
-        """The system's named row types (a :class:`critcore.rowschema.SystemTypes`), or None."""
+    def row_types(self) -> SystemTypes | None:
+        """The system's named row types (``row-types.toml``), or None."""
         self._files()
         return self._types[0] if self._types else None
 
