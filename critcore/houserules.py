@@ -185,6 +185,8 @@ def _apply_table_changes(rule: RuleFile, info: SystemInfo, tables: TableSet, cha
             raise ConfigError(f"{rule.path}: unknown table {table_id!r}{did_you_mean(table_id, tables.names())}"
                               f" ({info.name} tables: {', '.join(tables.names())})")
         base = changes.tables.get(table_id) or tables[table_id]
+        if isinstance(change, dict) and "row_schema" in change:
+            base = _widen(base, change["row_schema"], rule, changes, table_id, info.effect_codes or None, tables)
         changes.tables[table_id] = _change_table(base, change, rule, changes, table_id, info.effect_codes or None)
 
 
@@ -199,8 +201,6 @@ def _change_table(table: Table, change: Any, rule: RuleFile, changes: Changes, t
         key = sorted(unknown)[0]
         raise ConfigError(f"{rule.at(key, f'tables.{table_id}')}: [tables.{table_id}] may hold "
                           f"remove, row and row_schema, not {key!r}")
-    if "row_schema" in change:
-        table = _widen(table, change["row_schema"], rule, changes, table_id, effect_codes)
     rows = {r.id: r for r in table.rows}
     _remove_rows(rows, change.get("remove", []), rule, changes, table_id)
     _add_rows(rows, change.get("row", []), table, rule, changes, table_id, effect_codes)
@@ -220,7 +220,7 @@ def _change_table(table: Table, change: Any, rule: RuleFile, changes: Changes, t
 
 
 def _widen(table: Table, declared: Any, rule: RuleFile, changes: Changes, table_id: str,
-           effect_codes: frozenset[str] | None) -> Table:
+           effect_codes: frozenset[str] | None, tables: TableSet) -> Table:
     """``[tables.NAME.row_schema.effects]``: more effects the table takes, each of a row type it
     already reads (:func:`critcore.rowschema.widen`), checked before the rule's rows."""
     section = f"tables.{table_id}.row_schema"
@@ -232,7 +232,8 @@ def _widen(table: Table, declared: Any, rule: RuleFile, changes: Changes, table_
         return rule.at(code, f"{section}.effects") if code is not None else rule.path
 
     try:
-        wider = rowschema.widen(table, declared["effects"], at, effect_codes)
+        wider = rowschema.widen(table, declared["effects"], at,
+                                lambda: rowschema.read_as(tables[name] for name in tables.names()), effect_codes)
     except TableError as exc:
         raise ConfigError(str(exc)) from None
     for code in set(wider["effects"]) - set(table.row_schema["effects"]):

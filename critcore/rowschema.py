@@ -451,14 +451,28 @@ def check_rows(schema: RowSchema, rows: Iterable[Any], source: str, text: str | 
         schema.check(row.code, row.id, row.data, ids, where, text, row.line)
 
 
-def widen(table: Any, effects: Any, at: Any, effect_codes: frozenset[str] | None = None) -> dict[str, Any]:
-    """A house rule's ``[tables.NAME.row_schema.effects]``: the table's ``[row_schema]`` with more
-    effects, each ``CODE = "row type"`` of a row type the table already reads.
+def read_as(tables: Iterable[Any]) -> dict[str, set[str]]:
+    """For each effect code, the row types ``tables`` (:class:`critcore.tables.Table`) read it as."""
+    found: dict[str, set[str]] = {}
+    for table in tables:
+        schema = of(table)
+        for code, name in (schema.shapes.items() if schema is not None else ()):
+            if name is not None:
+                found.setdefault(code, set()).add(name)
+    return found
 
-    A house rule cannot declare keys the engine would not read: it may only let a table take
-    another of the system's effects in a row shape the table's engine code already reads (a
-    Shadowrun abdomen hit that stops the heart: ``heart = "mortal-critical"``). ``at(code)``
-    says where the rule wrote ``code`` (file and line), for the error.
+
+def widen(table: Any, effects: Any, at: Callable[[str | None], str], system_reads: Callable[[], Mapping[str, set[str]]],
+          effect_codes: frozenset[str] | None = None) -> dict[str, Any]:
+    """A house rule's ``[tables.NAME.row_schema.effects]``: the table's ``[row_schema]`` with more
+    effects, each ``CODE = "row type"``.
+
+    A house rule cannot declare keys the engine would not read, nor give an effect a shape its
+    engine code has never read it in: a table may take another of the system's effects only in a
+    row type the table already reads *and* another table of the system reads that effect in (a
+    Shadowrun abdomen hit that stops the heart: ``heart = "mortal-critical"``, as the chest
+    table reads it). ``at(code)`` says where the rule wrote ``code`` (file and line), for the
+    error; ``system_reads()`` gives :func:`read_as` of the system's tables.
     """
     schema = of(table)
     if schema is None:
@@ -483,6 +497,9 @@ def widen(table: Any, effects: Any, at: Any, effect_codes: frozenset[str] | None
 
             raise TableError(f"{where}: {what}: unknown effect code {code!r}{did_you_mean(code, sorted(effect_codes))}"
                              f" (known: {', '.join(sorted(effect_codes))})")
+        if code not in schema.shapes and name not in system_reads().get(code, ()):
+            raise TableError(f"{where}: {what}: no table of the system reads effect {code!r} as row type {name!r} "
+                             f"(a house rule can move an effect only to a table that reads it alike)")
         if code in schema.shapes and schema.shapes[code] != name:
             now = repr(schema.shapes[code]) if schema.shapes[code] else "its own keys"
             raise TableError(f"{where}: {what}: table {table.id} already takes effect {code!r}, as {now}")

@@ -293,3 +293,22 @@ def test_the_cli_refuses_a_misspelt_row_type_in_one_line(shadowrun, isolated_con
     assert result.exit_code == 2
     assert result.output == ("Error: heart.toml, line 8: row_schema.effects.heart: unknown row type "
                              "'mortal-critcal' (did you mean 'mortal-critical'?)\n")
+
+
+def test_a_house_rule_may_not_give_an_effect_a_row_type_no_table_reads_it_in(isolated_config):
+    """GURPS reads drop-guard with keys of its own (evaluate_feint_factor besides turns and the
+    defense penalty): a rule moving it to the Critical Miss table as a lose-balance row would
+    leave the engine without a key it needs, so it is refused at load."""
+    from critcore.engine import Engine
+    from critcore.plugins import Registry
+
+    registry = Registry.installed()
+    if "gurps" not in registry.systems:
+        pytest.skip("critcore-gurps is not installed")
+    path = isolated_config / "guard.toml"
+    path.write_text('system = "gurps"\n\n[tables.critical-miss.row_schema.effects]\ndrop-guard = "lose-balance"\n')
+    with pytest.raises(ConfigError) as err:
+        Engine("gurps", rules=[str(path)], registry=registry)
+    assert str(err.value) == (f"{path}, line 4: row_schema.effects.drop-guard: no table of the system reads effect "
+                              "'drop-guard' as row type 'lose-balance' (a house rule can move an effect only to a "
+                              "table that reads it alike)")
