@@ -51,9 +51,9 @@ type*, the shape of a row, and an effect names it instead of listing its fields:
     brain = "mortal-critical"
     artery = "mortal-critical"
 
-A house-rule file may let a table take another of the system's effects, of a row type the table
-already reads (``[tables.critical-abdomen.row_schema.effects] heart = "mortal-critical"``: see
-:func:`widen`). A reference to a type that is not declared is one line naming the file and the
+A house-rule file may let a table take another of the system's effects in a row type the table
+already reads and another table reads that effect in
+(``[tables.critical-abdomen.row_schema.effects] heart = "mortal-critical"``: see :func:`widen`). A reference to a type that is not declared is one line naming the file and the
 line, with a did-you-mean.
 """
 
@@ -129,15 +129,15 @@ class _Fault(PluginError):
         self.what = what
 
 
-class _Text:
+class Place:
     """A TOML file's name and text, to point an error at a line: ``at(section, key)``."""
 
     def __init__(self, source: str, text: str | None) -> None:
         self.source = source
         self.text = text
 
-    def line(self, section: str, key: str) -> int | None:
-        """The line of ``key = ...`` in ``[section]`` (None if not found)."""
+    def line(self, section: str | None, key: str) -> int | None:
+        """The line of ``key = ...`` in ``[section]`` (at the top with None; None if not found)."""
         if self.text is None:
             return None
         from ._toml import key_line
@@ -149,10 +149,8 @@ class _Text:
         ``[section.key]``, else of ``[section]``; just the file when none is found (or no text)."""
         line = None
         if self.text is not None:
-            from ._toml import key_line
-
             if key is not None:
-                line = key_line(self.text, key, section) or header_line(self.text, f"{section}.{key}")
+                line = self.line(section, key) or header_line(self.text, f"{section}.{key}")
             line = line or header_line(self.text, section)
         return f"{self.source}, line {line}" if line else self.source
 
@@ -188,7 +186,7 @@ def _refs(spec: Any, path: tuple[str, ...] = ()) -> Iterable[tuple[tuple[str, ..
             yield from _refs(field, (*path, str(name)))
 
 
-def _check_refs(specs: Mapping[str, Any], known: Mapping[str, Any], place: _Text, section: str) -> None:
+def _check_refs(specs: Mapping[str, Any], known: Mapping[str, Any], place: Place, section: str) -> None:
     """Every type name used in ``specs`` (``[section]``: named types, or an effect's fields) is a
     basic type, ``dice`` or declared: else one line at the field's line, with a did-you-mean."""
     from .schema import BASIC, did_you_mean
@@ -239,7 +237,7 @@ def _row_type_error(known: Mapping[str, Any], name: Any, at: str, what: str) -> 
     return TableError(f"{at}: {what}: unknown row type {name!r}{hint}")
 
 
-Locate = Callable[[str], "tuple[str, str]"]
+Locate = Callable[[str], tuple[str, str]]
 
 
 def _compile(schema_class: Any, named: Mapping[str, Any], root: str, origin: str, locate: Locate) -> Any:
@@ -254,7 +252,7 @@ def _compile(schema_class: Any, named: Mapping[str, Any], root: str, origin: str
         raise TableError(str(exc)) from None
 
 
-def _locate_in(place: _Text, section: str) -> Locate:
+def _locate_in(place: Place, section: str) -> Locate:
     """For :func:`_compile`: a fault in named type ``NAME.FIELD...`` of ``[section]``."""
     def locate(name: str) -> tuple[str, str]:
         type_name, _, rest = name.partition(".")
@@ -267,12 +265,10 @@ def _locate_in(place: _Text, section: str) -> Locate:
 def check_types_file(data: Mapping[str, Any], source: str, text: str | None = None) -> None:
     """A ``row-types.toml``: ``[types]`` (and ``doc``), each type well formed; one line at the
     offending key otherwise."""
-    place = _Text(source, text)
+    place = Place(source, text)
     for key in data:
         if key not in TYPES_FILE_KEYS:
-            from ._toml import key_line
-
-            line = key_line(text, key) or header_line(text, key) if text else None
+            line = (place.line(None, key) or header_line(text, key)) if text else None
             raise TableError(f"{source}{f', line {line}' if line else ''}: a row-types file holds [types] "
                              f"(and doc), not {key!r}")
     types = data.get("types", {})
@@ -311,7 +307,7 @@ class RowSchema:
         types = spec.get("types", {})
         if not isinstance(effects, Mapping) or not effects or not isinstance(types, Mapping):
             raise TableError(f"{origin}: row_schema needs [row_schema.effects.CODE] tables (and types a table)")
-        place = _Text(origin, text)
+        place = Place(origin, text)
         shared: Mapping[str, Any] = system.types if system is not None else {}
         for name in types:
             if system is not None and name in shared:

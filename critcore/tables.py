@@ -361,9 +361,9 @@ class SystemTypes:
 
     def at(self, name: str) -> str:
         """The file and line where type ``name`` is declared."""
-        from .rowschema import _Text
+        from .rowschema import Place
 
-        return _Text(self.source, self.text).at("types", name)
+        return Place(self.source, self.text).at("types", name)
 
 _BUILT: dict[tuple[str, frozenset[str] | None], tuple[str, str, Table]] = {}
 """Each shipped table file's Table, with the texts it was built from (its own and the system's
