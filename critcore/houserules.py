@@ -221,8 +221,9 @@ def _change_table(table: Table, change: Any, rule: RuleFile, changes: Changes, t
 
 def _widen(table: Table, declared: Any, rule: RuleFile, changes: Changes, table_id: str,
            effect_codes: frozenset[str] | None, tables: TableSet) -> Table:
-    """``[tables.NAME.row_schema.effects]``: more effects the table takes, each of a row type it
-    already reads (:func:`critcore.rowschema.widen`), checked before the rule's rows."""
+    """``[tables.NAME.row_schema.effects]``: more effects the table takes, each in a row type it
+    already reads and another table reads that effect in (:func:`critcore.rowschema.widen`),
+    applied before the rule's rows are checked."""
     section = f"tables.{table_id}.row_schema"
     if not isinstance(declared, dict) or set(declared) != {"effects"}:
         raise ConfigError(f"{rule.at('row_schema', f'tables.{table_id}')}: [{section}] may hold only "

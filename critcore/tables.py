@@ -261,7 +261,7 @@ def build_table(
     default_id: str = "",
     effect_codes: frozenset[str] | None = None,
     check_rows: bool = True,
-    row_types: Any = None,
+    row_types: SystemTypes | None = None,
 ) -> Table:
     """Validate parsed TOML ``data`` as a table; ``source`` names the file in every error.
 
@@ -365,16 +365,18 @@ class SystemTypes:
 
         return Place(self.source, self.text).at("types", name)
 
+
 _BUILT: dict[tuple[str, frozenset[str] | None], tuple[str, str, Table]] = {}
 """Each shipped table file's Table, with the texts it was built from (its own and the system's
-row types'), shared by every TableSet
-of the process while the file is unchanged: engines of one system (with and without house rules,
-``--compare``) then hand the stages the same objects, so systems' caches keyed by a table hit
-by identity instead of comparing two equal tables row by row (a second engine cost 2.3x)."""
+row types'), shared by every TableSet of the process while both are unchanged: engines of one
+system (with and without house rules, ``--compare``) then hand the stages the same objects, so
+systems' caches keyed by a table hit by identity instead of comparing two equal tables row by
+row (a second engine cost 2.3x)."""
 
 
 class TableSet(Mapping[str, Table]):
-    """A system's tables by id, loaded from its package on first use.
+    """A system's tables by id, loaded from its package on first use (``row-types.toml`` there
+    is the system's named row types, not a table).
 
     ``overrides`` (from house rules) replace whole tables by id.
     """
@@ -402,11 +404,6 @@ class TableSet(Mapping[str, Table]):
                 text = read_text(types)
                 self._types = SystemTypes(types, f"{self.package}/{TYPES_FILE}.toml", text), text
         return self._paths
-
-    def row_types(self) -> SystemTypes | None:
-        """The system's named row types (``row-types.toml``), or None."""
-        self._files()
-        return self._types[0] if self._types else None
 
     def names(self) -> tuple[str, ...]:
         if self._names is None:
