@@ -101,6 +101,9 @@ NOTHING_MORE = "nothing more"
 PART = " · "  # between the words of the table rows of one outcome
 
 
+_SEPARATORS = " ;:,.-—"  # what is left at the edge of words taken out of a label
+
+
 def _words(text: str) -> str:
     return text.strip().rstrip(".").lower()
 
@@ -111,7 +114,7 @@ def _unsaid(label: str, said: Sequence[str]) -> str:
     starts with an enclosing line keeps only the rest."""
     for earlier in said:
         if label.startswith(earlier):
-            label = label[len(earlier):].lstrip(" ;:,.-—")
+            label = label[len(earlier):].lstrip(_SEPARATORS)
     heard = [_words(s) for s in said]
     parts = []
     for part in label.split(PART):
@@ -119,8 +122,10 @@ def _unsaid(label: str, said: Sequence[str]) -> str:
             continue
         for earlier in said:  # a part that quotes an enclosing line keeps only its own words
             quoted = earlier.strip().rstrip(".")
-            if len(quoted) > 12 and quoted in part:
-                part = part.replace(quoted, "").strip(" ;:,.-—")
+            while len(quoted) > 12 and quoted in part:  # the words on either side joined by one "; "
+                before, _, after = part.partition(quoted)
+                before, after = before.rstrip(_SEPARATORS), after.lstrip(_SEPARATORS)
+                part = f"{before}; {after}" if before and after else before or after
         if part:
             parts.append(part)
     return PART.join(parts)

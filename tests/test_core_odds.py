@@ -120,3 +120,16 @@ def test_simulation_calls_rollless_stages_once_per_determination():
     assert sorted(calls) == ["high", "low"]
     freq, lo, hi = sim.frequency(kind("low"))
     assert lo <= 1 / 3 <= hi and sum(c for _, c in sim.counts) == 30_000
+
+
+def test_a_result_quoting_its_effect_reads_as_a_sentence_without_it():
+    """The odds report does not repeat what an enclosing line said: a result that quotes its
+    effect's words keeps the words on either side, joined as one clause ("the chest; dies in 10
+    min"), not an empty one ("the chest: ; dies in 10 min")."""
+    from critcore.exact import _unsaid
+
+    said = ("Mortal: the character dies unless treated in time.", "chest", "Lung pierced (internal bleeding).")
+    label = "Mortal critical in the chest: Lung pierced (internal bleeding); dies in 10 min unless treated"
+    assert _unsaid(label, said) == "Mortal critical in the chest; dies in 10 min unless treated"
+    assert _unsaid("Lung pierced (internal bleeding); dies in 1 h", said) == "dies in 1 h"
+    assert _unsaid("the critical: Lung pierced (internal bleeding).", said) == "the critical"
