@@ -433,6 +433,14 @@ def _read(name: str) -> dict[str, Any]:
     return load_data("critcore_battletech.data", name)  # parsed once, then cached by critcore
 
 
+def _read_frame(name: str) -> dict[str, Any]:
+    """A data file of the catalog's frame, every unit needs all four: kept with the importer's
+    answers (:func:`critcore_battletech.unitcache.kept_data`)."""
+    from ..unitcache import kept_data
+
+    return kept_data(name, _read)
+
+
 class Pattern:
     """A regular expression of the data, compiled the first time it is needed (a unit file uses
     a few of the hundred-odd patterns, and compiling them all would cost a resolve's start-up)
@@ -589,7 +597,7 @@ def _load_families() -> tuple[EquipmentFamily, ...]:
 @lru_cache(maxsize=1)
 def catalog() -> Catalog:
     """The importer's data (read from the package once per process)."""
-    structure = _read("structure.toml")
+    structure = _read_frame("structure.toml")
     rows = {
         int(r[0]): {"head": int(head), "center_torso": int(r[1]), "side_torso": int(r[2]), "arm": int(r[3]),
                     "leg": int(r[4])}
@@ -597,7 +605,7 @@ def catalog() -> Catalog:
                             (structure["superheavy_head"], structure["superheavy_rows"]))
         for r in table
     }
-    cfg = _read("configs.toml")
+    cfg = _read_frame("configs.toml")
     configs = tuple(
         ConfigSpec(
             id=c["id"],
@@ -613,7 +621,7 @@ def catalog() -> Catalog:
         )
         for c in cfg["config"]
     )
-    eng = _read("engines.toml")
+    eng = _read_frame("engines.toml")
     engines = tuple(
         EngineSpec(
             type=e["type"], pattern=_rx(e["match"]), ct_slots=int(e["ct_slots"]),
@@ -621,7 +629,7 @@ def catalog() -> Catalog:
         )
         for e in eng["engine"]
     )
-    hs = _read("heat_sinks.toml")
+    hs = _read_frame("heat_sinks.toml")
     heat_sinks = tuple(
         HeatSinkSpec(variant=h["variant"], pattern=_rx(h["match"]), type=h["type"], dissipation=int(h["dissipation"]))
         for h in hs["heat_sink"]
