@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, Iterable, Mapping
 
 from critcore.resources import load_data
 
@@ -71,47 +71,82 @@ class Fields:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
 
 
-class Equipment(NamedTuple):
+class Record:
+    """A small value record of the importer (what a slot name is): its fields are its
+    ``__slots__``, set by the subclass's ``__init__``; records of one class with equal fields are
+    equal and hash alike, and :meth:`astuple` gives the fields as the plain tuple the kept answers
+    hold (:mod:`critcore_battletech.unitcache`). Defining one generates no code, where each
+    ``NamedTuple`` compiled its ``__new__`` at every start-up that imports a unit (0.7 M
+    instructions a class, four classes)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def astuple(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.__slots__])
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, Record) and self.astuple() == other.astuple()
+
+    def __hash__(self) -> int:
+        return hash(self.astuple())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}{self.astuple()!r}"
+
+
+class Equipment(Record):
     """One entry of equipment.toml."""
 
-    name: str
-    kind: str
-    tech: str
-    slots: int  # slots of one item; 0 = variable (a run of identical lines is one item)
-    explosion: int = 0
-    heat_sinks: int = 1
+    __slots__ = ("name", "kind", "tech", "slots", "explosion", "heat_sinks")
+
+    def __init__(self, name: str, kind: str, tech: str, slots: int, explosion: int = 0, heat_sinks: int = 1) -> None:
+        self.name = name
+        self.kind = kind
+        self.tech = tech
+        self.slots = slots  # slots of one item; 0 = variable (a run of identical lines is one item)
+        self.explosion = explosion
+        self.heat_sinks = heat_sinks
 
     @property
     def label(self) -> str:
         return f"{self.name} (Clan)" if self.tech == "clan" else self.name
 
 
-class AmmoType(NamedTuple):
+class AmmoType(Record):
     """What a bin of one weapon's ammunition holds (from a family of ammo.toml)."""
 
-    weapon: str
-    tech: str
-    shots_per_ton: int
-    damage_per_shot: int
-    shots_per_turn: int
-    explosive: bool
-    family: str = ""
+    __slots__ = ("weapon", "tech", "shots_per_ton", "damage_per_shot", "shots_per_turn", "explosive", "family")
+
+    def __init__(self, weapon: str, tech: str, shots_per_ton: int, damage_per_shot: int, shots_per_turn: int,
+                 explosive: bool, family: str = "") -> None:
+        self.weapon = weapon
+        self.tech = tech
+        self.shots_per_ton = shots_per_ton
+        self.damage_per_shot = damage_per_shot
+        self.shots_per_turn = shots_per_turn
+        self.explosive = explosive
+        self.family = family
 
 
-class AmmoMatch(NamedTuple):
+class AmmoMatch(Record):
     """What an ammunition slot name says: the weapon, a half-ton bin, munition variants.
 
     ``unknown`` is True when no family matched: the bin is kept explosive with the damage its
     name tells (``guessed`` says whether a number in the name gave it)."""
 
-    ammo: AmmoType
-    half: bool
-    variants: tuple[str, ...]
-    shots_factor: float
-    damage_factor: float = 1.0
-    named_shots: int | None = None  # a shot count written in the name, "(100)"
-    unknown: bool = False
-    guessed: bool = False
+    __slots__ = ("ammo", "half", "variants", "shots_factor", "damage_factor", "named_shots", "unknown", "guessed")
+
+    def __init__(self, ammo: AmmoType, half: bool, variants: tuple[str, ...], shots_factor: float,
+                 damage_factor: float = 1.0, named_shots: int | None = None, unknown: bool = False,
+                 guessed: bool = False) -> None:
+        self.ammo = ammo
+        self.half = half
+        self.variants = variants
+        self.shots_factor = shots_factor
+        self.damage_factor = damage_factor
+        self.named_shots = named_shots  # a shot count written in the name, "(100)"
+        self.unknown = unknown
+        self.guessed = guessed
 
     @property
     def shots(self) -> int:
