@@ -85,7 +85,8 @@ class Record:
         return tuple([getattr(self, name) for name in self.__slots__])
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and isinstance(other, Record) and self.astuple() == other.astuple()
+        return other is self or (type(other) is type(self) and isinstance(other, Record)
+                                 and self.astuple() == other.astuple())
 
     def __hash__(self) -> int:
         return hash(self.astuple())
