@@ -537,8 +537,8 @@ class Schema:
         known = list(fields)
         keep = extra == "keep"
         get = checkers.get
-        # fields that are plain text or true/false are checked in the loop (most fields of a unit)
-        simple = {name: {"str": str, "bool": bool}[f] for name, f in fields.items() if f in ("str", "bool")}
+        # fields that take any text or true/false as it is are checked in the loop (most fields of a unit)
+        simple = {name: _PLAIN_TYPES[kind] for name, kind in ((n, _plain_kind(f)) for n, f in fields.items()) if kind}
         simple_type = simple.get
 
         def check_table(value: Any, walk: Walk) -> Any:
@@ -603,6 +603,18 @@ class Schema:
         except Bad as bad:
             raise bad.error(source) from None
 
+
+
+_PLAIN_TYPES = {"str": str, "bool": bool}
+_PLAIN_KEYS = frozenset({"type", "required", "nullable", "doc"})  # none of them changes what text or a bool may be
+
+
+def _plain_kind(spec: Any) -> str | None:
+    """``"str"`` or ``"bool"`` for a field any text, or true and false, passes as it is (``"str"``,
+    ``{ type = "str", required = true }``), else None. A null where one is allowed, and a missing
+    required field, are still seen to by the field's checker and the table's."""
+    kind = spec.get("type") if isinstance(spec, Mapping) and _PLAIN_KEYS.issuperset(spec) else spec
+    return kind if isinstance(kind, str) and kind in _PLAIN_TYPES else None
 
 
 def _texts(value: Any) -> bool:
