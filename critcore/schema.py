@@ -538,7 +538,7 @@ class Schema:
         keep = extra == "keep"
         get = checkers.get
         # fields that take any text or true/false as it is are checked in the loop (most fields of a unit)
-        simple = {name: _PLAIN_TYPES[kind] for name, kind in ((n, _plain_kind(f)) for n, f in fields.items()) if kind}
+        simple = {name: _PLAIN_TYPES[f if type(f) is str else f["type"]] for name, f in fields.items() if _plain(f)}
         simple_type = simple.get
 
         def check_table(value: Any, walk: Walk) -> Any:
@@ -609,12 +609,12 @@ _PLAIN_TYPES = {"str": str, "bool": bool}
 _PLAIN_KEYS = frozenset({"type", "required", "nullable", "doc"})  # none of them changes what text or a bool may be
 
 
-def _plain_kind(spec: Any) -> str | None:
-    """``"str"`` or ``"bool"`` for a field any text, or true and false, passes as it is (``"str"``,
-    ``{ type = "str", required = true }``), else None. A null where one is allowed, and a missing
-    required field, are still seen to by the field's checker and the table's."""
-    kind = spec.get("type") if isinstance(spec, Mapping) and _PLAIN_KEYS.issuperset(spec) else spec
-    return kind if isinstance(kind, str) and kind in _PLAIN_TYPES else None
+def _plain(spec: Any) -> bool:
+    """Whether any text, or true and false, passes a field as it is (``"str"``, ``{ type = "str",
+    required = true }``; a compiled spec is a str or a dict). A null where one is allowed, and a
+    missing required field, are still seen to by the field's checker and the table's."""
+    kind = spec if type(spec) is str else spec.get("type") if type(spec) is dict and _PLAIN_KEYS.issuperset(spec) else None
+    return type(kind) is str and kind in _PLAIN_TYPES
 
 
 def _texts(value: Any) -> bool:

@@ -285,8 +285,9 @@ def test_text_and_true_false_fields_keep_their_required_and_nullable_rules():
     nullable one takes null; fields given by the same basic type share one checker."""
     schema = Schema({"root": "row", "types": {"row": {"type": "table", "fields": {
         "name": {"type": "str", "required": True}, "note": {"type": "str", "nullable": True},
-        "done": {"type": "bool", "required": True, "doc": "finished"}, "a": "str", "b": "str"}}}}, "s")
-    good = {"name": "x", "note": None, "done": False, "a": "p", "b": "q"}
+        "done": {"type": "bool", "required": True, "doc": "finished"}, "a": "str", "b": "str",
+        "either": {"type": ["int", "str"]}}}}}, "s")
+    good = {"name": "x", "note": None, "done": False, "a": "p", "b": "q", "either": 3}
     assert thaw(schema.check(good, "t")) == good
     for change, message in (
         ({"name": None}, r"^t: name: must be text, not null$"),
