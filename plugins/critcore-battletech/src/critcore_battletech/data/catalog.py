@@ -9,7 +9,7 @@ structure of a location for a tonnage.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Iterable, Mapping
 
 from critcore.resources import load_data
@@ -232,7 +232,20 @@ class LocationSpec(Fields):
 class ConfigSpec(Fields):
     id: str
     pattern: Pattern
-    locations: tuple[LocationSpec, ...]
+    table: list[Mapping[str, Any]]  # its [[config.locations]] of configs.toml
+
+    @cached_property
+    def locations(self) -> tuple[LocationSpec, ...]:
+        """The configuration's locations, made the first time they are asked for: a unit needs
+        those of one configuration of the five."""
+        return tuple(
+            LocationSpec(
+                code=loc["code"], name=loc["name"], slots=int(loc["slots"]),
+                structure=loc["structure"], rear=bool(loc["rear"]), inner=loc["inner"],
+                aliases=tuple(loc.get("aliases", ())), armor_aliases=tuple(loc.get("armor_aliases", ())),
+            )
+            for loc in self.table
+        )
 
     def location(self, code: str) -> LocationSpec:
         return self._maps()[0][code]
@@ -642,21 +655,7 @@ def catalog() -> Catalog:
         for r in table
     }
     cfg = _read_frame("configs.toml")
-    configs = tuple(
-        ConfigSpec(
-            id=c["id"],
-            pattern=_rx(c["match"]),
-            locations=tuple(
-                LocationSpec(
-                    code=loc["code"], name=loc["name"], slots=int(loc["slots"]),
-                    structure=loc["structure"], rear=bool(loc["rear"]), inner=loc["inner"],
-                    aliases=tuple(loc.get("aliases", ())), armor_aliases=tuple(loc.get("armor_aliases", ())),
-                )
-                for loc in c["locations"]
-            ),
-        )
-        for c in cfg["config"]
-    )
+    configs = tuple(ConfigSpec(id=c["id"], pattern=_rx(c["match"]), table=c["locations"]) for c in cfg["config"])
     eng = _read_frame("engines.toml")
     engines = tuple(
         EngineSpec(
@@ -670,7 +669,8 @@ def catalog() -> Catalog:
         HeatSinkSpec(variant=h["variant"], pattern=_rx(h["match"]), type=h["type"], dissipation=int(h["dissipation"]))
         for h in hs["heat_sink"]
     )
-    headers = frozenset(h.lower() for c in configs for loc in c.locations for h in loc.headers)
+    headers = frozenset(h.lower() for c in cfg["config"] for loc in c["locations"]
+                        for h in (loc["name"], *loc.get("aliases", ())))  # LocationSpec.headers of them all
     return Catalog(
         structure_head=int(structure["head"]),
         structure_rows=rows,
