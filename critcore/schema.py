@@ -613,8 +613,9 @@ def _plain(spec: Any) -> bool:
     """Whether any text, or true and false, passes a field as it is (``"str"``, ``{ type = "str",
     required = true }``; a compiled spec is a str or a dict). A null where one is allowed, and a
     missing required field, are still seen to by the field's checker and the table's."""
-    kind = spec if type(spec) is str else spec.get("type") if type(spec) is dict and _PLAIN_KEYS.issuperset(spec) else None
-    return type(kind) is str and kind in _PLAIN_TYPES
+    if type(spec) is dict and _PLAIN_KEYS.issuperset(spec):
+        spec = spec.get("type")
+    return type(spec) is str and spec in _PLAIN_TYPES
 
 
 def _texts(value: Any) -> bool:

@@ -60,7 +60,7 @@ def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, 
     ``build(text, source)`` (which raises on a bad file), kept for the next command."""
     if cache_dir() is None:  # the cache off: no need to look at the importer's files
         return build(text, source)
-    importer = _fingerprint()  # looked at once a command (0.8 M instructions: a dozen stats)
+    importer = _fingerprint()  # worked out once a command (a dozen stats: 0.3 M instructions)
     key = digest(b"\0".join([importer, source.encode("utf-8", "surrogatepass"),
                              text.encode("utf-8", "surrogatepass")]))
     # one entry per unit file, named by its absolute path
@@ -98,7 +98,7 @@ def known_answers(importer: bytes | None = None) -> dict[str, Any]:
 def kept_data(name: str, read: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
     """``read(name)``: one of the catalog's small data files, parsed, kept among the answers, so a
     unit file never imported reads this one entry instead of one entry per file (configurations,
-    structure, engines, heat sinks: 2 M instructions less). A kept value that is not a table is
+    structure, engines, heat sinks: 1.5 M instructions less). A kept value that is not a table is
     read again."""
     question = f"data\0{name}"
     found = known_answers().get(question)
