@@ -6,7 +6,9 @@ CPU count cannot see (disk syncs, the kernel's share): ``bench.py`` gives the cl
 
     python bench/icount.py [VENV_BIN]   # VENV_BIN: the folder with python and crit (default: this python's)
 
-Needs ``valgrind``; the BattleTech lines need ``../shared/mtf-samples`` (skipped without).
+Needs ``valgrind``; the BattleTech lines need ``../shared/mtf-samples`` (skipped without). The
+last line deletes the BattleTech importer's kept answers first (the first unit after an install
+or an upgrade, apart from the parsed tables).
 """
 
 from __future__ import annotations
@@ -21,6 +23,18 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ATLAS = HERE.parent.parent / "shared" / "mtf-samples" / "Atlas AS7-D.mtf"
+
+
+# run by the measured install's python: deletes the BattleTech importer's kept answers (unitcache)
+_FORGET_ANSWERS = """
+import os
+from critcore import resources
+from critcore_battletech import unitcache
+folder = resources.cache_dir()
+entry = folder and resources._cache_file(folder, unitcache._NAMES_ENTRY)
+if entry and os.path.exists(entry):
+    os.remove(entry)
+"""
 
 
 def main() -> None:
@@ -57,6 +71,7 @@ def run(python: str, crit: str, folder: str) -> None:
         unit = [crit, "resolve", "battletech", "critical", "--location", "RT", "--seed", "1", "--unit"]
         commands["battletech critical --unit, imported before"] = unit + [str(ATLAS)]
         commands["battletech critical --unit, a file never imported"] = unit + [fresh]
+        commands["the same, and no slot name met before"] = unit + [fresh]
     text = ATLAS.read_text(encoding="utf-8") if ATLAS.is_file() else ""
     floor = 0
     for n, (name, cmd) in enumerate(commands.items()):
@@ -65,6 +80,8 @@ def run(python: str, crit: str, folder: str) -> None:
         shutil.copy(template, path)
         if cmd[-1] == fresh:  # a text no command has imported: one more blank line than ever before
             Path(fresh).write_text(text + "\n" * (n + os.getpid() % 1000 + 2), encoding="utf-8")
+        if name.endswith("no slot name met before"):  # the importer's kept answers deleted
+            subprocess.run([python, "-c", _FORGET_ANSWERS], check=True)
         done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
                               capture_output=True, text=True)
         found = re.search(r"Collected : (\d+)", done.stderr)

@@ -242,6 +242,7 @@ class Schema:
             raise PluginError(f"{origin}: [types] must be a table of named types")
         self.types: Mapping[str, Any] = types
         self._compiled: dict[str, Checker] = {}
+        self._basic: dict[str, Checker] = {}  # the checker of each basic type name given alone
         self._building: set[str] = set()
         root = spec.get("root")
         if not isinstance(root, str) or root not in types:
@@ -295,15 +296,20 @@ class Schema:
     def compile(self, spec: Any, where: str) -> Checker:
         """One field spec (a type name or a table of field keys) as a checker function."""
         if isinstance(spec, str):
+            if spec in BASIC:  # a field given by a basic type alone ("str"): one checker serves them all
+                found = self._basic.get(spec)
+                if found is None:
+                    found = self._basic[spec] = self.compile({"type": spec}, where)
+                return found
             spec = {"type": spec}
-        if not isinstance(spec, Mapping):
+        if type(spec) is not dict and not isinstance(spec, Mapping):
             raise self._bad(where, "a field must be a type name or a table")
-        unknown = set(spec) - FIELD_KEYS
-        if unknown:
-            raise self._bad(where, f"unknown field key(s) {', '.join(sorted(unknown))}")
+        if not FIELD_KEYS.issuperset(spec):
+            raise self._bad(where, f"unknown field key(s) {', '.join(sorted(set(spec) - FIELD_KEYS))}")
         kinds = spec.get("type", "any")
-        kinds = [kinds] if isinstance(kinds, str) else kinds
-        if not _texts(kinds) or not kinds:
+        if isinstance(kinds, str):
+            kinds = [kinds]
+        elif not _texts(kinds) or not kinds:
             raise self._bad(where, "type must be a type name or a list of them")
         options = [self._one(kind, spec, where) for kind in kinds]
         nullable = bool(spec.get("nullable", False))
@@ -531,8 +537,8 @@ class Schema:
         known = list(fields)
         keep = extra == "keep"
         get = checkers.get
-        # fields that are plain text or true/false are checked in the loop (most fields of a unit)
-        simple = {name: {"str": str, "bool": bool}[f] for name, f in fields.items() if f in ("str", "bool")}
+        # fields that take any text or true/false as it is are checked in the loop (most fields of a unit)
+        simple = {name: _PLAIN_TYPES[f if type(f) is str else f["type"]] for name, f in fields.items() if _plain(f)}
         simple_type = simple.get
 
         def check_table(value: Any, walk: Walk) -> Any:
@@ -597,6 +603,19 @@ class Schema:
         except Bad as bad:
             raise bad.error(source) from None
 
+
+
+_PLAIN_TYPES = {"str": str, "bool": bool}
+_PLAIN_KEYS = frozenset({"type", "required", "nullable", "doc"})  # none of them changes what text or a bool may be
+
+
+def _plain(spec: Any) -> bool:
+    """Whether any text, or true and false, passes a field as it is (``"str"``, ``{ type = "str",
+    required = true }``; a compiled spec is a str or a dict). A null where one is allowed, and a
+    missing required field, are still seen to by the field's checker and the table's."""
+    if type(spec) is dict and _PLAIN_KEYS.issuperset(spec):
+        spec = spec.get("type")
+    return type(spec) is str and spec in _PLAIN_TYPES
 
 
 def _texts(value: Any) -> bool:

@@ -279,6 +279,28 @@ def test_a_schema_can_describe_a_table_row_as_well():
         row.check({"roll": "3-4", "id": "x", "multplier": 2}, "t.toml, row 2")
 
 
+def test_text_and_true_false_fields_keep_their_required_and_nullable_rules():
+    """Fields that take any text or true/false (checked inside the table's loop) still refuse a
+    null where none is allowed, a missing required key and a value of another type, and a
+    nullable one takes null; fields given by the same basic type share one checker."""
+    schema = Schema({"root": "row", "types": {"row": {"type": "table", "fields": {
+        "name": {"type": "str", "required": True}, "note": {"type": "str", "nullable": True},
+        "done": {"type": "bool", "required": True, "doc": "finished"}, "a": "str", "b": "str",
+        "either": {"type": ["int", "str"]}}}}}, "s")
+    good = {"name": "x", "note": None, "done": False, "a": "p", "b": "q", "either": 3}
+    assert thaw(schema.check(good, "t")) == good
+    for change, message in (
+        ({"name": None}, r"^t: name: must be text, not null$"),
+        ({"done": 1}, r"^t: done: must be true or false, not 1$"),
+        ({"note": 3}, r"^t: note: must be text, not 3$"),
+        ({"b": True}, r"^t: b: must be text, not true$"),
+    ):
+        with pytest.raises(StateError, match=message):
+            schema.check({**good, **change}, "t")
+    with pytest.raises(StateError, match=r"^t: needs 'done'$"):
+        schema.check({k: v for k, v in good.items() if k != "done"}, "t")
+
+
 # --- property: a check refuses in one line or returns the same data, frozen ------------------------
 
 import hypothesis  # noqa: E402

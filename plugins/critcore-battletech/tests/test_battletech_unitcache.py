@@ -206,3 +206,33 @@ def test_an_importer_record_refuses_a_misspelt_field():
     with pytest.raises(TypeError, match="HeatSinkSpec has no field"):
         HeatSinkSpec(varient="double", pattern=None, type="double", dissipation=2)
     assert HeatSinkSpec(variant="double", pattern=None, type="double", dissipation=2).dissipation == 2
+
+
+def test_a_new_unit_file_reads_the_frame_tables_from_the_kept_answers(cache: Path, expected: dict[str, Any],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The four small tables every unit needs (configurations, structure, engines, heat sinks) are
+    kept with the answers: a later command's import of another file reads none of them."""
+    from critcore_battletech.data import catalog as catalog_module
+
+    unitcache.cached_import(FILE.read_text(encoding="utf-8"), str(FILE), unit_from_mtf)
+    _new_process()
+    read: list[str] = []
+    real = catalog_module._read
+
+    def counting(name: str) -> dict[str, Any]:
+        read.append(name)
+        return real(name)
+
+    monkeypatch.setattr(catalog_module, "_read", counting)
+    assert unitcache.cached_import(_changed(), str(FILE), unit_from_mtf) == expected
+    assert read == []
+
+
+def test_a_kept_frame_table_of_the_wrong_form_is_read_again(cache: Path, expected: dict[str, Any]) -> None:
+    unitcache.cached_import(FILE.read_text(encoding="utf-8"), str(FILE), unit_from_mtf)
+    key, answers = unitcache._NAMES[0]
+    assert "data\0structure.toml" in answers
+    resources.store(unitcache._NAMES_ENTRY, key, {**answers, "data\0structure.toml": ["not", "a", "table"]},
+                    fmt=unitcache._FORMAT)
+    _new_process()
+    assert unitcache.cached_import(_changed(), str(FILE), unit_from_mtf) == expected

@@ -21,9 +21,10 @@ Every error is a :class:`~critcore.errors.StateError` reading ``FILE, line N: wh
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, NamedTuple, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
-from .data.catalog import AmmoMatch, AmmoType, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, catalog, norm
+from .data.catalog import (AmmoMatch, AmmoType, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, Record, catalog,
+                           norm)
 from .mtf import MtfFile, MtfLocation, fail, parse_mtf
 from .unitcache import add_answer, known_answers
 
@@ -43,14 +44,18 @@ _EMPTY = frozenset({"-empty-", "empty", "-"})
 _TECH_BASES = (("mixed", "Mixed"), ("clan", "Clan"), ("inner sphere", "Inner Sphere"), ("is", "Inner Sphere"))
 
 
-class SlotName(NamedTuple):
+class SlotName(Record):
     """A slot line taken apart: the name as written without suffixes, flags, size."""
 
-    name: str
-    flags: tuple[str, ...] = ()
-    size: float | None = None
-    split: bool = False  # marked "(Split)" in the file
-    empty: bool = False  # an empty slot ("-Empty-")
+    __slots__ = ("name", "flags", "size", "split", "empty")
+
+    def __init__(self, name: str, flags: tuple[str, ...] = (), size: float | None = None, split: bool = False,
+                 empty: bool = False) -> None:
+        self.name = name
+        self.flags = flags
+        self.size = size
+        self.split = split  # marked "(Split)" in the file
+        self.empty = empty  # an empty slot ("-Empty-")
 
 
 _EMPTY_SLOT = SlotName("-Empty-", empty=True)
@@ -251,8 +256,8 @@ def _spec(kind: str, text: str, specs: Sequence[_S], find: Callable[[str], _S | 
 def _plain(answer: _Answer) -> tuple[Any, ...]:
     """A classification as plain tuples (what :mod:`marshal` keeps)."""
     kind, entry, match = answer
-    return (kind, None if entry is None else tuple(entry),
-            None if match is None else (tuple(match.ammo), *match[1:]))
+    return (kind, None if entry is None else entry.astuple(),
+            None if match is None else (match.ammo.astuple(), *match.astuple()[1:]))
 
 
 def _from_plain(plain: Any) -> _Answer | None:

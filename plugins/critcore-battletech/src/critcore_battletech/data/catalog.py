@@ -9,8 +9,8 @@ structure of a location for a tonnage.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Any, Iterable, Mapping, NamedTuple
+from functools import cached_property, lru_cache
+from typing import Any, Iterable, Mapping
 
 from critcore.resources import load_data
 
@@ -71,47 +71,83 @@ class Fields:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
 
 
-class Equipment(NamedTuple):
+class Record:
+    """A small value record of the importer (what a slot name is): its fields are its
+    ``__slots__``, set by the subclass's ``__init__``; records of one class with equal fields are
+    equal and hash alike, and :meth:`astuple` gives the fields as the plain tuple the kept answers
+    hold (:mod:`critcore_battletech.unitcache`). Defining one generates no code, where each
+    ``NamedTuple`` compiled its ``__new__`` at every start-up that imports a unit (0.7 M
+    instructions a class, four classes)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def astuple(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.__slots__])
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or (type(other) is type(self) and isinstance(other, Record)
+                                 and self.astuple() == other.astuple())
+
+    def __hash__(self) -> int:
+        return hash(self.astuple())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}{self.astuple()!r}"
+
+
+class Equipment(Record):
     """One entry of equipment.toml."""
 
-    name: str
-    kind: str
-    tech: str
-    slots: int  # slots of one item; 0 = variable (a run of identical lines is one item)
-    explosion: int = 0
-    heat_sinks: int = 1
+    __slots__ = ("name", "kind", "tech", "slots", "explosion", "heat_sinks")
+
+    def __init__(self, name: str, kind: str, tech: str, slots: int, explosion: int = 0, heat_sinks: int = 1) -> None:
+        self.name = name
+        self.kind = kind
+        self.tech = tech
+        self.slots = slots  # slots of one item; 0 = variable (a run of identical lines is one item)
+        self.explosion = explosion
+        self.heat_sinks = heat_sinks
 
     @property
     def label(self) -> str:
         return f"{self.name} (Clan)" if self.tech == "clan" else self.name
 
 
-class AmmoType(NamedTuple):
+class AmmoType(Record):
     """What a bin of one weapon's ammunition holds (from a family of ammo.toml)."""
 
-    weapon: str
-    tech: str
-    shots_per_ton: int
-    damage_per_shot: int
-    shots_per_turn: int
-    explosive: bool
-    family: str = ""
+    __slots__ = ("weapon", "tech", "shots_per_ton", "damage_per_shot", "shots_per_turn", "explosive", "family")
+
+    def __init__(self, weapon: str, tech: str, shots_per_ton: int, damage_per_shot: int, shots_per_turn: int,
+                 explosive: bool, family: str = "") -> None:
+        self.weapon = weapon
+        self.tech = tech
+        self.shots_per_ton = shots_per_ton
+        self.damage_per_shot = damage_per_shot
+        self.shots_per_turn = shots_per_turn
+        self.explosive = explosive
+        self.family = family
 
 
-class AmmoMatch(NamedTuple):
+class AmmoMatch(Record):
     """What an ammunition slot name says: the weapon, a half-ton bin, munition variants.
 
     ``unknown`` is True when no family matched: the bin is kept explosive with the damage its
     name tells (``guessed`` says whether a number in the name gave it)."""
 
-    ammo: AmmoType
-    half: bool
-    variants: tuple[str, ...]
-    shots_factor: float
-    damage_factor: float = 1.0
-    named_shots: int | None = None  # a shot count written in the name, "(100)"
-    unknown: bool = False
-    guessed: bool = False
+    __slots__ = ("ammo", "half", "variants", "shots_factor", "damage_factor", "named_shots", "unknown", "guessed")
+
+    def __init__(self, ammo: AmmoType, half: bool, variants: tuple[str, ...], shots_factor: float,
+                 damage_factor: float = 1.0, named_shots: int | None = None, unknown: bool = False,
+                 guessed: bool = False) -> None:
+        self.ammo = ammo
+        self.half = half
+        self.variants = variants
+        self.shots_factor = shots_factor
+        self.damage_factor = damage_factor
+        self.named_shots = named_shots  # a shot count written in the name, "(100)"
+        self.unknown = unknown
+        self.guessed = guessed
 
     @property
     def shots(self) -> int:
@@ -196,7 +232,20 @@ class LocationSpec(Fields):
 class ConfigSpec(Fields):
     id: str
     pattern: Pattern
-    locations: tuple[LocationSpec, ...]
+    table: list[Mapping[str, Any]]  # its [[config.locations]] of configs.toml
+
+    @cached_property
+    def locations(self) -> tuple[LocationSpec, ...]:
+        """The configuration's locations, made the first time they are asked for: a unit needs
+        those of one configuration of the five."""
+        return tuple(
+            LocationSpec(
+                code=loc["code"], name=loc["name"], slots=int(loc["slots"]),
+                structure=loc["structure"], rear=bool(loc["rear"]), inner=loc["inner"],
+                aliases=tuple(loc.get("aliases", ())), armor_aliases=tuple(loc.get("armor_aliases", ())),
+            )
+            for loc in self.table
+        )
 
     def location(self, code: str) -> LocationSpec:
         return self._maps()[0][code]
@@ -433,6 +482,14 @@ def _read(name: str) -> dict[str, Any]:
     return load_data("critcore_battletech.data", name)  # parsed once, then cached by critcore
 
 
+def _read_frame(name: str) -> dict[str, Any]:
+    """A data file of the catalog's frame, every unit needs all four: kept with the importer's
+    answers (:func:`critcore_battletech.unitcache.kept_data`)."""
+    from ..unitcache import kept_data
+
+    return kept_data(name, _read)
+
+
 class Pattern:
     """A regular expression of the data, compiled the first time it is needed (a unit file uses
     a few of the hundred-odd patterns, and compiling them all would cost a resolve's start-up)
@@ -589,7 +646,7 @@ def _load_families() -> tuple[EquipmentFamily, ...]:
 @lru_cache(maxsize=1)
 def catalog() -> Catalog:
     """The importer's data (read from the package once per process)."""
-    structure = _read("structure.toml")
+    structure = _read_frame("structure.toml")
     rows = {
         int(r[0]): {"head": int(head), "center_torso": int(r[1]), "side_torso": int(r[2]), "arm": int(r[3]),
                     "leg": int(r[4])}
@@ -597,23 +654,9 @@ def catalog() -> Catalog:
                             (structure["superheavy_head"], structure["superheavy_rows"]))
         for r in table
     }
-    cfg = _read("configs.toml")
-    configs = tuple(
-        ConfigSpec(
-            id=c["id"],
-            pattern=_rx(c["match"]),
-            locations=tuple(
-                LocationSpec(
-                    code=loc["code"], name=loc["name"], slots=int(loc["slots"]),
-                    structure=loc["structure"], rear=bool(loc["rear"]), inner=loc["inner"],
-                    aliases=tuple(loc.get("aliases", ())), armor_aliases=tuple(loc.get("armor_aliases", ())),
-                )
-                for loc in c["locations"]
-            ),
-        )
-        for c in cfg["config"]
-    )
-    eng = _read("engines.toml")
+    cfg = _read_frame("configs.toml")
+    configs = tuple(ConfigSpec(id=c["id"], pattern=_rx(c["match"]), table=c["locations"]) for c in cfg["config"])
+    eng = _read_frame("engines.toml")
     engines = tuple(
         EngineSpec(
             type=e["type"], pattern=_rx(e["match"]), ct_slots=int(e["ct_slots"]),
@@ -621,12 +664,13 @@ def catalog() -> Catalog:
         )
         for e in eng["engine"]
     )
-    hs = _read("heat_sinks.toml")
+    hs = _read_frame("heat_sinks.toml")
     heat_sinks = tuple(
         HeatSinkSpec(variant=h["variant"], pattern=_rx(h["match"]), type=h["type"], dissipation=int(h["dissipation"]))
         for h in hs["heat_sink"]
     )
-    headers = frozenset(h.lower() for c in configs for loc in c.locations for h in loc.headers)
+    headers = frozenset(h.lower() for c in cfg["config"] for loc in c["locations"]
+                        for h in (loc["name"], *loc.get("aliases", ())))  # LocationSpec.headers of them all
     return Catalog(
         structure_head=int(structure["head"]),
         structure_rows=rows,
