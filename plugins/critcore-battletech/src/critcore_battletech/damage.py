@@ -9,7 +9,7 @@ and the events (PSRs due now). It lives only inside the ``apply`` stage.
 from __future__ import annotations
 
 import sys
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from critcore.dice import Dice
 from critcore.model import Data, Effect
@@ -88,6 +88,7 @@ class Resolver:
         self.events: list[str] = []
         self.tags: frozenset[str] = frozenset()  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # under exact odds: actions not yet carried out
+        self.rolled = False  # a critical check was rolled (the answer is then not the state's alone)
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = prep.known_rows, prep.skip
         self.batch = int((self.w.get("damage") or {}).get("resolutions", 0)) + 1
@@ -359,6 +360,7 @@ class Resolver:
     def _roll_check(self, code: str) -> list[Effect]:
         """Roll Determining Critical Hits for a location: a blown-off location is dealt with
         here; otherwise the criticals' slots are chosen and returned, to be applied."""
+        self.rolled = True
         label = f"Determining Critical Hits: {L.name(code)}"
         table = self.crit_table
         # one roll; under exact odds the totals that read the same row are taken together
@@ -437,10 +439,15 @@ class Resolver:
 
     def choose(self, code: str, count: int, label: str) -> list[Effect]:
         """Roll the slots of ``count`` criticals in a location and say what each strikes."""
+        return self.struck(code, self.picks(code, count, label))
+
+    def struck(self, code: str, picks: Sequence[tuple[str, int]]) -> list[Effect]:
+        """What the criticals of a roll in ``code`` strike, in the slots :meth:`picks` chose
+        (no dice: the same picks on the same state give the same effects)."""
         out: list[Effect] = []
         knocked: set[str] = set()
         option = self.prep.explosion
-        for where, idx in self.picks(code, count, label):
+        for where, idx in picks:
             if where != code:
                 self.change(f"Nothing left to hit in the {L.name(code)}: a critical passes to the {L.name(where)}")
             if idx < 0:

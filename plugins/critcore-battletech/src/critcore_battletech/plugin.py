@@ -176,8 +176,14 @@ def critcore_effect(ctx: Any, determination: Determination | None,
                 extra["half"] = which
             out.append(comp.row("slot-roll").effect(comp.id, None, **extra))
         return out
-    res = Resolver(Work(ctx.target), ctx.dice, prep, unit_memo(ctx), cascade=False)
-    out.extend(res.choose(code, count, "critical"))
+    memo = unit_memo(ctx)
+    res = Resolver(Work(ctx.target), ctx.dice, prep, memo, cascade=False)
+    picks = tuple(res.picks(code, count, "critical"))
+    key = ("struck", code, picks)  # the same slots struck on the same state: the same effects
+    struck: tuple[Effect, ...] | None = memo.answers.get(key)
+    if struck is None:
+        struck = memo.remember(key, tuple(res.struck(code, picks)))
+    out.extend(struck)
     return out
 
 
@@ -201,16 +207,29 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
             return None
         if ctx.target is None:
             return _apply_generic(determination, location, effects)
+        turn = ctx.param("turn")
         if not determination.data["blown_off"] and not determination.data["criticals"]:
-            return _no_critical(ctx, determination)
-        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), unit_memo(ctx), ctx.param("turn"))
+            return _no_critical(ctx, determination, turn)
+        memo = unit_memo(ctx)
+        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
+        # what the criticals do when no check follows them depends only on the state and the
+        # effects (with exact odds the story is left out: those answers are not shared)
+        key = ("applied", determination, tuple(effects), turn)
+        if not res.exact:
+            found: tuple[Applied, Handed] | None = memo.answers.get(key)
+            if found is not None:
+                ctx.hand_on(found[0].target, found[1])
+                return found[0]
         if determination.data["blown_off"]:
             if res.w.loc(location.id).get("destroyed"):
                 res.change(f"The {location.name} was already gone: nothing more happens")
             res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
             res.apply_batch([e for e in effects if e.table == "components"], record=False)
-        return _finish(ctx, res, determination.summary, tuple(res.effects))
+        applied, handed = _finish(ctx, res, determination.summary, tuple(res.effects))
+        if not res.exact and not res.rolled:
+            memo.remember(key, (applied, handed))
+        return applied
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
@@ -219,24 +238,25 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         rear = bool(ctx.param("rear"))
         res.damage(location.id, amount, rear=rear)
         side = " (rear)" if rear else ""
-        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}", tuple(res.effects))
+        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}", tuple(res.effects))[0]
     return None
 
 
-def _hand_on(ctx: Any, memo: UnitMemo, state: Data, key: tuple[Any, ...]) -> None:
-    """With real dice: the memo of the state a resolution leaves, handed on to the next
-    resolution on it (exact odds never resolve on their outcomes' states)."""
-    ctx.hand_on(state, {UNIT_MEMO: memo.after(state, key)})
+Handed = dict[str, UnitMemo]  # the memo handed on to the state a resolution leaves (ctx.hand_on)
 
 
-def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> Applied:
+def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> tuple[Applied, Handed]:
     res.finish()
     state = res.w.result()
     memo = res.memo
     key = read_key_after(res.w, memo.key(), memo.counted(), memo.numbering)
     data = Data(psr_now=tuple(res.events), derived=memo.derived.of(key, state))
+    handed: Handed = {}
     if not res.exact:
-        _hand_on(ctx, memo, state, key)
+        # with real dice: the memo of the new state, handed on to the next resolution on it
+        # (exact odds never resolve on their outcomes' states)
+        handed[UNIT_MEMO] = memo.after(state, key)
+        ctx.hand_on(state, handed)
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         # the first resolution after an import repeats what the import could not read
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
@@ -245,21 +265,27 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) ->
     # exact odds tell outcomes apart by what they leave, not by the story of how (cascades
     # worked out on their own tell none of theirs): the step-by-step changes are for real dice
     changes = () if res.exact else tuple(res.changes)
-    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, res.tags))
+    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, res.tags)), handed
 
 
-def _no_critical(ctx: Any, determination: Determination) -> Applied:
+def _no_critical(ctx: Any, determination: Determination, turn: int | None) -> Applied:
     """No critical on a unit (most rolls): nothing is struck, only the resolution is counted (and
     the turn kept), so the work of a resolver is skipped, and the new state's derived numbers and
-    their key are those of the state before (nothing derive() reads changed)."""
-    target = ctx.target
-    state = counted(target, ctx.param("turn"))
+    their key are those of the state before (nothing derive() reads changed). The answer is the
+    state's alone: kept in its memo."""
     memo = unit_memo(ctx)
-    data = memo.quiet()
-    _hand_on(ctx, memo, state, memo.key())
-    if not (target.get("damage") or {}).get("resolutions") and target.get("import_warnings"):
-        data = data.replace(warnings=tuple(target["import_warnings"]))
-    return Applied(determination.summary, (), state, (), data)  # nothing struck: no event
+    key = ("none", determination, turn)
+    found: tuple[Applied, Handed] | None = memo.answers.get(key)
+    if found is None:
+        target = ctx.target
+        state = counted(target, turn)
+        data = memo.quiet()
+        if not (target.get("damage") or {}).get("resolutions") and target.get("import_warnings"):
+            data = data.replace(warnings=tuple(target["import_warnings"]))
+        applied = Applied(determination.summary, (), state, (), data)  # nothing struck: no event
+        found = memo.remember(key, (applied, {UNIT_MEMO: memo.after(state, memo.key())}))
+    ctx.hand_on(found[0].target, found[1])
+    return found[0]
 
 
 def _apply_generic(determination: Determination, location: Location, effects: Sequence[Effect]) -> Applied:

@@ -14,13 +14,14 @@ tally, the derived numbers by key, the numbering of key parts) goes along.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from critcore.model import EMPTY, Data
 from critcore.tables import Table
 
 from .derived import Numbering, counted_items, derive, read_key
 
+R = TypeVar("R")
 Tally = dict[str, int]  # slot kind -> count (read only once returned)
 LocTally = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
 Places = tuple[tuple[str, tuple[int, ...]], ...]  # (location code, slot indexes) an item fills
@@ -28,6 +29,7 @@ Items = tuple[tuple[str, Places], ...]
 
 KEY = "battletech"  # the plugin's entry in ctx.memo
 LOC_TALLIES = 8192  # location tallies kept by content before they are forgotten
+ANSWERS = 4096  # stage answers kept per state before they are forgotten
 DERIVED = 4096  # derived numbers kept by key before they are forgotten
 
 
@@ -111,6 +113,15 @@ class UnitMemo:
         self._counts: dict[str, int] = {}
         self._counted: frozenset[str] | None = None
         self._quiet: Data | None = None
+        self.answers: dict[Any, Any] = {}  # stage answers that rolled no dice, by what they depend on
+
+    def remember(self, key: Any, answer: R) -> R:
+        """Keep a stage's answer on this state that rolled no dice: the same inputs give it again."""
+        answers = self.answers
+        if len(answers) >= ANSWERS:
+            answers.clear()
+        answers[key] = answer
+        return answer
 
     def loc_tally(self, loc: Mapping[str, Any]) -> LocTally:
         """:func:`loc_tally`, remembered by the location's content (exact odds meet the same
