@@ -417,14 +417,24 @@ class Resolver:
                                   lambda answer: C.merge_picks(answer, classes()))
         return list(chosen)
 
-    def slots(self, code: str) -> list[Any]:
+    def slots(self, code: str) -> Sequence[Any]:
         """The slots of a location that criticals are rolled among (the first six of a six-slot one)."""
-        slots = self.w.loc(code)["slots"]
-        return list(slots[:6]) if L.slot_count(code) == 6 else list(slots)
+        slots: Sequence[Any] = self.w.loc(code)["slots"]
+        return slots[:6] if L.slot_count(code) == 6 else slots
 
     def reach(self, code: str) -> C.Reach:
         """Where the criticals of a roll in ``code`` can land (:data:`criticals.Reach`): ``code``,
-        then (``no_slot_left = transfer``) each location inward that the unit has."""
+        then (``no_slot_left = transfer``) each location inward that the unit has. Kept in the
+        memo of the state handed in while no location has changed (the effect stage's rolls)."""
+        if self.w.locs:
+            return self._reach(code)
+        key = ("reach", code)
+        found: C.Reach | None = self.memo.answers.get(key)
+        if found is None:
+            found = self.memo.remember(key, self._reach(code))
+        return found
+
+    def _reach(self, code: str) -> C.Reach:
         transfer = self.prep.transfer
         out = []
         where: str | None = code
