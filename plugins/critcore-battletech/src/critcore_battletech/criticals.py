@@ -50,9 +50,9 @@ def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determ
                          f"in the {name}.", data=Data(row=row.id, criticals=count, blown_off=False))
 
 
-@lru_cache(maxsize=64)
 def row_odds(table: Table) -> tuple[tuple[str, Fraction], ...]:
-    """The chance of each row of ``table`` on one roll of its dice (totals reading one row merged)."""
+    """The chance of each row of ``table`` on one roll of its dice (totals reading one row merged;
+    kept in the engine's preparation: ``prepared.Prepared.row_odds``)."""
     from fractions import Fraction
 
     out: dict[str, Fraction] = {}
