@@ -91,9 +91,9 @@ class Resolver:
         self.rolled = False  # a critical check was rolled (the answer is then not the state's alone)
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = prep.known_rows, prep.skip
-        self.batch = int((self.w.get("damage") or {}).get("resolutions", 0)) + 1
+        self.batch, counted = memo.counted_damage()  # this resolution's number, and its damage record
         if cascade:  # the apply stage: every slot hit in this resolution is marked with it
-            self.w.set_sub("damage", resolutions=self.batch)
+            self.w.set("damage", counted)
         self.exact = _enumerating(dice)
         if turn is not None:
             self.w.set("turn", turn)

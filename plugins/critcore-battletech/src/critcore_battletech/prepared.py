@@ -43,6 +43,10 @@ class Prepared:
         self._hit_effects: dict[Location, tuple[Effect, ...]] = {}
         self._hit_applied: dict[tuple[Location, bool], Applied] = {}
         self._row_odds: tuple[tuple[str, Fraction], ...] | None = None
+        # the derived numbers by key, the numbering of their keys and the locations' tallies,
+        # shared by the unit memos this preparation's runs start (``unitmemo.Shared``): they
+        # follow from the components table and the state alone, so they outlive a target
+        self.unit_shared: Any = None
         if procedure in ON_A_UNIT:  # hit-location reads the components table only with a unit
             self.components = tables["components"]
             self.crit_table = tables["determining-critical-hits"]

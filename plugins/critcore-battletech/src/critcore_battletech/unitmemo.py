@@ -20,6 +20,7 @@ from critcore.model import EMPTY, Data
 from critcore.tables import Table
 
 from .derived import Numbering, counted_items, derive, read_key
+from .prepared import prepared_of
 
 R = TypeVar("R")
 Tally = dict[str, int]  # slot kind -> count (read only once returned)
@@ -113,6 +114,7 @@ class UnitMemo:
         self._counts: dict[str, int] = {}
         self._counted: frozenset[str] | None = None
         self._quiet: Data | None = None
+        self._counted_damage: tuple[int, Data] | None = None
         self.answers: dict[Any, Any] = {}  # stage answers that rolled no dice, by what they depend on
 
     def remember(self, key: Any, answer: R) -> R:
@@ -122,6 +124,16 @@ class UnitMemo:
             answers.clear()
         answers[key] = answer
         return answer
+
+    def counted_damage(self) -> tuple[int, Data]:
+        """The number of a resolution on the state (its resolutions so far plus one), and the
+        state's ``damage`` record with it counted."""
+        found = self._counted_damage
+        if found is None:
+            damage = self.state.get("damage") or EMPTY
+            batch = int(damage.get("resolutions", 0)) + 1
+            found = self._counted_damage = (batch, Data(damage).replace(resolutions=batch))
+        return found
 
     def loc_tally(self, loc: Mapping[str, Any]) -> LocTally:
         """:func:`loc_tally`, remembered by the location's content (exact odds meet the same
@@ -205,24 +217,38 @@ class UnitMemo:
 
     def after(self, state: Mapping[str, Any], key: tuple[Any, ...]) -> UnitMemo:
         """The memo of ``state``, which a resolution on this one left, with its key (worked out
-        from this one's and the changes): what is shared by content goes along, and what was
-        worked out of locations and items the new state shares is kept."""
+        from this one's and the changes): what is shared by content goes along, and so does
+        the unit's layout (which items fill which slots, and of what kind: a resolution never
+        changes it); the tallies and counts only when the new state shares the locations (and
+        items) they were worked out of."""
         memo = UnitMemo(state, self.derived.comp, self.numbering, self.derived, self.tallies)
         memo._key = key
+        memo._items, memo._by_code, memo._counted = self._items, self._by_code, self._counted
         if memo.locations is self.locations:
-            memo._tally, memo._items, memo._by_code, memo._counted = self._tally, self._items, self._by_code, self._counted
+            memo._tally = self._tally
             if memo.items is self.items:
                 memo._counts = self._counts
         return memo
+
+
+Shared = tuple[Numbering, DerivedNumbers, dict[Any, LocTally]]
+"""What unit memos share by content: the numbering of keys, the derived numbers by key and the
+locations' tallies (kept in the engine's preparation, so a target met again, or a new one,
+starts with what the engine's runs worked out before)."""
 
 
 def unit_memo(ctx: Any) -> UnitMemo:
     """The memo of ``ctx.target`` (kept in the engine's ``ctx.memo``; a context made without one
     gets a memo of its own)."""
     memo = ctx.memo
-    if memo is None:
-        return UnitMemo(ctx.target, ctx.tables["components"])
-    found: UnitMemo | None = memo.get(KEY)
+    found: UnitMemo | None = None if memo is None else memo.get(KEY)
     if found is None:
-        found = memo[KEY] = UnitMemo(ctx.target, ctx.tables["components"])
+        prep = prepared_of(ctx)
+        comp = ctx.tables["components"]
+        shared: Shared | None = prep.unit_shared
+        if shared is None:
+            shared = prep.unit_shared = (Numbering(), DerivedNumbers(comp), {})
+        found = UnitMemo(ctx.target, comp, *shared)
+        if memo is not None:
+            memo[KEY] = found
     return found
