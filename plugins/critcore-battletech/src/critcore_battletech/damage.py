@@ -361,7 +361,7 @@ class Resolver:
         """Roll Determining Critical Hits for a location: a blown-off location is dealt with
         here; otherwise the criticals' slots are chosen and returned, to be applied."""
         self.rolled = True
-        label = f"Determining Critical Hits: {L.name(code)}"
+        label = self.prep.check_label(code)
         table = self.crit_table
         # one roll; under exact odds the totals that read the same row are taken together
         row = table.row(self.dice.choose(lambda d: table.lookup(d.roll(table.dice, label).total).id,

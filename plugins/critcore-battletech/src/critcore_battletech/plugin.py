@@ -24,7 +24,7 @@ from .prepared import Prepared, prepared_of
 from .status import show_lines
 from .unitmemo import KEY as UNIT_MEMO
 from .unitmemo import UnitMemo, unit_memo
-from .unitview import Work, check_unit, counted, unit_name
+from .unitview import KIND, Work, check_unit, counted, unit_name
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
               "stay on the unit for the rest of the game (edit or re-import the unit file to start fresh).")
@@ -99,11 +99,10 @@ def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: 
 def _location(ctx: Any) -> str:
     code = str(ctx.param("location"))
     target = ctx.target
-    if target is not None:
+    if target is not None and (target.get("kind") != KIND or code not in target["locations"]):
         check_unit(target)
-        if code not in target["locations"]:
-            raise ParamError(f"--location: {unit_name(target)} has no location {code} "
-                             f"(it has: {', '.join(target['locations'])})")
+        raise ParamError(f"--location: {unit_name(target)} has no location {code} "
+                         f"(it has: {', '.join(target['locations'])})")
     return code
 
 
@@ -116,7 +115,7 @@ def critcore_determine(ctx: Any) -> Determination | None:
     code = _location(ctx)
     prep = prepared_of(ctx)
     table = prep.crit_table
-    total = ctx.dice.roll(table.dice, f"Determining Critical Hits: {L.name(code)}").total
+    total = ctx.dice.roll(table.dice, prep.check_label(code)).total
     return prep.determination(table.lookup(total), code, ctx.target is not None)
 
 

@@ -43,6 +43,7 @@ class Prepared:
         self._hit_effects: dict[Location, tuple[Effect, ...]] = {}
         self._hit_applied: dict[tuple[Location, bool], Applied] = {}
         self._row_odds: tuple[tuple[str, Fraction], ...] | None = None
+        self._labels: dict[str, str] = {}
         # the derived numbers by key, the numbering of their keys and the locations' tallies,
         # shared by the unit memos this preparation's runs start (``unitmemo.Shared``): they
         # follow from the components table and the state alone, so they outlive a target
@@ -53,6 +54,13 @@ class Prepared:
             self.half = tables["critical-slot-half"]
             self.known_rows = frozenset(r.id for r in self.components.rows)
             self.skip = C.roll_again_kinds(self.components)  # slot kinds a critical never stays on
+
+    def check_label(self, code: str) -> str:
+        """The label of the Determining Critical Hits roll for a location."""
+        found = self._labels.get(code)
+        if found is None:
+            found = self._labels[code] = f"Determining Critical Hits: {L.name(code)}"
+        return found
 
     def determination(self, row: Row, code: str, with_unit: bool) -> Determination:
         """The determine stage's answer for a Determining Critical Hits row in a location."""
@@ -115,6 +123,6 @@ class Prepared:
 def prepared_of(ctx: Any) -> Prepared:
     """``ctx.prepared``, or the same made now for a context built by hand (``crit show``'s)."""
     found = ctx.prepared
-    if isinstance(found, Prepared):
+    if found.__class__ is Prepared:
         return found
     return Prepared(ctx.procedure.name, ctx.params, ctx.options, ctx.tables)
