@@ -12,6 +12,7 @@ from typing import Any
 from .dice import Dice
 from .model import Data, Note, Procedure, SystemInfo, record, record_field
 from .tables import TableSet
+from .targetmemo import Memo, TargetMemo
 
 
 @record
@@ -35,10 +36,18 @@ class Context:
     notes: list[Note] = record_field(default_factory=list, compare=False)
     stage: list[str] = record_field(default_factory=lambda: [""], compare=False)
     prepared: Any = None  # what critcore_prepare built for this procedure and parameters
+    memo: Memo | None = record_field(default=None, compare=False)  # the per-target memo (critcore.targetmemo)
+    memos: TargetMemo | None = record_field(default=None, compare=False, repr=False)  # the engine's, for hand_on
 
     def note(self, text: str, by: str = "") -> None:
         """Record something worth telling (``by`` names the house rule responsible)."""
         self.notes.append(Note(text, by, self.stage[0]))
+
+    def hand_on(self, state: Any, memo: Memo) -> None:
+        """Pass ``memo`` on to ``state``, the target this run hands back: the next run on it finds
+        it as ``ctx.memo`` (only for a system that declares ``target_memo``; see targetmemo.py)."""
+        if self.memos is not None:
+            self.memos.hand_on(state, memo)
 
     def param(self, name: str, default: Any = None) -> Any:
         return self.params.get(name, default)

@@ -27,6 +27,7 @@ from .model import (
 )
 from .plugins import Registry, get_plugin_manager, unknown_message
 from .tables import TableSet
+from .targetmemo import TargetMemo
 
 if TYPE_CHECKING:
     from pluggy import HookCaller
@@ -346,6 +347,7 @@ class Engine:
         self._last_prepared: tuple[Any, Any, Any] = (None, None, None)  # (procedure, params, answer)
         self._procedures: dict[str, Procedure] = {}
         self._trusted: dict[int, Any] = {}  # id -> target checked or produced here (kept alive, so ids stay unique)
+        self.memos = TargetMemo() if info.target_memo else None  # ctx.memo, per target (targetmemo.py)
         for proc in info.procedures:
             self._procedures.setdefault(proc.name, proc)
 
@@ -380,8 +382,10 @@ class Engine:
                 target = self.check_target(target)
         last = self._last_prepared  # the same procedure and parameters as last time: no hashing
         prepared = last[2] if last[1] is params and last[0] is procedure else self.prepare(procedure, params)
+        memos = self.memos
         return Context(self.info, procedure, params, self.options, self.tables, Dice(roller),
-                       target, self.rules, list(self.rule_notes), [""], prepared)
+                       target, self.rules, list(self.rule_notes), [""], prepared,
+                       None if memos is None else memos.of(target), memos)
 
     def prepare(self, procedure: Procedure, params: Data) -> Any:
         """What the system's ``critcore_prepare`` builds for ``procedure`` and ``params``: made
@@ -530,4 +534,6 @@ class Engine:
         """apply's new state, frozen and trusted (passed back in, it is not checked again)."""
         target: Data = freeze(state)
         self.trust(target)
+        if self.memos is not None:
+            self.memos.frozen_as(state, target)
         return target

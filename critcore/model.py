@@ -258,6 +258,7 @@ class SystemInfo:
     treat_note: str = ""  # said by `crit treat SYSTEM` when the system has no treat procedures
     events: tuple[Event, ...] = ()  # the outcome tags its stages set that players ask about
     target_schema: Any = None  # "package:file.toml" (or the parsed table): the target's schema (critcore.schema)
+    target_memo: bool = False  # the stages want ctx.memo, kept by the engine per target (critcore.targetmemo)
 
     def procedure(self, name: str) -> Procedure | None:
         for p in self.procedures:

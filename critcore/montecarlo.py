@@ -472,8 +472,10 @@ def simulate(
     checked = check_params(proc, params or {})
     dice = SamplingDice(seed)
     # SamplingDice is a Dice look-alike (the same methods), not a subclass
+    frozen = engine.check_target(target)
     ctx = Context(engine.info, proc, checked, engine.options, engine.tables, cast("Dice", dice),
-                  engine.check_target(target), engine.rules, prepared=engine.prepare(proc, checked))
+                  frozen, engine.rules, prepared=engine.prepare(proc, checked),
+                  memo=None if engine.memos is None else engine.memos.of(frozen), memos=engine.memos)
     hook = engine.pm.hook
     tally = _Tally(ctx, dice, (
         direct_caller(hook.critcore_locate, ("ctx", "determination")),

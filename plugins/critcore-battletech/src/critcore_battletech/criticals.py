@@ -24,7 +24,6 @@ from critcore.model import Data, Determination, freeze
 from critcore.tables import Row, Table
 
 from . import locations as L
-from .memo import remembered
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -33,9 +32,9 @@ ROLL_AGAIN = "roll-again"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
-@remembered(256)
 def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determination:
-    """The answer of the determine stage for one Determining Critical Hits row and location."""
+    """The answer of the determine stage for one Determining Critical Hits row and location
+    (kept by row in the engine's preparation: ``prepared.Prepared.determination``)."""
     name = L.name(code)
     blown = row.code == "blown-off-or-three" and loc_kind in tuple(row.data.get("blown_off", ()))
     if blown:
@@ -51,9 +50,9 @@ def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determ
                          f"in the {name}.", data=Data(row=row.id, criticals=count, blown_off=False))
 
 
-@lru_cache(maxsize=64)
 def row_odds(table: Table) -> tuple[tuple[str, Fraction], ...]:
-    """The chance of each row of ``table`` on one roll of its dice (totals reading one row merged)."""
+    """The chance of each row of ``table`` on one roll of its dice (totals reading one row merged;
+    kept in the engine's preparation: ``prepared.Prepared.row_odds``)."""
     from fractions import Fraction
 
     out: dict[str, Fraction] = {}

@@ -9,36 +9,20 @@ and the events (PSRs due now). It lives only inside the ``apply`` stage.
 from __future__ import annotations
 
 import sys
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from critcore.dice import Dice
 from critcore.model import Data, Effect
-from critcore.tables import Table
 
 from . import criticals as C
 from . import effects as E
 from . import locations as L
+from .prepared import Prepared
+from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
-from .memo import remembered
 
 PILOT_DEAD_AT = 6
-_NO_ITEMS = Data()
 CASCADING = frozenset({"ammo-explosion", "component-explosion"})  # effect codes that roll dice again  # Total Warfare: the sixth point of damage kills the MechWarrior
-
-
-@remembered(8192)
-def _loc_tally(loc: Mapping[str, Any]) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
-    """One location's slots hit by criticals, and lost with it, by kind (remembered: exact odds
-    meet the same location states again and again)."""
-    hits: dict[str, int] = {}
-    lost: dict[str, int] = {}
-    gone = loc.get("destroyed")
-    for s in loc["slots"]:
-        if s["destroyed"]:
-            hits[s["kind"]] = hits.get(s["kind"], 0) + 1
-        elif gone:
-            lost[s["kind"]] = lost.get(s["kind"], 0) + 1
-    return tuple(hits.items()), tuple(lost.items())
 
 
 def torso_cockpit(view: Any) -> bool:
@@ -61,85 +45,6 @@ def gyro_psr_now_from(view: Any, row: Any) -> int:
     if "heavy" in str(view.get("gyro_type") or "").lower():
         return int(row.data.get("heavy_duty_psr_now_from", 2))
     return 1
-
-
-Places = tuple[tuple[str, tuple[int, ...]], ...]  # (location code, slot indexes) an item fills
-
-
-@remembered(256)
-def _items_of(locations: Mapping[str, Mapping[str, Any]], kind: str) -> tuple[tuple[str, Places], ...]:
-    """The unit's items of a slot kind, each with the slots it fills by location (remembered by
-    the content of ``locations``: the same frozen state asked again costs one look-up)."""
-    places: dict[str, dict[str, list[int]]] = {}
-    for code, loc in locations.items():
-        for i, s in enumerate(loc["slots"]):
-            for id_key, kind_key in (("item", "kind"), ("item2", "kind2")):
-                item_id = s.get(id_key)
-                if s.get(kind_key) == kind:
-                    where = item_id if item_id is not None else f"{code}-{i}"
-                    places.setdefault(where, {}).setdefault(code, []).append(i)
-    return tuple((item_id, tuple((c, tuple(ix)) for c, ix in by.items())) for item_id, by in places.items())
-
-
-def _knocked_out(loc_of: Any, item_of: Any, item_id: str, places: Places, kind: str) -> int:
-    """What one item adds to the count of its kind knocked out: 0, 1, or its heat sinks (a
-    compact heat sink slot holds two)."""
-    it = item_of(item_id)
-    out = it is not None and it.get("disabled")
-    if not out:
-        for code, slots in places:
-            loc = loc_of(code)
-            if loc.get("destroyed") or any(loc["slots"][i]["destroyed"] for i in slots):
-                out = True
-                break
-    if not out:
-        return 0
-    return int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
-
-
-@remembered(256)
-def _items_by_code(locations: Mapping[str, Mapping[str, Any]], kind: str) -> dict[str, tuple[tuple[str, Places], ...]]:
-    """:func:`_items_of` by location: the items of a kind with a slot in each location (read only)."""
-    out: dict[str, list[tuple[str, Places]]] = {}
-    for item_id, places in _items_of(locations, kind):
-        for code, _ in places:
-            out.setdefault(code, []).append((item_id, places))
-    return {code: tuple(found) for code, found in out.items()}
-
-
-@remembered(256)
-def _base_count(locations: Mapping[str, Any], items: Mapping[str, Any], kind: str) -> int:
-    """Items of a kind knocked out in a state as handed in (remembered by content)."""
-    return sum(_knocked_out(locations.__getitem__, items.get, item_id, places, kind)
-               for item_id, places in _items_of(locations, kind))
-
-
-@remembered(64)
-def _row_kinds(components: Table) -> tuple[frozenset[str], frozenset[str]]:
-    """The components table's row ids, and the slot kinds a critical never stays on."""
-    return frozenset(r.id for r in components.rows), C.roll_again_kinds(components)
-
-
-Tally = dict[str, int]  # slot kind -> count (read only once returned)
-
-
-def _add_tally(hits: Tally, lost: Tally, loc: Mapping[str, Any], sign: int) -> None:
-    loc_hits, loc_lost = _loc_tally(loc)
-    for kind, n in loc_hits:
-        hits[kind] = hits.get(kind, 0) + sign * n
-    for kind, n in loc_lost:
-        lost[kind] = lost.get(kind, 0) + sign * n
-
-
-@remembered(1024)
-def _locations_tally(locations: Mapping[str, Mapping[str, Any]]) -> tuple[Tally, Tally]:
-    """The tally of a unit's locations as handed in (remembered by content: the frozen
-    ``locations`` of a state keeps its hash, so the same state asked again costs one look-up)."""
-    hits: Tally = {}
-    lost: Tally = {}
-    for loc in locations.values():
-        _add_tally(hits, lost, loc, 1)
-    return hits, lost
 
 
 _ORDER = {c: i for i, c in enumerate(L.CODES)}
@@ -167,25 +72,28 @@ def _no_pending(state: tuple[Any, ...]) -> bool:
 class Resolver:
     """One resolution's working state and record."""
 
-    def __init__(self, work: Work, dice: Dice, tables: Mapping[str, Table], options: Mapping[str, Any],
+    def __init__(self, work: Work, dice: Dice, prep: Prepared, memo: UnitMemo,
                  turn: int | None = None, cascade: bool = True) -> None:
         self.w = work
         self.cascade = cascade  # False in the effect stage, where nothing follows the slot rolls
         self.dice = dice
-        self.components = tables["components"]
-        self.crit_table = tables["determining-critical-hits"]
-        self.half = tables["critical-slot-half"]
-        self.options = options
+        self.prep = prep  # the engine's preparation: tables, options, rows' answers (prepared.py)
+        self.memo = memo  # the numbers of the state the work starts from (unitmemo.py)
+        self.components = prep.components
+        self.crit_table = prep.crit_table
+        self.half = prep.half
+        self.options = prep.options
         self.changes: list[str] = []
         self.effects: list[Effect] = []
         self.events: list[str] = []
         self.tags: frozenset[str] = frozenset()  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # under exact odds: actions not yet carried out
+        self.rolled = False  # a critical check was rolled (the answer is then not the state's alone)
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
-        self.known_rows, self.skip = _row_kinds(self.components)
-        self.batch = int((self.w.get("damage") or {}).get("resolutions", 0)) + 1
+        self.known_rows, self.skip = prep.known_rows, prep.skip
+        self.batch, counted = memo.counted_damage()  # this resolution's number, and its damage record
         if cascade:  # the apply stage: every slot hit in this resolution is marked with it
-            self.w.set_sub("damage", resolutions=self.batch)
+            self.w.set("damage", counted)
         self.exact = _enumerating(dice)
         if turn is not None:
             self.w.set("turn", turn)
@@ -245,16 +153,17 @@ class Resolver:
         tally of the state handed in, carried over the locations changed since."""
         base = self.w.base["locations"]
         changed = tuple([(base[code], loc) for code, loc in self.w.locs.items() if loc is not base[code]])
+        memo = self.memo
         if not changed:
-            return _locations_tally(base)
+            return memo.tally()
         last = self._last_tally
         if last is not None and last[0] == changed:  # the same locations as last asked (compared by identity first)
             return last[1]
-        hits, lost = _locations_tally(base)
+        hits, lost = memo.tally()
         hits, lost = dict(hits), dict(lost)
         for old, new in changed:
-            _add_tally(hits, lost, old, -1)
-            _add_tally(hits, lost, new, 1)
+            memo.add_tally(hits, lost, old, -1)
+            memo.add_tally(hits, lost, new, 1)
         self._last_tally = (changed, (hits, lost))
         return hits, lost
 
@@ -451,14 +360,15 @@ class Resolver:
     def _roll_check(self, code: str) -> list[Effect]:
         """Roll Determining Critical Hits for a location: a blown-off location is dealt with
         here; otherwise the criticals' slots are chosen and returned, to be applied."""
-        label = f"Determining Critical Hits: {L.name(code)}"
+        self.rolled = True
+        label = self.prep.check_label(code)
         table = self.crit_table
         # one roll; under exact odds the totals that read the same row are taken together
         row = table.row(self.dice.choose(lambda d: table.lookup(d.roll(table.dice, label).total).id,
-                                         lambda: C.row_odds(table), label))
+                                         self.prep.row_odds, label))
         last = self.dice.rolls[-1] if self.dice.rolls and self.dice.rolls[-1].label == label else None
         self.effects.append(row.effect(table.id, None if last is None else last.total, location=code))
-        det = C.determination(row, L.kind(code), code, True)
+        det = self.prep.determination(row, code, True)
         if det.data["blown_off"]:
             self.blow_off(code)
         elif det.data["criticals"]:
@@ -473,7 +383,7 @@ class Resolver:
         roll slot by slot, exact odds take :func:`criticals.merged_odds` (the same chances, one
         answer per set of slots, interchangeable slots merged).
         """
-        reroll = str(self.options.get("slot_reroll", "slot"))
+        reroll = self.prep.reroll
         reach = self.reach(code)
 
         def one_more(d: Dice, taken: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
@@ -507,15 +417,25 @@ class Resolver:
                                   lambda answer: C.merge_picks(answer, classes()))
         return list(chosen)
 
-    def slots(self, code: str) -> list[Any]:
+    def slots(self, code: str) -> Sequence[Any]:
         """The slots of a location that criticals are rolled among (the first six of a six-slot one)."""
-        slots = self.w.loc(code)["slots"]
-        return list(slots[:6]) if L.slot_count(code) == 6 else list(slots)
+        slots: Sequence[Any] = self.w.loc(code)["slots"]
+        return slots[:6] if L.slot_count(code) == 6 else slots
 
     def reach(self, code: str) -> C.Reach:
         """Where the criticals of a roll in ``code`` can land (:data:`criticals.Reach`): ``code``,
-        then (``no_slot_left = transfer``) each location inward that the unit has."""
-        transfer = self.options.get("no_slot_left") == "transfer"
+        then (``no_slot_left = transfer``) each location inward that the unit has. Kept in the
+        memo of the state handed in while no location has changed (the effect stage's rolls)."""
+        if self.w.locs:
+            return self._reach(code)
+        key = ("reach", code)
+        found: C.Reach | None = self.memo.answers.get(key)
+        if found is None:
+            found = self.memo.remember(key, self._reach(code))
+        return found
+
+    def _reach(self, code: str) -> C.Reach:
+        transfer = self.prep.transfer
         out = []
         where: str | None = code
         while where is not None:
@@ -529,10 +449,15 @@ class Resolver:
 
     def choose(self, code: str, count: int, label: str) -> list[Effect]:
         """Roll the slots of ``count`` criticals in a location and say what each strikes."""
+        return self.struck(code, self.picks(code, count, label))
+
+    def struck(self, code: str, picks: Sequence[tuple[str, int]]) -> list[Effect]:
+        """What the criticals of a roll in ``code`` strike, in the slots :meth:`picks` chose
+        (no dice: the same picks on the same state give the same effects)."""
         out: list[Effect] = []
         knocked: set[str] = set()
-        option = str(self.options.get("explosion_damage", "per-turn"))
-        for where, idx in self.picks(code, count, label):
+        option = self.prep.explosion
+        for where, idx in picks:
             if where != code:
                 self.change(f"Nothing left to hit in the {L.name(code)}: a critical passes to the {L.name(where)}")
             if idx < 0:
@@ -593,7 +518,7 @@ class Resolver:
         self.settle()
         hits, lost = self.tally()
         gyro = hits.get("gyro", 0)
-        gyro_before = _locations_tally(self.w.base["locations"])[0].get("gyro", 0)
+        gyro_before = self.memo.tally()[0].get("gyro", 0)
         self.w.set_sub("damage", engine_hits=hits.get("engine", 0) + lost.get("engine", 0), gyro_hits=gyro,
                        sensor_hits=hits.get("sensors", 0), life_support_hit=hits.get("life-support", 0) > 0,
                        heat_sinks_destroyed=self.count_items("heat-sink"),
@@ -614,17 +539,17 @@ class Resolver:
         for heat sinks, the heat sinks in them (a compact heat sink slot holds two). The count of
         the state handed in, carried over the items whose locations or records changed since."""
         w = self.w
-        locations = w.base["locations"]
-        items = w.base.get("items") or _NO_ITEMS
-        n = _base_count(locations, items, kind)
+        memo = self.memo
+        n = memo.count(kind)
         if not w.locs and not w.items_w:
             return n
-        by_code = _items_by_code(locations, kind)
+        locations, items = memo.locations, memo.items
+        by_code = memo.items_by_code(kind)
         touched = {item_id: places for code in w.locs for item_id, places in by_code.get(code, ())}
         if w.items_w:
-            touched.update((item_id, places) for item_id, places in _items_of(locations, kind) if item_id in w.items_w)
+            touched.update((item_id, places) for item_id, places in memo.items_of(kind) if item_id in w.items_w)
         for item_id, places in touched.items():
-            n += (_knocked_out(w.loc, w.item, item_id, places, kind)
-                  - _knocked_out(locations.__getitem__, items.get, item_id, places, kind))
+            n += (knocked_out(w.loc, w.item, item_id, places, kind)
+                  - knocked_out(locations.__getitem__, items.get, item_id, places, kind))
         return n
 

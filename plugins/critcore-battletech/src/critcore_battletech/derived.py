@@ -14,7 +14,6 @@ from typing import Any, Mapping
 from critcore.tables import Table
 
 from . import locations as L
-from .memo import remembered
 
 LEG_ACTUATORS = ("upper-leg-actuator", "lower-leg-actuator", "foot-actuator")
 ARM_ACTUATORS = ("upper-arm-actuator", "lower-arm-actuator", "hand-actuator")
@@ -78,8 +77,7 @@ def _items_out(state: Mapping[str, Any], kind: str) -> int:
     return sum(seen.values())
 
 
-@remembered(64)
-def _counted_items(locations: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
+def counted_items(locations: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
     """The items derive() counts (heat sinks, jump jets), by the slots that name them."""
     return frozenset(s["item"] for loc in locations.values() for s in loc["slots"]
                      if s["kind"] in COUNTED_ITEMS and s.get("item") is not None)
@@ -95,22 +93,30 @@ def _loc_key(loc: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 PARTS = 65_536  # parts of keys kept numbered before the numbering starts over
-_parts: dict[tuple[Any, ...], int] = {}
-_numbers = count()
 
 
-def _part(key: tuple[Any, ...]) -> int:
-    """A number for one part of a key (a location's, the counted items'): equal parts get the
-    same number, so the whole key is a few numbers and hashing it (every look-up of derived
-    numbers) does not walk every slot of the unit again. Numbers are never given out twice: once
-    the numbering starts over, an equal part gets a new number (a miss in the caches, never a
-    wrong hit)."""
-    n = _parts.get(key)
-    if n is None:
-        if len(_parts) >= PARTS:
-            _parts.clear()
-        n = _parts[key] = next(_numbers)
-    return n
+class Numbering:
+    """Numbers for the parts of keys (a location's, the counted items'): equal parts get the
+    same number, so a whole key is a few numbers and hashing it (every look-up of derived
+    numbers) does not walk every slot of the unit again. Numbers are never given out twice:
+    once the numbering starts over (at :data:`PARTS` parts), an equal part gets a new number (a
+    miss in the caches, never a wrong hit). Keys are compared only with keys numbered by the
+    same numbering: it lives with the derived numbers it keys (``unitmemo.UnitMemo``)."""
+
+    __slots__ = ("numbers", "parts")
+
+    def __init__(self) -> None:
+        self.parts: dict[tuple[Any, ...], int] = {}
+        self.numbers = count()
+
+    def part(self, key: tuple[Any, ...]) -> int:
+        parts = self.parts
+        n = parts.get(key)
+        if n is None:
+            if len(parts) >= PARTS:
+                parts.clear()
+            n = parts[key] = next(self.numbers)
+        return n
 
 
 def _items_key(counted: frozenset[str], item: Any) -> tuple[Any, ...]:
@@ -122,58 +128,35 @@ def _items_key(counted: frozenset[str], item: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
-@remembered(256)
-def read_key(state: Mapping[str, Any]) -> tuple[Any, ...]:
+def read_key(state: Mapping[str, Any], counted: frozenset[str], numbering: Numbering) -> tuple[Any, ...]:
     """Everything :func:`derive` reads of a state, as a small key (two states with the same key
     have the same derived numbers): the location codes, then each location in that order, the
-    items it counts, the top-level entries of ``TOP_READ`` (the locations' parts and the items'
-    part numbered by :func:`_part`)."""
+    items it counts (``counted``: :func:`counted_items`), the top-level entries of ``TOP_READ``
+    (the locations' parts and the items' part numbered by ``numbering``)."""
     locs = state["locations"]
     items = state.get("items") or {}
-    return (tuple(locs), tuple([_part(_loc_key(loc)) for loc in locs.values()]),
-            _part(_items_key(_counted_items(locs), items.get)), tuple([state.get(k) for k in TOP_READ]))
+    part = numbering.part
+    return (tuple(locs), tuple([part(_loc_key(loc)) for loc in locs.values()]),
+            part(_items_key(counted, items.get)), tuple([state.get(k) for k in TOP_READ]))
 
 
-CARRIED = 256  # keys carried with the states resolutions hand back (by identity)
-_carried: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
-
-
-def carry_key(state: Mapping[str, Any], key: tuple[Any, ...]) -> None:
-    """Keep ``key`` (its :func:`read_key`, worked out from the state before) with a state a
-    resolution hands back, so the next resolution on that state finds it without reading the
-    unit (a caller goes on from the state an outcome leaves)."""
-    if len(_carried) >= CARRIED:  # forget the older half (the newest states are the ones used next)
-        for old in list(_carried)[: CARRIED // 2]:
-            _carried.pop(old, None)  # another thread (crit serve's workers) may have dropped it
-    _carried[id(state)] = (state, key)
-
-
-def key_of(state: Mapping[str, Any]) -> tuple[Any, ...]:
-    """:func:`read_key` of a state: the key carried with it when a resolution made it, else read."""
-    hit = _carried.get(id(state))
-    if hit is not None and hit[0] is state:
-        return hit[1]
-    return read_key(state)
-
-
-def read_key_after(work: Any) -> tuple[Any, ...]:
+def read_key_after(work: Any, base_key: tuple[Any, ...], counted: frozenset[str],
+                   numbering: Numbering) -> tuple[Any, ...]:
     """:func:`read_key` of the state a resolution leaves (``work``, a :class:`~.unitview.Work`),
-    worked out from the key of the state it started from and what changed: the locations
-    changed, the counted items changed, the top-level entries set."""
-    base = work.base
-    codes, locs_key, items_key, top_key = key_of(base)
-    old_locs = base["locations"]
+    worked out from the key of the state it started from (``base_key``, ``counted``: its
+    counted items) and what changed: the locations changed, the counted items changed, the
+    top-level entries set."""
+    codes, locs_key, items_key, top_key = base_key
+    old_locs = work.base["locations"]
     if work.locs:
         changed = list(locs_key)
         for n, code in enumerate(old_locs):
             loc = work.locs.get(code)
             if loc is not None and loc is not old_locs[code]:
-                changed[n] = _part(_loc_key(loc))
+                changed[n] = numbering.part(_loc_key(loc))
         locs_key = tuple(changed)
-    if work.items_w:
-        counted = _counted_items(old_locs)
-        if not counted.isdisjoint(work.items_w):
-            items_key = _part(_items_key(counted, work.item))
+    if work.items_w and not counted.isdisjoint(work.items_w):
+        items_key = numbering.part(_items_key(counted, work.item))
     if not READ_KEYS.isdisjoint(work.top):
         top_key = tuple([work.get(k) for k in TOP_READ])
     return codes, locs_key, items_key, top_key

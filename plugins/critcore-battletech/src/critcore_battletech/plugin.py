@@ -12,17 +12,19 @@ from typing import Any, Mapping, Sequence
 from critcore import hookimpl
 from critcore.errors import ParamError
 from critcore.model import Applied, Data, Determination, Effect, Location, Option, Outcome, Param, Procedure, SystemInfo
-from critcore.tables import Row, Table
+
 
 from . import __version__
 from . import criticals as C
 from . import locations as L
 from .damage import Resolver
-from .derived import carry_key, derive, key_of, read_key_after
-from .events import EVENTS, LOCATION_DESTROYED, THROUGH_ARMOR, unit_tags
+from .derived import derive, read_key_after
+from .events import EVENTS, LOCATION_DESTROYED, unit_tags
+from .prepared import Prepared, prepared_of
 from .status import show_lines
-from .unitview import Work, check_unit, counted, unit_name
-from .memo import remembered
+from .unitmemo import KEY as UNIT_MEMO
+from .unitmemo import UnitMemo, unit_memo
+from .unitview import KIND, Work, check_unit, counted, unit_name
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
               "stay on the unit for the rest of the game (edit or re-import the unit file to start fresh).")
@@ -40,6 +42,7 @@ INFO = SystemInfo(
     target_schema="critcore_battletech.data:target-schema.toml",  # the unit's keys, checked by critcore
     treat_note=TREAT_NOTE,
     events=EVENTS,  # the outcome tags the apply stage sets (events.py)
+    target_memo=True,  # ctx.memo: the numbers of the unit state kept per target (unitmemo.py)
     effect_codes=frozenset({
         "hit-location", "through-armor-critical", "no-critical", "criticals", "blown-off-or-three", "slot-half",
         "roll-again", "engine", "gyro", "cockpit", "life-support", "sensors", "shoulder", "arm-actuator", "hip",
@@ -87,14 +90,19 @@ def critcore_system() -> SystemInfo:
     return INFO
 
 
+@hookimpl
+def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: Any) -> Prepared:
+    """The rows' answers, the tables and the options' values, once per engine (prepared.py)."""
+    return Prepared(procedure.name, params, options, tables)
+
+
 def _location(ctx: Any) -> str:
     code = str(ctx.param("location"))
     target = ctx.target
-    if target is not None:
+    if target is not None and (target.get("kind") != KIND or code not in target["locations"]):
         check_unit(target)
-        if code not in target["locations"]:
-            raise ParamError(f"--location: {unit_name(target)} has no location {code} "
-                             f"(it has: {', '.join(target['locations'])})")
+        raise ParamError(f"--location: {unit_name(target)} has no location {code} "
+                         f"(it has: {', '.join(target['locations'])})")
     return code
 
 
@@ -105,25 +113,16 @@ def critcore_determine(ctx: Any) -> Determination | None:
     if ctx.procedure.name != "critical":
         return None
     code = _location(ctx)
-    table = ctx.tables["determining-critical-hits"]
-    total = ctx.dice.roll(table.dice, f"Determining Critical Hits: {L.name(code)}").total
-    return C.determination(table.lookup(total), L.kind(code), code, ctx.target is not None)
+    prep = prepared_of(ctx)
+    table = prep.crit_table
+    total = ctx.dice.roll(table.dice, prep.check_label(code)).total
+    return prep.determination(table.lookup(total), code, ctx.target is not None)
 
 
 # -- locate ---------------------------------------------------------------------------------------
 
 _SIDE_LABEL = {side: f"hit location ({side})" for side in ("front", "rear", "left", "right")}
 
-
-@remembered(256)
-def _hit_location(row: Row, side: str, quad: bool) -> Location:
-    """Where a hit-location row puts the hit (the same answer, shared, for the same row)."""
-    code = str(row.data["front" if side in ("front", "rear") else side])
-    if quad:
-        code = L.QUAD_MAP.get(code, code)
-    rear = side == "rear" and code in L.TORSOS_WITH_REAR
-    where = L.name(code) + (" (rear armor)" if rear else "")
-    return Location(code, L.name(code), where, Data(row=row.id, side=side, rear=rear))
 
 @hookimpl
 def critcore_locate(ctx: Any, determination: Determination | None) -> Location | None:
@@ -135,46 +134,31 @@ def critcore_locate(ctx: Any, determination: Determination | None) -> Location |
             check_unit(ctx.target)
             quad = quad or L.is_quad(ctx.target.get("config"))
         table = ctx.tables["hit-location"]
-        return _hit_location(table.lookup(ctx.dice.roll(table.dice, _SIDE_LABEL[side]).total), side, quad)
+        return prepared_of(ctx).hit_location(table.lookup(ctx.dice.roll(table.dice, _SIDE_LABEL[side]).total),
+                                             side, quad)
     if proc in ("critical", "damage"):
         code = _location(ctx)
         if proc == "damage" and ctx.param("rear") and code not in L.TORSOS_WITH_REAR:
             raise ParamError(f"--rear: only the torsos (CT, LT, RT) have rear armor, not {code}")
-        return _location_of(code)
+        found = prepared_of(ctx).location
+        return found if found is not None else Location(code, L.name(code))
     return None
 
 
-@remembered(64)
-def _location_of(code: str) -> Location:
-    """Where a critical or damage lands (the same answer, shared, for the same location)."""
-    return Location(code, L.name(code))
-
-
 # -- effect ---------------------------------------------------------------------------------------
-
-@remembered(256)
-def _hit_effects(table: Table, location: Location) -> tuple[Effect, ...]:
-    return (table.row(location.data["row"]).effect(table.id, None, location=location.id, rear=location.data["rear"]),)
-
-
-@remembered(256)
-def _row_effect(table: Table, row_id: str, code: str) -> Effect:
-    """The effect of a Determining Critical Hits row in a location (shared for the same row)."""
-    return table.row(row_id).effect(table.id, None, location=code)
-
 
 @hookimpl
 def critcore_effect(ctx: Any, determination: Determination | None,
                     location: Location | None) -> Sequence[Effect] | None:
     proc = ctx.procedure.name
     if proc == "hit-location" and location is not None:
-        return _hit_effects(ctx.tables["hit-location"], location)
+        return prepared_of(ctx).hit_effects(location)
     if proc != "critical" or determination is None or location is None:
         return None
-    table = ctx.tables["determining-critical-hits"]
-    comp = ctx.tables["components"]
+    prep = prepared_of(ctx)
+    comp = prep.components
     code = location.id
-    out = [_row_effect(table, determination.data["row"], code)]
+    out = [prep.row_effect(determination.data["row"], code)]
     if determination.data["blown_off"]:
         out.append(comp.row(f"{L.kind(code)}-blown-off").effect(comp.id, None, location=code))
         return out
@@ -182,7 +166,7 @@ def critcore_effect(ctx: Any, determination: Determination | None,
     if not count:
         return out
     if ctx.target is None:
-        half = ctx.tables["critical-slot-half"]
+        half = prep.half
         for n in range(1, count + 1):
             label = f"critical {n}" if count > 1 else "critical"
             slot, which = C.generic_slot(ctx.dice, half, code, label)
@@ -191,52 +175,18 @@ def critcore_effect(ctx: Any, determination: Determination | None,
                 extra["half"] = which
             out.append(comp.row("slot-roll").effect(comp.id, None, **extra))
         return out
-    res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options, cascade=False)
-    out.extend(res.choose(code, count, "critical"))
+    memo = unit_memo(ctx)
+    res = Resolver(Work(ctx.target), ctx.dice, prep, memo, cascade=False)
+    picks = tuple(res.picks(code, count, "critical"))
+    key = ("struck", code, picks)  # the same slots struck on the same state: the same effects
+    struck: tuple[Effect, ...] | None = memo.answers.get(key)
+    if struck is None:
+        struck = memo.remember(key, tuple(res.struck(code, picks)))
+    out.extend(struck)
     return out
 
 
 # -- apply ----------------------------------------------------------------------------------------
-
-class DerivedNumbers:
-    """derive() with one components table, remembered by what it reads of a state
-    (:func:`~.derived.read_key`): exact odds meet the same states again and again, most
-    criticals change nothing derive() reads, and a resolution's key is worked out from the key of
-    the state it started from and what it changed, so the new state is never hashed whole."""
-
-    def __init__(self, comp: Table) -> None:
-        self.comp = comp
-        self.known: dict[tuple[Any, ...], Data] = {}
-        self.last: tuple[tuple[Any, ...], Data] | None = None  # the key asked last (most rolls strike nothing)
-
-    def of(self, key: tuple[Any, ...], state: Mapping[str, Any]) -> Data:
-        last = self.last
-        if last is not None and last[0] is key:
-            return last[1]
-        found = self.known.get(key)
-        if found is None:
-            if len(self.known) >= 4096:
-                self.known.clear()
-            found = self.known[key] = Data(derive(state, self.comp))
-        self.last = (key, found)
-        return found
-
-
-@remembered(16)
-def _derived_numbers(comp: Table) -> DerivedNumbers:
-    return DerivedNumbers(comp)
-
-
-def _derived(ctx: Any, state: Mapping[str, Any], work: Work | None = None) -> Data:
-    """The derived numbers of a state (``work``: the resolution that made it; the key is then
-    carried with the state, for the next resolution on it)."""
-    if work is None:
-        key = key_of(state)
-    else:
-        key = read_key_after(work)
-        carry_key(state, key)
-    return _derived_numbers(ctx.tables["components"]).of(key, state)
-
 
 @hookimpl
 def critcore_apply(ctx: Any, determination: Determination | None, location: Location | None,
@@ -246,51 +196,66 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         if location is None:
             return None
         through = bool(effects) and effects[0].code == "through-armor-critical"
-        shared = _hit_applied(location, through)
+        shared = prepared_of(ctx).hit_applied(location, through)
         if ctx.target is None:
             return shared
-        return Applied(shared.summary, data=shared.data.replace(derived=_derived(ctx, ctx.target)), tags=shared.tags)
+        derived = unit_memo(ctx).numbers()
+        return Applied(shared.summary, data=shared.data.replace(derived=derived), tags=shared.tags)
     if proc == "critical":
         if location is None or determination is None:
             return None
         if ctx.target is None:
             return _apply_generic(determination, location, effects)
+        turn = ctx.param("turn")
         if not determination.data["blown_off"] and not determination.data["criticals"]:
-            return _no_critical(ctx, determination)
-        res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options, ctx.param("turn"))
+            return _no_critical(ctx, determination, turn)
+        memo = unit_memo(ctx)
+        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
+        # what the criticals do when no check follows them depends only on the state and the
+        # effects (with exact odds the story is left out: those answers are not shared)
+        key = ("applied", determination, tuple(effects), turn)
+        if not res.exact:
+            found: tuple[Applied, Handed] | None = memo.answers.get(key)
+            if found is not None:
+                ctx.hand_on(found[0].target, found[1])
+                return found[0]
         if determination.data["blown_off"]:
             if res.w.loc(location.id).get("destroyed"):
                 res.change(f"The {location.name} was already gone: nothing more happens")
             res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
             res.apply_batch([e for e in effects if e.table == "components"], record=False)
-        return _finish(ctx, res, determination.summary, tuple(res.effects))
+        applied, handed = _finish(ctx, res, determination.summary, tuple(res.effects))
+        if not res.exact and not res.rolled:
+            memo.remember(key, (applied, handed))
+        return applied
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
-        res = Resolver(Work(ctx.target), ctx.dice, ctx.tables, ctx.options, ctx.param("turn"))
+        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), unit_memo(ctx), ctx.param("turn"))
         amount = int(ctx.param("amount"))
         rear = bool(ctx.param("rear"))
         res.damage(location.id, amount, rear=rear)
         side = " (rear)" if rear else ""
-        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}", tuple(res.effects))
+        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}", tuple(res.effects))[0]
     return None
 
 
-@remembered(256)
-def _hit_applied(location: Location, through_armor: bool) -> Applied:
-    """What a hit location comes to without a unit (shared for the same location)."""
-    summary = f"the hit lands on the {location.summary}"
-    if through_armor:
-        summary += f"; roll for a critical even if the armor holds (critical --location {location.id})"
-    return Applied(summary, data=Data(location=location.id, rear=location.data["rear"]),
-                   tags=THROUGH_ARMOR if through_armor else frozenset())
+Handed = dict[str, UnitMemo]  # the memo handed on to the state a resolution leaves (ctx.hand_on)
 
 
-def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> Applied:
+def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> tuple[Applied, Handed]:
     res.finish()
     state = res.w.result()
-    data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state, res.w))
+    memo = res.memo
+    key = read_key_after(res.w, memo.key(), memo.counted(), memo.numbering)
+    data = Data(psr_now=tuple(res.events), derived=memo.derived.of(key, state))
+    handed: Handed = {}
+    if not res.exact:
+        # with real dice: the memo of the new state, handed on to the next resolution on it
+        # (exact odds never resolve on their outcomes' states)
+        handed[UNIT_MEMO] = memo.after(state, key)
+        ctx.hand_on(state, handed)
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         # the first resolution after an import repeats what the import could not read
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
@@ -299,27 +264,27 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) ->
     # exact odds tell outcomes apart by what they leave, not by the story of how (cascades
     # worked out on their own tell none of theirs): the step-by-step changes are for real dice
     changes = () if res.exact else tuple(res.changes)
-    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, res.tags))
+    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, res.tags)), handed
 
 
-def _no_critical(ctx: Any, determination: Determination) -> Applied:
+def _no_critical(ctx: Any, determination: Determination, turn: int | None) -> Applied:
     """No critical on a unit (most rolls): nothing is struck, only the resolution is counted (and
     the turn kept), so the work of a resolver is skipped, and the new state's derived numbers and
-    their key are those of the state before (nothing derive() reads changed)."""
-    target = ctx.target
-    state = counted(target, ctx.param("turn"))
-    key = key_of(target)
-    carry_key(state, key)
-    data = _quiet(_derived_numbers(ctx.tables["components"]).of(key, target))
-    if not (target.get("damage") or {}).get("resolutions") and target.get("import_warnings"):
-        data = data.replace(warnings=tuple(target["import_warnings"]))
-    return Applied(determination.summary, (), state, (), data)  # nothing struck: no event
-
-
-@remembered(256)
-def _quiet(derived: Data) -> Data:
-    """An outcome's data when nothing was struck: no PSR, the derived numbers as they were."""
-    return Data(psr_now=(), derived=derived)
+    their key are those of the state before (nothing derive() reads changed). The answer is the
+    state's alone: kept in its memo."""
+    memo = unit_memo(ctx)
+    key = ("none", determination, turn)
+    found: tuple[Applied, Handed] | None = memo.answers.get(key)
+    if found is None:
+        target = ctx.target
+        state = counted(target, turn)
+        data = memo.quiet()
+        if not (target.get("damage") or {}).get("resolutions") and target.get("import_warnings"):
+            data = data.replace(warnings=tuple(target["import_warnings"]))
+        applied = Applied(determination.summary, (), state, (), data)  # nothing struck: no event
+        found = memo.remember(key, (applied, {UNIT_MEMO: memo.after(state, memo.key())}))
+    ctx.hand_on(found[0].target, found[1])
+    return found[0]
 
 
 def _apply_generic(determination: Determination, location: Location, effects: Sequence[Effect]) -> Applied:

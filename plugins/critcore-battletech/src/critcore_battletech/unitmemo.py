@@ -1,0 +1,254 @@
+"""What the plugin works out once per unit state and keeps in the engine's per-target memo
+(``ctx.memo``, critcore.targetmemo): the slots hit and lost by kind, the items of a kind and the
+locations they fill, how many of them are knocked out, what derive() reads of the state (its
+key) and the derived numbers.
+
+Every :class:`~.unitview.Work` of a run starts from the run's target, so these are the numbers of
+its ``base``; what a resolution changes is added on top (``damage.Resolver.tally``,
+``count_items``, ``derived.read_key_after``). The memo lives as long as the engine runs on the
+same target: every run of exact odds, of a simulation, of a bot resolving on one unit. A
+resolution with real dice hands a memo on to the state it leaves (:meth:`UnitMemo.after`), so
+the next resolution on that state starts from its key; what is shared by content (a location's
+tally, the derived numbers by key, the numbering of key parts) goes along.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, TypeVar
+
+from critcore.model import EMPTY, Data
+from critcore.tables import Table
+
+from .derived import Numbering, counted_items, derive, read_key
+from .prepared import prepared_of
+
+R = TypeVar("R")
+Tally = dict[str, int]  # slot kind -> count (read only once returned)
+LocTally = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
+Places = tuple[tuple[str, tuple[int, ...]], ...]  # (location code, slot indexes) an item fills
+Items = tuple[tuple[str, Places], ...]
+
+KEY = "battletech"  # the plugin's entry in ctx.memo
+LOC_TALLIES = 8192  # location tallies kept by content before they are forgotten
+ANSWERS = 4096  # stage answers kept per state before they are forgotten
+DERIVED = 4096  # derived numbers kept by key before they are forgotten
+
+
+def loc_tally(loc: Mapping[str, Any]) -> LocTally:
+    """One location's slots hit by criticals, and lost with it, by kind."""
+    hits: dict[str, int] = {}
+    lost: dict[str, int] = {}
+    gone = loc.get("destroyed")
+    for s in loc["slots"]:
+        if s["destroyed"]:
+            hits[s["kind"]] = hits.get(s["kind"], 0) + 1
+        elif gone:
+            lost[s["kind"]] = lost.get(s["kind"], 0) + 1
+    return tuple(hits.items()), tuple(lost.items())
+
+
+def items_of(locations: Mapping[str, Mapping[str, Any]], kind: str) -> Items:
+    """The unit's items of a slot kind, each with the slots it fills by location."""
+    places: dict[str, dict[str, list[int]]] = {}
+    for code, loc in locations.items():
+        for i, s in enumerate(loc["slots"]):
+            for id_key, kind_key in (("item", "kind"), ("item2", "kind2")):
+                item_id = s.get(id_key)
+                if s.get(kind_key) == kind:
+                    where = item_id if item_id is not None else f"{code}-{i}"
+                    places.setdefault(where, {}).setdefault(code, []).append(i)
+    return tuple((item_id, tuple((c, tuple(ix)) for c, ix in by.items())) for item_id, by in places.items())
+
+
+def knocked_out(loc_of: Any, item_of: Any, item_id: str, places: Places, kind: str) -> int:
+    """What one item adds to the count of its kind knocked out: 0, 1, or its heat sinks (a
+    compact heat sink slot holds two)."""
+    it = item_of(item_id)
+    out = it is not None and it.get("disabled")
+    if not out:
+        for code, slots in places:
+            loc = loc_of(code)
+            if loc.get("destroyed") or any(loc["slots"][i]["destroyed"] for i in slots):
+                out = True
+                break
+    if not out:
+        return 0
+    return int(it.get("heat_sinks", 1)) if it is not None and kind == "heat-sink" else 1
+
+
+class DerivedNumbers:
+    """derive() with one components table, remembered by what it reads of a state (its key,
+    :func:`~.derived.read_key`): exact odds meet the same states again and again, and most
+    criticals change nothing derive() reads."""
+
+    __slots__ = ("comp", "known")
+
+    def __init__(self, comp: Table) -> None:
+        self.comp = comp
+        self.known: dict[tuple[Any, ...], Data] = {}
+
+    def of(self, key: tuple[Any, ...], state: Mapping[str, Any]) -> Data:
+        found = self.known.get(key)
+        if found is None:
+            if len(self.known) >= DERIVED:
+                self.known.clear()
+            found = self.known[key] = Data(derive(state, self.comp))
+        return found
+
+
+class UnitMemo:
+    """The numbers of one unit state (the target of the runs), worked out when first asked."""
+
+    def __init__(self, state: Mapping[str, Any], comp: Table, numbering: Numbering | None = None,
+                 derived: DerivedNumbers | None = None, tallies: dict[Any, LocTally] | None = None) -> None:
+        self.state = state
+        self.locations: Mapping[str, Mapping[str, Any]] = state["locations"]
+        self.items: Mapping[str, Any] = state.get("items") or EMPTY
+        self.numbering = numbering if numbering is not None else Numbering()
+        self.derived = derived if derived is not None else DerivedNumbers(comp)
+        self.tallies: dict[Any, LocTally] = tallies if tallies is not None else {}  # by location, by content
+        self._key: tuple[Any, ...] | None = None
+        self._tally: tuple[Tally, Tally] | None = None
+        self._items: dict[str, Items] = {}
+        self._by_code: dict[str, dict[str, Items]] = {}
+        self._counts: dict[str, int] = {}
+        self._counted: frozenset[str] | None = None
+        self._quiet: Data | None = None
+        self._counted_damage: tuple[int, Data] | None = None
+        self.answers: dict[Any, Any] = {}  # stage answers that rolled no dice, by what they depend on
+
+    def remember(self, key: Any, answer: R) -> R:
+        """Keep a stage's answer on this state that rolled no dice: the same inputs give it again."""
+        answers = self.answers
+        if len(answers) >= ANSWERS:
+            answers.clear()
+        answers[key] = answer
+        return answer
+
+    def counted_damage(self) -> tuple[int, Data]:
+        """The number of a resolution on the state (its resolutions so far plus one), and the
+        state's ``damage`` record with it counted."""
+        found = self._counted_damage
+        if found is None:
+            damage = self.state.get("damage") or EMPTY
+            batch = int(damage.get("resolutions", 0)) + 1
+            found = self._counted_damage = (batch, Data(damage).replace(resolutions=batch))
+        return found
+
+    def loc_tally(self, loc: Mapping[str, Any]) -> LocTally:
+        """:func:`loc_tally`, remembered by the location's content (exact odds meet the same
+        location states along many branches)."""
+        tallies = self.tallies
+        found = tallies.get(loc)
+        if found is None:
+            if len(tallies) >= LOC_TALLIES:
+                tallies.clear()
+            found = tallies[loc] = loc_tally(loc)
+        return found
+
+    def add_tally(self, hits: Tally, lost: Tally, loc: Mapping[str, Any], sign: int) -> None:
+        loc_hits, loc_lost = self.loc_tally(loc)
+        for kind, n in loc_hits:
+            hits[kind] = hits.get(kind, 0) + sign * n
+        for kind, n in loc_lost:
+            lost[kind] = lost.get(kind, 0) + sign * n
+
+    def tally(self) -> tuple[Tally, Tally]:
+        """Slots hit by criticals, and lost with their location, by kind, in the whole state."""
+        found = self._tally
+        if found is None:
+            hits: Tally = {}
+            lost: Tally = {}
+            for loc in self.locations.values():
+                self.add_tally(hits, lost, loc, 1)
+            found = self._tally = (hits, lost)
+        return found
+
+    def items_of(self, kind: str) -> Items:
+        found = self._items.get(kind)
+        if found is None:
+            found = self._items[kind] = items_of(self.locations, kind)
+        return found
+
+    def items_by_code(self, kind: str) -> dict[str, Items]:
+        """:meth:`items_of` by location: the items of a kind with a slot in each location."""
+        found = self._by_code.get(kind)
+        if found is None:
+            out: dict[str, list[tuple[str, Places]]] = {}
+            for item_id, places in self.items_of(kind):
+                for code, _ in places:
+                    out.setdefault(code, []).append((item_id, places))
+            found = self._by_code[kind] = {code: tuple(f) for code, f in out.items()}
+        return found
+
+    def count(self, kind: str) -> int:
+        """Items of a kind knocked out in the state."""
+        found = self._counts.get(kind)
+        if found is None:
+            locations, items = self.locations, self.items
+            found = self._counts[kind] = sum(knocked_out(locations.__getitem__, items.get, item_id, places, kind)
+                                             for item_id, places in self.items_of(kind))
+        return found
+
+    def counted(self) -> frozenset[str]:
+        """The items derive() counts (heat sinks, jump jets)."""
+        found = self._counted
+        if found is None:
+            found = self._counted = counted_items(self.locations)
+        return found
+
+    def key(self) -> tuple[Any, ...]:
+        """What derive() reads of the state, as a small key (:func:`~.derived.read_key`)."""
+        found = self._key
+        if found is None:
+            found = self._key = read_key(self.state, self.counted(), self.numbering)
+        return found
+
+    def numbers(self) -> Data:
+        """The state's derived numbers."""
+        return self.derived.of(self.key(), self.state)
+
+    def quiet(self) -> Data:
+        """An outcome's data when nothing was struck: no PSR, the derived numbers as they were."""
+        found = self._quiet
+        if found is None:
+            found = self._quiet = Data(psr_now=(), derived=self.numbers())
+        return found
+
+    def after(self, state: Mapping[str, Any], key: tuple[Any, ...]) -> UnitMemo:
+        """The memo of ``state``, which a resolution on this one left, with its key (worked out
+        from this one's and the changes): what is shared by content goes along, and so does
+        the unit's layout (which items fill which slots, and of what kind: a resolution never
+        changes it); the tallies and counts only when the new state shares the locations (and
+        items) they were worked out of."""
+        memo = UnitMemo(state, self.derived.comp, self.numbering, self.derived, self.tallies)
+        memo._key = key
+        memo._items, memo._by_code, memo._counted = self._items, self._by_code, self._counted
+        if memo.locations is self.locations:
+            memo._tally = self._tally
+            if memo.items is self.items:
+                memo._counts = self._counts
+        return memo
+
+
+Shared = tuple[Numbering, DerivedNumbers, dict[Any, LocTally]]
+"""What unit memos share by content: the numbering of keys, the derived numbers by key and the
+locations' tallies (kept in the engine's preparation, so a target met again, or a new one,
+starts with what the engine's runs worked out before)."""
+
+
+def unit_memo(ctx: Any) -> UnitMemo:
+    """The memo of ``ctx.target`` (kept in the engine's ``ctx.memo``; a context made without one
+    gets a memo of its own)."""
+    memo = ctx.memo
+    found: UnitMemo | None = None if memo is None else memo.get(KEY)
+    if found is None:
+        prep = prepared_of(ctx)
+        comp = ctx.tables["components"]
+        shared: Shared | None = prep.unit_shared
+        if shared is None:
+            shared = prep.unit_shared = (Numbering(), DerivedNumbers(comp), {})
+        found = UnitMemo(ctx.target, comp, *shared)
+        if memo is not None:
+            memo[KEY] = found
+    return found

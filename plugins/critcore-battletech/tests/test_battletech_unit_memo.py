@@ -1,0 +1,74 @@
+"""The plugin keeps a state's stage answers that roll no dice in the engine's per-target memo
+(unitmemo.py): the same state and the same dice must give the same outcome whatever the engine
+resolved before, and an answer after which a critical check was rolled is never given again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from critcore.dice import ScriptedRoller
+from critcore.engine import Engine
+
+# Testmech TM-1 (tests/units): LT slot 6 holds an LRM-10 bin (10 damage: the left torso's
+# structure 12 -> 2, then a critical check on it), RT slot 5 a Gauss rifle (20: the torso goes),
+# RL slot 5 a jump jet and CT slot 1 the engine (no dice after them).
+def scripts(one_crit: Any) -> list[tuple[str, str]]:
+    return [
+    ("LT", one_crit("LT", 6) + ",1,1"),  # the explosion's check rolls 2: no critical
+    ("LT", one_crit("LT", 6) + ",4,4,1,2"),  # the same critical; its check rolls 8: slot 2 struck
+    ("LT", one_crit("LT", 6) + ",1,1"),
+    ("RT", one_crit("RT", 5)),
+    ("RL", one_crit("RL", 5)),
+    ("RL", one_crit("RL", 5)),
+    ("CT", one_crit("CT", 1)),
+    ("CT", "1,1"),  # no critical
+    ("CT", "1,1"),
+    ("LT", one_crit("LT", 6) + ",4,4,1,2"),
+    ]
+
+
+def _run(engine: Engine, unit: Any, code: str, dice: str) -> dict[str, Any]:
+    out = engine.run("critical", {"location": code}, roller=ScriptedRoller(dice), target=unit)
+    return out.to_dict()
+
+
+def test_the_same_state_and_dice_give_the_outcome_a_fresh_engine_gives(bt_registry: Any, bt: Any,
+                                                                     mech: dict[str, Any]) -> None:
+    """Every script run on one engine and one unit object (so kept answers are met) gives
+    exactly the outcome of a new engine that never resolved anything on that unit."""
+    engine = Engine("battletech", registry=bt_registry)
+    unit = engine.check_target(mech)
+    for code, dice in scripts(bt.one_crit):
+        fresh = Engine("battletech", registry=bt_registry)
+        assert _run(engine, unit, code, dice) == _run(fresh, fresh.check_target(mech), code, dice), (code, dice)
+
+
+def test_an_answer_after_a_critical_check_is_not_given_again(bt_registry: Any, bt: Any, mech: dict[str, Any]) -> None:
+    """The same critical on the same state, its explosion's check rolled 2 and then 8: the
+    second outcome has the check's critical, the first not (the first answer rolled dice, so
+    it was never kept)."""
+    engine = Engine("battletech", registry=bt_registry)
+    unit = engine.check_target(mech)
+    quiet = _run(engine, unit, *scripts(bt.one_crit)[0])
+    loud = _run(engine, unit, *scripts(bt.one_crit)[1])
+    assert quiet["target"]["locations"]["LT"]["structure"] == loud["target"]["locations"]["LT"]["structure"] == 2
+    assert quiet["target"]["locations"]["LT"]["slots"][1]["destroyed"] is False
+    assert loud["target"]["locations"]["LT"]["slots"][1]["destroyed"] is True
+
+
+def test_a_kept_answer_belongs_to_its_engine(bt_registry: Any, bt: Any, mech: dict[str, Any]) -> None:
+    """Two engines with different options on one unit object: the LRM-10 bin explodes for one
+    turn's shots (10) by default and for every shot left with explosion_damage = total-warfare,
+    whichever engine resolved first."""
+    per_turn = Engine("battletech", registry=bt_registry)
+    total = Engine("battletech", registry=bt_registry, options={"explosion_damage": "total-warfare"})
+    unit = per_turn.check_target(mech)
+    jump_jet = ("RL", bt.one_crit("RL", 5))
+    a = _run(per_turn, unit, *jump_jet)
+    b = _run(total, unit, *jump_jet)
+    assert a == _run(per_turn, unit, *jump_jet)
+    assert a["effects"] == b["effects"]  # a jump jet: the option changes nothing here
+    lrm = [e for e in _run(per_turn, unit, *scripts(bt.one_crit)[0])["effects"] if e.get("explosion_damage")]
+    lrm_total = [e for e in _run(total, unit, *scripts(bt.one_crit)[0])["effects"] if e.get("explosion_damage")]
+    assert lrm[0]["explosion_damage"] == 10
+    assert lrm_total[0]["explosion_damage"] > 10
