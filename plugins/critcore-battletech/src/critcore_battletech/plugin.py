@@ -264,7 +264,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
             res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
             res.apply_batch([e for e in effects if e.table == "components"], record=False)
-        return _finish(ctx, res, determination.summary, tuple(res.effects))
+        return _finish(ctx, res, determination.summary)
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
@@ -273,7 +273,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         rear = bool(ctx.param("rear"))
         res.damage(location.id, amount, rear=rear)
         side = " (rear)" if rear else ""
-        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}", tuple(res.effects))
+        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}")
     return None
 
 
@@ -287,7 +287,7 @@ def _hit_applied(location: Location, through_armor: bool) -> Applied:
                    tags=THROUGH_ARMOR if through_armor else frozenset())
 
 
-def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> Applied:
+def _finish(ctx: Any, res: Resolver, summary: str) -> Applied:
     res.finish()
     state = res.w.result()
     data = Data(psr_now=tuple(res.events), derived=_derived(ctx, state, res.w))
@@ -296,10 +296,9 @@ def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) ->
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
     if state.get("destroyed") and not ctx.target.get("destroyed"):
         summary += f"; the 'Mech is destroyed ({state.get('destroyed_reason')})"
-    # exact odds tell outcomes apart by what they leave, not by the story of how (cascades
-    # worked out on their own tell none of theirs): the step-by-step changes are for real dice
-    changes = () if res.exact else tuple(res.changes)
-    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, res.tags))
+    # the story (changes told, rows rolled) is what real dice keep; exact odds left it out of
+    # the cascade's merged states (Resolver.merged), so their outcomes have none
+    return Applied(summary, tuple(res.changes), state, tuple(res.effects), data, tags=unit_tags(res.w, res.tags))
 
 
 def _no_critical(ctx: Any, determination: Determination) -> Applied:
