@@ -283,8 +283,9 @@ class Roller(Protocol):
         ...
 
     def roll_iterate(self, dice: Dice, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool],
-                     label: str, key: Hashable | None) -> T:
-        """``step`` applied until ``done`` (see :meth:`Dice.iterate`)."""
+                     label: str, key: Hashable | None, merge: Callable[[T], T] | None) -> T:
+        """``step`` applied until ``done`` (see :meth:`Dice.iterate`); ``merge`` is for exact
+        odds only (a roller of real dice never calls it)."""
         ...
 
     def roll_choice(self, dice: Dice, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]],
@@ -323,7 +324,8 @@ class FaceRoller:
         return fn(dice)
 
     def roll_iterate(self, dice: Dice, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool],
-                     label: str, key: Hashable | None) -> T:
+                     label: str, key: Hashable | None, merge: Callable[[T], T] | None) -> T:
+        # real dice keep the whole state, story and all: merge is never called
         while not done(state):
             state = step(dice, state)
         return state
@@ -614,7 +616,7 @@ class Dice:
         return self.iterate((0, state), step, lambda at: at[0] == len(steps), label, named)[1]
 
     def iterate(self, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool], label: str,
-                key: Hashable | None = None) -> T:
+                key: Hashable | None = None, merge: Callable[[T], T] | None = None) -> T:
         """Apply ``step`` (``step(dice, state)``) until ``done(state)``, and return that state.
 
         With real dice this is a plain loop. Under exact odds the distribution of unfinished
@@ -623,8 +625,20 @@ class Dice:
         costs one step per distinct state, never a replay of the steps before it. States must
         be hashable. ``key`` as for :meth:`fold`: it names ``step`` and ``done`` (what they
         depend on besides the state), and each step's answers from each state are remembered.
+
+        ``merge`` (optional) says what of a state is its identity for exact odds:
+        ``merge(state)`` is the state with the per-path detail that nothing after it reads left
+        out (the story of how it was reached, marks nothing can count again), so that paths
+        that end alike merge. Real dice never call it and keep the whole state, story and all,
+        so one code path serves both: the state carries the story, and exact odds drop it.
+        Under exact odds the start and every step's answer go through ``merge`` before equal
+        states merge, and the state returned is a merged one. It is a promise, checked under
+        :func:`critcore.enumeration.checking_keys` (``critcore.testing.check_odds_agree``):
+        ``merge`` must give the same state again when handed its own answer, and ``done`` and
+        the merged answers of ``step`` must be the same from a state as from its merge; a
+        difference is a :class:`~critcore.errors.PluginError` naming the label.
         """
-        return self.roller.roll_iterate(self, state, step, done, label, key)
+        return self.roller.roll_iterate(self, state, step, done, label, key, merge)
 
     def choose(self, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]], label: str,
                merge: Callable[[T], T] | None = None) -> T:

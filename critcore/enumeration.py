@@ -208,32 +208,40 @@ class EnumeratingRoller:
         return self._choose_sub(self._met(lambda: self._sub(fn, label, key, False)))
 
     def roll_iterate(self, dice: Dice, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
-                     label: str, key: Hashable | None) -> Any:
+                     label: str, key: Hashable | None, merge: Callable[[Any], Any] | None) -> Any:
         """Apply ``step`` to every unfinished state of the distribution, merging equal states,
         until every state is ``done``; branch on the finished states. Unfinished states whose
         probability falls below a millionth of the cut-off are dropped (and show in the
-        remainder), so a process that may never finish still ends.
+        remainder), so a process that may never finish still ends. With ``merge``, the start
+        and every answer of ``step`` are put through it first: states equal once merged merge.
 
         With a ``key`` each step's answers from each state are remembered, and so is the answer
         of the whole process from ``state``.
         """
-        weights = self._met(lambda: self._iterate_whole(state, step, done, label, key))
+        weights = self._met(lambda: self._iterate_whole(state, step, done, label, key, merge))
         if not weights[0]:
             raise Pruned()  # every way on fell below the cut-off
         return self._choose_sub(weights)
 
     def _iterate_whole(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
-                       label: str, key: Hashable | None) -> tuple[tuple[tuple[Any, int], ...], int]:
+                       label: str, key: Hashable | None,
+                       merge: Callable[[Any], Any] | None) -> tuple[tuple[tuple[Any, int], ...], int]:
         cache = _UNTIL_CACHE
-        whole_key = (label, key, "iterate", _code_of(step), _code_of(done), self.cut_num, self.cut_den,
-                     state) if key is not None else None
+        raw = state
+        if merge is not None:
+            state = merge(state)
+            if _CHECK_KEYS[0]:
+                _merge_holds(label, merge, done, raw, state)
+        whole_key = (label, key, "iterate", _code_of(step), _code_of(done), merge and _code_of(merge), self.cut_num,
+                     self.cut_den, state) if key is not None else None
         weights = cache.get(whole_key) if whole_key is not None else None
         if weights is None:
-            weights = self._iterate(state, step, done, label, key)
+            weights = self._iterate(state, step, done, label, key, merge, raw)
             if whole_key is not None:
                 _remember(whole_key, weights)
         elif _CHECK_KEYS[0]:
-            _same(label, key, _as_fractions(weights), _as_fractions(self._iterate(state, step, done, label, key)))
+            _same(label, key, _as_fractions(weights),
+                  _as_fractions(self._iterate(state, step, done, label, key, merge, raw)))
         return weights
 
     def roll_choice(self, dice: Dice, roll: Callable[[Dice], Any], odds: Callable[[], Sequence[tuple[Any, Fraction]]],
@@ -265,7 +273,10 @@ class EnumeratingRoller:
         return weights
 
     def _iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
-                 key: Hashable | None) -> tuple[tuple[tuple[Any, int], ...], int]:
+                 key: Hashable | None, merge: Callable[[Any], Any] | None = None,
+                 raw: Any = None) -> tuple[tuple[tuple[Any, int], ...], int]:
+        """The finished states from ``state`` (already merged; ``raw`` is what it was merged
+        from, for the check of ``merge``)."""
         from fractions import Fraction
 
         cache = _UNTIL_CACHE
@@ -275,7 +286,11 @@ class EnumeratingRoller:
         # stays exact, and one that may go on for ever still ends
         cut_num, cut_den = self.cut_num, self.cut_den * 10**6
         cut = (self.cut_num, self.cut_den)  # the cut-off in the keys (hashing a Fraction is slow)
-        code = _code_of(step)
+        code = (_code_of(step), _code_of(merge)) if merge is not None else _code_of(step)
+        checking = merge is not None and _CHECK_KEYS[0]
+        # under checking_keys: the states met before merging, by their merge (each is stepped
+        # too, and must lead where its merge leads)
+        unmerged: dict[Any, set[Any]] = {state: {raw}} if checking and raw != state else {}
         while frontier:
             nxt: dict[Any, list[int]] = {}
             for before, (pn, pd) in frontier.items():
@@ -291,17 +306,18 @@ class EnumeratingRoller:
                 step_key = (label, key, "iterate step", code, cut, before) if key is not None else None
                 after = cache.get(step_key) if step_key is not None else None
                 if after is None or _CHECK_KEYS[0]:
-                    def one_step(roller: EnumeratingRoller, s: Any = before) -> Any:
-                        return step(Dice(roller), s)
-
-                    found, _ = enumerate_weights(one_step, self.cutoff)
-                    fresh = tuple((new, n, d) for new, (n, d) in found.items())
+                    fresh = self._step_once(before, step, done, merge, label, unmerged if checking else None)
                     if after is not None:
                         _same(label, key, {new: Fraction(n, d) for new, n, d in after},
                               {new: Fraction(n, d) for new, n, d in fresh})
                     elif step_key is not None:
                         _remember(step_key, fresh)
                     after = fresh
+                    for other in unmerged.pop(before, ()):
+                        if _as_dict(self._step_once(other, step, done, merge, label, None)) != _as_dict(fresh):
+                            raise PluginError(f"{label}: the merge given to Dice.iterate leaves out something the "
+                                              "steps read (a state and its merge lead to different states): "
+                                              "keep it in the merged state")
                 for new, qn, qd in after:
                     acc = nxt.get(new)
                     if acc is None:
@@ -310,6 +326,25 @@ class EnumeratingRoller:
                         add_to(acc, pn * qn, pd * qd)
             frontier = nxt
         return _weights([(s, Fraction(n, d)) for s, (n, d) in finished.items()])
+
+    def _step_once(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
+                   merge: Callable[[Any], Any] | None, label: str,
+                   unmerged: dict[Any, set[Any]] | None) -> tuple[tuple[Any, int, int], ...]:
+        """Every answer of one ``step`` from ``state`` with its weight (merged, with ``merge``);
+        ``unmerged`` (under checks) collects the answers as they were before merging."""
+        def one_step(roller: EnumeratingRoller) -> Any:
+            after = step(Dice(roller), state)
+            if merge is None:
+                return after
+            merged = merge(after)
+            if unmerged is not None:
+                _merge_holds(label, merge, done, after, merged)
+                if after != merged:
+                    unmerged.setdefault(merged, set()).add(after)
+            return merged
+
+        found, _ = enumerate_weights(one_step, self.cutoff)
+        return tuple((new, n, d) for new, (n, d) in found.items())
 
     def _sub(self, fn: Callable[[Dice], Any], label: str, key: Hashable | None, reject_none: bool) -> Any:
         cache_key = (label, key, reject_none, _code_of(fn), self.cut_num, self.cut_den) if key is not None else None
@@ -347,6 +382,22 @@ def _choice_weights(odds: tuple[tuple[Any, Fraction], ...], label: str) -> tuple
     if sum(w for _, w in weights[0]) != weights[1] or any(w < 0 for _, w in weights[0]):
         raise PluginError(f"{label}: the odds given to Dice.choose must be probabilities adding up to 1")
     return weights
+
+
+def _merge_holds(label: str, merge: Callable[[Any], Any], done: Callable[[Any], bool], raw: Any,
+                 merged: Any) -> None:
+    """The promise of ``Dice.iterate``'s ``merge``, for one state: merging again changes nothing,
+    and the state and its merge are finished alike."""
+    if merge(merged) != merged:
+        raise PluginError(f"{label}: the merge given to Dice.iterate must give a merged state back unchanged")
+    if done(raw) != done(merged):
+        raise PluginError(f"{label}: a state and its merge (Dice.iterate) must be finished alike")
+
+
+def _as_dict(found: tuple[tuple[Any, int, int], ...]) -> dict[Any, Fraction]:
+    from fractions import Fraction
+
+    return {new: Fraction(n, d) for new, n, d in found}
 
 
 def _shown(dist: dict[Any, Fraction]) -> str:

@@ -161,8 +161,8 @@ class SamplingDice:
         return state
 
     def iterate(self, state: Any, step: Callable[[Any, Any], Any], done: Callable[[Any], bool], label: str,
-                key: Any = None) -> Any:
-        while not done(state):
+                key: Any = None, merge: Any = None) -> Any:
+        while not done(state):  # a simulation keeps the whole state, as real dice do (merge is for exact odds)
             state = step(self, state)
         return state
 

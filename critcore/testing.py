@@ -8,7 +8,8 @@
   hooks, with arguments the hook has (pluggy's own validation), and nothing named like a hook is
   left unmarked;
 * :func:`check_odds_agree`: ``critcore.odds`` and ``critcore.simulate`` agree on every outcome
-  (and every ``key=`` the plugin hands the dice names all its function reads);
+  (and every ``key=`` the plugin hands the dice names all its function reads, and every
+  ``merge=`` of ``Dice.iterate`` leaves out nothing a later step reads);
 * edited saved states: :func:`edited_state` makes one named edit of a saved state,
   :func:`mutated_states` is a hypothesis strategy that edits a saved target
   state at random (keys deleted or inserted, values replaced by other types, NaN, infinities,
@@ -280,7 +281,8 @@ def check_odds_agree(plugin: Any, procedure: str, *, n: int = 20_000, seed: int 
 
     The exact odds run under :func:`critcore.enumeration.checking_keys`: a ``key=`` handed to
     ``Dice.until``/``branch``/``iterate``/``fold`` that does not name everything its function
-    depends on is a :class:`~critcore.errors.PluginError` naming the label.
+    depends on is a :class:`~critcore.errors.PluginError` naming the label, and so is a
+    ``merge=`` handed to ``Dice.iterate`` that leaves out something a later step reads.
     """
     from .api import odds, simulate
     from .enumeration import checking_keys

@@ -247,3 +247,61 @@ def test_the_cascade_key_is_checked_by_check_odds_agree(bt_registry, mech, monke
     monkeypatch.setattr(Resolver, "context_key", lambda self, what: (what,))
     with checking_keys(), pytest.raises(PluginError, match="cascade: the key"):
         both()
+
+
+# --- one code path for the cascade: Dice.iterate's merge leaves the story out of exact odds ---
+
+
+def test_real_dice_tell_the_cascade_and_exact_odds_leave_the_story_out(run, bt_registry, mech):
+    """The two-step cascade (8 on the check: one critical, the Ultra AC/5 bin, 10 damage, 12 -> 2
+    structure; the check again, 8: the SRM-6 bin, 12 damage, the torso gone). Real dice tell it
+    in order and keep the second check's rows (its Determining Critical Hits row and the SRM-6
+    bin; the first bin's row is the effect stage's). Exact odds run the same code and leave the
+    story out of every outcome, this one included: no changes, no rows."""
+    from critcore.engine import Engine
+    from critcore.exact import exact_odds
+
+    out = run("critical", "4,4,4,2,4,4,4,1", unit=mech, location="LT")
+    told = out.applied.changes
+    first = told.index("IS Ultra AC/5 Ammo (Left Torso slot 8) explodes: 20 shots gone, 10 damage to internal structure")
+    second = told.index("IS Ammo SRM-6 (Left Torso slot 7) explodes: 15 shots gone, 12 damage to internal structure")
+    assert first < told.index("Left Torso internal structure 12 -> 2") < second
+    assert second < told.index("Left Torso destroyed (IS Ammo SRM-6 explosion); nothing in it explodes")
+    assert [(e.table, e.id) for e in out.applied.effects] == [("determining-critical-hits", "one"),
+                                                               ("components", "ammo")]
+    assert out.applied.effects[1].data["slot"] == 7
+
+    odds = exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, mech)
+    assert all(b.applied.changes == () and b.applied.effects == () for b in odds.branches)
+    same = [b for b in odds.branches if b.applied.target["pilot"]["hits"] == 4
+            and b.applied.target["locations"]["LT"]["destroyed"] and b.applied.target["destroyed"]]
+    assert same
+
+
+def test_a_merge_that_forgets_what_the_cascade_reads_is_caught(bt_registry, mech, monkeypatch):
+    """Resolver.merged may forget only what nothing after reads. One that also forgot the hits
+    of a torso still standing (after the Ultra AC/5 bin's 10 damage the left torso stands with
+    2 structure, and its next check must not strike the same slots again) would give wrong odds;
+    under checking_keys (check_odds_agree) it is a PluginError naming the cascade."""
+    import pytest
+    from critcore.engine import Engine
+    from critcore.enumeration import checking_keys
+    from critcore.errors import PluginError
+    from critcore.exact import exact_odds
+    from critcore.model import Data
+
+    from critcore_battletech.damage import Resolver
+
+    truthful = Resolver.merged
+
+    def forgetful(self: Any, state: Any) -> Any:
+        (top, locs, items), *rest = truthful(self, state)
+        base = self.w.base_locs
+        locs = Data({code: loc.replace(slots=base[code]["slots"]) for code, loc in locs.items()})
+        return ((top, locs, items), *rest)
+
+    with checking_keys():
+        exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, mech)
+    monkeypatch.setattr(Resolver, "merged", forgetful)
+    with checking_keys(), pytest.raises(PluginError, match="cascade: the merge given to Dice.iterate leaves out"):
+        exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, mech)

@@ -3,12 +3,14 @@ explosions that feed back into damage (cascades).
 
 A :class:`Resolver` works on one resolution: it holds the copy-on-write state, the dice, the
 tables and options, and collects the plain-words changes, the table rows rolled on the way
-and the events (PSRs due now). It lives only inside the ``apply`` stage.
+and the events (PSRs due now). The effect stage uses one to pick the slots, the apply stage
+to carry them out. Its cascade is one
+code path for every roller: a queue of pending actions carried by :meth:`Dice.iterate`, whose
+``merge`` (:meth:`Resolver.merged`) tells exact odds what of a state is story, to be left out.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Mapping, Sequence
 
 from critcore.dice import Dice
@@ -55,18 +57,34 @@ def _sheet_order(pick: tuple[str, int]) -> tuple[int, int]:
     return C.sheet_order(_ORDER[pick[0]], pick[1])
 
 
-def _enumerating(dice: Dice) -> bool:
-    """Running under exact odds (the enumerating roller): the cascade then waits in a queue of
-    pending actions (:meth:`Resolver.drain`), forgets the hits of a destroyed location and
-    tells no story. The one place left where the plugin asks which roller it has (the slot
-    choice no longer does: it is one :meth:`Dice.choose`)."""
-    # only exact odds import the enumerating roller: without it loaded, nothing can be exact
-    enumeration = sys.modules.get("critcore.enumeration")
-    return enumeration is not None and isinstance(getattr(dice, "roller", None), enumeration.EnumeratingRoller)
-
-
 def _no_pending(state: tuple[Any, ...]) -> bool:
     return not state[2]
+
+
+Story = tuple[tuple[str, ...], tuple[Effect, ...]]  # the changes told and the table rows rolled, in order
+_NO_STORY: Story = ((), ())
+
+
+def _no_step(dice: Dice, story: Story) -> Story:  # never called: a told story is finished
+    return story
+
+
+def _always(story: Story) -> bool:
+    return True
+
+
+def _untold(story: Story) -> Story:
+    return _NO_STORY
+
+
+def _disable_contents(w: Work, code: str) -> None:
+    """Knock out the items in a destroyed location's slots (a superheavy's second items too)."""
+    for s in w.loc(code)["slots"]:
+        for item_id in (s.get("item") if s["kind"] in E.ITEM_KINDS else None, s.get("item2")):
+            if item_id is not None:
+                it = w.item(item_id)
+                if it is not None and not it.get("disabled"):
+                    w.set_item(item_id, disabled=True)
 
 
 class Resolver:
@@ -87,14 +105,13 @@ class Resolver:
         self.effects: list[Effect] = []
         self.events: list[str] = []
         self.tags: frozenset[str] = frozenset()  # events (outcome tags) the rules set as they apply
-        self.pending: list[tuple[Any, ...]] = []  # under exact odds: actions not yet carried out
+        self.pending: list[tuple[Any, ...]] = []  # actions not yet carried out (see drain)
         self.rolled = False  # a critical check was rolled (the answer is then not the state's alone)
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = prep.known_rows, prep.skip
         self.batch, counted = memo.counted_damage()  # this resolution's number, and its damage record
         if cascade:  # the apply stage: every slot hit in this resolution is marked with it
             self.w.set("damage", counted)
-        self.exact = _enumerating(dice)
         if turn is not None:
             self.w.set("turn", turn)
         self.turn = self.w.get("turn")
@@ -182,24 +199,13 @@ class Resolver:
         loc = self.w.loc(code)
         if loc.get("destroyed"):
             return
-        if self.exact:
-            # nothing in a destroyed location can be hit, explode or count again (engine slots
-            # count the same hit or lost), so which of its slots took criticals on the way
-            # changes nothing that follows: exact odds forget it, and the cascades that end
-            # with the location gone merge
-            self.w.reset(code)
         gone: dict[str, Any] = {"destroyed": True, "structure": 0, "armor": 0}
         if loc.get("rear_armor") is not None:
             gone["rear_armor"] = 0
         if blown_off:
             gone["blown_off"] = True
         self.w.set_loc(code, **gone)
-        loc = self.w.loc(code)
-        for s in loc["slots"]:
-            if s.get("item") is not None and s["kind"] in E.ITEM_KINDS:
-                self.disable_item(s["item"])
-            if s.get("item2") is not None:
-                self.disable_item(s["item2"])
+        _disable_contents(self.w, code)
         self.change(f"{L.name(code)} {'blown off' if blown_off else 'destroyed'} ({why}); "
                     "nothing in it explodes")
         if code in L.VITAL and not (code == "HD" and torso_cockpit(self.w)):
@@ -275,12 +281,8 @@ class Resolver:
             if remaining:
                 self.change(f"{remaining} damage passes inward to the {L.name(nxt)}")
             code = nxt
-        if self.exact:  # the checks wait in the queue of pending actions (see drain)
-            self.pending.extend(("check", c) for c in damaged)
-            return
-        for where in damaged:
-            if not self.w.loc(where).get("destroyed"):
-                self.critical_check(where)
+        # the checks wait in the queue of pending actions, in this order (see drain)
+        self.pending.extend(("check", c) for c in damaged)
 
     def context_key(self, what: Any) -> tuple[Any, ...]:
         """What the steps of :meth:`drain` depend on besides the state they are handed (their
@@ -299,7 +301,7 @@ class Resolver:
     # -- criticals -------------------------------------------------------------------------
     def critical_check(self, code: str) -> None:
         """Roll Determining Critical Hits for a location whose internal structure was damaged,
-        and apply the criticals it calls for (under exact odds they wait in the queue)."""
+        and apply the criticals it calls for (they wait in the queue)."""
         if self.destroyed:
             self.change(f"No critical check for the {L.name(code)}: the 'Mech is already destroyed")
             return
@@ -307,52 +309,110 @@ class Resolver:
         if batch:
             self.apply_batch(batch)
 
-    # -- exact odds: the cascade as a queue of pending actions ---------------------------------
+    # -- the cascade: a queue of pending actions, one code path for every roller ---------------
     def drain(self) -> None:
-        """Under exact odds: carry out the pending actions (critical checks, the criticals they
-        call for, the settling after each roll's criticals) with
-        :meth:`critcore.dice.Dice.iterate`.
+        """Carry out the pending actions (critical checks, the criticals they call for, the
+        settling after each roll's criticals) with :meth:`critcore.dice.Dice.iterate`.
 
         Each action runs to its end and leaves the actions it calls for at the front of the
-        queue, in the order the recursion of real dice takes them, so the order of events is
-        the same. The state carried is the unit, the PSRs called for so far and the queue: equal
-        states merge, and each action is worked out once per distinct state, however it was
-        reached. Exact odds tell results apart by the state they leave and the PSRs they call
-        for; the step-by-step narrative is what real dice are for, so it is left out here.
+        queue, in the order the rules take them (an explosion's damage, then the checks of the
+        locations it damaged, each check's criticals and their cascades before the next check).
+        The actions before the first that rolls dice are carried out here; from there the state
+        carried is the unit, the PSRs called for so far, the queue, the events and the story
+        (the changes told and the rows rolled), one action a step: with real dice a plain loop
+        that keeps all of it. Under exact odds equal states merge, each action is worked out
+        once per distinct state however it was reached, and :meth:`merged` says what of a
+        state is its identity: the story is left out, and so are the hits of a location
+        destroyed on the way (the state handed in is merged too, even with nothing left to
+        roll).
         """
-        if not self.pending:
+        queue, self.pending = tuple(self.pending), []
+        while queue and not self._rolls(queue[0]):  # no dice: nothing to enumerate or merge yet
+            queue = self._carry_out(queue)
+        start: tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str], Story] = (
+            self.w.overlay(), (), queue, self.tags, (tuple(self.changes), tuple(self.effects)))
+        end = self.dice.iterate(start, self._step, _no_pending, "cascade", key=self.context_key("cascade"),
+                                merge=self.merged)
+        if end is start:  # nothing rolled, nothing left out: this resolver holds the state already
             return
-        start: tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str]] = (
-            self.w.overlay(), (), tuple(self.pending), self.tags)
-        self.pending = []
-        overlay, events, _, tags = self.dice.iterate(start, self._step, _no_pending, "cascade",
-                                                     key=self.context_key("cascade"))
+        self.rolled = True  # the answer came through the dice (a check rolled, or the story left out)
+        overlay, events, _, tags, (changes, effects) = end
         self.w.adopt(overlay)
         self.tags = tags
+        self.changes, self.effects = list(changes), list(effects)
         for e in events:
             self.event(e)
 
+    def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Carry out the action at the front of ``queue``: the queue left, with the actions it
+        called for at the front."""
+        action, queue = queue[0], queue[1:]
+        if action[0] == "act":
+            if action[2]:
+                self.effects.append(action[1])
+            self.act(action[1])
+        elif action[0] == "settle":
+            self.settle()
+        elif not self.w.loc(action[1]).get("destroyed"):
+            self.critical_check(action[1])
+        if self.pending:
+            queue = tuple(self.pending) + queue
+            self.pending = []
+        return queue
+
+    def _rolls(self, action: tuple[Any, ...]) -> bool:
+        """Carrying out ``action`` now rolls dice: a critical check of a location still standing
+        on a 'Mech still standing (acts and settling roll none, nor does a check of what is gone)."""
+        return action[0] == "check" and not self.destroyed and not self.w.loc(action[1]).get("destroyed")
+
     def _step(self, dice: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """One pending action carried out on a copy of the state."""
-        overlay, events, queue, tags = state
-        sub = self.fork(dice)
+        overlay, events, queue, tags, (changes, effects) = state
+        sub = self.fork(dice, overlay)
         sub.tags = tags
-        sub.w.adopt(overlay)
-        action = queue[0]
-        if action[0] == "act":
-            sub.act(action[1])
-        elif action[0] == "settle":
-            sub.settle()
-        elif not sub.w.loc(action[1]).get("destroyed"):
-            sub.critical_check(action[1])
+        sub.changes, sub.effects = list(changes), list(effects)
+        queue = sub._carry_out(queue)
         new_events = events + tuple(e for e in sub.events if e not in events)
-        return sub.w.overlay(), new_events, tuple(sub.pending) + queue[1:], sub.tags
+        return sub.w.overlay(), new_events, queue, sub.tags, (tuple(sub.changes), tuple(sub.effects))
 
-    def fork(self, dice: Dice) -> Resolver:
-        """A resolver on a copy of the state, with empty records, rolling with ``dice``."""
+    def merged(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What exact odds keep of a cascade's state (the ``merge`` of :meth:`Dice.iterate`; real
+        dice keep everything). The story (changes told, rows rolled) is how the state was
+        reached, not what it is. And nothing in a location destroyed in this resolution can be
+        hit, explode or count again (engine slots count the same, hit or lost), so which of its
+        slots took criticals on the way changes nothing that follows: its slots are put back as
+        they were and the records of the items in them with them, those items knocked out, and
+        cascades that end with the location gone merge (a location no critical struck before it
+        went is left as it is: nothing in it to forget)."""
+        overlay, events, queue, tags, story = state
+        top, locs, items = overlay
+        base = self.w.base_locs
+        lost = [code for code, loc in locs.items()
+                if loc.get("destroyed") and not base[code].get("destroyed") and loc["slots"] is not base[code]["slots"]]
+        if lost:
+            w = Work(self.w.base)
+            w.adopt(overlay)
+            for code in lost:
+                w.reset(code)
+                _disable_contents(w, code)
+            overlay = w.overlay()
+        elif story is _NO_STORY:
+            return state
+        return overlay, events, queue, tags, _NO_STORY
+
+    def told(self, story: Story) -> Story:
+        """A story kept from another resolution (an answer in the unit's memo), as this
+        resolution's dice keep stories: whole with real dice, left out under exact odds (the
+        cascade's ``merge`` through :meth:`Dice.iterate`, with nothing left to do)."""
+        return self.dice.iterate(story, _no_step, _always, "story", merge=_untold)
+
+    def fork(self, dice: Dice, overlay: tuple[Data, Data, Data]) -> Resolver:
+        """A resolver on the state ``overlay`` (:meth:`Work.overlay`), with empty records,
+        rolling with ``dice``."""
         sub = object.__new__(Resolver)
         sub.__dict__.update(self.__dict__)
-        sub.w = self.w.fork()
+        sub.w = Work(self.w.base)
+        sub.w.adopt(overlay)
         sub.dice = dice
         sub.changes, sub.effects, sub.events, sub.pending = [], [], [], []
         return sub
@@ -480,18 +540,12 @@ class Resolver:
         """Mark every slot of a batch first, then act on each in order (cascades follow).
 
         ``record=False`` leaves the batch's own rows out of :attr:`effects` (the effect stage
-        already reported them); rows rolled in cascades are always recorded. Under exact odds
-        the acts and the settling wait in the queue of pending actions (see :meth:`drain`).
+        already reported them); rows rolled in cascades are always recorded. The acts (each
+        row recorded as it is acted on) and the settling wait in the queue of pending actions
+        (see :meth:`drain`).
         """
         self.mark(batch)
-        if self.exact:
-            self.pending.extend([("act", e) for e in batch] + [("settle",)])
-            return
-        for eff in batch:
-            if record:
-                self.effects.append(eff)
-            self.act(eff)
-        self.settle()
+        self.pending.extend([("act", e, record) for e in batch] + [("settle",)])
 
     def mark(self, batch: list[Effect]) -> None:
         """Mark the slots a batch of criticals strikes as hit."""
@@ -512,10 +566,10 @@ class Resolver:
         E.consequences(self, eff)
 
     def finish(self) -> None:
-        """Carry out what is pending, bring the damage counters up to date and note the PSRs
-        this resolution calls for."""
+        """Carry out what is pending and settle, bring the damage counters up to date and note
+        the PSRs this resolution calls for."""
+        self.pending.append(("settle",))
         self.drain()
-        self.settle()
         hits, lost = self.tally()
         gyro = hits.get("gyro", 0)
         gyro_before = self.memo.tally()[0].get("gyro", 0)

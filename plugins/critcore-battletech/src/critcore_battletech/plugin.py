@@ -212,21 +212,24 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         memo = unit_memo(ctx)
         res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
         # what the criticals do when no check follows them depends only on the state and the
-        # effects (with exact odds the story is left out: those answers are not shared)
+        # effects; its story is told as these dice keep stories (Resolver.told: exact odds none)
         key = ("applied", determination, tuple(effects), turn)
-        if not res.exact:
-            found: tuple[Applied, Handed] | None = memo.answers.get(key)
-            if found is not None:
-                ctx.hand_on(found[0].target, found[1])
-                return found[0]
+        found: tuple[Applied, Handed] | None = memo.answers.get(key)
+        if found is not None:
+            applied, handed = found
+            story = res.told((applied.changes, applied.effects))
+            if story[0] is not applied.changes or story[1] is not applied.effects:
+                applied = Applied(applied.summary, story[0], applied.target, story[1], applied.data, tags=applied.tags)
+            ctx.hand_on(applied.target, handed)
+            return applied
         if determination.data["blown_off"]:
             if res.w.loc(location.id).get("destroyed"):
                 res.change(f"The {location.name} was already gone: nothing more happens")
             res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
             res.apply_batch([e for e in effects if e.table == "components"], record=False)
-        applied, handed = _finish(ctx, res, determination.summary, tuple(res.effects))
-        if not res.exact and not res.rolled:
+        applied, handed = _finish(ctx, res, determination.summary)
+        if not res.rolled:
             memo.remember(key, (applied, handed))
         return applied
     if proc == "damage":
@@ -237,34 +240,31 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         rear = bool(ctx.param("rear"))
         res.damage(location.id, amount, rear=rear)
         side = " (rear)" if rear else ""
-        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}", tuple(res.effects))[0]
+        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}")[0]
     return None
 
 
 Handed = dict[str, UnitMemo]  # the memo handed on to the state a resolution leaves (ctx.hand_on)
 
 
-def _finish(ctx: Any, res: Resolver, summary: str, extra: tuple[Effect, ...]) -> tuple[Applied, Handed]:
+def _finish(ctx: Any, res: Resolver, summary: str) -> tuple[Applied, Handed]:
     res.finish()
     state = res.w.result()
     memo = res.memo
     key = read_key_after(res.w, memo.key(), memo.counted(), memo.numbering)
     data = Data(psr_now=tuple(res.events), derived=memo.derived.of(key, state))
-    handed: Handed = {}
-    if not res.exact:
-        # with real dice: the memo of the new state, handed on to the next resolution on it
-        # (exact odds never resolve on their outcomes' states)
-        handed[UNIT_MEMO] = memo.after(state, key)
-        ctx.hand_on(state, handed)
+    # the memo of the new state, handed on to the next resolution on it
+    handed: Handed = {UNIT_MEMO: memo.after(state, key)}
+    ctx.hand_on(state, handed)
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         # the first resolution after an import repeats what the import could not read
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
     if state.get("destroyed") and not ctx.target.get("destroyed"):
         summary += f"; the 'Mech is destroyed ({state.get('destroyed_reason')})"
-    # exact odds tell outcomes apart by what they leave, not by the story of how (cascades
-    # worked out on their own tell none of theirs): the step-by-step changes are for real dice
-    changes = () if res.exact else tuple(res.changes)
-    return Applied(summary, changes, state, extra, data, tags=unit_tags(res.w, res.tags)), handed
+    # the story (changes told, rows rolled) is what real dice keep; exact odds left it out of
+    # the cascade's merged states (Resolver.merged), so their outcomes have none
+    return Applied(summary, tuple(res.changes), state, tuple(res.effects), data,
+                   tags=unit_tags(res.w, res.tags)), handed
 
 
 def _no_critical(ctx: Any, determination: Determination, turn: int | None) -> Applied:

@@ -37,7 +37,7 @@ class Work:
     """A unit's state being changed: copy-on-write over the frozen original.
 
     Every changed part is kept frozen (a new :class:`~critcore.model.Data` per change, sharing
-    what did not change), so taking a snapshot for exact odds (:meth:`overlay`), forking and
+    what did not change), so taking a snapshot for the cascade's steps (:meth:`overlay`) and
     adopting a snapshot cost a few dictionary copies, not a walk over the unit.
     """
 
@@ -113,21 +113,13 @@ class Work:
     def set(self, key: str, value: Any) -> None:
         self.top[key] = freeze(value)
 
-    # -- exact odds ---------------------------------------------------------------------------
+    # -- snapshots (the cascade's states, merged by exact odds) -------------------------------
     def overlay(self) -> tuple[Data, Data, Data]:
         """What has changed so far, frozen (hashable): a key for merging equal states."""
         return Data(self.top), Data(self.locs), Data(self.items_w)
 
-    def fork(self) -> Work:
-        """An independent copy: changing it leaves this one as it is."""
-        w = Work(self.base)
-        w.top = dict(self.top)
-        w.locs = dict(self.locs)
-        w.items_w = dict(self.items_w)
-        return w
-
     def adopt(self, overlay: tuple[Data, Data, Data]) -> None:
-        """Take over the changes of a fork, as returned by :meth:`overlay`."""
+        """Take over the changes of a snapshot, as returned by :meth:`overlay`."""
         top, locs, items = overlay
         self.top = dict(top)
         self.locs = dict(locs)
