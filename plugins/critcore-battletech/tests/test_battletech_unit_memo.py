@@ -72,3 +72,23 @@ def test_a_kept_answer_belongs_to_its_engine(bt_registry: Any, bt: Any, mech: di
     lrm_total = [e for e in _run(total, unit, *scripts(bt.one_crit)[0])["effects"] if e.get("explosion_damage")]
     assert lrm[0]["explosion_damage"] == 10
     assert lrm_total[0]["explosion_damage"] > 10
+
+
+def test_exact_odds_after_real_dice_on_the_same_unit_are_the_fresh_engines(bt_registry: Any, bt: Any,
+                                                                          mech: dict[str, Any]) -> None:
+    """A kept answer carries the story real dice told (the jump jet's critical in RL: no check
+    follows it); exact odds on the same unit object afterwards give the outcomes of an engine
+    that never resolved anything, which tell no story (Resolver.told), and a real-dice run after
+    the odds still tells the whole story."""
+    engine = Engine("battletech", registry=bt_registry)
+    unit = engine.check_target(mech)
+    told = _run(engine, unit, *scripts(bt.one_crit)[4])
+    assert told["applied"]["changes"], "real dice tell what the critical did"
+    from critcore.exact import exact_odds
+
+    fresh = Engine("battletech", registry=bt_registry)
+    expected = exact_odds(fresh, "critical", {"location": "RL"}, target=fresh.check_target(mech)).to_json()
+    found = exact_odds(engine, "critical", {"location": "RL"}, target=unit)
+    assert found.to_json() == expected
+    assert all(not b.applied.changes for b in found.branches if b.applied is not None)
+    assert _run(engine, unit, *scripts(bt.one_crit)[4]) == told
