@@ -210,7 +210,7 @@ def test_odds_that_differ_from_the_slot_rolls_fail_the_check(bt_registry, mech, 
         right = exact_odds(engine, "critical", {"location": "LT"}, mech)
     assert right.remainder == 0
 
-    def first_slot(reach: Any, count: int, reroll: str, half: Any, classes: Any) -> Any:
+    def first_slot(reach: Any, count: int, reroll: str, half: Any, classes: Any, known: Any = None) -> Any:
         return (((reach[0][0], reach[0][3][0]),) * count, Fraction(1)),
 
     monkeypatch.setattr(C, "merged_odds", first_slot)

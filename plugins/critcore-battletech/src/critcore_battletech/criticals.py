@@ -16,8 +16,8 @@ apart instead of enumerating the rolls (checked against them by ``check_odds_agr
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from functools import wraps
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping, Sequence, TypeVar
 
 from critcore.dice import Dice, parse
 from critcore.model import Data, Determination, freeze
@@ -30,6 +30,45 @@ if TYPE_CHECKING:
 
 ROLL_AGAIN = "roll-again"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+T = TypeVar("T")
+
+
+class Answers:
+    """The closed-form odds of slot choices already worked out (:func:`slot_odds`,
+    :func:`picks_odds`, :func:`merged_odds`, :func:`merge_picks`, the classes of
+    :func:`slot_classes`), by their arguments: exact odds meet the same slots again along many
+    branches. One engine's preparation keeps one (``prepared.Prepared.odds``), so they live as
+    long as that engine and no longer; at :attr:`LIMIT` answers it starts afresh."""
+
+    LIMIT = 65_536
+
+    def __init__(self) -> None:
+        self._known: dict[Hashable, Any] = {}
+
+    def get(self, key: Hashable, work_out: Callable[[], T]) -> T:
+        known = self._known
+        if key in known:
+            found: T = known[key]
+            return found
+        if len(known) >= self.LIMIT:
+            known.clear()
+        answer = known[key] = work_out()
+        return answer
+
+
+def _kept(fn: Callable[..., T]) -> Callable[..., T]:
+    """``fn(*args, known=answers)`` is the answer kept in ``answers`` (an :class:`Answers`) for
+    those arguments, worked out the first time; without ``known`` it is worked out every time."""
+    name = fn.__name__
+
+    @wraps(fn)
+    def answer(*args: Any, known: Answers | None = None) -> T:
+        if known is None:
+            return fn(*args, known=None)
+        return known.get((name, *args), lambda: fn(*args, known=known))
+
+    return answer
 
 
 def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determination:
@@ -83,8 +122,9 @@ def _until_face(dice: Dice, faces: Sequence[int], label: str) -> int:
     return dice.until(attempt, label)
 
 
-@lru_cache(maxsize=4096)
-def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table) -> tuple[tuple[int, Fraction], ...]:
+@_kept
+def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table,
+              known: Answers | None = None) -> tuple[tuple[int, Fraction], ...]:
     """The exact chance of each slot in ``ok`` being struck, as :func:`choose_slot` rolls it."""
     from fractions import Fraction
 
@@ -114,8 +154,9 @@ its number of slots, the slots that can still take a critical) for the location 
 criticals pass inward (``no_slot_left = transfer``), each location inward that the unit has."""
 
 
-@lru_cache(maxsize=4096)
-def picks_odds(reach: Reach, count: int, reroll: str, half: Table) -> tuple[tuple[tuple[Pick, ...], Fraction], ...]:
+@_kept
+def picks_odds(reach: Reach, count: int, reroll: str, half: Table,
+               known: Answers | None = None) -> tuple[tuple[tuple[Pick, ...], Fraction], ...]:
     """The exact chance of each set of slots ``count`` criticals of one roll strike, as
     :func:`choose_slot` rolls them one by one (each in the first location of ``reach`` with a
     slot left, slots already struck rolled again; ``-1`` in the last location when none is
@@ -141,7 +182,7 @@ def picks_odds(reach: Reach, count: int, reroll: str, half: Table) -> tuple[tupl
         else:
             return {((len(reach) - 1, -1),) * k: [1, 1]}
         out: Weights = {}
-        for i, p in slot_odds(size, left, reroll, half):
+        for i, p in slot_odds(size, left, reroll, half, known=known):
             pn, pd = p.numerator, p.denominator
             for rest, (qn, qd) in rec(tuple(sorted(taken + ((pos, i),))), k - 1).items():
                 key = tuple(sorted(rest + ((pos, i),)))
@@ -188,8 +229,8 @@ Classes = tuple[tuple[str, int, tuple[int, ...], tuple[int, ...]], ...]
 critical, for each of them the first slot of its class: :func:`slot_classes`)."""
 
 
-@lru_cache(maxsize=65536)
-def merge_picks(answer: tuple[Pick, ...], classes: Classes) -> tuple[Pick, ...]:
+@_kept
+def merge_picks(answer: tuple[Pick, ...], classes: Classes, known: Answers | None = None) -> tuple[Pick, ...]:
     """``answer`` with each class of interchangeable slots told only by how many of its slots
     were struck: the first that many slots of the class stand for them (``-1`` stays)."""
     rep: dict[Pick, Pick] = {}
@@ -211,21 +252,22 @@ def merge_picks(answer: tuple[Pick, ...], classes: Classes) -> tuple[Pick, ...]:
     return tuple(sorted(out, key=lambda c: sheet_order(ranks[c[0]], c[1])))
 
 
-@lru_cache(maxsize=4096)
-def merged_odds(reach: Reach, count: int, reroll: str, half: Table,
-                classes: Classes) -> tuple[tuple[tuple[Pick, ...], Fraction], ...]:
+@_kept
+def merged_odds(reach: Reach, count: int, reroll: str, half: Table, classes: Classes,
+                known: Answers | None = None) -> tuple[tuple[tuple[Pick, ...], Fraction], ...]:
     """:func:`picks_odds` with interchangeable slots merged by :func:`merge_picks`: an answer per
     outcome anything after can tell apart, with far fewer states to follow."""
     from fractions import Fraction
 
     out: dict[tuple[Pick, ...], Fraction] = {}
-    for answer, p in picks_odds(reach, count, reroll, half):
-        key = merge_picks(answer, classes)
+    for answer, p in picks_odds(reach, count, reroll, half, known=known):
+        key = merge_picks(answer, classes, known=known)
         out[key] = out.get(key, Fraction(0)) + p
     return tuple(sorted(out.items(), key=_by_picks))
 
 
-def slot_classes(view: Any, slots: Sequence[Mapping[str, Any]], ok: Sequence[int]) -> tuple[int, ...]:
+def slot_classes(view: Any, slots: Sequence[Mapping[str, Any]], ok: Sequence[int],
+                 known: Answers | None = None) -> tuple[int, ...]:
     """For each slot in ``ok``, the first slot in ``ok`` that is interchangeable with it.
 
     Two slots are interchangeable when swapping them changes nothing the rules can see: they
@@ -236,11 +278,12 @@ def slot_classes(view: Any, slots: Sequence[Mapping[str, Any]], ok: Sequence[int
     outcome a player can tell apart stay exact, with far fewer states to follow.
     """
     items = tuple(freeze(view.item(slots[i].get("item"))) for i in ok)
-    return _classes(len(slots), tuple(freeze(slots[i]) for i in ok), tuple(ok), items)
+    return _classes(len(slots), tuple(freeze(slots[i]) for i in ok), tuple(ok), items, known=known)
 
 
-@lru_cache(maxsize=4096)
-def _classes(size: int, slots: tuple[Data, ...], ok: tuple[int, ...], items: tuple[Data | None, ...]) -> tuple[int, ...]:
+@_kept
+def _classes(size: int, slots: tuple[Data, ...], ok: tuple[int, ...], items: tuple[Data | None, ...],
+             known: Answers | None = None) -> tuple[int, ...]:
     first: dict[Any, int] = {}
     out = []
     for s, i, item in zip(slots, ok, items):

@@ -464,17 +464,18 @@ class Resolver:
             # the same sets of slots struck in another order merged
             return d.iterate((), one_more, lambda taken: len(taken) == count, f"{label}s ({L.name(code)})")
 
+        odds = self.prep.odds  # the closed-form odds worked out before, kept by the engine's preparation
         found: list[C.Classes] = []
 
         def classes() -> C.Classes:  # only exact odds and their checks need them
             if not found:
-                found.append(tuple((where, rank, ok, C.slot_classes(self.w, self.slots(where), ok))
+                found.append(tuple((where, rank, ok, C.slot_classes(self.w, self.slots(where), ok, known=odds))
                                    for where, rank, _, ok in reach))
             return found[0]
 
-        chosen = self.dice.choose(roll, lambda: C.merged_odds(reach, count, reroll, self.half, classes()),
+        chosen = self.dice.choose(roll, lambda: C.merged_odds(reach, count, reroll, self.half, classes(), known=odds),
                                   f"{label}s ({L.name(code)})" if count > 1 else f"{label} ({L.name(code)})",
-                                  lambda answer: C.merge_picks(answer, classes()))
+                                  lambda answer: C.merge_picks(answer, classes(), known=odds))
         return list(chosen)
 
     def slots(self, code: str) -> Sequence[Any]:

@@ -54,6 +54,7 @@ class Prepared:
             self.half = tables["critical-slot-half"]
             self.known_rows = frozenset(r.id for r in self.components.rows)
             self.skip = C.roll_again_kinds(self.components)  # slot kinds a critical never stays on
+            self.odds = C.Answers()  # the closed-form odds of slot choices worked out (exact odds)
 
     def check_label(self, code: str) -> str:
         """The label of the Determining Critical Hits roll for a location."""
