@@ -305,3 +305,30 @@ def test_a_merge_that_forgets_what_the_cascade_reads_is_caught(bt_registry, mech
     monkeypatch.setattr(Resolver, "merged", forgetful)
     with checking_keys(), pytest.raises(PluginError, match="cascade: the merge given to Dice.iterate leaves out"):
         exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, mech)
+
+
+def test_the_odds_of_slot_choices_belong_to_the_engine_that_worked_them_out(bt_registry, mech):
+    """Issue 13: the closed-form odds of the slot choices (criticals.Answers) are kept by the
+    preparation of the engine whose exact odds worked them out, not at module level: a second
+    engine starts with none of them, and its odds are the same."""
+    from critcore.engine import Engine
+    from critcore.exact import exact_odds
+
+    first = Engine("battletech", registry=bt_registry)
+    odds = exact_odds(first, "critical", {"location": "LT"}, mech)
+    kept = [p.odds for p in first._prepared.values() if getattr(p, "odds", None) is not None]
+    assert kept and len(kept[0]._known) > 0
+    second = Engine("battletech", registry=bt_registry)
+    assert not [p for p in second._prepared.values() if getattr(p, "odds", None) is not None]
+    assert exact_odds(second, "critical", {"location": "LT"}, mech).to_json() == odds.to_json()
+    assert not hasattr(C.merged_odds, "cache_info")  # no lru_cache left behind
+
+
+def test_answers_start_afresh_at_their_limit():
+    """An engine that lives long (a bot) keeps at most Answers.LIMIT of them."""
+    answers = C.Answers()
+    answers.LIMIT = 3
+    for n in range(7):
+        assert answers.get(("n", n), lambda n=n: n * n) == n * n
+    assert len(answers._known) <= 3
+    assert answers.get(("n", 6), lambda: -1) == 36  # kept: not worked out again
