@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from critcore.dice import ScriptedRoller
 from critcore.engine import Engine
 
@@ -74,21 +76,25 @@ def test_a_kept_answer_belongs_to_its_engine(bt_registry: Any, bt: Any, mech: di
     assert lrm_total[0]["explosion_damage"] > 10
 
 
-def test_exact_odds_after_real_dice_on_the_same_unit_are_the_fresh_engines(bt_registry: Any, bt: Any,
-                                                                          mech: dict[str, Any]) -> None:
-    """A kept answer carries the story real dice told (the jump jet's critical in RL: no check
-    follows it); exact odds on the same unit object afterwards give the outcomes of an engine
-    that never resolved anything, which tell no story (Resolver.told), and a real-dice run after
-    the odds still tells the whole story."""
-    engine = Engine("battletech", registry=bt_registry)
-    unit = engine.check_target(mech)
-    told = _run(engine, unit, *scripts(bt.one_crit)[4])
-    assert told["applied"]["changes"], "real dice tell what the critical did"
+@pytest.mark.parametrize("code, slot", [("RL", 5), ("RT", 4)], ids=["RL jump jet", "RT Gauss rifle destroys the torso"])
+def test_exact_odds_after_real_dice_on_the_same_unit_are_the_fresh_engines(bt_registry: Any, bt: Any, mech: dict[str, Any],
+                                                                          code: str, slot: int) -> None:
+    """Exact odds on a unit object on which real dice resolved before give the outcomes of an
+    engine that never resolved anything. The jump jet's critical in RL rolls no check: its
+    answer is kept with the story real dice told, and exact odds tell none (Resolver.told). The
+    Gauss rifle in RT explodes and takes the torso with it, no check rolled either: exact odds
+    forget the hits of a location lost on the way (Resolver.merged), so that answer is not the
+    state's alone and is never kept. A real-dice run after the odds still tells the whole story."""
     from critcore.exact import exact_odds
 
+    dice = bt.one_crit(code, slot)
+    engine = Engine("battletech", registry=bt_registry)
+    unit = engine.check_target(mech)
+    told = _run(engine, unit, code, dice)
+    assert told["applied"]["changes"], "real dice tell what the critical did"
     fresh = Engine("battletech", registry=bt_registry)
-    expected = exact_odds(fresh, "critical", {"location": "RL"}, target=fresh.check_target(mech)).to_json()
-    found = exact_odds(engine, "critical", {"location": "RL"}, target=unit)
+    expected = exact_odds(fresh, "critical", {"location": code}, target=fresh.check_target(mech)).to_json()
+    found = exact_odds(engine, "critical", {"location": code}, target=unit)
     assert found.to_json() == expected
     assert all(not b.applied.changes for b in found.branches if b.applied is not None)
-    assert _run(engine, unit, *scripts(bt.one_crit)[4]) == told
+    assert _run(engine, unit, code, dice) == told

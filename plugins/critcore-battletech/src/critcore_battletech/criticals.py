@@ -48,9 +48,10 @@ class Answers:
 
     def get(self, key: Hashable, work_out: Callable[[], T]) -> T:
         known = self._known
-        if key in known:
-            found: T = known[key]
-            return found
+        found: Any = known.get(key, self)  # one look-up: another thread may clear the dict meanwhile
+        if found is not self:
+            answer: T = found
+            return answer
         if len(known) >= self.LIMIT:
             known.clear()
         answer = known[key] = work_out()

@@ -334,6 +334,8 @@ class Resolver:
         end = self.dice.iterate(start, self._step, _no_pending, "cascade", key=self.context_key("cascade"),
                                 merge=self.merged)
         if end is start:  # nothing rolled, nothing left out: this resolver holds the state already
+            if self._forgotten(start[0]):  # exact odds would have forgotten these hits: not the state's alone
+                self.rolled = True
             return
         self.rolled = True  # the answer came through the dice (a check rolled, or the story left out)
         overlay, events, _, tags, (changes, effects) = end
@@ -385,10 +387,7 @@ class Resolver:
         cascades that end with the location gone merge (a location no critical struck before it
         went is left as it is: nothing in it to forget)."""
         overlay, events, queue, tags, story = state
-        top, locs, items = overlay
-        base = self.w.base_locs
-        lost = [code for code, loc in locs.items()
-                if loc.get("destroyed") and not base[code].get("destroyed") and loc["slots"] is not base[code]["slots"]]
+        lost = self._forgotten(overlay)
         if lost:
             w = Work(self.w.base)
             w.adopt(overlay)
@@ -399,6 +398,14 @@ class Resolver:
         elif story is _NO_STORY:
             return state
         return overlay, events, queue, tags, _NO_STORY
+
+    def _forgotten(self, overlay: tuple[Data, Data, Data]) -> list[str]:
+        """The locations destroyed in this resolution whose slots took criticals on the way: what
+        :meth:`merged` puts back as it was."""
+        locs = overlay[1]
+        base = self.w.base_locs
+        return [code for code, loc in locs.items()
+                if loc.get("destroyed") and not base[code].get("destroyed") and loc["slots"] is not base[code]["slots"]]
 
     def told(self, story: Story) -> Story:
         """A story kept from another resolution (an answer in the unit's memo), as this
