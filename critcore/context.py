@@ -7,12 +7,14 @@ importing the engine.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .dice import Dice
 from .model import Data, Note, Procedure, SystemInfo, record, record_field
 from .tables import TableSet
-from .targetmemo import Memo, TargetMemo
+
+if TYPE_CHECKING:  # imported by an engine only for a system that declares target_memo
+    from .targetmemo import Memo, TargetMemo
 
 
 @record

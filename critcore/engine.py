@@ -27,10 +27,11 @@ from .model import (
 )
 from .plugins import Registry, get_plugin_manager, unknown_message
 from .tables import TableSet
-from .targetmemo import TargetMemo
 
 if TYPE_CHECKING:
     from pluggy import HookCaller
+
+    from .targetmemo import TargetMemo
 
 STAGES = ("determine", "locate", "effect", "apply")
 
@@ -347,7 +348,11 @@ class Engine:
         self._last_prepared: tuple[Any, Any, Any] = (None, None, None)  # (procedure, params, answer)
         self._procedures: dict[str, Procedure] = {}
         self._trusted: dict[int, Any] = {}  # id -> target checked or produced here (kept alive, so ids stay unique)
-        self.memos = TargetMemo() if info.target_memo else None  # ctx.memo, per target (targetmemo.py)
+        self.memos: TargetMemo | None = None  # ctx.memo, per target (targetmemo.py), for a system that asks
+        if info.target_memo:
+            from .targetmemo import TargetMemo
+
+            self.memos = TargetMemo()
         for proc in info.procedures:
             self._procedures.setdefault(proc.name, proc)
 

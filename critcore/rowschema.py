@@ -65,7 +65,6 @@ from typing import Any, Callable, Iterable, Protocol
 from .errors import PluginError, TableError
 
 ROW_SCHEMA_KEYS = frozenset({"effects", "types", "one_of", "together", "doc"})
-TYPES_FILE = "row-types"
 """The file (``row-types.toml``) in a system's tables folder that holds its named row types."""
 TYPES_FILE_KEYS = frozenset({"types", "doc"})
 DICE = "dice"  # the one type row schemas add to critcore.schema's

@@ -22,8 +22,10 @@ Memo = dict[Any, Any]
 class TargetMemo:
     """One engine's memo of the target in use, and the one handed on to the next target.
 
-    Each is a single ``(target, memo)`` pair swapped in one assignment, so threads sharing an
-    engine (``crit serve``'s workers) never see one target's memo paired with another target.
+    Each is a single ``(target, memo)`` pair replaced in one assignment, so threads sharing an
+    engine (``crit serve``'s workers) never see one target's memo paired with another target;
+    between two such assignments another thread's hand-on may be dropped, which costs only the
+    work the memo would have saved.
     """
 
     __slots__ = ("current", "handed")

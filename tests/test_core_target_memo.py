@@ -116,9 +116,10 @@ def test_every_run_of_exact_odds_or_a_simulation_sees_the_memo_of_its_target(how
     assert system.seen[0]["runs"] == len(system.seen)
 
 
-def test_the_current_and_handed_pairs_are_swapped_whole() -> None:
-    """TargetMemo keeps (target, memo) pairs, each replaced in one assignment: a thread reading
-    it never pairs one target with another's memo."""
+def test_a_handed_on_memo_is_met_once_and_a_target_met_again_starts_afresh() -> None:
+    """TargetMemo keeps (target, memo) pairs: a memo handed on to a state is that state's when a
+    run is handed it (once: the hand-on is then used up), and a target met again after another
+    gets a new, empty memo."""
     memos = TargetMemo()
     a, b = object(), object()
     first = memos.of(a)
