@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import cached_property, lru_cache
 from math import floor
-from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
 from .errors import Aborted, DiceError
 from .model import Roll, record
@@ -632,13 +632,27 @@ class Dice:
         that end alike merge. Real dice never call it and keep the whole state, story and all,
         so one code path serves both: the state carries the story, and exact odds drop it.
         Under exact odds the start and every step's answer go through ``merge`` before equal
-        states merge, and the state returned is a merged one. It is a promise, checked under
+        states merge, and the state returned is a merged one; a simulation puts the state it
+        returns through ``merge`` (it counts what exact odds tell apart). It is a promise, checked under
         :func:`critcore.enumeration.checking_keys` (``critcore.testing.check_odds_agree``):
         ``merge`` must give the same state again when handed its own answer, and ``done`` and
         the merged answers of ``step`` must be the same from a state as from its merge; a
         difference is a :class:`~critcore.errors.PluginError` naming the label.
         """
         return self.roller.roll_iterate(self, state, step, done, label, key, merge)
+
+    def keep(self, value: T, merge: Callable[[T], T]) -> T:
+        """``value`` as these dice keep what they carry: whole with real dice, ``merge(value)``
+        under exact odds and in simulations (what :meth:`iterate` and :meth:`choose` keep of a
+        state with the same ``merge``).
+
+        For a value a stage kept from an earlier run (an answer in ``ctx.memo``) and now gives
+        again: the run that meets it, whatever its dice, gets it as its own dice would have left
+        it (BattleTech: the story of a critical, which exact odds leave out). The same promises
+        as ``merge`` in :meth:`iterate` hold and are checked under
+        :func:`critcore.enumeration.checking_keys`.
+        """
+        return self.roller.roll_iterate(self, value, _no_step, _finished, "keep", None, merge)
 
     def choose(self, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]], label: str,
                merge: Callable[[T], T] | None = None) -> T:
@@ -672,6 +686,14 @@ class Dice:
         roll = Roll(label, test.notation, faces, successes, successes, detail)
         self.rolls.append(roll)
         return roll
+
+
+def _no_step(dice: Dice, value: Any) -> Any:  # Dice.keep: nothing is left to do
+    return value
+
+
+def _finished(value: Any) -> bool:
+    return True
 
 
 def _code_of(fn: Callable[..., object]) -> object:

@@ -153,7 +153,13 @@ class SamplingDice:
         return fn(self)
 
     def choose(self, roll: Callable[[Any], Any], odds: Callable[[], Any], label: str, merge: Any = None) -> Any:
-        return roll(self)  # a simulation rolls as the rules say (odds() is for exact odds)
+        # a simulation rolls as the rules say (odds() is for exact odds) and keeps of the answer
+        # what exact odds keep (merge), so that the outcomes it counts are the ones they tell apart
+        answer = roll(self)
+        return answer if merge is None else merge(answer)
+
+    def keep(self, value: Any, merge: Callable[[Any], Any]) -> Any:
+        return merge(value)  # as iterate keeps a state: what exact odds keep
 
     def fold(self, state: Any, steps: Sequence[Callable[[Any, Any], Any]], label: str, key: Any = None) -> Any:
         for step in steps:
@@ -162,9 +168,10 @@ class SamplingDice:
 
     def iterate(self, state: Any, step: Callable[[Any, Any], Any], done: Callable[[Any], bool], label: str,
                 key: Any = None, merge: Any = None) -> Any:
-        while not done(state):  # a simulation keeps the whole state, as real dice do (merge is for exact odds)
+        while not done(state):
             state = step(self, state)
-        return state
+        # what exact odds keep of the state (merge): the outcomes counted are the ones they tell apart
+        return state if merge is None else merge(state)
 
     def until(self, attempt: Callable[[Any], Any], label: str, limit: int = 1000, key: Any = None) -> Any:
         for _ in range(limit):

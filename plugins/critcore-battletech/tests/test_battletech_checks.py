@@ -42,3 +42,11 @@ def test_odds_on_a_unit_agree_with_simulation(mech: dict[str, Any], procedure: s
     """A critical check in the Testmech's left torso and 30 points into its centre torso."""
     agreement = testing.check_odds_agree(plugin, procedure, n=10_000, seed=2, key=by_row, target=mech, **params)
     assert agreement.checked > 5
+
+
+def test_whole_outcomes_of_a_cascade_agree_with_simulation(mech: dict[str, Any]) -> None:
+    """A simulation keeps of each state what exact odds keep (the cascade's and the slot choice's
+    merge), so whole outcomes, state and all, are compared, not only their rows and result:
+    30 points into the Testmech's centre torso, its explosions and checks."""
+    agreement = testing.check_odds_agree(plugin, "damage", n=2_000, seed=3, target=mech, location="CT", amount=30)
+    assert agreement.checked > 5

@@ -65,14 +65,6 @@ Story = tuple[tuple[str, ...], tuple[Effect, ...]]  # the changes told and the t
 _NO_STORY: Story = ((), ())
 
 
-def _no_step(dice: Dice, story: Story) -> Story:  # never called: a told story is finished
-    return story
-
-
-def _always(story: Story) -> bool:
-    return True
-
-
 def _untold(story: Story) -> Story:
     return _NO_STORY
 
@@ -409,9 +401,9 @@ class Resolver:
 
     def told(self, story: Story) -> Story:
         """A story kept from another resolution (an answer in the unit's memo), as this
-        resolution's dice keep stories: whole with real dice, left out under exact odds (the
-        cascade's ``merge`` through :meth:`Dice.iterate`, with nothing left to do)."""
-        return self.dice.iterate(story, _no_step, _always, "story", merge=_untold)
+        resolution's dice keep stories (:meth:`Dice.keep`): whole with real dice, left out under
+        exact odds and in simulations, as the cascade's ``merge`` leaves it out."""
+        return self.dice.keep(story, _untold)
 
     def fork(self, dice: Dice, overlay: tuple[Data, Data, Data]) -> Resolver:
         """A resolver on the state ``overlay`` (:meth:`Work.overlay`), with empty records,
