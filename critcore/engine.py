@@ -377,7 +377,10 @@ class Engine:
             raise UnknownNameError(unknown_message(f"{self.info.name} procedure", name, names))
         return proc
 
-    def context(self, procedure: Procedure, params: Data, roller: Roller, target: Any = None) -> Context:
+    def context(self, procedure: Procedure, params: Data, roller: Roller | None, target: Any = None,
+                dice: Dice | None = None) -> Context:
+        """The context of one run: ``target`` checked (once), the procedure's preparation, the
+        target's memo; the dice roll with ``roller``, or are ``dice`` (a simulation's)."""
         if target is not None:
             trusted = self._trusted
             if trusted.get(id(target)) is target:  # used again: kept longest when the cache is trimmed
@@ -388,7 +391,11 @@ class Engine:
         last = self._last_prepared  # the same procedure and parameters as last time: no hashing
         prepared = last[2] if last[1] is params and last[0] is procedure else self.prepare(procedure, params)
         memos = self.memos
-        return Context(self.info, procedure, params, self.options, self.tables, Dice(roller),
+        if dice is None:
+            if roller is None:
+                raise TypeError("Engine.context needs a roller or dice")
+            dice = Dice(roller)
+        return Context(self.info, procedure, params, self.options, self.tables, dice,
                        target, self.rules, list(self.rule_notes), [""], prepared,
                        None if memos is None else memos.of(target), memos)
 

@@ -479,10 +479,7 @@ def simulate(
     checked = check_params(proc, params or {})
     dice = SamplingDice(seed)
     # SamplingDice is a Dice look-alike (the same methods), not a subclass
-    frozen = engine.check_target(target)
-    ctx = Context(engine.info, proc, checked, engine.options, engine.tables, cast("Dice", dice),
-                  frozen, engine.rules, prepared=engine.prepare(proc, checked),
-                  memo=None if engine.memos is None else engine.memos.of(frozen), memos=engine.memos)
+    ctx = engine.context(proc, checked, None, target, dice=cast("Dice", dice))
     hook = engine.pm.hook
     tally = _Tally(ctx, dice, (
         direct_caller(hook.critcore_locate, ("ctx", "determination")),
