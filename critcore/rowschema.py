@@ -78,6 +78,8 @@ def _types() -> type:
         """Schema types, plus ``dice``: text critcore's dice read (``"2d6"``, ``"1d-3"``), whose
         lowest and highest totals must lie within ``min`` and ``max``."""
 
+        extra_types = (DICE,)
+
         def _one(self, kind: Any, spec: Mapping[str, Any], where: str) -> Any:
             if kind == "dice":
                 return "str", self._make_dice(spec, where)
@@ -165,45 +167,6 @@ def header_line(text: str, section: str) -> int | None:
     return None
 
 
-def _refs(spec: Any, path: tuple[str, ...] = ()) -> Iterable[tuple[tuple[str, ...], str]]:
-    """The type names a field spec refers to, each with the field path it is found at."""
-    if isinstance(spec, str):
-        yield path, spec
-        return
-    if not isinstance(spec, Mapping):
-        return
-    kinds = spec.get("type", "any")
-    for kind in [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []:
-        if isinstance(kind, str):
-            yield path, kind
-    for key in ("items", "values", "keys"):
-        if key in spec:
-            yield from _refs(spec[key], path)
-    fields = spec.get("fields")
-    if isinstance(fields, Mapping):
-        for name, field in fields.items():
-            yield from _refs(field, (*path, str(name)))
-
-
-def _check_refs(specs: Mapping[str, Any], known: Mapping[str, Any], place: Place, section: str) -> None:
-    """Every type name used in ``specs`` (``[section]``: named types, or an effect's fields) is a
-    basic type, ``dice`` or declared: else one line at the field's line, with a did-you-mean."""
-    from .schema import BASIC, did_you_mean
-
-    for name, spec in specs.items():
-        for path, ref in _refs(spec):
-            if ref in BASIC or ref == DICE or ref in known:
-                continue
-            at = place.at(section, name)
-            if path:  # a field: in [section.NAME.fields] (a named row type) or [section.NAME] (an effect)
-                line = place.line(f"{section}.{name}.fields", path[0]) or place.line(f"{section}.{name}", path[0])
-                at = f"{place.source}, line {line}" if line else at
-            choices = [*BASIC, DICE, *known]
-            hint = did_you_mean(ref, choices) or f" (types: {', '.join(BASIC)}, {DICE}; named: {', '.join(known) or 'none'})"
-            inside = ("fields",) if path and section != "row_schema.effects" else ()  # a named row type's fields
-            raise TableError(f"{at}: {'.'.join((section, name, *inside, *path))}: unknown type {ref!r}{hint}")
-
-
 def row_fields(known: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
     """The fields of the row type ``name`` (a named type whose ``type = "table"``, directly or
     through other names), or None if it is not one."""
@@ -273,7 +236,6 @@ def check_types_file(data: Mapping[str, Any], source: str, text: str | None = No
     types = data.get("types", {})
     if not isinstance(types, Mapping):
         raise TableError(f"{place.at('types')}: types must be a table of named types ([types.NAME])")
-    _check_refs(types, types, place, "types")
     if types:
         _compile(_types(), types, next(iter(types)), source, _locate_in(place, "types"))
 
@@ -313,7 +275,6 @@ class RowSchema:
                 raise TableError(f"{place.at('row_schema.types', name)}: row_schema.types.{name}: the system's "
                                  f"row types ({system.at(name)}) already declare {name!r}; give this one another name")
         known: dict[str, Any] = {**shared, **types}
-        _check_refs(types, known, place, "row_schema.types")
         named: dict[str, Any] = dict(known)
         fields_of: dict[str, Mapping[str, Any]] = {}
         self.shapes: dict[str, str | None] = {}  # effect code -> the row type it names (None: its own fields)
@@ -327,7 +288,6 @@ class RowSchema:
                 fields_of[code] = found
                 self.shapes[code] = declared
             elif isinstance(declared, Mapping):
-                _check_refs({code: {"type": "table", "fields": declared}}, known, place, "row_schema.effects")
                 named[f"effect {code}"] = {"type": "table", "fields": declared}
                 fields_of[code] = declared
                 self.shapes[code] = None

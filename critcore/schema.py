@@ -227,6 +227,8 @@ def check_plain(state: Any, source: str) -> Data:
 class Schema:
     """A compiled schema: ``check(value, source)`` returns the value frozen or raises StateError."""
 
+    extra_types: tuple[str, ...] = ()  # type names a subclass adds to BASIC (handled in its _one)
+
     def __init__(self, spec: Mapping[str, Any], origin: str) -> None:
         self.origin = origin
         self.spec = spec
@@ -377,8 +379,10 @@ class Schema:
             raise self._bad(where, f"type {kind!r} is not a type name")
         if kind not in BASIC:
             if kind not in self.types:
-                raise self._bad(where, f"unknown type {kind!r} (basic types: {', '.join(BASIC)}; "
-                                       f"named: {', '.join(self.types) or 'none'})")
+                known = [*BASIC, *self.extra_types, *self.types]
+                hint = did_you_mean(kind, known) or (f" (basic types: {', '.join((*BASIC, *self.extra_types))}; "
+                                                     f"named: {', '.join(self.types) or 'none'})")
+                raise self._bad(where, f"unknown type {kind!r}{hint}")
             extra = set(spec) - {"type", "required", "nullable", "ref", "doc"}
             if extra:
                 raise self._bad(where, f"{', '.join(sorted(extra))} cannot refine the named type {kind!r}; "

@@ -96,6 +96,27 @@ def test_a_broken_row_schema_is_one_line_naming_the_table_and_the_line():
                               "unknown type 'integer' (did you mean 'int'?)")
 
 
+def test_a_misspelt_type_inside_a_list_field_is_named_at_the_field_s_line():
+    """The type of a list's items is checked like a field's own: the unknown name, its line, a
+    did-you-mean."""
+    text = TABLE.replace("{value}", "2").replace('next = { type = "str", ref = "rows" }',
+                                                 'next = { type = "list", items = "strr" }')
+    with pytest.raises(TableError) as err:
+        load_table_text(text, "blows.toml")
+    assert str(err.value) == ("blows.toml, line 7: row_schema.effects.damage-multiplier.next.items: "
+                              "unknown type 'strr' (did you mean 'str'?)")
+
+
+def test_an_unknown_type_with_no_close_name_lists_the_types_rows_may_use():
+    """Row schemas add ``dice`` to the basic types: the list of what may be used says so."""
+    text = TABLE.replace("{value}", "2").replace('type = "int", min = 0', 'type = "qqq", min = 0')
+    with pytest.raises(TableError) as err:
+        load_table_text(text, "blows.toml")
+    assert str(err.value).startswith("blows.toml, line 5: row_schema.effects.damage-multiplier.multiplier: "
+                                     "unknown type 'qqq' (basic types: ")
+    assert "dice; named: " in str(err.value)
+
+
 def test_a_bad_field_key_in_a_row_schema_names_its_line():
     """A fault the schema compiler finds (not an unknown type) points at the field's line too."""
     text = TABLE.replace("{value}", "2").replace("min = 1, max = 12", "min = 1, maxi = 12")
