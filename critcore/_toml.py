@@ -50,6 +50,30 @@ def key_line(text: str, key: str, section: str | None = None) -> int | None:
     return None
 
 
+def header_line(text: str, section: str) -> int | None:
+    """The line (1-based) of the header ``[section]`` (or ``[[section]]``) in a TOML text."""
+    for number, line in enumerate(text.splitlines(), 1):
+        rest = line.strip()
+        if rest.startswith("[") and "]" in rest:
+            name = rest.lstrip("[").split("]", 1)[0]
+            if ".".join(p.strip().strip("\"'") for p in name.split(".")) == section:
+                return number
+    return None
+
+
+def at(source: str, text: str | None, key: str | None, section: str | None = None) -> str:
+    """``"FILE, line N"`` for an error: the line of ``key = ...`` in ``[section]`` (the top of the
+    file with None), else of the header ``[section.key]``, else of ``[section]``; just ``FILE``
+    when none is found (or there is no text)."""
+    line = None
+    if text is not None:
+        if key is not None:
+            line = key_line(text, key, section) or header_line(text, f"{section}.{key}" if section else key)
+        if not line and section is not None:
+            line = header_line(text, section)
+    return f"{source}, line {line}" if line else source
+
+
 def decode_error(source: str, exc: Exception, text: str) -> str:
     """One line for a TOML syntax error: ``FILE, line N: not valid TOML: what (column C)``."""
     import re

@@ -20,7 +20,7 @@ import os
 import sys
 from typing import Any, Iterable
 
-from ._toml import key_line
+from . import _toml
 from .errors import ConfigError
 
 PROJECT_FILE = "critcore.toml"
@@ -64,8 +64,7 @@ def read_config_file(path: str, config: Config) -> None:
     data = load_toml(text, path, ConfigError)
 
     def at(key: str, section: str | None = None) -> str:
-        line = key_line(text, key, section)
-        return f"{path}, line {line}" if line else path
+        return _toml.at(path, text, key, section)
 
     for key in data:
         if key not in TOP_KEYS:

@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from . import rowschema
-from ._toml import key_line
+from . import _toml
 from .errors import ConfigError, TableError, UnknownNameError
 from .model import Note, SystemInfo
 from .plugins import did_you_mean
@@ -81,8 +81,7 @@ class RuleFile:
 
     def at(self, key: str, section: str | None = None) -> str:
         """The file and the line of ``key`` (in ``section``), for an error."""
-        line = key_line(self.text, key, section)
-        return f"{self.path}, line {line}" if line else self.path
+        return _toml.at(self.path, self.text, key, section)
 
 
 class Changes:

@@ -62,6 +62,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable, Protocol
 
+from ._toml import at, key_line
 from .errors import PluginError, TableError
 
 ROW_SCHEMA_KEYS = frozenset({"effects", "types", "one_of", "together", "doc"})
@@ -139,32 +140,11 @@ class Place:
 
     def line(self, section: str | None, key: str) -> int | None:
         """The line of ``key = ...`` in ``[section]`` (at the top with None; None if not found)."""
-        if self.text is None:
-            return None
-        from ._toml import key_line
-
-        return key_line(self.text, key, section)
+        return None if self.text is None else key_line(self.text, key, section)
 
     def at(self, section: str, key: str | None = None) -> str:
-        """``"file, line N"``: the line of ``key = ...`` in ``[section]``, else of the header
-        ``[section.key]``, else of ``[section]``; just the file when none is found (or no text)."""
-        line = None
-        if self.text is not None:
-            if key is not None:
-                line = self.line(section, key) or header_line(self.text, f"{section}.{key}")
-            line = line or header_line(self.text, section)
-        return f"{self.source}, line {line}" if line else self.source
-
-
-def header_line(text: str, section: str) -> int | None:
-    """The line (1-based) of the header ``[section]`` (or ``[[section]]``) in a TOML text."""
-    for number, line in enumerate(text.splitlines(), 1):
-        rest = line.strip()
-        if rest.startswith("[") and "]" in rest:
-            name = rest.lstrip("[").split("]", 1)[0]
-            if ".".join(p.strip().strip("\"'") for p in name.split(".")) == section:
-                return number
-    return None
+        """``"file, line N"`` (see :func:`critcore._toml.at`)."""
+        return at(self.source, self.text, key, section)
 
 
 def row_fields(known: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
@@ -230,8 +210,7 @@ def check_types_file(data: Mapping[str, Any], source: str, text: str | None = No
     place = Place(source, text)
     for key in data:
         if key not in TYPES_FILE_KEYS:
-            line = (place.line(None, key) or header_line(text, key)) if text else None
-            raise TableError(f"{source}{f', line {line}' if line else ''}: a row-types file holds [types] "
+            raise TableError(f"{at(source, text, key)}: a row-types file holds [types] "
                              f"(and doc), not {key!r}")
     types = data.get("types", {})
     if not isinstance(types, Mapping):
