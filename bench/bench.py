@@ -39,16 +39,23 @@ def installed_systems() -> list[str]:
     return sorted(Registry.installed().systems)
 
 
-def time_cmd(cmd: list[str]) -> float:
+def time_cmd(cmd: list[str]) -> tuple[float, float]:
+    """The command's wall time and its CPU time (user + system, of the child process)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"benchmark command failed: {' '.join(cmd)}\n{done.stderr.decode()[-500:]}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def startup(runs: int, systems: list[str], extra: dict[str, list[str]] | None = None) -> list[tuple[str, float, float]]:
+def startup(runs: int, systems: list[str], extra: dict[str, list[str]] | None = None
+            ) -> list[tuple[str, float, float, float]]:
+    """Each command's median wall time (ms), and its wall and CPU time as ratios to the floor's."""
     # the crit of this Python's environment (not whichever crit comes first on PATH)
     beside = os.path.join(os.path.dirname(sys.executable), "crit")
     crit = beside if os.path.exists(beside) else (shutil.which("crit") or "")
@@ -63,14 +70,19 @@ def startup(runs: int, systems: list[str], extra: dict[str, list[str]] | None = 
             commands["crit " + " ".join(STARTUP_EXTRA[s][:3])] = base + STARTUP_EXTRA[s]
     for name, args in (extra or {}).items():
         commands[name] = base + args
-    times: dict[str, list[float]] = {k: [] for k in commands}
+    wall: dict[str, list[float]] = {k: [] for k in commands}
+    cpu: dict[str, list[float]] = {k: [] for k in commands}
     for cmd in commands.values():  # warm the file cache once
         time_cmd(cmd)
     for _ in range(runs):
         for name, cmd in commands.items():
-            times[name].append(time_cmd(cmd))
-    floor = statistics.median(times["floor: python -c 'import click'"])
-    return [(name, statistics.median(t) * 1000, statistics.median(t) / floor) for name, t in times.items()]
+            w, c = time_cmd(cmd)
+            wall[name].append(w)
+            cpu[name].append(c)
+    floor = "floor: python -c 'import click'"
+    wall_floor, cpu_floor = statistics.median(wall[floor]), statistics.median(cpu[floor])
+    return [(name, statistics.median(wall[name]) * 1000, statistics.median(wall[name]) / wall_floor,
+             statistics.median(cpu[name]) / cpu_floor) for name in commands]
 
 
 def rate(fn: Callable[[], Any], seconds: float = 1.0) -> float:
@@ -186,7 +198,7 @@ def main() -> None:
           f"{platform.system()} {platform.release()}")
     print(f"systems installed: {', '.join(systems) or 'none'}")
     print()
-    print(f"start-up (median of {runs} interleaved runs)")
+    print(f"start-up (median of {runs} interleaved runs; wall time, and CPU time: user + system)")
     import runpy
     import tempfile
 
@@ -195,10 +207,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         extra = {}
         if "gurps" in systems:  # one resolution on a campaign target: applied, logged, synced
-            extra["crit resolve gurps ... --target @fighter"] = campaign["startup_command"](
-                campaign["make_campaign"](folder))
-        for name, ms, ratio in startup(runs, systems, extra):
-            print(f"  {name:<42} {ms:7.1f} ms   {ratio:5.2f} x floor")
+            command = campaign["startup_command"](campaign["make_campaign"](folder))
+            extra["crit resolve gurps ... --target @fighter"] = command
+            # the same with nothing written: the difference in wall time is the commit's disk syncs
+            extra["  the same, --preview (nothing written)"] = command + ["--preview"]
+        print(f"  {'':<42} {'wall':>9}   {'wall':>5}   {'CPU':>5}")
+        for name, ms, ratio, cpu_ratio in startup(runs, systems, extra):
+            print(f"  {name:<42} {ms:7.1f} ms   {ratio:5.2f} x   {cpu_ratio:5.2f} x floor")
     print()
     print("in-process resolutions per second (Python API, Engine.run, seeded random dice)")
     for name, per_s in throughput(systems, seconds):
