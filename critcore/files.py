@@ -151,12 +151,16 @@ def _not_finite(text: str) -> float:
 
 def load_json(text: str, source: str, error: type[InputError] = InputError) -> Any:
     """Parsed JSON of ``text`` (from ``source``), within the depth and digit limits."""
-    import json
+    from . import jsontext  # json's own C scanner, without importing json for a well-formed text
 
     depth = max_depth()
     try:
-        data = json.loads(text, parse_int=_int_hook(max_digits()), parse_constant=_not_finite)
-    except json.JSONDecodeError as exc:
+        data = jsontext.loads(text, parse_int=_int_hook(max_digits()), parse_constant=_not_finite)
+    except ValueError as exc:
+        import json  # imported already: a malformed text went to json.loads for its error
+
+        if not isinstance(exc, json.JSONDecodeError):
+            raise
         raise error(f"{source}, line {exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from None
     except _TooBig as exc:
         raise error(f"{source}: {exc}") from None

@@ -1,7 +1,8 @@
-"""JSON text for the campaign store, read and written by the C code :mod:`json` itself runs on.
+"""JSON text for the campaign store and target files, read and written by the C code :mod:`json`
+itself runs on.
 
-``import json`` costs a resolution on a campaign target (``--target @NAME``) about 1.1 ms of
-its start-up, nearly all of it spent compiling the six regular expressions of json's
+``import json`` costs a resolution on a campaign target (``--target @NAME``) or a JSON target
+file about 1.1 ms of its start-up, nearly all of it spent compiling the six regular expressions of json's
 pure-Python fallbacks, which CPython never uses: ``json.loads`` and ``json.dumps`` hand the work to the scanner and encoder of its ``_json``
 accelerator. :func:`loads` and :func:`dumps` make that same scanner and encoder directly, so
 they give exactly what ``json.loads(text)`` and ``json.dumps(value, ensure_ascii=False,
@@ -12,7 +13,9 @@ malformed text is handed to ``json.loads`` itself, for its own error; a Python w
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Callable, cast
+
+Hook = Callable[[str], Any]  # parse_int / parse_constant: the text of a number or constant to a value
 
 _WHITESPACE = " \t\n\r"  # what JSON allows around a value
 _CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
@@ -38,8 +41,8 @@ try:
 except ImportError:  # a Python without the accelerator: json itself
     import json
 
-    def loads(text: str) -> Any:
-        return json.loads(text)
+    def loads(text: str, *, parse_int: Hook | None = None, parse_constant: Hook | None = None) -> Any:
+        return json.loads(text, parse_int=parse_int, parse_constant=parse_constant)
 
     def dumps(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -47,12 +50,23 @@ except ImportError:  # a Python without the accelerator: json itself
 else:
     _scan = make_scanner(cast(Any, _Reading()))  # typeshed wants a JSONDecoder: it reads these six fields
 
-    def loads(text: str) -> Any:
-        """``json.loads(text)``."""
+    def _scanner(parse_int: Hook | None, parse_constant: Hook | None) -> Any:
+        if parse_int is None and parse_constant is None:
+            return _scan
+        reading = _Reading()
+        if parse_int is not None:
+            reading.parse_int = parse_int  # type: ignore[assignment]
+        if parse_constant is not None:
+            reading.parse_constant = parse_constant  # type: ignore[method-assign]
+        return make_scanner(cast(Any, reading))
+
+    def loads(text: str, *, parse_int: Hook | None = None, parse_constant: Hook | None = None) -> Any:
+        """``json.loads(text, parse_int=parse_int, parse_constant=parse_constant)``: what a hook
+        raises comes out as it is."""
         if isinstance(text, str) and not text.startswith("\ufeff"):
             start = len(text) - len(text.lstrip(_WHITESPACE))
             try:
-                value, end = _scan(text, start)
+                value, end = _scanner(parse_int, parse_constant)(text, start)
             except StopIteration:  # no value there: json says where, below
                 pass
             else:
@@ -60,7 +74,7 @@ else:
                     return value
         import json  # a malformed text (or not text at all): json's own error
 
-        return json.loads(text)
+        return json.loads(text, parse_int=parse_int, parse_constant=parse_constant)
 
     def dumps(value: Any) -> str:
         """``json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``."""

@@ -97,3 +97,45 @@ def test_reading_and_writing_a_campaign_state_imports_no_json() -> None:
             "print('json' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def _limited_int(text: str) -> int:
+    if len(text.lstrip("-")) > 5:
+        raise OverflowError(f"{text} has too many digits")
+    return int(text)
+
+
+def _no_constant(text: str) -> float:
+    raise OverflowError(f"{text} is not a finite number")
+
+
+def _hooked(fn: Any, text: str) -> tuple[str, Any]:
+    try:
+        value = fn(text, parse_int=_limited_int, parse_constant=_no_constant)
+    except (ValueError, TypeError, RecursionError, OverflowError) as exc:
+        return "error", (type(exc), str(exc))
+    return "value", repr(value)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet='{}[]",:0123456789.eE+-tfnrulaseNIy \t\n\r\\x', max_size=24))
+def test_loads_with_hooks_is_json_loads_with_them(text: str) -> None:
+    """With parse_int and parse_constant (what target files are read with: a digit limit, no NaN),
+    every text gives json.loads' value, json's error, or what the hook raised, the same."""
+    assert _hooked(jsontext.loads, text) == _hooked(json.loads, text)
+
+
+def test_a_json_target_file_is_read_without_importing_json(tmp_path: Any) -> None:
+    """Reading a well-formed JSON target (a saved character) needs json's C scanner, not the
+    json package (about 1 ms of the command's start-up); a malformed one still gets json's error."""
+    good = tmp_path / "fighter.json"
+    good.write_text('{"hp": 12, "name": "Fighter"}', encoding="utf-8")
+    code = ("import sys; from critcore.files import load_json; "
+            f"print(load_json(open({str(good)!r}).read(), 'fighter.json')['hp'], 'json' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["12", "False"]
+    from critcore.errors import StateError
+    from critcore.files import load_json
+
+    with pytest.raises(StateError, match=r"^bad.json, line 2: not valid JSON: Expecting value \(column 11\)$"):
+        load_json('{"hp":\n 12, "x": }', "bad.json", StateError)
