@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import FunctionType, MethodType, ModuleType
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import pluggy
@@ -252,9 +253,47 @@ def unknown_message(kind: str, name: str, known: Iterable[str]) -> str:
     return f"unknown {kind} {name!r}{did_you_mean(name, known)}; installed: {listing}"
 
 
+class _PluginManager(pluggy.PluginManager):
+    """pluggy's manager, reading a module's hooks straight from its namespace.
+
+    pluggy looks at every name in a plugin (and in the hook specifications) with
+    ``inspect.getattr_static``, so that a class's properties and other descriptors are never
+    run. A module's namespace holds no descriptors, so for a module the same answer comes from
+    one dictionary look-up: a plain function carrying the marker, as pluggy finds it. The
+    static methods, class methods and bound methods pluggy also accepts, and every plugin that
+    is not a module, still go to pluggy. Overriding these two methods is pluggy's documented
+    way to change how hooks are found; it saves about 5 M instructions (1 ms) of every command
+    (docs/architecture.md, "Start-up").
+    """
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
+        if type(plugin) is not ModuleType:
+            return super().parse_hookimpl_opts(plugin, name)
+        return _marked(self, plugin, name, PROJECT + "_impl")
+
+    def parse_hookspec_opts(self, module_or_class: Any, name: str) -> Any:
+        if type(module_or_class) is not ModuleType:
+            return super().parse_hookspec_opts(module_or_class, name)
+        return _marked(self, module_or_class, name, PROJECT + "_spec")
+
+
+def _marked(pm: _PluginManager, module: ModuleType, name: str, marker: str) -> Any:
+    """The marker options of ``module.name`` (None when it carries none): a plain function's
+    own attribute, or pluggy's answer for the kinds of callable it unwraps."""
+    value = module.__dict__.get(name)
+    if type(value) is FunctionType:
+        opts = value.__dict__.get(marker)
+        return opts if isinstance(opts, dict) else None
+    if isinstance(value, (staticmethod, classmethod, MethodType)):
+        parse = (pluggy.PluginManager.parse_hookimpl_opts if marker.endswith("_impl")
+                 else pluggy.PluginManager.parse_hookspec_opts)
+        return parse(pm, module, name)
+    return None
+
+
 def new_plugin_manager() -> pluggy.PluginManager:
     """An empty plugin manager that knows critcore's hook specifications."""
-    pm = pluggy.PluginManager(PROJECT)
+    pm = _PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     return pm
 
