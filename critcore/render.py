@@ -7,7 +7,6 @@ terminal after making the text safe; nothing here writes an escape sequence.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, Sequence
 
 from .model import Effect, Outcome, Roll, thaw
@@ -25,22 +24,21 @@ Line = tuple[str, str]
 """One line of a report and its style: ``headline``, ``title``, ``stage``, ``roll``, ``detail``,
 ``note`` or ``plain``."""
 
-_NOTATION = re.compile(r"^(\d+)d(\d+)([+-]\d+)?(?:x(\d+))?(?:/(\d+))?$")
-
-
 def _modifiers(notation: str) -> str:
-    """The part of a roll's notation applied after the faces are added: ``" +1"``, ``" -3 x10"``."""
-    m = _NOTATION.match(notation)
-    if m is None:
+    """The part of a roll's notation applied after the faces are added: ``" +1"``, ``" -3 x10"``
+    (read by the dice parser; a notation it does not read shows none)."""
+    from .dice import parse
+    from .errors import DiceError
+
+    try:
+        expr = parse(notation)
+    except DiceError:
         return ""
-    plus, times, divide = m.group(3), m.group(4), m.group(5)
-    shown = ""
-    if plus:
-        shown += f" {plus[0]}{plus[1:]}"
-    if times:
-        shown += f" x{times}"
-    if divide:
-        shown += f" /{divide}"
+    shown = f" {expr.plus:+d}" if expr.plus else ""
+    if expr.times != 1:
+        shown += f" x{expr.times}"
+    if expr.divide != 1:
+        shown += f" /{expr.divide}"
     return shown
 
 

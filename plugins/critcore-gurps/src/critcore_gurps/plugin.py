@@ -60,4 +60,9 @@ def critcore_examples() -> Sequence[Any]:
     return package_examples("critcore_gurps.examples", {"bertram.json": "Sir Bertram, a knight: HP 12, HT 11, DR 4 on torso and skull"})
 
 
-from .webview import critcore_web_view  # noqa: E402,F401  (the character on crit serve's page)
+@hookimpl
+def critcore_web_view(ctx: Any) -> Any:
+    """The character on ``crit serve``'s page (webview.py, imported only when a page asks)."""
+    from .webview import critcore_web_view as view
+
+    return view(ctx)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from critcore import hookimpl
 from critcore.model import Applied, Data, Outcome, Procedure, SystemInfo
@@ -83,4 +83,9 @@ def critcore_examples() -> Sequence[object]:
     return package_examples("critcore_shadowrun2.examples", {"runner.toml": "Ghost, a street samurai with Body 4, unhurt"})
 
 
-from .webview import critcore_web_view  # noqa: E402,F401  (the character on crit serve's page)
+@hookimpl
+def critcore_web_view(ctx: Any) -> Any:
+    """The character on ``crit serve``'s page (webview.py, imported only when a page asks)."""
+    from .webview import critcore_web_view as view
+
+    return view(ctx)
