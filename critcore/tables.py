@@ -21,13 +21,11 @@ has each row's numbers checked against it too. Every error names the file and th
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from .errors import DiceError, TableError
 from .model import EMPTY, Data, Effect, record, record_field
 
-_RANGE = r"^\s*(-?\d+)\s*(?:-|–|\.\.)\s*(-?\d+)\s*$"  # compiled on first use (re's cache)
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _ID_CHARS = _ID_FIRST | frozenset("_.-")
 ROW_KEYS = {"roll", "id", "effect", "text"}
@@ -163,6 +161,42 @@ def _is_header(line: str, header: str) -> bool:
     return rest.startswith(header) and rest[len(header):].lstrip().startswith("]]")
 
 
+def read_roll(text: str) -> tuple[int, int] | None:
+    """``(low, high)`` of a roll written ``7``, ``-2``, ``9-11``, ``9 – 11``, ``-3..-1`` (a
+    whole number, or two joined by ``-``, ``–`` or ``..``, with whitespace around the parts);
+    None when ``text`` is neither. Read part by part: a regular expression for it cost every
+    command reading a table with ranges about 1 M instructions to compile
+    (``tests/test_core_roll_ranges.py`` holds it to that expression)."""
+    n = len(text)
+
+    def number(i: int) -> tuple[int | None, int]:  # a whole number (a leading "-") at i, and where it ends
+        j = i + 1 if i < n and text[i] == "-" else i
+        k = j
+        while k < n and text[k].isdecimal():
+            k += 1
+        return (int(text[i:k]), k) if k > j else (None, i)
+
+    def space(i: int) -> int:
+        while i < n and text[i].isspace():
+            i += 1
+        return i
+
+    low, i = number(space(0))
+    if low is None:
+        return None
+    i = space(i)
+    if i == n:
+        return low, low
+    if text.startswith("..", i):
+        i += 2
+    elif text[i] in "-–":
+        i += 1
+    else:
+        return None
+    high, i = number(space(i))
+    return (low, high) if high is not None and space(i) == n else None
+
+
 def parse_rolls(value: Any, where: str) -> tuple[int, int, tuple[int, ...]]:
     """Read a row's ``roll``: ``7``, ``"9-11"``, ``"3, 18"`` or ``[3, 18]``."""
     if isinstance(value, bool):
@@ -188,16 +222,13 @@ def parse_rolls(value: Any, where: str) -> tuple[int, int, tuple[int, ...]]:
         if not isinstance(p, str):
             raise TableError(f"{where}: roll {p!r} is not a number or range")
         p = p.strip()
-        m = re.match(_RANGE, p)
-        if m:
-            lo, hi = int(m[1]), int(m[2])
-            if lo > hi or hi - lo > MAX_SPAN:
-                raise TableError(f"{where}: roll range {p!r} runs backwards or is too wide")
-            covered.extend(range(lo, hi + 1))
-        elif re.fullmatch(r"-?\d+", p):
-            covered.append(int(p))
-        else:
+        read = read_roll(p)
+        if read is None:
             raise TableError(f"{where}: cannot read roll {p!r} (expected e.g. 7 or \"9-11\")")
+        lo, hi = read
+        if lo > hi or hi - lo > MAX_SPAN:
+            raise TableError(f"{where}: roll range {p!r} runs backwards or is too wide")
+        covered.extend(range(lo, hi + 1))
     lo, hi = min(covered), max(covered)
     if len(set(covered)) != len(covered):
         raise TableError(f"{where}: roll {value!r} names the same result twice")
