@@ -155,7 +155,8 @@ def _declared_fields(cls: type) -> list[_Field]:
     """The fields a class body declares, in order."""
     out: list[_Field] = []
     for name, annotation in cls.__dict__.get("__annotations__", {}).items():
-        if any(word in str(annotation) for word in ("ClassVar", "InitVar", "KW_ONLY")):
+        text = str(annotation)
+        if "ClassVar" in text or "InitVar" in text or "KW_ONLY" in text:
             raise TypeError(f"@record class {cls.__qualname__}: {name}: ClassVar, InitVar and KW_ONLY are not supported")
         value = cls.__dict__.get(name, _MISSING)
         if not isinstance(value, _Field):
