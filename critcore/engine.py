@@ -250,10 +250,13 @@ def make_step(stage: str, summary: str, before: int, after: int) -> Step:
 def direct_caller(caller: HookCaller, names: Sequence[str]) -> Callable[..., Any]:
     """Call a firstresult stage hook without pluggy's per-call overhead: the system's function
     itself when it is the stage's only implementation, else :mod:`critcore.stagecalls` (imported
-    only then: a house rule touches the stage)."""
+    only then: a house rule touches the stage, or an implementation leaves out some of the
+    hook's arguments)."""
     impls = caller.get_hookimpls()
     if len(impls) == 1 and not impls[0].hookwrapper and not impls[0].wrapper and tuple(impls[0].argnames) == tuple(names):
         return impls[0].function
+    if not impls:  # no implementation (a system without a treat stage): pluggy's answer, None
+        return lambda *args: caller(**dict(zip(names, args)))
     from .stagecalls import stage_caller
 
     return stage_caller(caller, names)

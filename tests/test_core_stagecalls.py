@@ -183,3 +183,28 @@ def test_old_style_hookwrappers_are_left_to_pluggy():
     pm = manager([plain("a", [], "impl"), critcore_locate])
     assert stage_caller(pm.hook.critcore_locate, NAMES)("C", "D") == "a"
     assert seen == ["a"]
+
+
+def test_a_system_whose_stages_no_house_rule_touches_never_imports_stagecalls() -> None:
+    """With one implementation per stage taking the hook's arguments, and none for a stage a
+    system does not have (GURPS and BattleTech have no treat stage), the engine calls the
+    system's functions itself: this module (0.2 ms of start-up) is not imported."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from critcore.engine import Engine\n"
+            "for s in ('gurps', 'shadowrun2', 'battletech'):\n"
+            "    Engine(s).run({'gurps': 'attack', 'shadowrun2': 'wound', 'battletech': 'hit-location'}[s],"
+            " {'gurps': {'skill': 14}, 'shadowrun2': {'body': 4, 'severity': 'serious'}, 'battletech': {}}[s], seed=1)\n"
+            "print('critcore.stagecalls' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False"]
+
+
+def test_a_stage_with_no_implementation_answers_none_as_pluggy_does() -> None:
+    from critcore.engine import direct_caller
+    from critcore.plugins import new_plugin_manager
+
+    pm = new_plugin_manager()
+    call = direct_caller(pm.hook.critcore_treat, ("ctx",))
+    assert call(object()) is None is pm.hook.critcore_treat(ctx=object())
