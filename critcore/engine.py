@@ -356,6 +356,7 @@ class Engine:
             from .targetmemo import TargetMemo
 
             self.memos = TargetMemo()
+        self.reader_memo: dict[str, Any] = {}  # critcore_read_target's memo, kept for this engine's life
         for proc in info.procedures:
             self._procedures.setdefault(proc.name, proc)
 
@@ -418,6 +419,13 @@ class Engine:
                 prepared.clear()
             prepared[key] = found
         self._last_prepared = (procedure, params, found)
+        return found
+
+    def read_target(self, path: str, text: str) -> Mapping[str, Any] | None:
+        """The system's answer to ``critcore_read_target`` for a file's text (None: not a format
+        of its own), handed this engine's reader memo (the same dict for every file it reads)."""
+        found: Mapping[str, Any] | None = self.pm.hook.critcore_read_target(path=path, text=text,
+                                                                         memo=self.reader_memo)
         return found
 
     def check_target(self, state: Any, where: str = "target") -> Data | None:

@@ -154,13 +154,19 @@ def critcore_treat(ctx: Context) -> Applied | None:
 
 
 @hookspec(firstresult=True)
-def critcore_read_target(path: str, text: str) -> Mapping[str, Any] | None:
+def critcore_read_target(path: str, text: str, memo: dict[str, Any]) -> Mapping[str, Any] | None:
     """Read a target file in a format of the system's own (a BattleTech ``.mtf`` unit, say).
 
-    Called by ``--target FILE`` before critcore tries TOML and JSON itself. Return the target's
-    state as plain JSON data, or ``None`` when the file is not in a format this plugin reads.
-    Raise :class:`~critcore.errors.StateError` (with the file and line) for a broken file.
-    First answer wins.
+    Called by ``--target FILE`` (and ``crit campaign add``) before critcore tries TOML and JSON
+    itself, through an engine (:meth:`critcore.engine.Engine.read_target`). ``memo`` is that
+    engine's reader memo: a plain dict the engine keeps for its life (one per command; the API,
+    a bot or ``crit serve`` keep theirs), the same object for every file read through it and a
+    new one for another engine. A reader keeps there, under a key of its own (its package name),
+    what one file taught it for the next (a parsed catalog, answers to look-ups), bounded, instead
+    of in module globals. An implementation that needs no memo leaves the argument out.
+    Return the target's state as plain JSON data, or ``None`` when the file is not in a format
+    this plugin reads. Raise :class:`~critcore.errors.StateError` (with the file and line) for a
+    broken file. First answer wins.
     """
 
 

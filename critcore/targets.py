@@ -93,7 +93,7 @@ def file_session(path: str, engine: Any, *, save: bool = False, save_to: str | N
 def _read(path: str, engine: Any, dest: str | None) -> FileSession:
     from .state import read_target
 
-    state, fmt = read_target(path, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
+    state, fmt = read_target(path, engine.read_target)
     checked = engine.check_target(state, path)  # frozen, and trusted by engine.run: not walked twice
     original = None
     if fmt == "toml" and dest is not None:

@@ -213,7 +213,7 @@ def saved_states() -> list[tuple[str, dict[str, Any]]]:
         path = example_target(system)
         if path is None:
             continue
-        state, _ = read_target(str(path), lambda p, t, e=engine: e.pm.hook.critcore_read_target(path=p, text=t))
+        state, _ = read_target(str(path), engine.read_target)
         out.append((system, json.loads(json.dumps(state))))
         for proc in engine.info.procedures:
             if proc.target == "none" or proc.verb != "resolve" or any(p.required for p in proc.params):

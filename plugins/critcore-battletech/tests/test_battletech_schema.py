@@ -122,7 +122,7 @@ def test_every_imported_fixture_and_every_procedure_passes_the_schema() -> None:
     from critcore.state import read_target
 
     for path in sorted(FIXTURES.glob("*.mtf")) + sorted(SAMPLES.glob("*.mtf")):  # samples when ../shared is there
-        unit, _ = read_target(str(path), lambda p, t: ENGINE.pm.hook.critcore_read_target(path=p, text=t))
+        unit, _ = read_target(str(path), ENGINE.read_target)
         check(unit, path.name)
         for seed, loc in enumerate(unit["locations"]):
             for proc, params in [("critical", {"location": loc, "turn": seed}),

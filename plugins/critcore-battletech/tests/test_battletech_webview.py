@@ -14,7 +14,7 @@ from critcore.state import read_target
 def _unit():
     engine = Engine("battletech")
     path = str(files("critcore_battletech.examples") / "quillback.mtf")
-    state, _ = read_target(path, lambda p, t: engine.pm.hook.critcore_read_target(path=p, text=t))
+    state, _ = read_target(path, engine.read_target)
     return engine, state
 
 

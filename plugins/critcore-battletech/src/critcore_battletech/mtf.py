@@ -13,7 +13,7 @@ What the lines MEAN (configuration, slot kinds, engine slots) is decided in
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator, MutableMapping
 
 from critcore.errors import StateError
 
@@ -200,7 +200,7 @@ class MtfFile(Fields):
 class _Reader:
     """The state of one pass over the file."""
 
-    def __init__(self, text: str, source: str) -> None:
+    def __init__(self, text: str, source: str, headers: frozenset[str]) -> None:
         self.source = source
         if text.startswith("\ufeff"):
             text = text[1:]
@@ -208,7 +208,7 @@ class _Reader:
         self.warnings: list[str] = []
         if not text.isascii() and _has_stray_bytes(text):
             self.repair()
-        self.headers = catalog().headers
+        self.headers = headers  # every location header of every configuration, lower case
         self.values: list[MtfValue] = []
         self.first_line: dict[str, int] = {}  # the first line of each key (for "a second ... line")
         self.extra: list[MtfValue] = []
@@ -515,8 +515,9 @@ def decode(data: bytes) -> str:
         return data.decode("utf-8", "surrogateescape")
 
 
-def parse_mtf(text: str | bytes, source: str) -> MtfFile:
-    """Read the text of an .mtf file. ``source`` names the file in error messages.
+def parse_mtf(text: str | bytes, source: str, memo: MutableMapping[str, Any] | None = None) -> MtfFile:
+    """Read the text of an .mtf file. ``source`` names the file in error messages; ``memo``, a
+    reader memo whose importer keeps the catalog (see :mod:`.importmemo`; fresh without one).
 
     Raises :class:`~critcore.errors.StateError` (``"FILE, line N: what is wrong"``) for a file
     that does not parse: a bad number, an unknown location header or armor location, more than
@@ -525,6 +526,6 @@ def parse_mtf(text: str | bytes, source: str) -> MtfFile:
     """
     if isinstance(text, (bytes, bytearray)):
         text = decode(bytes(text))
-    reader = _Reader(text, source)
+    reader = _Reader(text, source, catalog(memo).headers)
     reader.run()
     return reader.build()

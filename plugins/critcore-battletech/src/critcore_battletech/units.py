@@ -20,11 +20,11 @@ Every error is a :class:`~critcore.errors.StateError` reading ``FILE, line N: wh
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, MutableMapping, Sequence, TypeVar
 
-from .data.catalog import (AmmoMatch, AmmoType, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, Record, catalog,
-                           norm)
+from .data.catalog import (AmmoMatch, AmmoType, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, Record,
+                           catalog_of, norm)
+from .importmemo import MOST_CLASSIFIED, MOST_NORMS, MOST_SLOT_NAMES, ImportMemo, import_memo, remember
 from .mtf import MtfFile, MtfLocation, fail, parse_mtf
 from .unitcache import add_answer, known_answers
 
@@ -61,9 +61,30 @@ class SlotName(Record):
 _EMPTY_SLOT = SlotName("-Empty-", empty=True)
 
 
-@lru_cache(maxsize=4096)
-def parse_slot_name(text: str) -> SlotName:
-    """``"CLERMediumLaser (T) (OMNIPOD)"`` -> name ``CLERMediumLaser``, flags turret, omnipod."""
+def parse_slot_name(text: str, memo: MutableMapping[str, Any] | None = None) -> SlotName:
+    """``"CLERMediumLaser (T) (OMNIPOD)"`` -> name ``CLERMediumLaser``, flags turret, omnipod.
+
+    ``memo``: a reader memo whose importer keeps the answer (see :mod:`.importmemo`)."""
+    return _slot_name(text, import_memo(memo))
+
+
+def _slot_name(text: str, scope: ImportMemo) -> SlotName:
+    """:func:`parse_slot_name`, the answer kept in the importer's memo (a unit repeats its lines)."""
+    found: SlotName | None = scope.slot_names.get(text)
+    if found is None:
+        found = remember(scope.slot_names, text, _parse_slot_name(text), MOST_SLOT_NAMES)
+    return found
+
+
+def _norm(name: str, scope: ImportMemo) -> str:
+    """:func:`~critcore_battletech.data.catalog.norm`, the answer kept in the importer's memo."""
+    found = scope.norms.get(name)
+    if found is None:
+        found = remember(scope.norms, name, norm(name), MOST_NORMS)
+    return found
+
+
+def _parse_slot_name(text: str) -> SlotName:
     name = text.strip()
     size: float | None = None
     m = _SIZE.search(name) if ":" in name else None
@@ -92,10 +113,10 @@ def parse_slot_name(text: str) -> SlotName:
 class _Slot:
     """One resolved slot of a location (a plain class: a NamedTuple compiles code at import)."""
 
-    __slots__ = ("code", "pos", "line", "slot", "kind", "entry", "ammo", "second", "shown")
+    __slots__ = ("code", "pos", "line", "slot", "kind", "entry", "ammo", "second", "shown", "key")
 
     def __init__(self, code: str, pos: int, line: int, slot: SlotName, kind: str, entry: Equipment | None,
-                 ammo: AmmoMatch | None, second: _Slot | None = None, shown: str = "") -> None:
+                 ammo: AmmoMatch | None, second: _Slot | None = None, shown: str = "", key: str = "") -> None:
         self.code = code
         self.pos = pos  # the slot's index in its location
         self.line = line
@@ -105,10 +126,11 @@ class _Slot:
         self.ammo = ammo
         self.second = second  # the other item of a superheavy's double slot ("A|B")
         self.shown = shown  # a double slot's line as written
+        self.key = key  # the name's look-up form (norm), "" for an empty slot
 
     @property
     def run_key(self) -> tuple[str, tuple[str, ...], float | None, str]:
-        return (norm(self.slot.name), self.slot.flags, self.slot.size, self.kind)
+        return (self.key, self.slot.flags, self.slot.size, self.kind)
 
     @property
     def item_slots(self) -> int:
@@ -146,11 +168,11 @@ def _match_locations(mtf: MtfFile, spec: ConfigSpec) -> dict[str, MtfLocation]:
     return found
 
 
-def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, cat: Catalog, notes: list[str],
+def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, scope: ImportMemo, notes: list[str],
              warnings: list[str], unknown: list[str]) -> list[_Slot]:
     slots: list[_Slot] = []
     for index, line in enumerate(loc.slots):
-        sn = parse_slot_name(line.text)
+        sn = _slot_name(line.text, scope)
         if index >= ls.slots:
             if not sn.empty:
                 raise fail(mtf.source, line.line, f"too many slots: the {ls.name} has {ls.slots} slots, "
@@ -161,20 +183,21 @@ def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, cat: Catalog, not
             continue
         if "|" in sn.name:
             first, other = (p.strip() for p in sn.name.split("|", 1))
-            a = _what(mtf, ls, index, line.line, SlotName(first, sn.flags, sn.size), cat, notes, warnings, unknown)
-            b = _what(mtf, ls, index, line.line, SlotName(other, sn.flags, sn.size), cat, notes, warnings, unknown)
-            slots.append(_Slot(ls.code, index, line.line, a.slot, a.kind, a.entry, a.ammo, b, sn.name))
+            a = _what(mtf, ls, index, line.line, SlotName(first, sn.flags, sn.size), scope, notes, warnings, unknown)
+            b = _what(mtf, ls, index, line.line, SlotName(other, sn.flags, sn.size), scope, notes, warnings, unknown)
+            slots.append(_Slot(ls.code, index, line.line, a.slot, a.kind, a.entry, a.ammo, b, sn.name, a.key))
             continue
-        slots.append(_what(mtf, ls, index, line.line, sn, cat, notes, warnings, unknown))
+        slots.append(_what(mtf, ls, index, line.line, sn, scope, notes, warnings, unknown))
     for index in range(len(slots), ls.slots):
         slots.append(_Slot(ls.code, index, loc.line, _EMPTY_SLOT, "empty", None, None))
     return slots
 
 
-def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName, cat: Catalog, notes: list[str],
-          warnings: list[str], unknown: list[str]) -> _Slot:
+def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName, scope: ImportMemo,
+          notes: list[str], warnings: list[str], unknown: list[str]) -> _Slot:
     """One slot name read: ammunition, known equipment, or an unrecognised plain component."""
-    kind, entry, match = _classify(sn.name, mtf.tech_base, cat)
+    kind, entry, match = _classify(sn.name, mtf.tech_base, scope)
+    key = _norm(sn.name, scope)
     if kind == "ammo":
         assert match is not None
         if match.unknown:
@@ -187,55 +210,52 @@ def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName,
         elif match.variants:
             notes.append(f"line {number}: '{sn.name}' is {', '.join(match.variants)} ammunition: "
                          f"{match.shots} shots, {match.damage_per_shot} damage a shot")
-        return _Slot(ls.code, index, number, sn, "ammo", None, match)
+        return _Slot(ls.code, index, number, sn, "ammo", None, match, key=key)
     if entry is None:
         warnings.append(f"line {number}: unrecognised equipment '{sn.name}' in the {ls.name}: kept as a plain "
                         "component that a critical hit knocks out (it does not explode)")
         if sn.name not in unknown:
             unknown.append(sn.name)
-    return _Slot(ls.code, index, number, sn, kind, entry, None)
+    return _Slot(ls.code, index, number, sn, kind, entry, None, key=key)
 
 
 _Answer = tuple[str, Equipment | None, AmmoMatch | None]
-_CLASSIFIED: dict[tuple[str, str], _Answer] = {}
 
 
-def _classify(name: str, tech_base: str, cat: Catalog) -> _Answer:
+def _classify(name: str, tech_base: str, scope: ImportMemo) -> _Answer:
     """(slot kind, equipment entry, ammunition) of a slot name for a tech base. Remembered: the
-    same names come back in every unit, in this process and, through the cache folder, in the
-    next command (:func:`~critcore_battletech.unitcache.known_answers`), so a new unit file whose
-    names were met before needs neither the catalog's name data nor its regular expressions."""
+    same names come back in every unit, in the importer's memo (an engine's) and, through the
+    cache folder, in the next command (:func:`~critcore_battletech.unitcache.known_answers`), so
+    a new unit file whose names were met before needs neither the catalog's name data nor its
+    regular expressions."""
     key = (name, tech_base)
-    found = _CLASSIFIED.get(key)
+    found: _Answer | None = scope.classified.get(key)
     if found is not None:
         return found
-    known = known_answers()
     plain_key = f"slot\0{tech_base}\0{name}"
-    found = _from_plain(known.get(plain_key))
+    found = _from_plain(known_answers(scope).get(plain_key))
     if found is None:
+        cat = catalog_of(scope)
         if cat.looks_like_ammo(name):
             match = cat.ammo(name, tech_base) or cat.unknown_ammo(name)
             found = ("ammo", None, match)
         else:
             entry = cat.equipment(name, tech_base)
             found = ("equipment", None, None) if entry is None else (entry.kind, entry, None)
-        add_answer(plain_key, _plain(found))
-    if len(_CLASSIFIED) > 8192:
-        _CLASSIFIED.clear()
-    _CLASSIFIED[key] = found
-    return found
+        add_answer(scope, plain_key, _plain(found))
+    return remember(scope.classified, key, found, MOST_CLASSIFIED)
 
 
-def _asked(question: str, ask: Callable[[], _S], valid: Callable[[Any], bool]) -> _S:
+def _asked(scope: ImportMemo, question: str, ask: Callable[[], _S], valid: Callable[[Any], bool]) -> _S:
     """``ask()``, a plain answer of the catalog about the text in ``question``, remembered like
     the slot names' classifications (the same configuration, engine and heat sink texts come
     back in every unit, and each answer compiles a regular expression or two). A remembered
     answer that is not ``valid`` is worked out again."""
-    found = known_answers().get(question)
+    found = known_answers(scope).get(question)
     if found is not None and valid(found):
         return found  # type: ignore[no-any-return]  # what valid() accepts
     found = ask()
-    add_answer(question, found)
+    add_answer(scope, question, found)
     return found
 
 
@@ -243,13 +263,13 @@ def _is_bool(answer: Any) -> bool:
     return type(answer) is bool
 
 
-def _spec(kind: str, text: str, specs: Sequence[_S], find: Callable[[str], _S | None]) -> _S | None:
+def _spec(scope: ImportMemo, kind: str, text: str, specs: Sequence[_S], find: Callable[[str], _S | None]) -> _S | None:
     """The spec of ``specs`` that ``text`` names (``find(text)``), remembered by its index."""
     def ask() -> int:
         found = find(text)
         return next((i for i, s in enumerate(specs) if s is found), -1)
 
-    index = _asked(f"{kind}\0{text}", ask, lambda i: type(i) is int and -1 <= i < len(specs))
+    index = _asked(scope, f"{kind}\0{text}", ask, lambda i: type(i) is int and -1 <= i < len(specs))
     return specs[index] if index >= 0 else None
 
 
@@ -425,9 +445,10 @@ def _armor(mtf: MtfFile, ls: LocationSpec, cat: Catalog) -> tuple[int, int | Non
     return front.points, rear.points
 
 
-def _engine(mtf: MtfFile, cat: Catalog, slots: dict[str, list[_Slot]], notes: list[str]) -> dict[str, Any]:
-    spec = _spec("engine", mtf.engine_text, cat.engines, cat.engine)
-    clan = _asked(f"clan-engine\0{mtf.tech_base}\0{mtf.engine_text}",
+def _engine(mtf: MtfFile, scope: ImportMemo, cat: Catalog, slots: dict[str, list[_Slot]],
+            notes: list[str]) -> dict[str, Any]:
+    spec = _spec(scope, "engine", mtf.engine_text, cat.engines, cat.engine)
+    clan = _asked(scope, f"clan-engine\0{mtf.tech_base}\0{mtf.engine_text}",
                   lambda: cat.engine_is_clan(mtf.engine_text, mtf.tech_base), _is_bool)
     line = mtf.line_of("engine")
     if spec is None:
@@ -451,7 +472,7 @@ def _engine(mtf: MtfFile, cat: Catalog, slots: dict[str, list[_Slot]], notes: li
 
 
 def _case(slots: list[_Slot]) -> str:
-    names = {norm(s.slot.name) for s in slots if s.kind == "roll-again"}
+    names = {s.key for s in slots if s.kind == "roll-again"}
     if any(n.endswith("caseii") for n in names):
         return "case-ii"
     if any(n.endswith("case") for n in names):
@@ -459,11 +480,12 @@ def _case(slots: list[_Slot]) -> str:
     return "none"
 
 
-def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
+def unit_from_parsed(mtf: MtfFile, memo: MutableMapping[str, Any] | None = None) -> dict[str, Any]:
     """The unit state for a parsed file (see :func:`unit_from_mtf`)."""
-    cat = catalog()
+    scope = import_memo(memo)
+    cat = catalog_of(scope)
     notes = list(mtf.notes)
-    spec = _spec("config", mtf.config, cat.configs, cat.config)
+    spec = _spec(scope, "config", mtf.config, cat.configs, cat.config)
     if spec is None:
         raise fail(mtf.source, mtf.line_of("config"), f"unknown configuration '{mtf.config}' "
                    "(expected Biped, Quad, Tripod, LAM or QuadVee, with 'Omnimech' for an OmniMech)")
@@ -475,7 +497,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     file_locs = _match_locations(mtf, spec)
     warnings = list(mtf.warnings)
     unknown: list[str] = []
-    slots = {ls.code: _resolve(mtf, ls, file_locs[ls.code], cat, notes, warnings, unknown) for ls in spec.locations}
+    slots = {ls.code: _resolve(mtf, ls, file_locs[ls.code], scope, notes, warnings, unknown) for ls in spec.locations}
     items = _cut(spec, slots, notes)
     item_of: dict[tuple[str, int], str] = {}
     for item in items:
@@ -509,7 +531,7 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     if mtf.walk_mp != mtf.engine_rating // mtf.mass:
         notes.append(f"line {mtf.line_of('walk mp')}: Walk MP {mtf.walk_mp}, but a {mtf.engine_rating}-rated engine "
                      f"in a {mtf.mass}-ton 'Mech gives {mtf.engine_rating // mtf.mass}: the file's value is kept")
-    hs = _spec("heat-sink", mtf.heat_sink_text, cat.heat_sinks, cat.heat_sink)
+    hs = _spec(scope, "heat-sink", mtf.heat_sink_text, cat.heat_sinks, cat.heat_sink)
     if hs is None:
         notes.append(f"line {mtf.line_of('heat sinks')}: heat sink type '{mtf.heat_sink_text}' is not known: "
                      "counted as single")
@@ -519,11 +541,11 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
         "chassis": mtf.chassis,
         "model": mtf.model,
         "config": spec.id,
-        "omni": _asked(f"omni\0{mtf.config}", lambda: cat.is_omni(mtf.config), _is_bool),
+        "omni": _asked(scope, f"omni\0{mtf.config}", lambda: cat.is_omni(mtf.config), _is_bool),
         "tech_base": tech_base,
         "tonnage": mtf.mass,
         "superheavy": cat.superheavy(mtf.mass),
-        "engine": _engine(mtf, cat, slots, notes),
+        "engine": _engine(mtf, scope, cat, slots, notes),
         "heat_sinks": {
             "count": mtf.heat_sink_count,
             "type": hs.type if hs else "single",
@@ -555,11 +577,16 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     return unit
 
 
-def unit_from_mtf(text: str | bytes, source: str) -> dict[str, Any]:
+def unit_from_mtf(text: str | bytes, source: str, memo: MutableMapping[str, Any] | None = None) -> dict[str, Any]:
     """The unit state (docs/systems/battletech.md, "The unit state") of an .mtf file's text.
 
     ``source`` names the file in error messages. Raises :class:`~critcore.errors.StateError`
     with ``FILE, line N: what is wrong`` for a file that does not parse or does not describe a
     'Mech this importer can build. Unknown equipment is kept by name as kind ``equipment``.
+    ``memo``: a dict kept between calls (an engine's reader memo, or one of the caller's) in
+    which the importer keeps its catalog and what each name came to, for the next file
+    (:mod:`.importmemo`); without one the import starts from a fresh memo.
     """
-    return unit_from_parsed(parse_mtf(text, source))
+    if memo is None:
+        memo = {}
+    return unit_from_parsed(parse_mtf(text, source, memo), memo)

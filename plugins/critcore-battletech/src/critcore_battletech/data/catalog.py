@@ -9,10 +9,12 @@ structure of a location for a tonnage.
 from __future__ import annotations
 
 import re
-from functools import cached_property, lru_cache
-from typing import Any, Iterable, Mapping
+from functools import cached_property
+from typing import Any, Iterable, Mapping, MutableMapping
 
 from critcore.resources import load_data
+
+from ..importmemo import ImportMemo, import_memo
 
 #: Slot kinds of the unit state contract (docs/systems/battletech.md).
 SLOT_KINDS = frozenset({
@@ -28,9 +30,9 @@ TECHS = ("is", "clan", "any")
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
-@lru_cache(maxsize=8192)
 def norm(name: str) -> str:
-    """A name compared without case, spaces or punctuation: ``"LRM-20"`` -> ``"lrm20"``."""
+    """A name compared without case, spaces or punctuation: ``"LRM-20"`` -> ``"lrm20"``. (The
+    importer keeps the answers for the slot names of its units in its memo: ``units._norm``.)"""
     return "".join(filter(_ALNUM.__contains__, name.lower()))  # no regular expression to compile at import
 
 
@@ -291,7 +293,7 @@ class Variant(Fields):
 
 
 class Catalog(Fields):
-    """All importer data. Build it with :func:`catalog` (cached)."""
+    """All importer data. Build it with :func:`catalog` (kept in the reader memo given)."""
 
     structure_head: int
     structure_rows: Mapping[int, Mapping[str, int]]
@@ -482,12 +484,12 @@ def _read(name: str) -> dict[str, Any]:
     return load_data("critcore_battletech.data", name)  # parsed once, then cached by critcore
 
 
-def _read_frame(name: str) -> dict[str, Any]:
+def _read_frame(scope: ImportMemo, name: str) -> dict[str, Any]:
     """A data file of the catalog's frame, every unit needs all four: kept with the importer's
     answers (:func:`critcore_battletech.unitcache.kept_data`)."""
     from ..unitcache import kept_data
 
-    return kept_data(name, _read)
+    return kept_data(scope, name, _read)
 
 
 class Pattern:
@@ -643,10 +645,24 @@ def _load_families() -> tuple[EquipmentFamily, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1)
-def catalog() -> Catalog:
-    """The importer's data (read from the package once per process)."""
-    structure = _read_frame("structure.toml")
+def catalog(memo: MutableMapping[str, Any] | None = None) -> Catalog:
+    """The importer's data, built once per reader memo (an engine's, or a dict of the caller's
+    that it keeps: see :mod:`critcore_battletech.importmemo`); built afresh without one."""
+    return catalog_of(import_memo(memo))
+
+
+def catalog_of(scope: ImportMemo) -> Catalog:
+    """The catalog kept in the importer's memo, built the first time it is asked for."""
+    found = scope.catalog
+    if found is None:
+        found = scope.catalog = _build(scope)
+    return found
+
+
+def _build(scope: ImportMemo) -> Catalog:
+    """The catalog's frame, its small data files read through the memo's kept answers; the
+    slot-name data is read on first use (:meth:`Catalog.__getattr__`)."""
+    structure = _read_frame(scope, "structure.toml")
     rows = {
         int(r[0]): {"head": int(head), "center_torso": int(r[1]), "side_torso": int(r[2]), "arm": int(r[3]),
                     "leg": int(r[4])}
@@ -654,9 +670,9 @@ def catalog() -> Catalog:
                             (structure["superheavy_head"], structure["superheavy_rows"]))
         for r in table
     }
-    cfg = _read_frame("configs.toml")
+    cfg = _read_frame(scope, "configs.toml")
     configs = tuple(ConfigSpec(id=c["id"], pattern=_rx(c["match"]), table=c["locations"]) for c in cfg["config"])
-    eng = _read_frame("engines.toml")
+    eng = _read_frame(scope, "engines.toml")
     engines = tuple(
         EngineSpec(
             type=e["type"], pattern=_rx(e["match"]), ct_slots=int(e["ct_slots"]),
@@ -664,7 +680,7 @@ def catalog() -> Catalog:
         )
         for e in eng["engine"]
     )
-    hs = _read_frame("heat_sinks.toml")
+    hs = _read_frame(scope, "heat_sinks.toml")
     heat_sinks = tuple(
         HeatSinkSpec(variant=h["variant"], pattern=_rx(h["match"]), type=h["type"], dissipation=int(h["dissipation"]))
         for h in hs["heat_sink"]
