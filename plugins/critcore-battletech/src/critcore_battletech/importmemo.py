@@ -13,7 +13,7 @@ one, each call starts from a fresh memo.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, MutableMapping, TypeVar
+from typing import TYPE_CHECKING, Any, MutableMapping
 
 if TYPE_CHECKING:
     from .data.catalog import AmmoMatch, Catalog, Equipment
@@ -25,10 +25,6 @@ KEY = "critcore_battletech.importer"
 MOST_SLOT_NAMES = 4096
 MOST_CLASSIFIED = 8192
 MOST_NORMS = 8192
-
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
 
 class ImportMemo:
     """What the importer learned through one reader memo (see the module's docstring)."""
@@ -57,9 +53,8 @@ def import_memo(memo: MutableMapping[str, Any] | None) -> ImportMemo:
     return found
 
 
-def remember(table: dict[_K, _V], key: _K, value: _V, most: int) -> _V:
+def remember(table: dict[Any, Any], key: Any, value: Any, most: int) -> None:
     """``table[key] = value``, the table emptied first when it holds ``most`` answers."""
     if len(table) >= most:
         table.clear()
     table[key] = value
-    return value

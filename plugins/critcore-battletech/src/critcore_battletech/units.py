@@ -70,9 +70,10 @@ def parse_slot_name(text: str, memo: MutableMapping[str, Any] | None = None) -> 
 
 def _slot_name(text: str, scope: ImportMemo) -> SlotName:
     """:func:`parse_slot_name`, the answer kept in the importer's memo (a unit repeats its lines)."""
-    found: SlotName | None = scope.slot_names.get(text)
+    found = scope.slot_names.get(text)
     if found is None:
-        found = remember(scope.slot_names, text, _parse_slot_name(text), MOST_SLOT_NAMES)
+        found = _parse_slot_name(text)
+        remember(scope.slot_names, text, found, MOST_SLOT_NAMES)
     return found
 
 
@@ -80,7 +81,8 @@ def _norm(name: str, scope: ImportMemo) -> str:
     """:func:`~critcore_battletech.data.catalog.norm`, the answer kept in the importer's memo."""
     found = scope.norms.get(name)
     if found is None:
-        found = remember(scope.norms, name, norm(name), MOST_NORMS)
+        found = norm(name)
+        remember(scope.norms, name, found, MOST_NORMS)
     return found
 
 
@@ -171,8 +173,9 @@ def _match_locations(mtf: MtfFile, spec: ConfigSpec) -> dict[str, MtfLocation]:
 def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, scope: ImportMemo, notes: list[str],
              warnings: list[str], unknown: list[str]) -> list[_Slot]:
     slots: list[_Slot] = []
+    known = scope.slot_names
     for index, line in enumerate(loc.slots):
-        sn = _slot_name(line.text, scope)
+        sn = known.get(line.text) or _slot_name(line.text, scope)
         if index >= ls.slots:
             if not sn.empty:
                 raise fail(mtf.source, line.line, f"too many slots: the {ls.name} has {ls.slots} slots, "
@@ -196,8 +199,8 @@ def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, scope: ImportMemo
 def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName, scope: ImportMemo,
           notes: list[str], warnings: list[str], unknown: list[str]) -> _Slot:
     """One slot name read: ammunition, known equipment, or an unrecognised plain component."""
-    kind, entry, match = _classify(sn.name, mtf.tech_base, scope)
-    key = _norm(sn.name, scope)
+    kind, entry, match = scope.classified.get((sn.name, mtf.tech_base)) or _classify(sn.name, mtf.tech_base, scope)
+    key = scope.norms.get(sn.name) or _norm(sn.name, scope)
     if kind == "ammo":
         assert match is not None
         if match.unknown:
@@ -243,7 +246,8 @@ def _classify(name: str, tech_base: str, scope: ImportMemo) -> _Answer:
             entry = cat.equipment(name, tech_base)
             found = ("equipment", None, None) if entry is None else (entry.kind, entry, None)
         add_answer(scope, plain_key, _plain(found))
-    return remember(scope.classified, key, found, MOST_CLASSIFIED)
+    remember(scope.classified, key, found, MOST_CLASSIFIED)
+    return found
 
 
 def _asked(scope: ImportMemo, question: str, ask: Callable[[], _S], valid: Callable[[Any], bool]) -> _S:

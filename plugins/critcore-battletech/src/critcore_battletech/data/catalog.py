@@ -36,9 +36,8 @@ def norm(name: str) -> str:
     return "".join(filter(_ALNUM.__contains__, name.lower()))  # no regular expression to compile at import
 
 
-def _keys(name: str, tech: str) -> tuple[list[str], list[str]]:
-    """(strong, weak) look-up keys of one spelling of an item of ``tech``."""
-    n = norm(name)
+def _keys(n: str, tech: str) -> tuple[list[str], list[str]]:
+    """(strong, weak) look-up keys of one spelling (as :func:`norm` gives it) of an item of ``tech``."""
     if tech == "is":
         return [n, "is" + n], []
     if tech == "clan":
@@ -585,11 +584,15 @@ def _rx(pattern: str) -> Pattern:
 def _index(entries: Iterable[tuple[Any, Iterable[str], str]], what: str) -> tuple[dict[str, Any], dict[str, Any]]:
     strong: dict[str, Any] = {}
     weak: dict[str, Any] = {}
+    norms: dict[str, str] = {}  # a spelling is often given to the Inner Sphere and the Clan entry: normalised once
     for entry, names, tech in entries:
         if tech not in TECHS:
             raise ValueError(f"{what}: {names!r} has tech {tech!r} (use is, clan or any)")
         for spelling in names:
-            s_keys, w_keys = _keys(spelling, tech)
+            n = norms.get(spelling)
+            if n is None:
+                n = norms[spelling] = norm(spelling)
+            s_keys, w_keys = _keys(n, tech)
             for key in s_keys:
                 if key in strong and strong[key] != entry:
                     raise ValueError(f"{what}: the name {spelling!r} ({key}) is given to two entries")
