@@ -98,3 +98,20 @@ def test_what_the_memo_keeps_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None
     for n in range(7):
         parse_slot_name(f"Thing {n}", memo)
     assert list(import_memo(memo).slot_names) == ["Thing 6"]  # 0-2 kept, cleared at 3; 3-5, cleared at 6
+
+
+def test_load_mtf_and_loads_mtf_keep_what_they_learn_in_the_memo_given() -> None:
+    """The public loader (critcore_battletech.load_mtf/loads_mtf) with ``memo=``: the second file
+    finds the first's catalog, and the units are those a call without a memo gives."""
+    import critcore_battletech
+
+    memo: dict[str, Any] = {}
+    first = critcore_battletech.load_mtf(FIXTURES / "legacy-biped-fb1l.mtf", memo=memo)
+    scope = memo[KEY]
+    built = scope.catalog
+    assert built is not None
+    text = (FIXTURES / "keys-quad-fq2.mtf").read_text(encoding="utf-8")
+    second = critcore_battletech.loads_mtf(text, "fq2.mtf", memo=memo)
+    assert memo[KEY] is scope and scope.catalog is built
+    assert first == critcore_battletech.load_mtf(FIXTURES / "legacy-biped-fb1l.mtf")
+    assert second == critcore_battletech.loads_mtf(text, "fq2.mtf")
