@@ -26,6 +26,7 @@ MOST_SLOT_NAMES = 4096
 MOST_CLASSIFIED = 8192
 MOST_NORMS = 8192
 
+
 class ImportMemo:
     """What the importer learned through one reader memo (see the module's docstring)."""
 
