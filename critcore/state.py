@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from typing import Any, Callable, Mapping
 
 from .errors import StateError
@@ -266,13 +265,15 @@ def save_target(path: str, state: Mapping[str, Any], fmt: str = "", original: st
 
 # --- a small TOML writer for plain JSON-like state ------------------------------------------
 
-_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")  # a TOML bare key's letters
 
 
 def _key(k: str) -> str:
+    if k and _BARE.issuperset(k):
+        return k
     import json
 
-    return k if _BARE.match(k) else json.dumps(k, ensure_ascii=False)
+    return json.dumps(k, ensure_ascii=False)
 
 
 def _value(v: Any) -> str:

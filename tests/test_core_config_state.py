@@ -44,6 +44,16 @@ def test_missing_config_file_given_explicitly(tmp_path):
         load_config(str(tmp_path / "nope.toml"), user=False)
 
 
+def test_toml_writer_quotes_every_key_that_is_not_a_bare_toml_key():
+    """A bare TOML key is ASCII letters, digits, "_" and "-", at least one; any other key is
+    written quoted, so it reads back the same (a key ending in a newline too: the pattern this
+    writer used before let that one through bare)."""
+    from critcore._toml import parser
+
+    state = {"plain-key_1": 1, "with space": 2, "ends\n": 3, "": 4, "é": 5, "a.b": 6}
+    assert parser().loads(to_toml(state)) == state
+
+
 def test_toml_writer_round_trips_nested_state():
     from critcore._toml import parser
 
