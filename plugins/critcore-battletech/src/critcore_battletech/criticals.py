@@ -112,12 +112,18 @@ def hittable(slots: Sequence[Mapping[str, Any]], skip: frozenset[str], taken: fr
     return [i for i, s in enumerate(slots) if s["kind"] not in skip and not s["destroyed"] and i not in taken]
 
 
+_D6 = parse("1d6")
+
+
 def _until_face(dice: Dice, faces: Sequence[int], label: str) -> int:
-    """1d6 again and again until one of ``faces`` comes up."""
+    """1d6 again and again until one of ``faces`` comes up (one roll when every face will do:
+    the same roll, recorded the same, as an ``until`` that takes its first attempt)."""
+    if len(faces) == 6:
+        return dice.roll(_D6, label).total
     good = frozenset(faces)
 
     def attempt(d: Dice) -> int | None:
-        face = d.roll("1d6", label).total
+        face = d.roll(_D6, label).total
         return face if face in good else None
 
     return dice.until(attempt, label)

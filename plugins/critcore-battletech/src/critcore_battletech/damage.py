@@ -311,8 +311,9 @@ class Resolver:
         locations it damaged, each check's criticals and their cascades before the next check).
         The actions before the first that rolls dice are carried out here; from there the state
         carried is the unit, the PSRs called for so far, the queue, the events and the story
-        (the changes told and the rows rolled), one action a step: with real dice a plain loop
-        that keeps all of it. Under exact odds equal states merge, each action is worked out
+        (the changes told and the rows rolled), a step being an action and the actions after it
+        up to the next that rolls dice (a snapshot per roll, not per action): with real dice a
+        plain loop that keeps all of it. Under exact odds equal states merge, each action is worked out
         once per distinct state however it was reached, and :meth:`merged` says what of a
         state is its identity: the story is left out, and so are the hits of a location
         destroyed on the way (the state handed in is merged too, even with nothing left to
@@ -366,6 +367,8 @@ class Resolver:
         sub.tags = tags
         sub.changes, sub.effects = list(changes), list(effects)
         queue = sub._carry_out(queue)
+        while queue and not sub._rolls(queue[0]):  # the actions up to the next roll: one step
+            queue = sub._carry_out(queue)
         new_events = events + tuple(e for e in sub.events if e not in events)
         return sub.w.overlay(), new_events, queue, sub.tags, (tuple(sub.changes), tuple(sub.effects))
 
