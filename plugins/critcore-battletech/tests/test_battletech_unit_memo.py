@@ -81,7 +81,7 @@ def test_exact_odds_after_real_dice_on_the_same_unit_are_the_fresh_engines(bt_re
                                                                           code: str, slot: int) -> None:
     """Exact odds on a unit object on which real dice resolved before give the outcomes of an
     engine that never resolved anything. The jump jet's critical in RL rolls no check: its
-    answer is kept with the story real dice told, and exact odds tell none (Resolver.told). The
+    answer is kept with the story real dice told, and exact odds tell none (damage.told). The
     Gauss rifle in RT explodes and takes the torso with it, no check rolled either: exact odds
     forget the hits of a location lost on the way (Resolver.merged), so that answer is not the
     state's alone and is never kept. A real-dice run after the odds still tells the whole story."""

@@ -69,6 +69,13 @@ def _untold(story: Story) -> Story:
     return _NO_STORY
 
 
+def told(dice: Dice, story: Story) -> Story:
+    """A story kept from another resolution (an answer in the unit's memo), as ``dice`` keep
+    stories (:meth:`Dice.keep`): whole with real dice, left out under exact odds and in
+    simulations, as the cascade's ``merge`` (:meth:`Resolver.merged`) leaves it out."""
+    return dice.keep(story, _untold)
+
+
 def _disable_contents(w: Work, code: str) -> None:
     """Knock out the items in a destroyed location's slots (a superheavy's second items too)."""
     for s in w.loc(code)["slots"]:
@@ -401,12 +408,6 @@ class Resolver:
         base = self.w.base_locs
         return [code for code, loc in locs.items()
                 if loc.get("destroyed") and not base[code].get("destroyed") and loc["slots"] is not base[code]["slots"]]
-
-    def told(self, story: Story) -> Story:
-        """A story kept from another resolution (an answer in the unit's memo), as this
-        resolution's dice keep stories (:meth:`Dice.keep`): whole with real dice, left out under
-        exact odds and in simulations, as the cascade's ``merge`` leaves it out."""
-        return self.dice.keep(story, _untold)
 
     def fork(self, dice: Dice, overlay: tuple[Data, Data, Data]) -> Resolver:
         """A resolver on the state ``overlay`` (:meth:`Work.overlay`), with empty records,

@@ -17,7 +17,7 @@ from critcore.model import Applied, Data, Determination, Effect, Location, Optio
 from . import __version__
 from . import criticals as C
 from . import locations as L
-from .damage import Resolver
+from .damage import Resolver, told
 from .derived import derive, read_key_after
 from .events import EVENTS, LOCATION_DESTROYED, unit_tags
 from .prepared import Prepared, prepared_of
@@ -210,18 +210,19 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         if not determination.data["blown_off"] and not determination.data["criticals"]:
             return _no_critical(ctx, determination, turn)
         memo = unit_memo(ctx)
-        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
         # what the criticals do when no check follows them depends only on the state and the
-        # effects; its story is told as these dice keep stories (Resolver.told: exact odds none)
+        # effects; its story is told as these dice keep stories (damage.told: exact odds none),
+        # and no resolver is built for it
         key = ("applied", determination, tuple(effects), turn)
         found: tuple[Applied, Handed] | None = memo.answers.get(key)
         if found is not None:
             applied, handed = found
-            story = res.told((applied.changes, applied.effects))
+            story = told(ctx.dice, (applied.changes, applied.effects))
             if story[0] is not applied.changes or story[1] is not applied.effects:
                 applied = Applied(applied.summary, story[0], applied.target, story[1], applied.data, tags=applied.tags)
             ctx.hand_on(applied.target, handed)
             return applied
+        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
         if determination.data["blown_off"]:
             if res.w.loc(location.id).get("destroyed"):
                 res.change(f"The {location.name} was already gone: nothing more happens")
