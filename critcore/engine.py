@@ -544,6 +544,10 @@ class Engine:
 
     def _new_target(self, state: Any) -> Data:
         """apply's new state, frozen and trusted (passed back in, it is not checked again)."""
+        if state.__class__ is Data:  # frozen already (a system's own, or a kept answer's): kept as it is
+            if self._trusted.get(id(state)) is not state:
+                self.trust(state)
+            return state  # a memo handed on to it is its own
         target: Data = freeze(state)
         self.trust(target)
         if self.memos is not None:
