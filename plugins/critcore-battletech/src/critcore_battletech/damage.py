@@ -427,7 +427,7 @@ class Resolver:
         label = self.prep.check_label(code)
         table = self.crit_table
         # one roll; under exact odds the totals that read the same row are taken together
-        row = table.row(self.dice.choose(lambda d: table.lookup(d.roll(table.dice, label).total).id,
+        row = table.row(self.dice.choose(lambda d: table.lookup(d.roll(self.prep.crit_dice, label).total).id,
                                          self.prep.row_odds, label))
         last = self.dice.rolls[-1] if self.dice.rolls and self.dice.rolls[-1].label == label else None
         self.effects.append(row.effect(table.id, None if last is None else last.total, location=code))
@@ -460,11 +460,15 @@ class Resolver:
             n = len(taken) + 1
             tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
             idx = C.choose_slot(d, self.half, self.slots(where), left, tag, reroll)
+            if not taken:
+                return ((where, idx),)
             return tuple(sorted(taken + ((where, idx),), key=_sheet_order))
 
         def roll(d: Dice) -> tuple[tuple[str, int], ...]:
             # one slot after another as at the table; enumerated (by the checks of the odds) with
-            # the same sets of slots struck in another order merged
+            # the same sets of slots struck in another order merged (one slot: nothing to merge)
+            if count == 1:
+                return one_more(d, ())
             return d.iterate((), one_more, lambda taken: len(taken) == count, f"{label}s ({L.name(code)})")
 
         odds = self.prep.odds  # the closed-form odds worked out before, kept by the engine's preparation

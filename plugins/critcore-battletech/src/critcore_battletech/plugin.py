@@ -97,7 +97,7 @@ def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: 
 
 
 def _location(ctx: Any) -> str:
-    code = str(ctx.param("location"))
+    code = str(ctx.params.get("location"))
     target = ctx.target
     if target is not None and (target.get("kind") != KIND or code not in target["locations"]):
         check_unit(target)
@@ -114,9 +114,8 @@ def critcore_determine(ctx: Any) -> Determination | None:
         return None
     code = _location(ctx)
     prep = prepared_of(ctx)
-    table = prep.crit_table
-    total = ctx.dice.roll(table.dice, prep.check_label(code)).total
-    return prep.determination(table.lookup(total), code, ctx.target is not None)
+    total = ctx.dice.roll(prep.crit_dice, prep.check_label(code)).total
+    return prep.determination(prep.crit_table.lookup(total), code, ctx.target is not None)
 
 
 # -- locate ---------------------------------------------------------------------------------------
