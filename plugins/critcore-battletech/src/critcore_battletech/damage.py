@@ -63,6 +63,9 @@ def _no_pending(state: tuple[Any, ...]) -> bool:
 
 Story = tuple[tuple[str, ...], tuple[Effect, ...]]  # the changes told and the table rows rolled, in order
 _NO_STORY: Story = ((), ())
+# where a cascade starts (Resolver.until_rolled): its state (the unit's changes, the events of its
+# steps, the actions pending, the tags, the story) and the events noted before it
+Start = tuple[tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str], Story], tuple[str, ...]]
 
 
 def _untold(story: Story) -> Story:
@@ -106,6 +109,7 @@ class Resolver:
         self.tags: frozenset[str] = frozenset()  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # actions not yet carried out (see drain)
         self.rolled = False  # a critical check was rolled (the answer is then not the state's alone)
+        self.started: Start | None = None  # where the cascade starts (start, resume)
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = prep.known_rows, prep.skip
         self.batch, counted = memo.counted_damage()  # this resolution's number, and its damage record
@@ -324,13 +328,10 @@ class Resolver:
         once per distinct state however it was reached, and :meth:`merged` says what of a
         state is its identity: the story is left out, and so are the hits of a location
         destroyed on the way (the state handed in is merged too, even with nothing left to
-        roll).
+        roll). The actions before the first roll are carried out by :meth:`start` unless a
+        start kept from an earlier resolution was taken up (:meth:`resume`).
         """
-        queue, self.pending = tuple(self.pending), []
-        while queue and not self._rolls(queue[0]):  # no dice: nothing to enumerate or merge yet
-            queue = self._carry_out(queue)
-        start: tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str], Story] = (
-            self.w.overlay(), (), queue, self.tags, (tuple(self.changes), tuple(self.effects)))
+        start = (self.started or self.until_rolled())[0]
         end = self.dice.iterate(start, self._step, _no_pending, "cascade", key=self.context_key("cascade"),
                                 merge=self.merged)
         if end is start:  # nothing rolled, nothing left out: this resolver holds the state already
@@ -344,6 +345,31 @@ class Resolver:
         self.changes, self.effects = list(changes), list(effects)
         for e in events:
             self.event(e)
+
+    def until_rolled(self) -> Start:
+        """Carry out the pending actions before the first that rolls dice (:meth:`drain`'s
+        start): the state the cascade starts from, with the events noted so far. No dice: the
+        same actions on the same state give the same start (:meth:`resume` takes it up again)."""
+        queue, self.pending = tuple(self.pending), []
+        while queue and not self._rolls(queue[0]):  # no dice: nothing to enumerate or merge yet
+            queue = self._carry_out(queue)
+        return (self.w.overlay(), (), queue, self.tags, (tuple(self.changes), tuple(self.effects))), tuple(self.events)
+
+    def start(self) -> Start:
+        """The settling after the pending actions queued, and the actions before the first that
+        rolls dice carried out: where :meth:`finish` takes up the cascade (the caller may keep
+        it for a resolution with the same actions on the same state: :meth:`resume`)."""
+        self.pending.append(("settle",))
+        self.started = self.until_rolled()
+        return self.started
+
+    def resume(self, start: Start) -> None:
+        """Take up a start :meth:`start` gave on the same state with the same actions pending
+        (no dice were rolled to reach it) instead of carrying those actions out again."""
+        (overlay, _, queue, self.tags, (changes, effects)), events = start
+        self.w.adopt(overlay)
+        self.changes, self.effects, self.events = list(changes), list(effects), list(events)
+        self.started = start
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
@@ -576,7 +602,8 @@ class Resolver:
     def finish(self) -> None:
         """Carry out what is pending and settle, bring the damage counters up to date and note
         the PSRs this resolution calls for."""
-        self.pending.append(("settle",))
+        if self.started is None:
+            self.start()
         self.drain()
         hits, lost = self.tally()
         gyro = hits.get("gyro", 0)

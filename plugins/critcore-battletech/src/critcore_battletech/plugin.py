@@ -17,7 +17,7 @@ from critcore.model import Applied, Data, Determination, Effect, Location, Optio
 from . import __version__
 from . import criticals as C
 from . import locations as L
-from .damage import Resolver, told
+from .damage import Resolver, Start, told
 from .derived import derive, read_key_after
 from .events import EVENTS, LOCATION_DESTROYED, unit_tags
 from .prepared import Prepared, prepared_of
@@ -222,15 +222,25 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
             ctx.hand_on(applied.target, handed)
             return applied
         res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
-        if determination.data["blown_off"]:
-            if res.w.loc(location.id).get("destroyed"):
-                res.change(f"The {location.name} was already gone: nothing more happens")
-            res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
+        # the cascade up to its first roll rolls no dice either: kept when the answer is not
+        # (a check rolled after it), and taken up again (Resolver.start, Resolver.resume)
+        start_key = ("start", determination, key[2], turn)
+        start: Start | None = memo.answers.get(start_key)
+        if start is not None:
+            res.resume(start)
         else:
-            res.apply_batch([e for e in effects if e.table == "components"], record=False)
+            if determination.data["blown_off"]:
+                if res.w.loc(location.id).get("destroyed"):
+                    res.change(f"The {location.name} was already gone: nothing more happens")
+                res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
+            else:
+                res.apply_batch([e for e in effects if e.table == "components"], record=False)
+            start = res.start()
         applied, handed = _finish(ctx, res, determination.summary)
         if not res.rolled:
             memo.remember(key, (applied, handed))
+        else:
+            memo.remember(start_key, start)
         return applied
     if proc == "damage":
         if location is None or ctx.target is None:
