@@ -24,6 +24,7 @@ from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
 
 PILOT_DEAD_AT = 6
+_NO_TAGS: frozenset[str] = frozenset()
 CASCADING = frozenset({"ammo-explosion", "component-explosion"})  # effect codes that roll dice again  # Total Warfare: the sixth point of damage kills the MechWarrior
 
 
@@ -106,7 +107,7 @@ class Resolver:
         self.changes: list[str] = []
         self.effects: list[Effect] = []
         self.events: list[str] = []
-        self.tags: frozenset[str] = frozenset()  # events (outcome tags) the rules set as they apply
+        self.tags: frozenset[str] = _NO_TAGS  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # actions not yet carried out (see drain)
         self.rolled = False  # a critical check was rolled (the answer is then not the state's alone)
         self.started: Start | None = None  # where the cascade starts (start, resume)
@@ -117,7 +118,7 @@ class Resolver:
             self.w.set("damage", counted)
         if turn is not None:
             self.w.set("turn", turn)
-        self.turn = self.w.get("turn")
+        self.turn = turn if turn is not None else work.base.get("turn")  # the turn set just above, or the unit's
 
     # -- record ----------------------------------------------------------------------------
     def change(self, text: str) -> None:
@@ -478,7 +479,7 @@ class Resolver:
         def one_more(d: Dice, taken: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
             """The slot of the next critical, given the slots already struck (in record-sheet order)."""
             for where, _, _, ok in reach:
-                left = [i for i in ok if (where, i) not in taken]
+                left = [i for i in ok if (where, i) not in taken] if taken else list(ok)
                 if left:
                     break
             else:
