@@ -153,7 +153,7 @@ def coerce_param(param: Param, value: Any) -> Any:
     return value
 
 
-_PARAMS_SEEN: dict[Any, tuple[Procedure, Data]] = {}
+_PARAMS_SEEN: dict[Any, tuple[Procedure, Data, tuple[type, ...] | None]] = {}
 
 
 def check_params(procedure: Procedure, given: Mapping[str, Any]) -> Data:
@@ -161,21 +161,27 @@ def check_params(procedure: Procedure, given: Mapping[str, Any]) -> Data:
 
     The same parameters for the same procedure give the same (shared) ``Data``, so a bot or a
     simulation asking for the same thing again skips the checks and systems' per-parameter
-    caches hit by identity. The values' types are part of the key (``True`` equals ``1``).
+    caches hit by identity. Values of other types than text and None are found again only with
+    the same types (``True`` equals ``1``): their types are kept beside the answer and compared.
     """
     try:
-        key = (id(procedure), *given.items(), *map(type, given.values()))
+        key = (id(procedure), *given.items())
         found = _PARAMS_SEEN.get(key)
     except TypeError:  # an unhashable value: check it the long way
         key, found = None, None
-    if found is not None and found[0] is procedure:
+    if found is not None and found[0] is procedure and (found[2] is None or found[2] == _types(given)):
         return found[1]
     checked = _check_params(procedure, given)
     if key is not None:
         if len(_PARAMS_SEEN) > 1024:
             _PARAMS_SEEN.clear()
-        _PARAMS_SEEN[key] = (procedure, checked)
+        text_only = all(v.__class__ is str or v is None for v in given.values())  # nothing else equals them
+        _PARAMS_SEEN[key] = (procedure, checked, None if text_only else _types(given))
     return checked
+
+
+def _types(given: Mapping[str, Any]) -> tuple[type, ...]:
+    return tuple(map(type, given.values()))
 
 
 def _check_params(procedure: Procedure, given: Mapping[str, Any]) -> Data:
@@ -387,9 +393,10 @@ class Engine:
         target's memo; the dice roll with ``roller``, or are ``dice`` (a simulation's)."""
         if target is not None:
             trusted = self._trusted
-            if trusted.get(id(target)) is target:  # used again: kept longest when the cache is trimmed
-                del trusted[id(target)]
-                trusted[id(target)] = target
+            tid = id(target)
+            if trusted.get(tid) is target:  # used again: kept longest when the cache is trimmed
+                del trusted[tid]
+                trusted[tid] = target
             else:
                 target = self.check_target(target)
         last = self._last_prepared  # the same procedure and parameters as last time: no hashing
@@ -555,6 +562,10 @@ class Engine:
 
     def _new_target(self, state: Any) -> Data:
         """apply's new state, frozen and trusted (passed back in, it is not checked again)."""
+        if state.__class__ is Data:  # frozen already (a system's own, or a kept answer's): kept as it is
+            if self._trusted.get(id(state)) is not state:
+                self.trust(state)
+            return state  # a memo handed on to it is its own
         target: Data = freeze(state)
         self.trust(target)
         if self.memos is not None:

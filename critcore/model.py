@@ -13,7 +13,8 @@ compiling methods at import (start-up) and with a faster ``__init__`` (every res
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any, NoReturn
 
 from .records import record as record  # re-exported: systems import them from here
@@ -347,13 +348,20 @@ def _tags(value: Any) -> frozenset[str]:
     return value if value.__class__ is frozenset else frozenset(value or ())
 
 
-def _hash_of(obj: Any, names: tuple[str, ...]) -> int:
-    """A frozen object's hash, computed once (exact odds hash stage results again and again)."""
-    h: int | None = obj.__dict__.get("_hash")
-    if h is None:
-        h = hash(tuple(getattr(obj, n) for n in names))
-        obj.__dict__["_hash"] = h
-    return h
+def _kept_hash(*names: str) -> Callable[[Any], int]:
+    """The ``__hash__`` of a stage result: the hash of the fields ``names``, computed once and
+    kept in the instance (exact odds hash stage results again and again; stages that keep
+    answers hash them on every run)."""
+    fields = attrgetter(*names)
+
+    def __hash__(self: Any) -> int:
+        kept = self.__dict__
+        h: int | None = kept.get("_hash")
+        if h is None:
+            h = kept["_hash"] = hash(fields(self))
+        return h
+
+    return __hash__
 
 
 # --- stage results ------------------------------------------------------------------------
@@ -374,8 +382,7 @@ class Determination:
     data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
     tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
-    def __hash__(self) -> int:
-        return _hash_of(self, ("kind", "critical", "summary", "final", "data", "tags"))
+    __hash__ = _kept_hash("kind", "critical", "summary", "final", "data", "tags")
 
 
 @record
@@ -388,8 +395,7 @@ class Location:
     data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
     tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
-    def __hash__(self) -> int:
-        return _hash_of(self, ("id", "name", "summary", "data", "tags"))
+    __hash__ = _kept_hash("id", "name", "summary", "data", "tags")
 
 
 @record
@@ -408,8 +414,7 @@ class Effect:
     data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
     tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
-    def __hash__(self) -> int:
-        return _hash_of(self, ("table", "id", "code", "text", "data", "tags"))
+    __hash__ = _kept_hash("table", "id", "code", "text", "data", "tags")
 
     def to_json(self) -> dict[str, JSONValue]:
         out: dict[str, JSONValue] = {
@@ -455,8 +460,7 @@ class Applied:
     data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
     tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
-    def __hash__(self) -> int:
-        return _hash_of(self, ("summary", "changes", "target", "effects", "data", "tags"))
+    __hash__ = _kept_hash("summary", "changes", "target", "effects", "data", "tags")
 
 
 Treatment = Applied

@@ -81,7 +81,7 @@ def test_exact_odds_after_real_dice_on_the_same_unit_are_the_fresh_engines(bt_re
                                                                           code: str, slot: int) -> None:
     """Exact odds on a unit object on which real dice resolved before give the outcomes of an
     engine that never resolved anything. The jump jet's critical in RL rolls no check: its
-    answer is kept with the story real dice told, and exact odds tell none (Resolver.told). The
+    answer is kept with the story real dice told, and exact odds tell none (damage.told). The
     Gauss rifle in RT explodes and takes the torso with it, no check rolled either: exact odds
     forget the hits of a location lost on the way (Resolver.merged), so that answer is not the
     state's alone and is never kept. A real-dice run after the odds still tells the whole story."""
@@ -98,3 +98,31 @@ def test_exact_odds_after_real_dice_on_the_same_unit_are_the_fresh_engines(bt_re
     assert found.to_json() == expected
     assert all(not b.applied.changes for b in found.branches if b.applied is not None)
     assert _run(engine, unit, code, dice) == told
+
+
+def test_a_kept_start_is_taken_up_alike_by_real_dice_and_exact_odds(bt_registry: Any, bt: Any,
+                                                                     mech: dict[str, Any]) -> None:
+    """The LRM-10 bin in LT explodes and its check is rolled, so the answer is not kept, but the
+    cascade up to that check (no dice) is (Resolver.start): a later resolution with the same
+    critical takes it up (Resolver.resume) and gives a fresh engine's outcome, whatever its
+    check rolls, and exact odds on the same unit object give a fresh engine's odds."""
+    from critcore.exact import exact_odds
+
+    from critcore_battletech.unitmemo import KEY
+
+    engine = Engine("battletech", registry=bt_registry)
+    unit = engine.check_target(mech)
+    quiet, loud = scripts(bt.one_crit)[0], scripts(bt.one_crit)[1]
+    _run(engine, unit, *quiet)
+    assert engine.memos is not None  # BattleTech declares target_memo
+    kept = engine.memos.of(unit)
+    assert kept is not None
+    memo = kept[KEY]
+    starts = [k for k in memo.answers if k[0] == "start"]
+    assert len(starts) == 1 and not [k for k in memo.answers if k[0] == "applied"]
+    for code, dice in (loud, quiet, loud):
+        fresh = Engine("battletech", registry=bt_registry)
+        assert _run(engine, unit, code, dice) == _run(fresh, fresh.check_target(mech), code, dice)
+    fresh = Engine("battletech", registry=bt_registry)
+    expected = exact_odds(fresh, "critical", {"location": "LT"}, target=fresh.check_target(mech)).to_json()
+    assert exact_odds(engine, "critical", {"location": "LT"}, target=unit).to_json() == expected

@@ -112,12 +112,18 @@ def hittable(slots: Sequence[Mapping[str, Any]], skip: frozenset[str], taken: fr
     return [i for i, s in enumerate(slots) if s["kind"] not in skip and not s["destroyed"] and i not in taken]
 
 
+_D6 = parse("1d6")
+
+
 def _until_face(dice: Dice, faces: Sequence[int], label: str) -> int:
-    """1d6 again and again until one of ``faces`` comes up."""
+    """1d6 again and again until one of ``faces`` comes up (one roll when every face will do:
+    the same roll, recorded the same, as an ``until`` that takes its first attempt)."""
+    if len(faces) == 6:
+        return dice.roll(_D6, label).total
     good = frozenset(faces)
 
     def attempt(d: Dice) -> int | None:
-        face = d.roll("1d6", label).total
+        face = d.roll(_D6, label).total
         return face if face in good else None
 
     return dice.until(attempt, label)
@@ -302,7 +308,8 @@ def _without(m: Mapping[str, Any], drop: str) -> tuple[Any, ...]:
 
 def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
                 reroll: str = "slot") -> int:
-    """Roll for the slot a critical strikes among ``slots``; ``ok`` lists those it can strike.
+    """Roll for the slot a critical strikes among ``slots``; ``ok`` lists those it can strike
+    (in ascending order, as :func:`hittable` gives them).
 
     ``reroll`` is the ``slot_reroll`` option: ``slot`` rolls only the slot die again within the
     chosen half, ``both`` rolls both dice again. :func:`slot_odds` gives the same chances in
@@ -311,23 +318,21 @@ def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok:
     again = "again on a slot that cannot take it"
     if len(slots) <= 6:
         return _until_face(dice, [i + 1 for i in ok], f"{label}: slot (1d6, {again})") - 1
-    upper = [i for i in ok if i < 6]
-    lower = [i for i in ok if i >= 6]
-    if upper and lower:
+    if ok[0] < 6 <= ok[-1]:  # slots in both halves: the half is rolled
         if reroll == "both":
             good = frozenset(ok)
 
             def attempt(d: Dice) -> int | None:
                 row = half.lookup(d.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
                 first = int(row.data.get("first_slot", 1))
-                i = first - 2 + d.roll("1d6", f"{label}: slot in slots {first}-{first + 5}").total
+                i = first - 2 + d.roll(_D6, f"{label}: slot in slots {first}-{first + 5}").total
                 return i if i in good else None
 
             return int(dice.until(attempt, f"{label}: half and slot (both again on a slot that cannot take it)"))
         row = half.lookup(dice.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
         first = int(row.data.get("first_slot", 1))
     else:
-        first = 1 if upper else 7
+        first = 1 if ok[0] < 6 else 7
     faces = [i - first + 2 for i in ok if first - 1 <= i < first + 5]
     return first - 2 + _until_face(dice, faces, f"{label}: slot in slots {first}-{first + 5} ({again})")
 

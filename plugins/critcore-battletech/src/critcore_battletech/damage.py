@@ -24,6 +24,7 @@ from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
 
 PILOT_DEAD_AT = 6
+_NO_TAGS: frozenset[str] = frozenset()
 CASCADING = frozenset({"ammo-explosion", "component-explosion"})  # effect codes that roll dice again  # Total Warfare: the sixth point of damage kills the MechWarrior
 
 
@@ -63,10 +64,20 @@ def _no_pending(state: tuple[Any, ...]) -> bool:
 
 Story = tuple[tuple[str, ...], tuple[Effect, ...]]  # the changes told and the table rows rolled, in order
 _NO_STORY: Story = ((), ())
+# where a cascade starts (Resolver.until_rolled): its state (the unit's changes, the events of its
+# steps, the actions pending, the tags, the story) and the events noted before it
+Start = tuple[tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str], Story], tuple[str, ...]]
 
 
 def _untold(story: Story) -> Story:
     return _NO_STORY
+
+
+def told(dice: Dice, story: Story) -> Story:
+    """A story kept from another resolution (an answer in the unit's memo), as ``dice`` keep
+    stories (:meth:`Dice.keep`): whole with real dice, left out under exact odds and in
+    simulations, as the cascade's ``merge`` (:meth:`Resolver.merged`) leaves it out."""
+    return dice.keep(story, _untold)
 
 
 def _disable_contents(w: Work, code: str) -> None:
@@ -96,9 +107,10 @@ class Resolver:
         self.changes: list[str] = []
         self.effects: list[Effect] = []
         self.events: list[str] = []
-        self.tags: frozenset[str] = frozenset()  # events (outcome tags) the rules set as they apply
+        self.tags: frozenset[str] = _NO_TAGS  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # actions not yet carried out (see drain)
         self.rolled = False  # a critical check was rolled (the answer is then not the state's alone)
+        self.started: Start | None = None  # where the cascade starts (start, resume)
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = prep.known_rows, prep.skip
         self.batch, counted = memo.counted_damage()  # this resolution's number, and its damage record
@@ -106,7 +118,7 @@ class Resolver:
             self.w.set("damage", counted)
         if turn is not None:
             self.w.set("turn", turn)
-        self.turn = self.w.get("turn")
+        self.turn = turn if turn is not None else work.base.get("turn")  # the turn set just above, or the unit's
 
     # -- record ----------------------------------------------------------------------------
     def change(self, text: str) -> None:
@@ -311,18 +323,16 @@ class Resolver:
         locations it damaged, each check's criticals and their cascades before the next check).
         The actions before the first that rolls dice are carried out here; from there the state
         carried is the unit, the PSRs called for so far, the queue, the events and the story
-        (the changes told and the rows rolled), one action a step: with real dice a plain loop
-        that keeps all of it. Under exact odds equal states merge, each action is worked out
+        (the changes told and the rows rolled), a step being an action and the actions after it
+        up to the next that rolls dice (a snapshot per roll, not per action): with real dice a
+        plain loop that keeps all of it. Under exact odds equal states merge, each action is worked out
         once per distinct state however it was reached, and :meth:`merged` says what of a
         state is its identity: the story is left out, and so are the hits of a location
         destroyed on the way (the state handed in is merged too, even with nothing left to
-        roll).
+        roll). The actions before the first roll are carried out by :meth:`start` unless a
+        start kept from an earlier resolution was taken up (:meth:`resume`).
         """
-        queue, self.pending = tuple(self.pending), []
-        while queue and not self._rolls(queue[0]):  # no dice: nothing to enumerate or merge yet
-            queue = self._carry_out(queue)
-        start: tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str], Story] = (
-            self.w.overlay(), (), queue, self.tags, (tuple(self.changes), tuple(self.effects)))
+        start = (self.started or self.until_rolled())[0]
         end = self.dice.iterate(start, self._step, _no_pending, "cascade", key=self.context_key("cascade"),
                                 merge=self.merged)
         if end is start:  # nothing rolled, nothing left out: this resolver holds the state already
@@ -336,6 +346,31 @@ class Resolver:
         self.changes, self.effects = list(changes), list(effects)
         for e in events:
             self.event(e)
+
+    def until_rolled(self) -> Start:
+        """Carry out the pending actions before the first that rolls dice (:meth:`drain`'s
+        start): the state the cascade starts from, with the events noted so far. No dice: the
+        same actions on the same state give the same start (:meth:`resume` takes it up again)."""
+        queue, self.pending = tuple(self.pending), []
+        while queue and not self._rolls(queue[0]):  # no dice: nothing to enumerate or merge yet
+            queue = self._carry_out(queue)
+        return (self.w.overlay(), (), queue, self.tags, (tuple(self.changes), tuple(self.effects))), tuple(self.events)
+
+    def start(self) -> Start:
+        """The settling after the pending actions queued, and the actions before the first that
+        rolls dice carried out: where :meth:`finish` takes up the cascade (the caller may keep
+        it for a resolution with the same actions on the same state: :meth:`resume`)."""
+        self.pending.append(("settle",))
+        self.started = self.until_rolled()
+        return self.started
+
+    def resume(self, start: Start) -> None:
+        """Take up a start :meth:`start` gave on the same state with the same actions pending
+        (no dice were rolled to reach it) instead of carrying those actions out again."""
+        (overlay, _, queue, self.tags, (changes, effects)), events = start
+        self.w.adopt(overlay)
+        self.changes, self.effects, self.events = list(changes), list(effects), list(events)
+        self.started = start
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
@@ -366,6 +401,8 @@ class Resolver:
         sub.tags = tags
         sub.changes, sub.effects = list(changes), list(effects)
         queue = sub._carry_out(queue)
+        while queue and not sub._rolls(queue[0]):  # the actions up to the next roll: one step
+            queue = sub._carry_out(queue)
         new_events = events + tuple(e for e in sub.events if e not in events)
         return sub.w.overlay(), new_events, queue, sub.tags, (tuple(sub.changes), tuple(sub.effects))
 
@@ -399,12 +436,6 @@ class Resolver:
         return [code for code, loc in locs.items()
                 if loc.get("destroyed") and not base[code].get("destroyed") and loc["slots"] is not base[code]["slots"]]
 
-    def told(self, story: Story) -> Story:
-        """A story kept from another resolution (an answer in the unit's memo), as this
-        resolution's dice keep stories (:meth:`Dice.keep`): whole with real dice, left out under
-        exact odds and in simulations, as the cascade's ``merge`` leaves it out."""
-        return self.dice.keep(story, _untold)
-
     def fork(self, dice: Dice, overlay: tuple[Data, Data, Data]) -> Resolver:
         """A resolver on the state ``overlay`` (:meth:`Work.overlay`), with empty records,
         rolling with ``dice``."""
@@ -423,7 +454,7 @@ class Resolver:
         label = self.prep.check_label(code)
         table = self.crit_table
         # one roll; under exact odds the totals that read the same row are taken together
-        row = table.row(self.dice.choose(lambda d: table.lookup(d.roll(table.dice, label).total).id,
+        row = table.row(self.dice.choose(lambda d: table.lookup(d.roll(self.prep.crit_dice, label).total).id,
                                          self.prep.row_odds, label))
         last = self.dice.rolls[-1] if self.dice.rolls and self.dice.rolls[-1].label == label else None
         self.effects.append(row.effect(table.id, None if last is None else last.total, location=code))
@@ -448,7 +479,7 @@ class Resolver:
         def one_more(d: Dice, taken: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
             """The slot of the next critical, given the slots already struck (in record-sheet order)."""
             for where, _, _, ok in reach:
-                left = [i for i in ok if (where, i) not in taken]
+                left = [i for i in ok if (where, i) not in taken] if taken else list(ok)
                 if left:
                     break
             else:
@@ -456,11 +487,15 @@ class Resolver:
             n = len(taken) + 1
             tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
             idx = C.choose_slot(d, self.half, self.slots(where), left, tag, reroll)
+            if not taken:
+                return ((where, idx),)
             return tuple(sorted(taken + ((where, idx),), key=_sheet_order))
 
         def roll(d: Dice) -> tuple[tuple[str, int], ...]:
             # one slot after another as at the table; enumerated (by the checks of the odds) with
-            # the same sets of slots struck in another order merged
+            # the same sets of slots struck in another order merged (one slot: nothing to merge)
+            if count == 1:
+                return one_more(d, ())
             return d.iterate((), one_more, lambda taken: len(taken) == count, f"{label}s ({L.name(code)})")
 
         odds = self.prep.odds  # the closed-form odds worked out before, kept by the engine's preparation
@@ -568,7 +603,8 @@ class Resolver:
     def finish(self) -> None:
         """Carry out what is pending and settle, bring the damage counters up to date and note
         the PSRs this resolution calls for."""
-        self.pending.append(("settle",))
+        if self.started is None:
+            self.start()
         self.drain()
         hits, lost = self.tally()
         gyro = hits.get("gyro", 0)

@@ -17,7 +17,7 @@ from critcore.model import Applied, Data, Determination, Effect, Location, Optio
 from . import __version__
 from . import criticals as C
 from . import locations as L
-from .damage import Resolver
+from .damage import Resolver, Start, told
 from .derived import derive, read_key_after
 from .events import EVENTS, LOCATION_DESTROYED, unit_tags
 from .prepared import Prepared, prepared_of
@@ -97,7 +97,7 @@ def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: 
 
 
 def _location(ctx: Any) -> str:
-    code = str(ctx.param("location"))
+    code = str(ctx.params.get("location"))
     target = ctx.target
     if target is not None and (target.get("kind") != KIND or code not in target["locations"]):
         check_unit(target)
@@ -114,9 +114,8 @@ def critcore_determine(ctx: Any) -> Determination | None:
         return None
     code = _location(ctx)
     prep = prepared_of(ctx)
-    table = prep.crit_table
-    total = ctx.dice.roll(table.dice, prep.check_label(code)).total
-    return prep.determination(table.lookup(total), code, ctx.target is not None)
+    total = ctx.dice.roll(prep.crit_dice, prep.check_label(code)).total
+    return prep.determination(prep.crit_table.lookup(total), code, ctx.target is not None)
 
 
 # -- locate ---------------------------------------------------------------------------------------
@@ -210,27 +209,38 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         if not determination.data["blown_off"] and not determination.data["criticals"]:
             return _no_critical(ctx, determination, turn)
         memo = unit_memo(ctx)
-        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
         # what the criticals do when no check follows them depends only on the state and the
-        # effects; its story is told as these dice keep stories (Resolver.told: exact odds none)
+        # effects; its story is told as these dice keep stories (damage.told: exact odds none),
+        # and no resolver is built for it
         key = ("applied", determination, tuple(effects), turn)
         found: tuple[Applied, Handed] | None = memo.answers.get(key)
         if found is not None:
             applied, handed = found
-            story = res.told((applied.changes, applied.effects))
+            story = told(ctx.dice, (applied.changes, applied.effects))
             if story[0] is not applied.changes or story[1] is not applied.effects:
                 applied = Applied(applied.summary, story[0], applied.target, story[1], applied.data, tags=applied.tags)
             ctx.hand_on(applied.target, handed)
             return applied
-        if determination.data["blown_off"]:
-            if res.w.loc(location.id).get("destroyed"):
-                res.change(f"The {location.name} was already gone: nothing more happens")
-            res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
+        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
+        # the cascade up to its first roll rolls no dice either: kept when the answer is not
+        # (a check rolled after it), and taken up again (Resolver.start, Resolver.resume)
+        start_key = ("start", determination, key[2], turn)
+        start: Start | None = memo.answers.get(start_key)
+        if start is not None:
+            res.resume(start)
         else:
-            res.apply_batch([e for e in effects if e.table == "components"], record=False)
+            if determination.data["blown_off"]:
+                if res.w.loc(location.id).get("destroyed"):
+                    res.change(f"The {location.name} was already gone: nothing more happens")
+                res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
+            else:
+                res.apply_batch([e for e in effects if e.table == "components"], record=False)
+            start = res.start()
         applied, handed = _finish(ctx, res, determination.summary)
         if not res.rolled:
             memo.remember(key, (applied, handed))
+        else:
+            memo.remember(start_key, start)
         return applied
     if proc == "damage":
         if location is None or ctx.target is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
+from critcore.dice import parse
 from critcore.model import Applied, Data, Determination, Effect, Location
 from critcore.tables import Row, Table
 
@@ -51,6 +52,7 @@ class Prepared:
         if procedure in ON_A_UNIT:  # hit-location reads the components table only with a unit
             self.components = tables["components"]
             self.crit_table = tables["determining-critical-hits"]
+            self.crit_dice = parse(self.crit_table.dice)  # its dice, read once
             self.half = tables["critical-slot-half"]
             self.known_rows = frozenset(r.id for r in self.components.rows)
             self.skip = C.roll_again_kinds(self.components)  # slot kinds a critical never stays on
