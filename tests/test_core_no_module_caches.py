@@ -21,10 +21,9 @@ ships), by its syntax tree:
 
 Allowed: constants built once at import, even mutable ones filled by module-level code (tables
 of names, frozensets, a dict of stage results filled by a loop at import), that no function
-changes afterwards. Not seen by this check, by design: an object whose own methods fill it (a
-``dict`` subclass with ``__missing__``, a regular expression compiled on first use); the one such
-table, GURPS's ``BOUNDS`` (bounds by skill from the package's own rules.toml), is recorded in
-docs/architecture.md with its reason.
+changes afterwards. Not seen by this check, by design: an object whose own methods fill it (a ``dict`` subclass
+with ``__missing__``, a regular expression compiled on first use); no shipped plugin has such a
+table (GURPS's ``BOUNDS``, the last, is gone).
 """
 
 from __future__ import annotations

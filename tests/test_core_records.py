@@ -354,18 +354,6 @@ def test_the_cli_pauses_collection_only_until_long_work() -> None:
         gc.enable()
 
 
-def test_gurps_bounds_are_worked_out_as_before() -> None:
-    pytest.importorskip("critcore_gurps")
-    from critcore_gurps.reference import BOUNDS, HIGHEST_SKILL, LOWEST_DEFENSE, bounds
-
-    for (ext, mar), by_skill in BOUNDS.items():
-        assert by_skill.get(LOWEST_DEFENSE - 1) is None and by_skill.get(HIGHEST_SKILL + 1) is None
-        for skill in range(LOWEST_DEFENSE, HIGHEST_SKILL + 1):
-            assert by_skill.get(skill) == by_skill[skill] == bounds(skill, extended=ext, margin=mar)
-        with pytest.raises(KeyError):
-            by_skill[HIGHEST_SKILL + 1]
-
-
 def test_shadowrun_body_check_follows_each_engine_and_parameters() -> None:
     pytest.importorskip("critcore_shadowrun2")
     gentle = Engine("shadowrun2", options={"tn_set": "gentle"})

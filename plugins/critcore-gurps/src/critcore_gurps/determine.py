@@ -15,7 +15,7 @@ from critcore.model import Data, Determination, Location, Procedure, record
 
 from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
-from .reference import BOUNDS, HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, grade
+from .reference import HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, bounds, grade
 
 D3 = parse("3d6")
 BODY_PARTS = tuple(LOCATIONS)
@@ -51,10 +51,9 @@ SPELL_RESULTS = {
 
 
 def _bounds(options: Data, skill: int, margin: bool, lowest: int) -> Any:
-    b = BOUNDS[(bool(options["extended_critical_range"]), margin)].get(skill) if skill >= lowest else None
-    if b is None:
+    if not (isinstance(skill, int) and lowest <= skill <= HIGHEST_SKILL):
         raise ParamError(f"--skill: {skill} is out of range: effective skill must be {lowest} to {HIGHEST_SKILL}")
-    return b
+    return bounds(skill, extended=bool(options["extended_critical_range"]), margin=margin)
 
 
 def check_location(procedure: str, params: Data, damage: DamageSpec | None,

@@ -124,40 +124,6 @@ def bounds(skill: int, *, extended: bool = False, margin: bool = True) -> Bounds
     return Bounds(_success_max(skill, extended), min(skill, HIGHEST_SUCCESS_ROLL), _failure_min(skill, margin))
 
 
-class _BoundsBySkill(dict):  # type: ignore[type-arg]
-    """Bounds by effective skill (``LOWEST_DEFENSE`` to ``HIGHEST_SKILL``), each worked out the
-    first time it is asked for: building all of them cost a millisecond of every start-up.
-
-    The one module-level table left in the plugin, and not an engine's business: it is the rule
-    document's numbers (``rules.toml`` of this package, read once at import) by skill, keyed by
-    value, the same for every engine, option and house rule (options pick one of the four
-    tables by its key). :func:`success_roll` reads it on every HT, IQ or DX roll a stage makes;
-    the plans of :mod:`.determine` read it once per engine and parameters."""
-
-    def __init__(self, extended: bool, margin: bool) -> None:
-        super().__init__()
-        self.extended = extended
-        self.margin = margin
-
-    def __missing__(self, skill: int) -> Bounds:
-        if not isinstance(skill, int) or not LOWEST_DEFENSE <= skill <= HIGHEST_SKILL:
-            raise KeyError(skill)
-        found = self[skill] = bounds(int(skill), extended=self.extended, margin=self.margin)
-        return found
-
-    def get(self, skill: int, default: Any = None) -> Any:
-        try:
-            return self[skill]
-        except KeyError:
-            return default
-
-
-BOUNDS: dict[tuple[bool, bool], dict[int, Bounds]] = {
-    (ext, mar): _BoundsBySkill(ext, mar) for ext in (False, True) for mar in (False, True)
-}
-"""Bounds keyed by (extended range, margin rule), then by effective skill."""
-
-
 def grade(roll: int, b: Bounds) -> str:
     """``critical-success``, ``success``, ``failure`` or ``critical-failure``."""
     if roll <= b.crit_success:
@@ -176,7 +142,7 @@ def success_roll(dice: Any, target: int, label: str) -> tuple[str, int]:
     if target < LOWEST_DEFENSE:
         b = Bounds(_CRIT["success_always"], -1, min(_CRIT["failure_always"], target + _CRIT["margin"]))
     else:
-        b = BOUNDS[(False, True)][min(target, HIGHEST_SKILL)]
+        b = bounds(min(target, HIGHEST_SKILL))
     return grade(roll, b), target - roll
 
 
