@@ -192,8 +192,13 @@ def test_a_system_whose_stages_no_house_rule_touches_never_imports_stagecalls() 
     import subprocess
     import sys
 
+    from critcore.plugins import Registry
+
+    systems = tuple(s for s in ("gurps", "shadowrun2", "battletech") if s in Registry.installed().systems)
+    if not systems:
+        pytest.skip("no shipped system installed")
     code = ("import sys; from critcore.engine import Engine\n"
-            "for s in ('gurps', 'shadowrun2', 'battletech'):\n"
+            f"for s in {systems!r}:\n"
             "    Engine(s).run({'gurps': 'attack', 'shadowrun2': 'wound', 'battletech': 'hit-location'}[s],"
             " {'gurps': {'skill': 14}, 'shadowrun2': {'body': 4, 'severity': 'serious'}, 'battletech': {}}[s], seed=1)\n"
             "print('critcore.stagecalls' in sys.modules)")
