@@ -21,9 +21,13 @@ ships), by its syntax tree:
 
 Allowed: constants built once at import, even mutable ones filled by module-level code (tables
 of names, frozensets, a dict of stage results filled by a loop at import), that no function
-changes afterwards. Not seen by this check, by design: an object whose own methods fill it (a ``dict`` subclass
-with ``__missing__``, a regular expression compiled on first use); no shipped plugin has such a
-table (GURPS's ``BOUNDS``, the last, is gone).
+changes afterwards. A container in a class body counts as a module-level one (changed through ``self.NAME`` or
+``Class.NAME``), and a change through a nested index or an item's method
+(``X[k][1] = v``, ``X[k].append(v)``) counts as a change of ``X``. Not seen by this check, by
+design: a container changed through another name bound to it (``d = X; d[k] = v``), and an
+object whose own methods fill it (a ``dict`` subclass with ``__missing__``, a regular expression
+compiled on first use); no shipped plugin has such a table (GURPS's ``BOUNDS``, the last, is
+gone).
 """
 
 from __future__ import annotations
@@ -60,9 +64,10 @@ def _is_container(value: ast.expr) -> bool:
     return isinstance(value, ast.Call) and _called_name(value.func) in _CONTAINERS
 
 
-def _module_containers(tree: ast.Module) -> set[str]:
+def _containers(body: list[ast.stmt]) -> set[str]:
+    """The names a module's (or a class's) body binds to a mutable container."""
     names = set()
-    for node in tree.body:
+    for node in body:
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
@@ -72,6 +77,34 @@ def _module_containers(tree: ast.Module) -> set[str]:
         if _is_container(value):
             names |= {t.id for t in targets if isinstance(t, ast.Name)}
     return names
+
+
+def _root(node: ast.expr, owner: str | None) -> str | None:
+    """What an index or attribute chain (``X[k][1]``, ``X["a"].items``) starts from: a module
+    name ``X``, or ``.NAME`` for ``self.NAME``, ``cls.NAME`` or ``Owner.NAME`` in a class's
+    methods (``owner``: the class's name)."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        inner = node.value
+        if isinstance(node, ast.Attribute) and isinstance(inner, ast.Name) \
+                and inner.id in ("self", "cls", owner):
+            return "." + node.attr
+        node = inner
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _changes(fn: ast.AST, owner: str | None) -> list[tuple[int, str]]:
+    """(line, root) of every change a function makes through an index or a changing method."""
+    out = []
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            out += [(node.lineno, r) for t in targets if isinstance(t, ast.Subscript)
+                    for r in [_root(t.value, owner)] if r is not None]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CHANGERS:
+            root = _root(node.func.value, owner)
+            if root is not None:
+                out.append((node.lineno, root))
+    return out
 
 
 def module_caches(text: str) -> list[tuple[int, str]]:
@@ -86,27 +119,27 @@ def module_caches(text: str) -> list[tuple[int, str]]:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Call) \
                 and _called_name(node.func) in _CACHE_DECORATORS:
             found.append((node.lineno, f"{_called_name(node.func)}(...)(...)"))
-    containers = _module_containers(tree)
-    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    containers = _containers(tree.body)
+    owners = {fn: cls for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)
+              for fn in ast.walk(cls) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    class_containers = {cls.name: _containers(cls.body) for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)}
     seen = set()
-    for fn in functions:
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Global):
-                found.append((node.lineno, f"global {', '.join(node.names)}"))
+    for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        found += [(node.lineno, f"global {', '.join(node.names)}") for node in ast.walk(fn)
+                  if isinstance(node, ast.Global)]
+        owner = owners.get(fn)
+        name = owner.name if owner is not None else None
+        shared = class_containers.get(name, set()) if name is not None else set()
+        for line, root in _changes(fn, name):
+            if root in containers:
+                what = f"module-level {root} changed in {fn.name}"
+            elif root.startswith(".") and root[1:] in shared:
+                what = f"class-level {name}{root} changed in {fn.name}"
+            else:
                 continue
-            changed = None
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-                targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
-                for t in targets:
-                    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in containers:
-                        changed = t.value.id
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr in _CHANGERS and isinstance(node.func.value, ast.Name) \
-                    and node.func.value.id in containers:
-                changed = node.func.value.id
-            if changed is not None and (node.lineno, changed) not in seen:
-                seen.add((node.lineno, changed))
-                found.append((node.lineno, f"module-level {changed} changed in {fn.name}"))
+            if (line, what) not in seen:
+                seen.add((line, what))
+                found.append((line, what))
     return sorted(found)
 
 
@@ -167,6 +200,30 @@ class Spec:
         return tuple(FLAGS)
 '''
     assert module_caches(constants) == []
+
+
+def test_the_scan_follows_indexes_and_finds_class_level_caches():
+    """A change through a nested index or an attribute of an item (``_C[k][1] = 2``,
+    ``_L["a"].append(k)``) changes the module-level container it starts from; a container in a
+    class body, changed through ``self.NAME`` or ``Class.NAME`` in a method, is the whole
+    process's too (one per class, shared by every instance)."""
+    source = '''_C = {}
+_L = {"a": []}
+def f(k):
+    _C[k][1] = 2
+    _L["a"].append(k)
+class K:
+    seen = {}
+    def g(self, k):
+        self.seen[k] = 1
+        K.seen.clear()
+    def h(self, k):
+        self.own = {}
+        self.own[k] = 1
+'''
+    assert module_caches(source) == [
+        (4, "module-level _C changed in f"), (5, "module-level _L changed in f"),
+        (9, "class-level K.seen changed in g"), (10, "class-level K.seen changed in g")]
 
 
 def test_no_shipped_plugin_keeps_a_module_level_cache():

@@ -84,6 +84,7 @@ def test_a_file_that_does_not_import_is_refused_every_time_and_never_kept(cache:
     # no entry for the file (the importer's data files parsed on the way may have theirs: critcore's own)
     entry = resources._cache_file(str(cache), f"battletech-unit\0{unitcache._FORMAT}\0{os.path.abspath('bad.mtf')}")
     assert not os.path.exists(entry)
+    assert not os.path.exists(resources._cache_file(str(cache), unitcache._NAMES_ENTRY))  # nor answers from it
 
 
 def test_without_writes_or_with_the_cache_off_every_command_imports(cache: Path,

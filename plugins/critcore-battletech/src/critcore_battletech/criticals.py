@@ -309,7 +309,7 @@ def _without(m: Mapping[str, Any], drop: str) -> tuple[Any, ...]:
 def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
                 reroll: str = "slot") -> int:
     """Roll for the slot a critical strikes among ``slots``; ``ok`` lists those it can strike
-    (in ascending order, as :func:`hittable` gives them).
+    (in ascending order and never empty, as :func:`hittable` gives them and the caller checks).
 
     ``reroll`` is the ``slot_reroll`` option: ``slot`` rolls only the slot die again within the
     chosen half, ``both`` rolls both dice again. :func:`slot_odds` gives the same chances in

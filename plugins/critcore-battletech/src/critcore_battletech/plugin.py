@@ -212,7 +212,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         # what the criticals do when no check follows them depends only on the state and the
         # effects; its story is told as these dice keep stories (damage.told: exact odds none),
         # and no resolver is built for it
-        key = ("applied", determination, tuple(effects), turn)
+        key = ("applied", location.id, determination, tuple(effects), turn)
         found: tuple[Applied, Handed] | None = memo.answers.get(key)
         if found is not None:
             applied, handed = found
@@ -224,7 +224,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
         # the cascade up to its first roll rolls no dice either: kept when the answer is not
         # (a check rolled after it), and taken up again (Resolver.start, Resolver.resume)
-        start_key = ("start", determination, key[2], turn)
+        start_key = ("start", location.id, determination, key[3], turn)
         start: Start | None = memo.answers.get(start_key)
         if start is not None:
             res.resume(start)
