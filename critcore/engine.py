@@ -253,16 +253,24 @@ def make_step(stage: str, summary: str, before: int, after: int) -> Step:
     return found
 
 
+def _no_answer(*args: Any) -> None:
+    return None
+
+
 def direct_caller(caller: HookCaller, names: Sequence[str]) -> Callable[..., Any]:
     """Call a firstresult stage hook without pluggy's per-call overhead: the system's function
     itself when it is the stage's only implementation, else :mod:`critcore.stagecalls` (imported
-    only then: a house rule touches the stage, or an implementation leaves out some of the
-    hook's arguments)."""
+    only then: a house rule touches the stage, or an implementation takes some of the hook's
+    arguments but not the first ones)."""
     impls = caller.get_hookimpls()
-    if len(impls) == 1 and not impls[0].hookwrapper and not impls[0].wrapper and tuple(impls[0].argnames) == tuple(names):
-        return impls[0].function
-    if not impls:  # no implementation (a system without a treat stage): pluggy's answer, None
-        return lambda *args: caller(**dict(zip(names, args)))
+    if not impls:  # no implementation (a system without a treat stage): a firstresult hook's None
+        return _no_answer
+    if len(impls) == 1 and not impls[0].hookwrapper and not impls[0].wrapper:
+        fn, have = impls[0].function, tuple(impls[0].argnames)
+        if have == tuple(names):
+            return fn
+        if have == tuple(names[:len(have)]):  # the first few of the hook's arguments, as pluggy allows
+            return lambda *args: fn(*args[:len(have)])
     from .stagecalls import stage_caller
 
     return stage_caller(caller, names)

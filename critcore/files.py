@@ -159,8 +159,8 @@ def load_json(text: str, source: str, error: type[InputError] = InputError) -> A
     except ValueError as exc:
         import json  # imported already: a malformed text went to json.loads for its error
 
-        if not isinstance(exc, json.JSONDecodeError):
-            raise
+        if not isinstance(exc, json.JSONDecodeError):  # e.g. a number past Python's digit limit
+            raise error(f"{source}: not valid JSON: {str(exc).split(';')[0]}") from None
         raise error(f"{source}, line {exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from None
     except _TooBig as exc:
         raise error(f"{source}: {exc}") from None

@@ -69,6 +69,7 @@ ROW_SCHEMA_KEYS = frozenset({"effects", "types", "one_of", "together", "doc"})
 """The file (``row-types.toml``) in a system's tables folder that holds its named row types."""
 TYPES_FILE_KEYS = frozenset({"types", "doc"})
 DICE = "dice"  # the one type row schemas add to critcore.schema's
+EFFECT = "effect "  # the prefix of the named type each effect's own fields are compiled as
 
 
 def _types() -> type:
@@ -80,6 +81,9 @@ def _types() -> type:
         lowest and highest totals must lie within ``min`` and ``max``."""
 
         extra_types = (DICE,)
+
+        def referable(self) -> list[str]:  # not the names this module gives the effects' own rows
+            return [n for n in self.types if not n.startswith(EFFECT)]
 
         def _one(self, kind: Any, spec: Mapping[str, Any], where: str) -> Any:
             if kind == "dice":
@@ -194,13 +198,20 @@ def _compile(schema_class: Any, named: Mapping[str, Any], root: str, origin: str
         raise TableError(str(exc)) from None
 
 
-def _locate_in(place: Place, section: str) -> Locate:
-    """For :func:`_compile`: a fault in named type ``NAME.FIELD...`` of ``[section]``."""
+def _locate_in(place: Place, section: str, types: Mapping[str, Any]) -> Locate:
+    """For :func:`_compile`: a fault in named type ``NAME.FIELD...`` (or ``NAME.items`` and the
+    like, for a type without fields) of ``[section]``, whose types are ``types``: the field's
+    line, else the type's."""
     def locate(name: str) -> tuple[str, str]:
         type_name, _, rest = name.partition(".")
+        spec = types.get(type_name)
+        has_fields = isinstance(spec, Mapping) and isinstance(spec.get("fields"), Mapping)
         field = rest.split(".", 1)[0]
-        at = place.at(f"{section}.{type_name}.fields", field) if field else place.at(section, type_name)
-        return at, f"{section}.{type_name}.fields.{rest}" if rest else f"{section}.{type_name}"
+        at = place.at(f"{section}.{type_name}.fields", field) if field and has_fields else place.source
+        if at == place.source:  # a field written inline, or a fault in the type itself: the type's line
+            at = place.at(section, type_name)
+        inside = ".fields" if rest and has_fields else ""
+        return at, f"{section}.{type_name}{inside}.{rest}" if rest else f"{section}.{type_name}"
     return locate
 
 
@@ -216,7 +227,7 @@ def check_types_file(data: Mapping[str, Any], source: str, text: str | None = No
     if not isinstance(types, Mapping):
         raise TableError(f"{place.at('types')}: types must be a table of named types ([types.NAME])")
     if types:
-        _compile(_types(), types, next(iter(types)), source, _locate_in(place, "types"))
+        _compile(_types(), types, next(iter(types)), source, _locate_in(place, "types", types))
 
 
 class NamedTypes(Protocol):
@@ -263,11 +274,11 @@ class RowSchema:
                 if found is None:
                     raise _row_type_error(known, declared, place.at("row_schema.effects", code),
                                           f"row_schema.effects.{code}")
-                named[f"effect {code}"] = declared
+                named[f"{EFFECT}{code}"] = declared
                 fields_of[code] = found
                 self.shapes[code] = declared
             elif isinstance(declared, Mapping):
-                named[f"effect {code}"] = {"type": "table", "fields": declared}
+                named[f"{EFFECT}{code}"] = {"type": "table", "fields": declared}
                 fields_of[code] = declared
                 self.shapes[code] = None
             else:
@@ -275,19 +286,20 @@ class RowSchema:
                                  "table of field = type, or the name of a row type")
 
         def locate(name: str) -> tuple[str, str]:
-            if name.startswith("effect "):
-                code, _, rest = name[7:].partition(".")
+            if name.startswith(EFFECT):
+                code, _, rest = name[len(EFFECT):].partition(".")
                 field = rest.split(".", 1)[0]
-                at = (place.at(f"row_schema.effects.{code}", field) if field
-                      else place.at("row_schema.effects", code))
-                return at, f"row_schema.effects.{name[7:]}"
+                at = place.at(f"row_schema.effects.{code}", field) if field else place.source
+                if at == place.source:  # a field written inline, or the effect itself
+                    at = place.at("row_schema.effects", code)
+                return at, f"row_schema.effects.{name[len(EFFECT):]}"
             if name.partition(".")[0] in shared and system is not None:
                 return system.at(name.partition(".")[0]), f"types.{name}"
-            return _locate_in(place, "row_schema.types")(name)
+            return _locate_in(place, "row_schema.types", types)(name)
 
-        self.schema = _compile(_RowTypes, named, f"effect {next(iter(effects))}", f"{origin}: row_schema", locate)
+        self.schema = _compile(_RowTypes, named, f"{EFFECT}{next(iter(effects))}", f"{origin}: row_schema", locate)
         self.types: Mapping[str, Any] = known
-        self.checkers = {code: self.schema.named(f"effect {code}") for code in effects}
+        self.checkers = {code: self.schema.named(f"{EFFECT}{code}") for code in effects}
         self.fields = {code: frozenset(fields) for code, fields in fields_of.items()}
         self.one_of = _key_groups(spec, "one_of", fields_of, origin)
         self.together = _key_groups(spec, "together", fields_of, origin)

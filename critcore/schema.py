@@ -229,6 +229,10 @@ class Schema:
 
     extra_types: tuple[str, ...] = ()  # type names a subclass adds to BASIC (handled in its _one)
 
+    def referable(self) -> list[str]:
+        """The named types a spec may refer to (what an unknown type's did-you-mean offers)."""
+        return list(self.types)
+
     def __init__(self, spec: Mapping[str, Any], origin: str) -> None:
         self.origin = origin
         self.spec = spec
@@ -379,9 +383,9 @@ class Schema:
             raise self._bad(where, f"type {kind!r} is not a type name")
         if kind not in BASIC:
             if kind not in self.types:
-                known = [*BASIC, *self.extra_types, *self.types]
-                hint = did_you_mean(kind, known) or (f" (basic types: {', '.join((*BASIC, *self.extra_types))}; "
-                                                     f"named: {', '.join(self.types) or 'none'})")
+                named = self.referable()
+                hint = did_you_mean(kind, [*BASIC, *self.extra_types, *named]) or (
+                    f" (basic types: {', '.join((*BASIC, *self.extra_types))}; named: {', '.join(named) or 'none'})")
                 raise self._bad(where, f"unknown type {kind!r}{hint}")
             extra = set(spec) - {"type", "required", "nullable", "ref", "doc"}
             if extra:

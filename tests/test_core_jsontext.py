@@ -139,3 +139,16 @@ def test_a_json_target_file_is_read_without_importing_json(tmp_path: Any) -> Non
 
     with pytest.raises(StateError, match=r"^bad.json, line 2: not valid JSON: Expecting value \(column 11\)$"):
         load_json('{"hp":\n 12, "x": }', "bad.json", StateError)
+
+
+def test_a_number_past_python_s_own_digit_limit_is_one_line(tmp_path: Any, monkeypatch: Any) -> None:
+    """With CRITCORE_MAX_DIGITS raised past Python's own limit (4,300 digits), a longer whole
+    number in a JSON target is still one line naming the file, not a traceback."""
+    if not hasattr(sys, "get_int_max_str_digits"):
+        pytest.skip("a Python without a digit limit")
+    from critcore.errors import StateError
+    from critcore.files import load_json
+
+    monkeypatch.setenv("CRITCORE_MAX_DIGITS", "9000")
+    with pytest.raises(StateError, match=r"^big.json: not valid JSON: Exceeds the limit \(4300"):
+        load_json('{"hp": ' + "7" * 5000 + "}", "big.json", StateError)

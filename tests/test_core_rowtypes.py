@@ -312,3 +312,31 @@ def test_a_house_rule_may_not_give_an_effect_a_row_type_no_table_reads_it_in(iso
     assert str(err.value) == (f"{path}, line 4: row_schema.effects.drop-guard: no table of the system reads effect "
                               "'drop-guard' as row type 'lose-balance' (a house rule can move an effect only to a "
                               "table that reads it alike)")
+
+
+def test_a_misspelt_type_of_a_field_written_inline_names_the_type_s_line(system):
+    """A row type whose fields are written inline (``fields = { ... }``) has no line per field:
+    the error points at the type's header, and names the field under ``fields``."""
+    types = ('[types.wound]\ntype = "table"\nfields = { minutes = { type = "minuts" } }\n'
+             '\n[types.minutes]\ntype = "int"\n')
+    package = system(types=types)
+    assert error(package) == (f"{package}/row-types.toml, line 1: types.wound.fields.minutes: unknown type "
+                              "'minuts' (did you mean 'minutes'?)")
+
+
+def test_a_misspelt_item_type_of_a_named_list_names_the_list_s_line(system):
+    """A named list type has no fields: the error names ``types.NAME.items`` at the type's line."""
+    types = TYPES + '\n[types.organs]\ntype = "list"\nitems = "organz"\n'
+    package = system(types=types)
+    message = error(package)
+    assert message.startswith(f"{package}/row-types.toml, line 14: types.organs.items: unknown type 'organz'")
+
+
+def test_an_unknown_type_lists_only_the_names_a_table_can_use(system):
+    """The named types an error lists are the ones a table may write, not the names critcore
+    gives each effect's own fields inside."""
+    extra = '\n[row_schema.effects.sting]\nminutes = { type = "qqq", required = true }\n'
+    text = TABLE.replace("{minutes}", "20").replace('choke = "wound"\n', 'choke = "wound"\n' + extra)
+    message = error(system(text))
+    assert "unknown type 'qqq' (basic types: " in message and "named: wound, minutes)" in message
+    assert "effect " not in message.split("unknown type")[1]

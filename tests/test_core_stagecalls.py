@@ -206,6 +206,27 @@ def test_a_system_whose_stages_no_house_rule_touches_never_imports_stagecalls() 
     assert done.stdout.split() == ["False"]
 
 
+def test_an_implementation_taking_the_first_arguments_is_called_without_stagecalls() -> None:
+    """pluggy lets an implementation leave out the hook's last arguments (GURPS's prepare takes
+    no tables): the engine calls it with the first ones, as pluggy would."""
+    from critcore import hookimpl
+    from critcore.engine import direct_caller
+    from critcore.plugins import new_plugin_manager
+
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def critcore_prepare(procedure, params):
+            return (procedure, params)
+
+    pm = new_plugin_manager()
+    pm.register(Plugin)
+    names = ("procedure", "params", "options", "tables")
+    call = direct_caller(pm.hook.critcore_prepare, names)
+    assert call("p", "q", "o", "t") == ("p", "q") == pm.hook.critcore_prepare(procedure="p", params="q", options="o",
+                                                                              tables="t")
+
+
 def test_a_stage_with_no_implementation_answers_none_as_pluggy_does() -> None:
     from critcore.engine import direct_caller
     from critcore.plugins import new_plugin_manager

@@ -23,10 +23,8 @@ def critcore_system() -> SystemInfo:
 
 
 @hookimpl
-def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: Any) -> determine.Plan:
-    """The plan of a procedure with its parameters (once per engine): see :mod:`.determine`.
-    (``tables`` is not needed; taking the hook's whole signature lets the engine call this
-    function itself, without an adapter.)"""
+def critcore_prepare(procedure: Procedure, params: Data, options: Data) -> determine.Plan:
+    """The plan of a procedure with its parameters (once per engine): see :mod:`.determine`."""
     return determine.prepare(procedure, params, options)
 
 
