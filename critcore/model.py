@@ -13,8 +13,7 @@ compiling methods at import (start-up) and with a faster ``__init__`` (every res
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from operator import attrgetter
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from .records import record as record  # re-exported: systems import them from here
@@ -348,26 +347,10 @@ def _tags(value: Any) -> frozenset[str]:
     return value if value.__class__ is frozenset else frozenset(value or ())
 
 
-def _kept_hash(*names: str) -> Callable[[Any], int]:
-    """The ``__hash__`` of a stage result: the hash of the fields ``names``, computed once and
-    kept in the instance (exact odds hash stage results again and again; stages that keep
-    answers hash them on every run)."""
-    fields = attrgetter(*names)
-
-    def __hash__(self: Any) -> int:
-        kept = self.__dict__
-        h: int | None = kept.get("_hash")
-        if h is None:
-            h = kept["_hash"] = hash(fields(self))
-        return h
-
-    return __hash__
-
-
 # --- stage results ------------------------------------------------------------------------
 
 
-@record
+@record(kept_hash=True)
 class Determination:
     """The answer of ``determine``: is there a critical, and what kind.
 
@@ -382,10 +365,8 @@ class Determination:
     data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
     tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
-    __hash__ = _kept_hash("kind", "critical", "summary", "final", "data", "tags")
 
-
-@record
+@record(kept_hash=True)
 class Location:
     """The answer of ``locate``: where the critical landed."""
 
@@ -395,10 +376,8 @@ class Location:
     data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
     tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
 
-    __hash__ = _kept_hash("id", "name", "summary", "data", "tags")
 
-
-@record
+@record(kept_hash=True)
 class Effect:
     """A table row that applied, with the numbers the engine acts on.
 
@@ -413,8 +392,6 @@ class Effect:
     roll: int | None = record_field(default=None, compare=False)
     data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
     tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
-
-    __hash__ = _kept_hash("table", "id", "code", "text", "data", "tags")
 
     def to_json(self) -> dict[str, JSONValue]:
         out: dict[str, JSONValue] = {
@@ -443,7 +420,7 @@ class Effect:
         )
 
 
-@record
+@record(kept_hash=True)
 class Applied:
     """The answer of ``apply`` (and ``treat``): what happened to the target.
 
@@ -459,8 +436,6 @@ class Applied:
     effects: tuple[Effect, ...] = record_field(default=(), convert=_tuple)
     data: Data = record_field(default=EMPTY, convert=_data)  # a plain dict is frozen
     tags: frozenset[str] = record_field(default=NO_TAGS, convert=_tags)
-
-    __hash__ = _kept_hash("summary", "changes", "target", "effects", "data", "tags")
 
 
 Treatment = Applied

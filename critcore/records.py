@@ -67,7 +67,7 @@ def record_field(*, default: Any = _MISSING, default_factory: Any = _MISSING, in
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(record_field,))
-def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
+def record(cls: _C | None = None, /, *, frozen: bool = True, kept_hash: bool = False) -> Any:
     """``@dataclass(frozen=True)``, made without compiling code at import.
 
     ``@dataclass`` compiles every method it adds from source text: about 1 ms a class on
@@ -89,6 +89,10 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
     made on every resolution. With ``frozen=False`` the class stays mutable and unhashable, as
     ``@dataclass`` makes it. Fields are declared as for a dataclass, with :func:`record_field`
     in place of ``dataclasses.field``; records do not inherit from each other.
+
+    ``kept_hash=True`` (a frozen record hashed again and again, as exact odds hash stage results)
+    works the hash out once and keeps it in the instance; it is this process's (string hashes
+    differ between processes), so a pickle or a copy leaves it out.
     """
 
     def wrap(klass: _C) -> _C:
@@ -132,7 +136,20 @@ def record(cls: _C | None = None, /, *, frozen: bool = True) -> Any:
             def __hash__(self: Any) -> int:
                 return hash(key(self))
 
+            def __kept_hash__(self: Any) -> int:
+                kept = self.__dict__
+                h: int | None = kept.get("_hash")
+                if h is None:
+                    h = kept["_hash"] = hash(key(self))
+                return h
+
+            def __getstate__(self: Any) -> dict[str, Any]:  # the kept hash is this process's
+                return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
             methods.update(__setattr__=__setattr__, __delattr__=__delattr__)
+            if kept_hash:
+                __hash__ = __kept_hash__
+                methods["__getstate__"] = __getstate__
             if "__hash__" not in cls.__dict__:
                 methods["__hash__"] = __hash__
         else:

@@ -429,3 +429,26 @@ def test_records_first_made_in_two_threads_at_once_both_work() -> None:
     for t in threads:
         t.join()
     assert sorted(f.a for f, _ in results) == [0, 1, 2, 3] and all(s.c == 2 and f.b == "x" for f, s in results)
+
+
+def test_a_kept_hash_is_the_hash_of_the_compared_fields_and_never_leaves_the_process() -> None:
+    """``record(kept_hash=True)`` (the stage results): the hash a frozen dataclass would give
+    (its compared fields), worked out once and kept; a pickle or a copy carries no hash over,
+    since string hashes differ from one process to the next."""
+    import copy
+    import dataclasses
+    import pickle
+
+    from critcore.model import Applied, Determination, Effect, Location
+
+    values = [Determination("serious", True, "A serious wound.", data={"boxes": 3}, tags={"bleeding"}),
+              Location("LA", "Left Arm", "the left arm", data={"list": "limbs"}),
+              Effect("critical-hit", "blow", "double-damage", "Double damage.", roll=7, data={"x": 2}),
+              Applied("Knocked down.", ("fell",), data={"turns": 1})]
+    for value in values:
+        compared = tuple(getattr(value, f.name) for f in dataclasses.fields(value) if f.compare)
+        assert hash(value) == hash(compared) == hash(value)  # the second call reads the kept one
+        assert "_hash" in value.__dict__
+        for again in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert "_hash" not in again.__dict__ and again == value and hash(again) == hash(value)
+    assert hash(Effect("t", "r", "c", "x", roll=3)) == hash(Effect("t", "r", "c", "x", roll=9))  # roll is not compared
