@@ -13,7 +13,7 @@ one, each call starts from a fresh memo.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, MutableMapping
+from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 
 if TYPE_CHECKING:
     from .data.catalog import AmmoMatch, Catalog, Equipment
@@ -51,6 +51,15 @@ def import_memo(memo: MutableMapping[str, Any] | None) -> ImportMemo:
     if type(found) is not ImportMemo:
         found = ImportMemo()
         memo[KEY] = found
+    return found
+
+
+def kept(table: dict[Any, Any], key: Any, make: Callable[[Any], Any], most: int) -> Any:
+    """``table[key]``, or ``make(key)`` remembered there (see :func:`remember`)."""
+    found = table.get(key)
+    if found is None:
+        found = make(key)
+        remember(table, key, found, most)
     return found
 
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, MutableMapping, Sequence, TypeVar
 
 from .data.catalog import (AmmoMatch, AmmoType, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, Record,
                            catalog_of, norm)
-from .importmemo import MOST_CLASSIFIED, MOST_NORMS, MOST_SLOT_NAMES, ImportMemo, import_memo, remember
+from .importmemo import MOST_CLASSIFIED, MOST_NORMS, MOST_SLOT_NAMES, ImportMemo, import_memo, kept, remember
 from .mtf import MtfFile, MtfLocation, fail, parse_mtf
 from .unitcache import add_answer, known_answers
 
@@ -70,19 +70,13 @@ def parse_slot_name(text: str, memo: MutableMapping[str, Any] | None = None) -> 
 
 def _slot_name(text: str, scope: ImportMemo) -> SlotName:
     """:func:`parse_slot_name`, the answer kept in the importer's memo (a unit repeats its lines)."""
-    found = scope.slot_names.get(text)
-    if found is None:
-        found = _parse_slot_name(text)
-        remember(scope.slot_names, text, found, MOST_SLOT_NAMES)
+    found: SlotName = kept(scope.slot_names, text, _parse_slot_name, MOST_SLOT_NAMES)
     return found
 
 
 def _norm(name: str, scope: ImportMemo) -> str:
     """:func:`~critcore_battletech.data.catalog.norm`, the answer kept in the importer's memo."""
-    found = scope.norms.get(name)
-    if found is None:
-        found = norm(name)
-        remember(scope.norms, name, found, MOST_NORMS)
+    found: str = kept(scope.norms, name, norm, MOST_NORMS)
     return found
 
 
