@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .context import Context
-from .dice import Dice, Roller, make_roller
+from .dice import Dice, RandomRoller, Roller, make_roller
 from .errors import ParamError, PluginError, UnknownNameError
 from .model import (
     Applied,
@@ -31,6 +31,7 @@ from .tables import TableSet
 if TYPE_CHECKING:
     from pluggy import HookCaller
 
+    from .replay import Replays
     from .targetmemo import TargetMemo
 
 STAGES = ("determine", "locate", "effect", "apply")
@@ -371,6 +372,9 @@ class Engine:
 
             self.memos = TargetMemo()
         self.reader_memo: dict[str, Any] = {}  # critcore_read_target's memo, kept for this engine's life
+        self.keep_outcomes = True  # run() with random dice hands back kept outcomes (replay.py); False: never
+        self._replays: Replays | None = None
+        self._random_runs = 0
         for proc in info.procedures:
             self._procedures.setdefault(proc.name, proc)
 
@@ -399,14 +403,20 @@ class Engine:
                 dice: Dice | None = None) -> Context:
         """The context of one run: ``target`` checked (once), the procedure's preparation, the
         target's memo; the dice roll with ``roller``, or are ``dice`` (a simulation's)."""
-        if target is not None:
-            trusted = self._trusted
-            tid = id(target)
-            if trusted.get(tid) is target:  # used again: kept longest when the cache is trimmed
-                del trusted[tid]
-                trusted[tid] = target
-            else:
-                target = self.check_target(target)
+        return self._context(procedure, params, roller, None if target is None else self._checked(target), dice)
+
+    def _checked(self, target: Any) -> Data | None:
+        """``target`` checked, or as it is when this engine checked or produced it before."""
+        trusted = self._trusted
+        tid = id(target)
+        if trusted.get(tid) is target:  # used again: kept longest when the cache is trimmed
+            del trusted[tid]
+            trusted[tid] = target
+            return target
+        return self.check_target(target)
+
+    def _context(self, procedure: Procedure, params: Data, roller: Roller | None, target: Data | None,
+                 dice: Dice | None = None) -> Context:
         last = self._last_prepared  # the same procedure and parameters as last time: no hashing
         prepared = last[2] if last[1] is params and last[0] is procedure else self.prepare(procedure, params)
         memos = self.memos
@@ -490,8 +500,26 @@ class Engine:
             roller = make_roller(seed=seed, faces=dice)
         if proc.target == "required" and target is None:
             raise ParamError(f"{self.info.name} {proc.name} needs a target (--target FILE)")
-        ctx = self.context(proc, checked, roller, target if proc.target != "none" else None)
-        return self.run_context(ctx)
+        state = None if target is None or proc.target == "none" else self._checked(target)
+        if roller.__class__ is RandomRoller and self.keep_outcomes:
+            replays = self._replays
+            if replays is None and self._random_runs:  # the second run with random dice: keep from now on
+                from .replay import Replays
+
+                replays = self._replays = Replays(self._run_stages, self._retrust)
+            if replays is not None:
+                return replays.run(proc, checked, roller, state)
+            self._random_runs = 1  # a command runs once: the first run imports nothing more
+        return self._run_stages(proc, checked, roller, state)
+
+    def _run_stages(self, procedure: Procedure, params: Data, roller: Roller, target: Data | None) -> Outcome:
+        return self.run_context(self._context(procedure, params, roller, target))
+
+    def _retrust(self, state: Data) -> None:
+        """A state this engine produced, handed back again (a kept outcome's): trusted again if
+        it was forgotten since."""
+        if self._trusted.get(id(state)) is not state:
+            self.trust(state)
 
     def run_context(self, ctx: Context) -> Outcome:
         """Call the stages for a prepared context and assemble the outcome (``ctx.stage`` names

@@ -1,0 +1,231 @@
+"""Kept outcomes (critcore/replay.py): an engine run again with random dice hands back what the
+stages answered before when the dice come up the same, and a seed gives the same outcomes, roll
+by roll, as an engine that runs the stages every time."""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fakesystem
+from critcore import hookimpl, replay
+from critcore.dice import RandomRoller, ScriptedRoller
+from critcore.engine import Engine
+from critcore.model import Applied, Determination, Procedure, SystemInfo
+from critcore.plugins import Registry
+
+
+def fake_engine(keep: bool = True, plugin: Any = fakesystem) -> Engine:
+    name = plugin.critcore_system().name
+    engine = Engine(name, registry=Registry.installed(extra_systems={name: plugin}, discover=False))
+    engine.keep_outcomes = keep
+    return engine
+
+
+def counting(plugin: Any) -> tuple[Any, list[int]]:
+    """``plugin`` with its determine stage counted."""
+    calls = [0]
+    module = types.ModuleType("counted_" + plugin.__name__)
+    for name in dir(plugin):
+        if name.startswith("critcore_"):
+            setattr(module, name, getattr(plugin, name))
+
+    @hookimpl
+    def critcore_determine(ctx: Any) -> Any:
+        calls[0] += 1
+        return plugin.critcore_determine(ctx)
+
+    module.critcore_determine = critcore_determine  # type: ignore[attr-defined]
+    return module, calls
+
+
+# what a run asks: the procedure, a few parameters (so the same ones come back), and which target
+ATTACK = st.fixed_dictionaries({
+    "ac": st.sampled_from([5, 12, 20]), "bonus": st.sampled_from([0, 3]),
+    "damage": st.sampled_from(["1d8", "2d6+1"]), "where": st.sampled_from([None, "head"]),
+})
+STEP = st.one_of(
+    st.tuples(st.just("attack"), ATTACK, st.sampled_from(["none", "start", "last"])),
+    st.tuples(st.just("rest"), st.just({}), st.sampled_from(["start", "last"])),
+)
+
+
+def run_both(steps: list[tuple[str, dict[str, Any], str]], seed: int) -> None:
+    """The same steps on two engines, one keeping outcomes and one not: equal outcomes, and
+    the two seeded generators at the same place afterwards."""
+    engines = [fake_engine(True), fake_engine(False)]
+    rollers = [RandomRoller(seed), RandomRoller(seed)]
+    starts = [e.check_target({"hp": 30}) for e in engines]
+    lasts = list(starts)
+    for proc, params, which in steps:
+        outs = []
+        for i, engine in enumerate(engines):
+            target = None if which == "none" else starts[i] if which == "start" else lasts[i]
+            out = engine.run(proc, params, roller=rollers[i], target=target)
+            if out.target is not None:
+                lasts[i] = out.target
+            outs.append(out)
+        assert outs[0].to_dict() == outs[1].to_dict()
+    assert rollers[0]._next() == rollers[1]._next()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(STEP, min_size=1, max_size=60), st.integers(0, 2**32))
+def test_a_seed_gives_the_same_outcomes_with_kept_outcomes_as_without(steps: list[Any], seed: int) -> None:
+    run_both(steps, seed)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(STEP, min_size=1, max_size=80), st.integers(0, 2**32),
+       st.integers(1, 6), st.integers(1, 4), st.integers(1, 3))
+def test_the_same_when_the_trees_are_forgotten_again_and_again(steps: list[Any], seed: int, nodes: int,
+                                                                 roots: int, faces: int) -> None:
+    """Tiny bounds: trees forgotten every few runs, leaves full at once; still the same outcomes."""
+    with mock.patch.multiple(replay, MAX_NODES=nodes, MAX_ROOTS=roots, MAX_FACES=faces):
+        run_both(steps, seed)
+
+
+def test_a_repeated_run_does_not_call_the_stages_again() -> None:
+    """Attack at AC 12 on no target, seed 1: after the tree has grown, the 2,000 runs that meet
+    a path seen before never reach the stages; each outcome still shows its own faces."""
+    plugin, calls = counting(fakesystem)
+    engine = fake_engine(True, plugin)
+    roller = RandomRoller(1)
+    outs = [engine.run("attack", {"ac": 12}, roller=roller) for _ in range(3_000)]
+    calls[0] = 0
+    outs = [engine.run("attack", {"ac": 12}, roller=roller) for _ in range(2_000)]
+    assert calls[0] < 20  # a critical's damage dice (2d6+1 is not rolled here; 1d8 x the multiplier): few new paths
+    plain = fake_engine(False)
+    again = RandomRoller(1)
+    for _ in range(3_000):
+        plain.run("attack", {"ac": 12}, roller=again)
+    assert [o.to_dict() for o in outs] == [plain.run("attack", {"ac": 12}, roller=again).to_dict() for _ in outs]
+    assert len({o.rolls[0].faces for o in outs}) == 20  # every face of the d20 came up, each shown as rolled
+
+
+def test_typed_or_scripted_dice_always_run_the_stages() -> None:
+    """Only random dice follow kept outcomes: faces typed in (--dice, a test's script) run the
+    stages every time."""
+    plugin, calls = counting(fakesystem)
+    engine = fake_engine(True, plugin)
+    for _ in range(5):
+        engine.run("attack", {"ac": 12}, roller=ScriptedRoller("7"))
+    assert calls[0] == 5
+
+
+def test_off_runs_the_stages_every_time() -> None:
+    plugin, calls = counting(fakesystem)
+    engine = fake_engine(True, plugin)
+    engine.keep_outcomes = False
+    roller = RandomRoller(3)
+    for _ in range(50):
+        engine.run("attack", {"ac": 12}, roller=roller)
+    assert calls[0] == 50
+
+
+def test_a_kept_outcomes_target_is_taken_back_unchecked() -> None:
+    """The state a kept outcome hands back is trusted by the engine, even after the engine forgot
+    it: passed in again it is not checked again."""
+    engine = fake_engine()
+    start = engine.check_target({"hp": 30})
+    roller = RandomRoller(5)
+    for _ in range(200):
+        out = engine.run("rest", roller=roller, target=start)
+    engine._trusted.clear()
+    out = engine.run("rest", roller=roller, target=start)
+    assert engine._trusted.get(id(out.target)) is out.target
+
+
+# -- a stage that is not pure ------------------------------------------------------------------
+
+class Impure:
+    """Rolls 1d6, except every third call, which rolls 1d8: not pure."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    @hookimpl
+    def critcore_system(self) -> SystemInfo:
+        return SystemInfo("impure", "Impure", (Procedure("roll", "Roll something."),))
+
+    @hookimpl
+    def critcore_determine(self, ctx: Any) -> Determination:
+        self.calls += 1
+        total = ctx.dice.roll("1d8" if self.calls % 3 == 0 else "1d6", "die").total
+        return Determination(str(total), False, f"rolled {total}")
+
+    @hookimpl
+    def critcore_apply(self, ctx: Any, determination: Any, location: Any, effects: Any) -> Applied:
+        total = ctx.dice.roll("1d6", "again").total
+        return Applied(f"{determination.summary}, then {total}")
+
+
+def test_a_stage_that_is_not_pure_turns_the_tree_off_and_still_answers() -> None:
+    """The stages asking for another roll than the kept path makes the tree opaque: from then on
+    every run calls the stages, and every answer is a real roll of what the stage asked."""
+    plugin = Impure()
+    engine = fake_engine(True, plugin)
+    roller = RandomRoller(2)
+    outs = []
+    for _ in range(200):
+        outs.append(engine.run("roll", roller=roller))
+        if engine._replays is not None and [e[3] for e in engine._replays.roots.values()] == [replay._OPAQUE]:
+            break
+    else:
+        pytest.fail("the tree never found out that the stage is not pure")
+    before = plugin.calls
+    outs += [engine.run("roll", roller=roller) for _ in range(30)]
+    assert plugin.calls == before + 30
+    for out in outs:
+        die = out.rolls[0]
+        assert die.notation in ("1d6", "1d8") and 1 <= die.total <= (8 if die.notation == "1d8" else 6)
+        assert die.faces == (die.total,) and out.determination.kind == str(die.total)
+
+
+# -- the shipped systems --------------------------------------------------------------------------
+
+FIXTURE = Path(__file__).resolve().parents[1] / "plugins" / "critcore-battletech" / "tests" / "fixtures" / "legacy-biped-fb1l.mtf"
+SYSTEM_RUNS = {
+    "gurps": [("attack", {"skill": 14}), ("attack", {"skill": 9}), ("attack", {"skill": 18})],
+    "shadowrun2": [("wound", {"body": 4, "severity": "serious"}), ("wound", {"body": 2, "severity": "deadly"})],
+    "battletech": [("critical", {"location": code}) for code in ("LT", "CT", "HD", "LA", "RL")]
+                  + [("hit-location", {"side": "front"})],
+}
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEM_RUNS))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_shipped_system_gives_the_same_outcomes_with_kept_outcomes(system: str, data: Any) -> None:
+    """On each installed system, runs drawn from a few procedures (repeated, so kept outcomes
+    are met), on the same target or the one the last outcome handed back: the same outcomes and
+    the same generator state with kept outcomes as without."""
+    if system not in Registry.installed().systems:
+        pytest.skip(f"{system} is not installed")
+    target: Any = None
+    if system == "battletech":
+        from critcore_battletech.units import unit_from_mtf
+
+        target = unit_from_mtf(FIXTURE.read_bytes(), str(FIXTURE))
+    steps = data.draw(st.lists(st.tuples(st.sampled_from(SYSTEM_RUNS[system]), st.booleans()), min_size=1, max_size=150))
+    seed = data.draw(st.integers(0, 2**32))
+    engines = [Engine(system), Engine(system)]
+    engines[1].keep_outcomes = False
+    rollers = [RandomRoller(seed), RandomRoller(seed)]
+    starts = [None if target is None else e.check_target(target) for e in engines]
+    lasts = list(starts)
+    for (proc, params), chain in steps:
+        outs = []
+        for i, engine in enumerate(engines):
+            out = engine.run(proc, params, roller=rollers[i], target=lasts[i] if chain else starts[i])
+            if chain and out.target is not None:
+                lasts[i] = out.target
+            outs.append(out)
+        assert outs[0].to_dict() == outs[1].to_dict()
+    assert rollers[0]._next() == rollers[1]._next()
