@@ -107,9 +107,12 @@ def throughput(systems: list[str], seconds: float) -> list[tuple[str, float]]:
         if s not in RESOLVE:
             continue
         proc, params = RESOLVE[s]
-        engine = Engine(s)
-        roller = RandomRoller(1)
-        out.append((f"{s} {proc}", rate(lambda: engine.run(proc, params, roller=roller), seconds)))
+        for keep in (True, False):  # kept outcomes (the default), then the stages called on every run
+            engine = Engine(s)
+            engine.keep_outcomes = keep
+            roller = RandomRoller(1)
+            name = f"{s} {proc}" if keep else "  the same, the stages run every time"
+            out.append((name, rate(lambda: engine.run(proc, params, roller=roller), seconds)))
     return out
 
 
@@ -175,6 +178,8 @@ def house_rule_costs(systems: list[str], seconds: float) -> list[tuple[str, floa
             engines = {"none": Engine(s), "toml": Engine(s, [untouched_rule_file(s, folder)])}
             if RULE_PLUGIN[s] in rules_installed:
                 engines["plugin"] = Engine(s, [RULE_PLUGIN[s]])
+            for engine in engines.values():  # what a rule costs the stages: they run every time
+                engine.keep_outcomes = False
             best = {k: float("inf") for k in engines}
             for _ in range(5):
                 for name, engine in engines.items():
@@ -215,11 +220,11 @@ def main() -> None:
         for name, ms, ratio, cpu_ratio in startup(runs, systems, extra):
             print(f"  {name:<42} {ms:7.1f} ms   {ratio:5.2f} x   {cpu_ratio:5.2f} x floor")
     print()
-    print("in-process resolutions per second (Python API, Engine.run, seeded random dice)")
+    print("in-process resolutions per second (Python API, Engine.run, seeded random dice; kept outcomes, then without)")
     for name, per_s in throughput(systems, seconds):
         print(f"  {name:<42} {per_s:12,.0f} /s")
     print()
-    print("house rules that leave the procedure's stages alone (same engine.run, best of 5 interleaved rounds)")
+    print("house rules that leave the procedure's stages alone (same engine.run, stages run every time, best of 5 interleaved rounds)")
     print(f"  {'':<30} {'no rule':>10}   {'TOML rule':>10}   {'rule plugin':>12}")
     for name, us, toml, plugin in house_rule_costs(systems, seconds):
         shown = f"{plugin:10.2f} x" if plugin is not None else "not installed"
