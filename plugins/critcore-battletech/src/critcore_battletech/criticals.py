@@ -90,16 +90,23 @@ def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determ
                          f"in the {name}.", data=Data(row=row.id, criticals=count, blown_off=False))
 
 
-def row_odds(table: Table) -> tuple[tuple[str, Fraction], ...]:
-    """The chance of each row of ``table`` on one roll of its dice (totals reading one row merged;
-    kept in the engine's preparation: ``prepared.Prepared.row_odds``)."""
+def row_odds(table: Table) -> tuple[tuple[tuple[str, None], Fraction], ...]:
+    """The chance of each row of ``table`` on one roll of its dice, as the answers of the check's
+    :meth:`~critcore.dice.Dice.choose`: (row id, None), the totals reading one row merged (real
+    dice answer (row id, total): :func:`check_answer`). Kept in the engine's preparation:
+    ``prepared.Prepared.row_odds``."""
     from fractions import Fraction
 
-    out: dict[str, Fraction] = {}
+    out: dict[tuple[str, None], Fraction] = {}
     for total, p in parse(table.dice).distribution():
-        row = table.lookup(total).id
+        row = (table.lookup(total).id, None)
         out[row] = out.get(row, Fraction(0)) + p
     return tuple(out.items())
+
+
+def check_answer(answer: tuple[str, int | None]) -> tuple[str, None]:
+    """What exact odds keep of a check's answer (row id, total): the row alone."""
+    return answer[0], None
 
 
 def roll_again_kinds(components: Table) -> frozenset[str]:

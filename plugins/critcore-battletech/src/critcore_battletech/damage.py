@@ -453,11 +453,15 @@ class Resolver:
         self.rolled = True
         label = self.prep.check_label(code)
         table = self.crit_table
-        # one roll; under exact odds the totals that read the same row are taken together
-        row = table.row(self.dice.choose(lambda d: table.lookup(d.roll(self.prep.crit_dice, label).total).id,
-                                         self.prep.row_odds, label))
-        last = self.dice.rolls[-1] if self.dice.rolls and self.dice.rolls[-1].label == label else None
-        self.effects.append(row.effect(table.id, None if last is None else last.total, location=code))
+        # one roll; its answer is the row read and the total (shown in the effect), and under
+        # exact odds the row alone: the totals that read the same row are taken together
+        def check(d: Dice) -> tuple[str, int | None]:
+            total = d.roll(self.prep.crit_dice, label).total
+            return table.lookup(total).id, total
+
+        row_id, total = self.dice.choose(check, self.prep.row_odds, label, C.check_answer)
+        row = table.row(row_id)
+        self.effects.append(row.effect(table.id, total, location=code))
         det = self.prep.determination(row, code, True)
         if det.data["blown_off"]:
             self.blow_off(code)

@@ -43,7 +43,7 @@ class Prepared:
         self._hits: dict[tuple[str, str, bool], Location] = {}
         self._hit_effects: dict[Location, tuple[Effect, ...]] = {}
         self._hit_applied: dict[tuple[Location, bool], Applied] = {}
-        self._row_odds: tuple[tuple[str, Fraction], ...] | None = None
+        self._row_odds: tuple[tuple[tuple[str, None], Fraction], ...] | None = None
         self._labels: dict[str, str] = {}
         # the derived numbers by key, the numbering of their keys and the locations' tallies,
         # shared by the unit memos this preparation's runs start (``unitmemo.Shared``): they
@@ -81,7 +81,7 @@ class Prepared:
             found = self._row_effects[key] = self.crit_table.row(row_id).effect(self.crit_table.id, None, location=code)
         return found
 
-    def row_odds(self) -> tuple[tuple[str, Fraction], ...]:
+    def row_odds(self) -> tuple[tuple[tuple[str, None], Fraction], ...]:
         """The chance of each Determining Critical Hits row (:func:`criticals.row_odds`)."""
         found = self._row_odds
         if found is None:
