@@ -46,8 +46,10 @@ MAX_NODES = 50_000
 """Rolls and outcomes kept, over every tree; past it every tree is forgotten."""
 MAX_ROOTS = 1_024
 """Procedure, parameters and target combinations kept (met once, or with a tree)."""
-MAX_FACES = 64
-"""Outcomes kept per leaf, one for each way of rolling its answers (faces) met first."""
+MAX_FACES = 16
+"""Outcomes kept per leaf, one for each way of rolling its answers (faces) met first (the first is
+always kept: the others are made from it). Few, because of tests of many dice (Shadowrun): their
+faces seldom come again, and keeping them cost more than it saved (measured, performance.md)."""
 
 _SEEN: Any = object()  # met once: a tree is grown from the next run on
 _OPAQUE: Any = object()  # a run disagreed with the kept path: the stages always run
@@ -191,7 +193,7 @@ class Replays:
             node = child
         if node.__class__ is not dict:
             entry[3] = _OPAQUE  # the stages rolled more after this answer before
-        elif len(node) < MAX_FACES and faces not in node:
+        elif not node or (len(node) < MAX_FACES and faces not in node):  # its first is its model
             node[faces] = outcome
             self.nodes += 1
 

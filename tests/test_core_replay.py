@@ -83,7 +83,7 @@ def test_a_seed_gives_the_same_outcomes_with_kept_outcomes_as_without(steps: lis
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(STEP, min_size=1, max_size=80), st.integers(0, 2**32),
-       st.integers(1, 6), st.integers(1, 4), st.integers(1, 3))
+       st.integers(1, 6), st.integers(1, 4), st.integers(0, 3))
 def test_the_same_when_the_trees_are_forgotten_again_and_again(steps: list[Any], seed: int, nodes: int,
                                                                  roots: int, faces: int) -> None:
     """Tiny bounds: trees forgotten every few runs, leaves full at once; still the same outcomes."""
