@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     Stages = Callable[[Procedure, Data, Roller, "Data | None"], Outcome]
 
-MAX_NODES = 50_000
+MAX_NODES = 20_000
 """Rolls and outcomes kept, over every tree; past it every tree is forgotten."""
 MAX_ROOTS = 1_024
 """Procedure, parameters and target combinations kept (met once, or with a tree)."""
