@@ -373,8 +373,8 @@ class Engine:
             self.memos = TargetMemo()
         self.reader_memo: dict[str, Any] = {}  # critcore_read_target's memo, kept for this engine's life
         self.keep_outcomes = True  # run() with random dice hands back kept outcomes (replay.py); False: never
-        self._replays: Replays | None = None
-        self._random_runs = 0
+        self._replays: Replays | None = None  # made at the second run with random dice (replay.py)
+        self._first_random: tuple[Procedure, Data, Data | None] | None = None  # the first such run's question
         for proc in info.procedures:
             self._procedures.setdefault(proc.name, proc)
 
@@ -500,26 +500,26 @@ class Engine:
             roller = make_roller(seed=seed, faces=dice)
         if proc.target == "required" and target is None:
             raise ParamError(f"{self.info.name} {proc.name} needs a target (--target FILE)")
-        state = None if target is None or proc.target == "none" else self._checked(target)
-        if roller.__class__ is RandomRoller and self.keep_outcomes:
+        if target is None or proc.target == "none":
+            state, known = None, True
+        else:  # a target this engine knew before the run (not one read afresh each time) is asked about again
+            known = self._trusted.get(id(target)) is target
+            state = self._checked(target)
+        if roller.__class__ is RandomRoller and self.keep_outcomes and known:
             replays = self._replays
-            if replays is None and self._random_runs:  # the second run with random dice: keep from now on
+            if replays is None:
+                if self._first_random is None:  # a command runs once: its one run imports nothing more
+                    self._first_random = (proc, checked, state)
+                    return self._run_stages(proc, checked, roller, state)
                 from .replay import Replays
 
-                replays = self._replays = Replays(self._run_stages, self._retrust)
-            if replays is not None:
-                return replays.run(proc, checked, roller, state)
-            self._random_runs = 1  # a command runs once: the first run imports nothing more
+                replays = self._replays = Replays(self._run_stages, self._new_target, self._first_random)
+                self._first_random = None
+            return replays.run(proc, checked, roller, state)
         return self._run_stages(proc, checked, roller, state)
 
     def _run_stages(self, procedure: Procedure, params: Data, roller: Roller, target: Data | None) -> Outcome:
         return self.run_context(self._context(procedure, params, roller, target))
-
-    def _retrust(self, state: Data) -> None:
-        """A state this engine produced, handed back again (a kept outcome's): trusted again if
-        it was forgotten since."""
-        if self._trusted.get(id(state)) is not state:
-            self.trust(state)
 
     def run_context(self, ctx: Context) -> Outcome:
         """Call the stages for a prepared context and assemble the outcome (``ctx.stage`` names

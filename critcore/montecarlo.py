@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from itertools import accumulate, chain
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 
+from . import rolltree
 from .dice import DiceExpr, make_test, parse
 from .context import Context
 from .engine import Engine, check_params, direct_caller
@@ -244,7 +245,7 @@ def _with_counts(groups: Sequence[Group], n: int) -> tuple[Group, ...]:
 
 Entry = list[Any]  # [count, determination, location, effects, applied]: one counted kind of resolution
 _SEEN = object()  # a determination whose later stages have rolled once: its tree grows from the next run
-_OPAQUE = object()  # a determination whose later stages did not retrace their rolls: they always run
+_OPAQUE = rolltree.OPAQUE  # a determination whose later stages did not retrace their rolls: they always run
 MAX_NODES = 200_000  # roll-tree branchings kept at once (memory); new paths beyond it are not kept
 FLUSH_AT = 50_000  # distinct entries kept before they are merged by value
 
@@ -368,26 +369,18 @@ class _Tally:
         if node is None:
             self.roots[key] = _SEEN
             return
-        if node is _SEEN:
-            node = self.roots[key] = (trail[0][0], {})
-            self.nodes += 1
-        last = len(trail) - 1
-        for i, (table, roll) in enumerate(trail):
-            if node.__class__ is list or node[0] is not table:
-                self.roots[key] = _OPAQUE
-                return
-            children = node[1]
-            child = children.get(id(roll))
-            if i == last:
-                if child is None:
-                    children[id(roll)] = entry
-                elif child is not entry:
-                    self.roots[key] = _OPAQUE
-                return
-            if child is None:
-                child = children[id(roll)] = (trail[i + 1][0], {})
-                self.nodes += 1
-            node = child
+        tree, added = rolltree.add(None if node is _SEEN else node, [(table, id(roll)) for table, roll in trail],
+                                   entry, _is_entry, _same_entry)
+        self.roots[key] = tree
+        self.nodes += added
+
+
+def _is_entry(node: Any) -> bool:
+    return node.__class__ is list
+
+
+def _same_entry(kept: Any, new: Any) -> bool:
+    return kept is new
 
 
 def _plain_determine(engine: Engine, ctx: Context, dice: SamplingDice) -> tuple[Table, list[Any]] | None:

@@ -24,7 +24,6 @@ else:  # pragma: no cover - Python 3.10 at run time: nothing to tell
         return lambda decorator: decorator
 
 _C = TypeVar("_C", bound=type)
-_R = TypeVar("_R")
 
 
 class _Missing:
@@ -65,19 +64,6 @@ def record_field(*, default: Any = _MISSING, default_factory: Any = _MISSING, in
     """``dataclasses.field`` for a :func:`record` (the arguments records use), plus ``convert``: a
     function ``__init__`` passes the argument through (``convert=tuple``), as attrs' converters."""
     return _Field(default, default_factory, init, repr, compare, convert)
-
-
-def replaced(obj: _R, name: str, value: Any) -> _R:
-    """A copy of the record ``obj`` with the field ``name`` set to ``value``, made without calling
-    ``__init__``: for a value already as ``__init__`` would store it (no ``convert``, no
-    ``__post_init__`` is run). A kept hash is not copied. For hot paths that change one field of
-    a record made before (:mod:`critcore.replay`: a kept outcome with this run's rolls)."""
-    new: _R = object.__new__(obj.__class__)
-    fields = new.__dict__
-    fields.update(obj.__dict__)
-    fields.pop("_hash", None)
-    fields[name] = value
-    return new
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(record_field,))

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fakesystem
-from critcore import hookimpl, replay
+from critcore import hookimpl, replay, rolltree
 from critcore.dice import RandomRoller, ScriptedRoller
 from critcore.engine import Engine
 from critcore.model import Applied, Determination, Procedure, SystemInfo
@@ -87,26 +87,38 @@ def test_a_seed_gives_the_same_outcomes_with_kept_outcomes_as_without(steps: lis
 def test_the_same_when_the_trees_are_forgotten_again_and_again(steps: list[Any], seed: int, nodes: int,
                                                                  roots: int, faces: int) -> None:
     """Tiny bounds: trees forgotten every few runs, leaves full at once; still the same outcomes."""
-    with mock.patch.multiple(replay, MAX_NODES=nodes, MAX_ROOTS=roots, MAX_FACES=faces):
+    with mock.patch.multiple(replay, MAX_NODES=nodes, MAX_ROOTS=roots, MAX_SEEN=roots, MAX_FACES=faces):
         run_both(steps, seed)
 
 
 def test_a_repeated_run_does_not_call_the_stages_again() -> None:
-    """Attack at AC 12 on no target, seed 1: after the tree has grown, the 2,000 runs that meet
-    a path seen before never reach the stages; each outcome still shows its own faces."""
+    """Attack at AC 12 on no target with 1d8 damage: once a path has been met, a run that meets
+    it again does not call the stages. The fake game's paths are the d20's 20 totals, a critical's
+    confirmation die and the damage die: at most 20 + 6 x 8 leaves, so after 3,000 runs (a leaf
+    unmet by then has a chance under 0.1% a run, seed 1) 2,000 more call them at most a few times."""
     plugin, calls = counting(fakesystem)
     engine = fake_engine(True, plugin)
     roller = RandomRoller(1)
-    outs = [engine.run("attack", {"ac": 12}, roller=roller) for _ in range(3_000)]
-    calls[0] = 0
-    outs = [engine.run("attack", {"ac": 12}, roller=roller) for _ in range(2_000)]
-    assert calls[0] < 20  # a critical's damage dice (2d6+1 is not rolled here; 1d8 x the multiplier): few new paths
-    plain = fake_engine(False)
-    again = RandomRoller(1)
     for _ in range(3_000):
-        plain.run("attack", {"ac": 12}, roller=again)
-    assert [o.to_dict() for o in outs] == [plain.run("attack", {"ac": 12}, roller=again).to_dict() for _ in outs]
-    assert len({o.rolls[0].faces for o in outs}) == 20  # every face of the d20 came up, each shown as rolled
+        engine.run("attack", {"ac": 12}, roller=roller)
+    calls[0] = 0
+    for _ in range(2_000):
+        engine.run("attack", {"ac": 12}, roller=roller)
+    assert calls[0] <= 5
+
+
+def test_a_kept_outcome_shows_the_faces_rolled_this_time() -> None:
+    """Damage 3d6: its total has many ways to come up (a total of 10 has 27), and a kept outcome
+    must show the faces of this run, not those of the run it was first worked out on: the same
+    outcomes, faces and all, as the stages run every time, over 3,000 runs of one question."""
+    engines = [fake_engine(True), fake_engine(False)]
+    rollers = [RandomRoller(11), RandomRoller(11)]
+    faces = set()
+    for _ in range(3_000):
+        kept, plain = (e.run("attack", {"ac": 2, "damage": "3d6"}, roller=r) for e, r in zip(engines, rollers))
+        assert kept.to_dict() == plain.to_dict()
+        faces.add(kept.rolls[-1].faces)
+    assert len(faces) > 150  # most of 3d6's 216 ways came up, each shown as rolled
 
 
 def test_typed_or_scripted_dice_always_run_the_stages() -> None:
@@ -142,6 +154,28 @@ def test_a_kept_outcomes_target_is_taken_back_unchecked() -> None:
     assert engine._trusted.get(id(out.target)) is out.target
 
 
+def test_a_state_read_afresh_for_every_run_keeps_nothing() -> None:
+    """A campaign reads its target from the database for every run: a new object each time,
+    never asked about twice. Such runs keep no tree and hold no state (memory stays flat)."""
+    engine = fake_engine()
+    roller = RandomRoller(4)
+    for _ in range(2_000):
+        engine.run("rest", roller=roller, target={"hp": 30})
+    assert engine._replays is None or (not engine._replays.roots and not engine._replays.seen)
+
+
+def test_states_met_once_are_noted_only_among_the_last_few() -> None:
+    """Each outcome's state passed back in (a unit taking hit after hit): every question is new,
+    so no tree grows, and the questions noted as met once stay within their bound."""
+    engine = fake_engine()
+    roller = RandomRoller(6)
+    state = engine.check_target({"hp": 30})
+    for _ in range(2_000):
+        state = engine.run("rest", roller=roller, target=state).target
+    assert engine._replays is not None and not engine._replays.roots
+    assert 0 < len(engine._replays.seen) <= replay.MAX_SEEN
+
+
 # -- a stage that is not pure ------------------------------------------------------------------
 
 class Impure:
@@ -175,7 +209,7 @@ def test_a_stage_that_is_not_pure_turns_the_tree_off_and_still_answers() -> None
     outs = []
     for _ in range(200):
         outs.append(engine.run("roll", roller=roller))
-        if engine._replays is not None and [e[3] for e in engine._replays.roots.values()] == [replay._OPAQUE]:
+        if engine._replays is not None and [e[3] for e in engine._replays.roots.values()] == [rolltree.OPAQUE]:
             break
     else:
         pytest.fail("the tree never found out that the stage is not pure")
@@ -190,7 +224,6 @@ def test_a_stage_that_is_not_pure_turns_the_tree_off_and_still_answers() -> None
 
 # -- the shipped systems --------------------------------------------------------------------------
 
-FIXTURE = Path(__file__).resolve().parents[1] / "plugins" / "critcore-battletech" / "tests" / "fixtures" / "legacy-biped-fb1l.mtf"
 SYSTEM_RUNS = {
     "gurps": [("attack", {"skill": 14}), ("attack", {"skill": 9}), ("attack", {"skill": 18})],
     "shadowrun2": [("wound", {"body": 4, "severity": "serious"}), ("wound", {"body": 2, "severity": "deadly"})],
@@ -210,9 +243,12 @@ def test_every_shipped_system_gives_the_same_outcomes_with_kept_outcomes(system:
         pytest.skip(f"{system} is not installed")
     target: Any = None
     if system == "battletech":
+        from importlib.resources import files
+
         from critcore_battletech.units import unit_from_mtf
 
-        target = unit_from_mtf(FIXTURE.read_bytes(), str(FIXTURE))
+        example = files("critcore_battletech.examples") / "quillback.mtf"  # shipped: an SRM-4 bin in a torso
+        target = unit_from_mtf(example.read_bytes(), "quillback.mtf")
     steps = data.draw(st.lists(st.tuples(st.sampled_from(SYSTEM_RUNS[system]), st.booleans()), min_size=1, max_size=150))
     seed = data.draw(st.integers(0, 2**32))
     engines = [Engine(system), Engine(system)]
