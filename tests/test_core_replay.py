@@ -46,9 +46,9 @@ def counting(plugin: Any) -> tuple[Any, list[int]]:
 
 
 # what a run asks: the procedure, a few parameters (so the same ones come back), and which target
-ATTACK = st.fixed_dictionaries({
-    "ac": st.sampled_from([5, 12, 20]), "bonus": st.sampled_from([0, 3]),
-    "damage": st.sampled_from(["1d8", "2d6+1"]), "where": st.sampled_from([None, "head"]),
+ATTACK = st.fixed_dictionaries({  # few combinations, so that questions come back and trees are followed
+    "ac": st.sampled_from([5, 20]), "bonus": st.sampled_from([0, 3]),
+    "damage": st.sampled_from(["2d6+1", "3d6"]), "where": st.sampled_from([None, "head"]),
 })
 STEP = st.one_of(
     st.tuples(st.just("attack"), ATTACK, st.sampled_from(["none", "start", "last"])),
@@ -76,13 +76,13 @@ def run_both(steps: list[tuple[str, dict[str, Any], str]], seed: int) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(STEP, min_size=1, max_size=60), st.integers(0, 2**32))
+@given(st.lists(STEP, min_size=30, max_size=120), st.integers(0, 2**32))
 def test_a_seed_gives_the_same_outcomes_with_kept_outcomes_as_without(steps: list[Any], seed: int) -> None:
     run_both(steps, seed)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(STEP, min_size=1, max_size=80), st.integers(0, 2**32),
+@given(st.lists(STEP, min_size=30, max_size=80), st.integers(0, 2**32),
        st.integers(1, 6), st.integers(1, 4), st.integers(0, 3))
 def test_the_same_when_the_trees_are_forgotten_again_and_again(steps: list[Any], seed: int, nodes: int,
                                                                  roots: int, faces: int) -> None:
