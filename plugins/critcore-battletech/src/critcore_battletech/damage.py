@@ -473,20 +473,19 @@ class Resolver:
         roll slot by slot, exact odds take :func:`criticals.merged_odds` (the same chances, one
         answer per set of slots, interchangeable slots merged).
         """
-        reroll = self.prep.reroll
+        prep = self.prep
+        reroll = prep.reroll
         reach = self.reach(code)
 
         def one_more(d: Dice, taken: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
             """The slot of the next critical, given the slots already struck (in record-sheet order)."""
-            for where, _, _, ok in reach:
-                left = [i for i in ok if (where, i) not in taken] if taken else list(ok)
+            for where, _, size, ok in reach:
+                left = tuple([i for i in ok if (where, i) not in taken]) if taken else ok
                 if left:
                     break
             else:
                 return tuple(sorted(taken + ((reach[-1][0], -1),), key=_sheet_order))
-            n = len(taken) + 1
-            tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
-            idx = C.choose_slot(d, self.half, self.slots(where), left, tag, reroll)
+            idx = C.choose_slot(d, prep.slot_roll(size, left, label, where, len(taken) + 1 if count > 1 else 0))
             if not taken:
                 return ((where, idx),)
             return tuple(sorted(taken + ((where, idx),), key=_sheet_order))
