@@ -28,6 +28,14 @@ from . import locations as L
 if TYPE_CHECKING:
     from fractions import Fraction
 
+    from critcore.dice import DiceExpr
+
+    SlotRoll = tuple[Table, DiceExpr, str, dict[str, tuple[int, frozenset[int], str]], str | None, frozenset[int]]
+    """How a critical's slot is rolled (:func:`slot_roll`): the half table, its dice and the
+    half roll's label, (first slot, slot-die faces that take the critical, their label) by half
+    row id ("" when no half is rolled), the label of the whole roll when both dice are rolled
+    again (``slot_reroll = both``; else None), and the slots that can take it."""
+
 ROLL_AGAIN = "roll-again"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
@@ -305,7 +313,7 @@ def _without(m: Mapping[str, Any], drop: str) -> tuple[Any, ...]:
     return tuple((k, v) for k, v in sorted(m.items()) if k != drop)
 
 
-class SlotRoll:
+def slot_roll(half: Table, size: int, ok: tuple[int, ...], label: str, reroll: str = "slot") -> SlotRoll:
     """How one critical's slot is rolled (:func:`choose_slot`) among ``ok``, the slots of a
     location of ``size`` slots that can take it (in ascending order and never empty, as
     :func:`hittable` gives them and the caller checks): the labels of the rolls and, for each
@@ -317,54 +325,44 @@ class SlotRoll:
     chosen half, ``both`` rolls both dice again. :func:`slot_odds` gives the same chances in
     closed form.
     """
-
-    __slots__ = ("half", "half_dice", "half_label", "halves", "both", "good", "label")
-
-    def __init__(self, half: Table, size: int, ok: tuple[int, ...], label: str, reroll: str = "slot") -> None:
-        again = "again on a slot that cannot take it"
-        self.half = half
-        self.half_dice = parse(half.dice)
-        self.half_label = f"{label}: half (1-3 upper, 4-6 lower)"
-        self.both = False
-        self.good = frozenset(ok)
-        self.label = f"{label}: half and slot (both again on a slot that cannot take it)"
-        # (first slot, slot-die faces that take it, label) by half row id; "" when no half is rolled
-        self.halves: dict[str, tuple[int, frozenset[int], str]] = {}
-        if size <= 6:
-            self.halves[""] = (1, frozenset(i + 1 for i in ok), f"{label}: slot (1d6, {again})")
-        elif ok[0] < 6 <= ok[-1]:  # slots in both halves: the half is rolled
-            self.both = reroll == "both"
-            for row in half.rows:
-                first = int(row.data.get("first_slot", 1))
-                faces = frozenset(i - first + 2 for i in ok if first - 1 <= i < first + 5)
-                what = "" if self.both else f" ({again})"
-                self.halves[row.id] = (first, faces, f"{label}: slot in slots {first}-{first + 5}{what}")
-        else:
-            first = 1 if ok[0] < 6 else 7
+    again = "again on a slot that cannot take it"
+    # (first slot, slot-die faces that take it, label) by half row id; "" when no half is rolled
+    halves: dict[str, tuple[int, frozenset[int], str]] = {}
+    both: str | None = None
+    if size <= 6:
+        halves[""] = (1, frozenset(i + 1 for i in ok), f"{label}: slot (1d6, {again})")
+    elif ok[0] < 6 <= ok[-1]:  # slots in both halves: the half is rolled
+        if reroll == "both":
+            both = f"{label}: half and slot (both again on a slot that cannot take it)"
+        for row in half.rows:
+            first = int(row.data.get("first_slot", 1))
             faces = frozenset(i - first + 2 for i in ok if first - 1 <= i < first + 5)
-            self.halves[""] = (first, faces, f"{label}: slot in slots {first}-{first + 5} ({again})")
+            halves[row.id] = (first, faces, f"{label}: slot in slots {first}-{first + 5}{'' if both else f' ({again})'}")
+    else:
+        first = 1 if ok[0] < 6 else 7
+        faces = frozenset(i - first + 2 for i in ok if first - 1 <= i < first + 5)
+        halves[""] = (first, faces, f"{label}: slot in slots {first}-{first + 5} ({again})")
+    return half, parse(half.dice), f"{label}: half (1-3 upper, 4-6 lower)", halves, both, frozenset(ok)
 
 
 def choose_slot(dice: Dice, how: SlotRoll) -> int:
-    """Roll for the slot a critical strikes, as ``how`` (a :class:`SlotRoll`) says: the slot die
+    """Roll for the slot a critical strikes, as ``how`` (:func:`slot_roll`) says: the slot die
     (1d6) in a six-slot location or in the only half with a slot that can take it; else the half
     die, then the slot die in that half. A face that cannot take the critical is rolled again
     (with ``slot_reroll = both`` the half too)."""
-    halves = how.halves
-    if how.both:
-        good = how.good
+    half, half_dice, half_label, halves, both, good = how
+    if both is not None:
 
         def attempt(d: Dice) -> int | None:
-            row = how.half.lookup(d.roll(how.half_dice, how.half_label).total)
-            first, _, label = halves[row.id]
+            first, _, label = halves[half.lookup(d.roll(half_dice, half_label).total).id]
             i = first - 2 + d.roll(_D6, label).total
             return i if i in good else None
 
-        return int(dice.until(attempt, how.label))
+        return int(dice.until(attempt, both))
     if "" in halves:
         first, faces, label = halves[""]
     else:
-        first, faces, label = halves[how.half.lookup(dice.roll(how.half_dice, how.half_label).total).id]
+        first, faces, label = halves[half.lookup(dice.roll(half_dice, half_label).total).id]
     return first - 2 + _until_face(dice, faces, label)
 
 

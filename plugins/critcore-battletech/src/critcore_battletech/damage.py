@@ -11,11 +11,10 @@ code path for every roller: a queue of pending actions carried by :meth:`Dice.it
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from critcore.dice import Dice
 from critcore.model import Data, Effect
-from critcore.tables import Row
 
 from . import criticals as C
 from . import effects as E
@@ -23,6 +22,9 @@ from . import locations as L
 from .prepared import Prepared
 from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
+
+if TYPE_CHECKING:
+    from critcore.tables import Row
 
 PILOT_DEAD_AT = 6
 _NO_TAGS: frozenset[str] = frozenset()
@@ -330,11 +332,11 @@ class Resolver:
         once per distinct state however it was reached, and :meth:`merged` says what of a
         state is its identity: the story is left out, and so are the hits of a location
         destroyed on the way (the state handed in is merged too, even with nothing left to
-        roll). The actions before the first roll are carried out by :meth:`start` unless a
-        start kept from an earlier resolution was taken up (:meth:`resume`). Returns the state
-        the cascade leaves, as :meth:`Work.overlay` gives it.
+        roll). The actions before the first roll, and the settling after them, are carried
+        out by :meth:`start` unless a start kept from an earlier resolution was taken up
+        (:meth:`resume`). Returns the state the cascade leaves, as :meth:`Work.overlay` gives it.
         """
-        start = (self.started or self.until_rolled())[0]
+        start = (self.started or self.start())[0]
         end = self.dice.iterate(start, self._step, _no_pending, "cascade", key=self.context_key("cascade"),
                                 merge=self.merged)
         if end is start:  # nothing rolled, nothing left out: this resolver holds the state already
@@ -363,7 +365,7 @@ class Resolver:
 
     def start(self) -> Start:
         """The settling after the pending actions queued, and the actions before the first that
-        rolls dice carried out: where :meth:`finish` takes up the cascade (the caller may keep
+        rolls dice carried out: where :meth:`drain` takes up the cascade (the caller may keep
         it for a resolution with the same actions on the same state: :meth:`resume`)."""
         self.pending.append(("settle",))
         self.started = self.until_rolled()
@@ -634,23 +636,9 @@ class Resolver:
             return
         E.consequences(self, eff)
 
-    def finish(self) -> None:
-        """Carry out what is pending and settle, bring the damage counters up to date and note
-        the PSRs this resolution calls for."""
-        self.cascade_out()
-        self.count_up()
-
-    def cascade_out(self) -> tuple[Data, Data, Data]:
-        """Carry out what is pending and settle (the cascade: :meth:`drain`); the state it
-        leaves, as :meth:`Work.overlay` gives it (the rest of :meth:`finish`, :meth:`count_up`,
-        reads that state, the events and the tags, and nothing else)."""
-        if self.started is None:
-            self.start()
-        return self.drain()
-
     def count_up(self) -> None:
         """Bring the damage counters up to date and note the PSRs this resolution calls for
-        (after :meth:`cascade_out`)."""
+        (after :meth:`drain`: it reads the state the cascade left, its events and tags)."""
         hits, lost = self.tally()
         gyro = hits.get("gyro", 0)
         gyro_before = self.memo.tally()[0].get("gyro", 0)

@@ -263,7 +263,7 @@ def _finish(ctx: Any, res: Resolver, summary: str) -> tuple[Applied, Handed]:
     # numbers and memo, the events) reads only the state it leaves, its events and tags: the
     # same on the same state (cascades that roll differently often end alike), so it is kept in
     # the memo of the state the resolution started from
-    key = ("finish", res.cascade_out(), tuple(res.events), res.tags)
+    key = ("finish", res.drain(), tuple(res.events), res.tags)
     found: tuple[Data, Data, Handed, frozenset[str]] | None = res_memo.answers.get(key)
     if found is None:
         res.count_up()

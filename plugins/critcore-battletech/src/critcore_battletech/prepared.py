@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 ON_A_UNIT = ("critical", "damage")  # procedures whose stages resolve criticals on a unit
-SLOT_ROLLS = 4096  # slot rolls (criticals.SlotRoll) kept before they are forgotten
+SLOT_ROLLS = 4096  # slot rolls (criticals.slot_roll) kept before they are forgotten
 
 
 class Prepared:
@@ -85,7 +85,7 @@ class Prepared:
 
     def slot_roll(self, size: int, ok: tuple[int, ...], label: str, code: str, n: int) -> C.SlotRoll:
         """How the ``n``-th critical of a roll (0: its only one) is rolled among the slots ``ok``
-        of location ``code`` with ``size`` slots (:class:`criticals.SlotRoll`), labelled after
+        of location ``code`` with ``size`` slots (:func:`criticals.slot_roll`), labelled after
         ``label``; kept by its arguments, up to SLOT_ROLLS of them."""
         key = (size, ok, label, code, n)
         found = self._slot_rolls.get(key)
@@ -93,7 +93,7 @@ class Prepared:
             if len(self._slot_rolls) >= SLOT_ROLLS:
                 self._slot_rolls.clear()
             tag = f"{label} {n} ({L.name(code)})" if n else f"{label} ({L.name(code)})"
-            found = self._slot_rolls[key] = C.SlotRoll(self.half, size, ok, tag, self.reroll)
+            found = self._slot_rolls[key] = C.slot_roll(self.half, size, ok, tag, self.reroll)
         return found
 
     def row_odds(self) -> tuple[tuple[str, Fraction], ...]:
