@@ -126,3 +126,32 @@ def test_a_kept_start_is_taken_up_alike_by_real_dice_and_exact_odds(bt_registry:
     fresh = Engine("battletech", registry=bt_registry)
     expected = exact_odds(fresh, "critical", {"location": "LT"}, target=fresh.check_target(mech)).to_json()
     assert exact_odds(engine, "critical", {"location": "LT"}, target=unit).to_json() == expected
+
+
+def test_a_cascade_step_and_its_end_are_kept_and_taken_up_with_this_runs_roll(bt_registry: Any, bt: Any,
+                                                                              mech: dict[str, Any]) -> None:
+    """The LT bin's explosion calls for a check on the left torso, rolled 2 and then 3: the same
+    row (no critical), so what follows the check's dice (Resolver._step) and what follows the
+    cascade (plugin._finish) are the same. The first resolution keeps one of each in the memo,
+    the second takes them up (nothing new kept) and gives a fresh engine's outcome: the same
+    unit, and the check's row with this run's roll, 3."""
+    from critcore_battletech.unitmemo import KEY
+
+    engine = Engine("battletech", registry=bt_registry)
+    unit = engine.check_target(mech)
+    lt = bt.one_crit("LT", 6)
+    first = _run(engine, unit, "LT", lt + ",1,1")
+    assert engine.memos is not None
+    kept = engine.memos.of(unit)
+    assert kept is not None
+    answers = kept[KEY].answers
+    steps = [k for k in answers if k[0] == "step"]
+    ends = [k for k in answers if k[0] == "finish"]
+    assert len(steps) == 1 and len(ends) == 1
+    second = _run(engine, unit, "LT", lt + ",1,2")
+    assert [k for k in answers if k[0] == "step"] == steps and [k for k in answers if k[0] == "finish"] == ends
+    fresh = Engine("battletech", registry=bt_registry)
+    assert second == _run(fresh, fresh.check_target(mech), "LT", lt + ",1,2")
+    assert second["target"] == first["target"]
+    checks = [e["roll"] for e in second["effects"] if e["table"] == "determining-critical-hits"]
+    assert checks == [None, 3]  # the determine stage's row (its roll is among the rolls), then the check's

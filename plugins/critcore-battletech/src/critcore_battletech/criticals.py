@@ -28,6 +28,14 @@ from . import locations as L
 if TYPE_CHECKING:
     from fractions import Fraction
 
+    from critcore.dice import DiceExpr
+
+    SlotRoll = tuple[Table, DiceExpr, str, dict[str, tuple[int, frozenset[int], str]], str | None, frozenset[int]]
+    """How a critical's slot is rolled (:func:`slot_roll`): the half table, its dice and the
+    half roll's label, (first slot, slot-die faces that take the critical, their label) by half
+    row id ("" when no half is rolled), the label of the whole roll when both dice are rolled
+    again (``slot_reroll = both``; else None), and the slots that can take it."""
+
 ROLL_AGAIN = "roll-again"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
@@ -122,12 +130,11 @@ def hittable(slots: Sequence[Mapping[str, Any]], skip: frozenset[str], taken: fr
 _D6 = parse("1d6")
 
 
-def _until_face(dice: Dice, faces: Sequence[int], label: str) -> int:
-    """1d6 again and again until one of ``faces`` comes up (one roll when every face will do:
-    the same roll, recorded the same, as an ``until`` that takes its first attempt)."""
-    if len(faces) == 6:
+def _until_face(dice: Dice, good: frozenset[int], label: str) -> int:
+    """1d6 again and again until one of the faces ``good`` comes up (one roll when every face
+    will do: the same roll, recorded the same, as an ``until`` that takes its first attempt)."""
+    if len(good) == 6:
         return dice.roll(_D6, label).total
-    good = frozenset(faces)
 
     def attempt(d: Dice) -> int | None:
         face = d.roll(_D6, label).total
@@ -313,35 +320,57 @@ def _without(m: Mapping[str, Any], drop: str) -> tuple[Any, ...]:
     return tuple((k, v) for k, v in sorted(m.items()) if k != drop)
 
 
-def choose_slot(dice: Dice, half: Table, slots: Sequence[Mapping[str, Any]], ok: list[int], label: str,
-                reroll: str = "slot") -> int:
-    """Roll for the slot a critical strikes among ``slots``; ``ok`` lists those it can strike
-    (in ascending order and never empty, as :func:`hittable` gives them and the caller checks).
+def slot_roll(half: Table, size: int, ok: tuple[int, ...], label: str, reroll: str = "slot") -> SlotRoll:
+    """How one critical's slot is rolled (:func:`choose_slot`) among ``ok``, the slots of a
+    location of ``size`` slots that can take it (in ascending order and never empty, as
+    :func:`hittable` gives them and the caller checks): the labels of the rolls and, for each
+    half the half die can pick, its first slot and the slot-die faces that take the critical.
+    They depend on nothing else, so an engine's preparation keeps one per arguments
+    (``prepared.Prepared.slot_roll``) instead of working them out at every roll.
 
     ``reroll`` is the ``slot_reroll`` option: ``slot`` rolls only the slot die again within the
     chosen half, ``both`` rolls both dice again. :func:`slot_odds` gives the same chances in
     closed form.
     """
     again = "again on a slot that cannot take it"
-    if len(slots) <= 6:
-        return _until_face(dice, [i + 1 for i in ok], f"{label}: slot (1d6, {again})") - 1
-    if ok[0] < 6 <= ok[-1]:  # slots in both halves: the half is rolled
+    # (first slot, slot-die faces that take it, label) by half row id; "" when no half is rolled
+    halves: dict[str, tuple[int, frozenset[int], str]] = {}
+    both: str | None = None
+    if size <= 6:
+        halves[""] = (1, frozenset(i + 1 for i in ok), f"{label}: slot (1d6, {again})")
+    elif ok[0] < 6 <= ok[-1]:  # slots in both halves: the half is rolled
         if reroll == "both":
-            good = frozenset(ok)
-
-            def attempt(d: Dice) -> int | None:
-                row = half.lookup(d.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
-                first = int(row.data.get("first_slot", 1))
-                i = first - 2 + d.roll(_D6, f"{label}: slot in slots {first}-{first + 5}").total
-                return i if i in good else None
-
-            return int(dice.until(attempt, f"{label}: half and slot (both again on a slot that cannot take it)"))
-        row = half.lookup(dice.roll(half.dice, f"{label}: half (1-3 upper, 4-6 lower)").total)
-        first = int(row.data.get("first_slot", 1))
+            both = f"{label}: half and slot (both again on a slot that cannot take it)"
+        for row in half.rows:
+            first = int(row.data.get("first_slot", 1))
+            faces = frozenset(i - first + 2 for i in ok if first - 1 <= i < first + 5)
+            halves[row.id] = (first, faces, f"{label}: slot in slots {first}-{first + 5}{'' if both else f' ({again})'}")
     else:
         first = 1 if ok[0] < 6 else 7
-    faces = [i - first + 2 for i in ok if first - 1 <= i < first + 5]
-    return first - 2 + _until_face(dice, faces, f"{label}: slot in slots {first}-{first + 5} ({again})")
+        faces = frozenset(i - first + 2 for i in ok if first - 1 <= i < first + 5)
+        halves[""] = (first, faces, f"{label}: slot in slots {first}-{first + 5} ({again})")
+    return half, parse(half.dice), f"{label}: half (1-3 upper, 4-6 lower)", halves, both, frozenset(ok)
+
+
+def choose_slot(dice: Dice, how: SlotRoll) -> int:
+    """Roll for the slot a critical strikes, as ``how`` (:func:`slot_roll`) says: the slot die
+    (1d6) in a six-slot location or in the only half with a slot that can take it; else the half
+    die, then the slot die in that half. A face that cannot take the critical is rolled again
+    (with ``slot_reroll = both`` the half too)."""
+    half, half_dice, half_label, halves, both, good = how
+    if both is not None:
+
+        def attempt(d: Dice) -> int | None:
+            first, _, label = halves[half.lookup(d.roll(half_dice, half_label).total).id]
+            i = first - 2 + d.roll(_D6, label).total
+            return i if i in good else None
+
+        return int(dice.until(attempt, both))
+    if "" in halves:
+        first, faces, label = halves[""]
+    else:
+        first, faces, label = halves[half.lookup(dice.roll(half_dice, half_label).total).id]
+    return first - 2 + _until_face(dice, faces, label)
 
 
 def generic_slot(dice: Dice, half: Table, code: str, label: str) -> tuple[int, str]:

@@ -11,7 +11,7 @@ code path for every roller: a queue of pending actions carried by :meth:`Dice.it
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from critcore.dice import Dice
 from critcore.model import Data, Effect
@@ -22,6 +22,9 @@ from . import locations as L
 from .prepared import Prepared
 from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
+
+if TYPE_CHECKING:
+    from critcore.tables import Row
 
 PILOT_DEAD_AT = 6
 _NO_TAGS: frozenset[str] = frozenset()
@@ -309,12 +312,12 @@ class Resolver:
         if self.destroyed:
             self.change(f"No critical check for the {L.name(code)}: the 'Mech is already destroyed")
             return
-        batch = self._roll_check(code)
-        if batch:
-            self.apply_batch(batch)
+        row, effect, picks = self._roll_check(code)
+        self.effects.append(effect)
+        self._checked(code, row, picks)
 
     # -- the cascade: a queue of pending actions, one code path for every roller ---------------
-    def drain(self) -> None:
+    def drain(self) -> tuple[Data, Data, Data]:
         """Carry out the pending actions (critical checks, the criticals they call for, the
         settling after each roll's criticals) with :meth:`critcore.dice.Dice.iterate`.
 
@@ -329,16 +332,18 @@ class Resolver:
         once per distinct state however it was reached, and :meth:`merged` says what of a
         state is its identity: the story is left out, and so are the hits of a location
         destroyed on the way (the state handed in is merged too, even with nothing left to
-        roll). The actions before the first roll are carried out by :meth:`start` unless a
-        start kept from an earlier resolution was taken up (:meth:`resume`).
+        roll). The actions before the first roll, and the settling after them, are carried
+        out by :meth:`start` unless a start kept from an earlier resolution was taken up
+        (:meth:`resume`). Returns the state the cascade leaves, as :meth:`Work.overlay` gives it.
         """
-        start = (self.started or self.until_rolled())[0]
+        start = (self.started or self.start())[0]
         end = self.dice.iterate(start, self._step, _no_pending, "cascade", key=self.context_key("cascade"),
                                 merge=self.merged)
         if end is start:  # nothing rolled, nothing left out: this resolver holds the state already
             if self._forgotten(start[0]):  # exact odds would have forgotten these hits: not the state's alone
                 self.rolled = True
-            return
+            kept: tuple[Data, Data, Data] = start[0]
+            return kept
         self.rolled = True  # the answer came through the dice (a check rolled, or the story left out)
         overlay, events, _, tags, (changes, effects) = end
         self.w.adopt(overlay)
@@ -346,6 +351,8 @@ class Resolver:
         self.changes, self.effects = list(changes), list(effects)
         for e in events:
             self.event(e)
+        adopted: tuple[Data, Data, Data] = overlay
+        return adopted
 
     def until_rolled(self) -> Start:
         """Carry out the pending actions before the first that rolls dice (:meth:`drain`'s
@@ -358,7 +365,7 @@ class Resolver:
 
     def start(self) -> Start:
         """The settling after the pending actions queued, and the actions before the first that
-        rolls dice carried out: where :meth:`finish` takes up the cascade (the caller may keep
+        rolls dice carried out: where :meth:`drain` takes up the cascade (the caller may keep
         it for a resolution with the same actions on the same state: :meth:`resume`)."""
         self.pending.append(("settle",))
         self.started = self.until_rolled()
@@ -395,16 +402,44 @@ class Resolver:
         return action[0] == "check" and not self.destroyed and not self.w.loc(action[1]).get("destroyed")
 
     def _step(self, dice: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
-        """One pending action carried out on a copy of the state."""
+        """One pending action carried out on a copy of the state, and the actions after it up to
+        the next that rolls dice.
+
+        A step starts with a critical check that rolls (:meth:`until_rolled` and every step stop
+        before one). Once its dice have answered (the row, the slots struck), the rest rolls
+        none: on the same state with the same answers it comes to the same state and adds the
+        same to the story, so it is kept in the unit's memo (the state a resolution starts from)
+        and taken up again; only the check's own row, which tells its roll, is made each time."""
         overlay, events, queue, tags, (changes, effects) = state
         sub = self.fork(dice, overlay)
         sub.tags = tags
-        sub.changes, sub.effects = list(changes), list(effects)
-        queue = sub._carry_out(queue)
-        while queue and not sub._rolls(queue[0]):  # the actions up to the next roll: one step
-            queue = sub._carry_out(queue)
-        new_events = events + tuple(e for e in sub.events if e not in events)
-        return sub.w.overlay(), new_events, queue, sub.tags, (tuple(sub.changes), tuple(sub.effects))
+        if not sub._rolls(queue[0]):  # not met from a start or a step; carried out as it comes
+            sub.changes, sub.effects = list(changes), list(effects)
+            return sub._until_roll(sub._carry_out(queue), events, (), ())
+        code = queue[0][1]
+        row, effect, picks = sub._roll_check(code)
+        key = ("step", overlay, events, queue, tags, row.id, picks, self.turn)
+        found: tuple[Any, ...] | None = self.memo.answers.get(key)
+        if found is None:
+            sub._checked(code, row, picks)
+            rest = queue[1:]
+            if sub.pending:
+                rest = tuple(sub.pending) + rest
+                sub.pending = []
+            found = self.memo.remember(key, sub._until_roll(rest, events, (), ()))
+        overlay, events, queue, tags, (more_changes, more_effects) = found
+        return overlay, events, queue, tags, (changes + more_changes, effects + (effect,) + more_effects)
+
+    def _until_roll(self, queue: tuple[Any, ...], events: tuple[str, ...], changes: tuple[str, ...],
+                    effects: tuple[Effect, ...]) -> tuple[Any, ...]:
+        """The actions of ``queue`` carried out up to the next that rolls dice: the cascade's
+        state after them (this resolver's changes and rows added to ``changes`` and ``effects``,
+        its new events to ``events``)."""
+        while queue and not self._rolls(queue[0]):
+            queue = self._carry_out(queue)
+        new_events = events + tuple(e for e in self.events if e not in events)
+        return (self.w.overlay(), new_events, queue, self.tags,
+                (changes + tuple(self.changes), effects + tuple(self.effects)))
 
     def merged(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """What exact odds keep of a cascade's state (the ``merge`` of :meth:`Dice.iterate`; real
@@ -447,9 +482,10 @@ class Resolver:
         sub.changes, sub.effects, sub.events, sub.pending = [], [], [], []
         return sub
 
-    def _roll_check(self, code: str) -> list[Effect]:
-        """Roll Determining Critical Hits for a location: a blown-off location is dealt with
-        here; otherwise the criticals' slots are chosen and returned, to be applied."""
+    def _roll_check(self, code: str) -> tuple[Row, Effect, tuple[tuple[str, int], ...]]:
+        """Roll Determining Critical Hits for a location, and the slots of the criticals it calls
+        for: the row, its effect (with the roll) and the slots (:meth:`picks`; none when the
+        location is blown off or no critical follows). :meth:`_checked` carries them out."""
         self.rolled = True
         label = self.prep.check_label(code)
         table = self.crit_table
@@ -461,13 +497,18 @@ class Resolver:
 
         row_id, total = self.dice.choose(check, self.prep.row_odds, label, C.check_answer)
         row = table.row(row_id)
-        self.effects.append(row.effect(table.id, total, location=code))
+        effect = row.effect(table.id, total, location=code)
         det = self.prep.determination(row, code, True)
-        if det.data["blown_off"]:
+        count = 0 if det.data["blown_off"] else int(det.data["criticals"])
+        return row, effect, tuple(self.picks(code, count, "critical")) if count else ()
+
+    def _checked(self, code: str, row: Row, picks: tuple[tuple[str, int], ...]) -> None:
+        """What a critical check's row and slots (:meth:`_roll_check`) do, with no dice: a
+        blown-off location goes; the criticals' slots are marked and their acts queued."""
+        if self.prep.determination(row, code, True).data["blown_off"]:
             self.blow_off(code)
-        elif det.data["criticals"]:
-            return self.choose(code, int(det.data["criticals"]), "critical")
-        return []
+        elif picks:
+            self.apply_batch(self.struck(code, picks))
 
     def picks(self, code: str, count: int, label: str) -> list[tuple[str, int]]:
         """Roll the slots ``count`` criticals strike, starting in location ``code``.
@@ -477,20 +518,19 @@ class Resolver:
         roll slot by slot, exact odds take :func:`criticals.merged_odds` (the same chances, one
         answer per set of slots, interchangeable slots merged).
         """
-        reroll = self.prep.reroll
+        prep = self.prep
+        reroll = prep.reroll
         reach = self.reach(code)
 
         def one_more(d: Dice, taken: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
             """The slot of the next critical, given the slots already struck (in record-sheet order)."""
-            for where, _, _, ok in reach:
-                left = [i for i in ok if (where, i) not in taken] if taken else list(ok)
+            for where, _, size, ok in reach:
+                left = tuple([i for i in ok if (where, i) not in taken]) if taken else ok
                 if left:
                     break
             else:
                 return tuple(sorted(taken + ((reach[-1][0], -1),), key=_sheet_order))
-            n = len(taken) + 1
-            tag = f"{label} {n} ({L.name(where)})" if count > 1 else f"{label} ({L.name(where)})"
-            idx = C.choose_slot(d, self.half, self.slots(where), left, tag, reroll)
+            idx = C.choose_slot(d, prep.slot_roll(size, left, label, where, len(taken) + 1 if count > 1 else 0))
             if not taken:
                 return ((where, idx),)
             return tuple(sorted(taken + ((where, idx),), key=_sheet_order))
@@ -546,10 +586,6 @@ class Resolver:
             where = nxt if nxt is not None and self.w.has(nxt) else None
         return tuple(out)
 
-    def choose(self, code: str, count: int, label: str) -> list[Effect]:
-        """Roll the slots of ``count`` criticals in a location and say what each strikes."""
-        return self.struck(code, self.picks(code, count, label))
-
     def struck(self, code: str, picks: Sequence[tuple[str, int]]) -> list[Effect]:
         """What the criticals of a roll in ``code`` strike, in the slots :meth:`picks` chose
         (no dice: the same picks on the same state give the same effects)."""
@@ -604,12 +640,9 @@ class Resolver:
             return
         E.consequences(self, eff)
 
-    def finish(self) -> None:
-        """Carry out what is pending and settle, bring the damage counters up to date and note
-        the PSRs this resolution calls for."""
-        if self.started is None:
-            self.start()
-        self.drain()
+    def count_up(self) -> None:
+        """Bring the damage counters up to date and note the PSRs this resolution calls for
+        (after :meth:`drain`: it reads the state the cascade left, its events and tags)."""
         hits, lost = self.tally()
         gyro = hits.get("gyro", 0)
         gyro_before = self.memo.tally()[0].get("gyro", 0)

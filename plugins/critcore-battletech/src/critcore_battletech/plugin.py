@@ -258,23 +258,31 @@ Handed = dict[str, UnitMemo]  # the memo handed on to the state a resolution lea
 
 
 def _finish(ctx: Any, res: Resolver, summary: str) -> tuple[Applied, Handed]:
-    res.finish()
-    state = res.w.result()
-    memo = res.memo
-    key = read_key_after(res.w, memo.key(), memo.counted(), memo.numbering)
-    data = Data(psr_now=tuple(res.events), derived=memo.derived.of(key, state))
-    # the memo of the new state, handed on to the next resolution on it
-    handed: Handed = {UNIT_MEMO: memo.after(state, key)}
+    res_memo = res.memo
+    # what follows the cascade (the damage counters, the PSRs, the new state with its derived
+    # numbers and memo, the events) reads only the state it leaves, its events and tags: the
+    # same on the same state (cascades that roll differently often end alike), so it is kept in
+    # the memo of the state the resolution started from
+    key = ("finish", res.drain(), tuple(res.events), res.tags)
+    found: tuple[Data, Data, Handed, frozenset[str]] | None = res_memo.answers.get(key)
+    if found is None:
+        res.count_up()
+        state = res.w.result()
+        derived_key = read_key_after(res.w, res_memo.key(), res_memo.counted(), res_memo.numbering)
+        data = Data(psr_now=tuple(res.events), derived=res_memo.derived.of(derived_key, state))
+        if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
+            # the first resolution after an import repeats what the import could not read
+            data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
+        # the memo of the new state, handed on to the next resolution on it
+        found = res_memo.remember(key, (state, data, {UNIT_MEMO: res_memo.after(state, derived_key)},
+                                        unit_tags(res.w, res.tags)))
+    state, data, handed, tags = found
     ctx.hand_on(state, handed)
-    if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
-        # the first resolution after an import repeats what the import could not read
-        data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
     if state.get("destroyed") and not ctx.target.get("destroyed"):
         summary += f"; the 'Mech is destroyed ({state.get('destroyed_reason')})"
     # the story (changes told, rows rolled) is what real dice keep; exact odds left it out of
     # the cascade's merged states (Resolver.merged), so their outcomes have none
-    return Applied(summary, tuple(res.changes), state, tuple(res.effects), data,
-                   tags=unit_tags(res.w, res.tags)), handed
+    return Applied(summary, tuple(res.changes), state, tuple(res.effects), data, tags=tags), handed
 
 
 def _no_critical(ctx: Any, determination: Determination, turn: int | None) -> Applied:

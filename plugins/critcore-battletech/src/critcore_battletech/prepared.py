@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 ON_A_UNIT = ("critical", "damage")  # procedures whose stages resolve criticals on a unit
+SLOT_ROLLS = 4096  # slot rolls (criticals.slot_roll) kept before they are forgotten
 
 
 class Prepared:
@@ -45,6 +46,7 @@ class Prepared:
         self._hit_applied: dict[tuple[Location, bool], Applied] = {}
         self._row_odds: tuple[tuple[tuple[str, None], Fraction], ...] | None = None
         self._labels: dict[str, str] = {}
+        self._slot_rolls: dict[tuple[int, tuple[int, ...], str, str, int], C.SlotRoll] = {}
         # the derived numbers by key, the numbering of their keys and the locations' tallies,
         # shared by the unit memos this preparation's runs start (``unitmemo.Shared``): they
         # follow from the components table and the state alone, so they outlive a target
@@ -79,6 +81,19 @@ class Prepared:
         found = self._row_effects.get(key)
         if found is None:
             found = self._row_effects[key] = self.crit_table.row(row_id).effect(self.crit_table.id, None, location=code)
+        return found
+
+    def slot_roll(self, size: int, ok: tuple[int, ...], label: str, code: str, n: int) -> C.SlotRoll:
+        """How the ``n``-th critical of a roll (0: its only one) is rolled among the slots ``ok``
+        of location ``code`` with ``size`` slots (:func:`criticals.slot_roll`), labelled after
+        ``label``; kept by its arguments, up to SLOT_ROLLS of them."""
+        key = (size, ok, label, code, n)
+        found = self._slot_rolls.get(key)
+        if found is None:
+            if len(self._slot_rolls) >= SLOT_ROLLS:
+                self._slot_rolls.clear()
+            tag = f"{label} {n} ({L.name(code)})" if n else f"{label} ({L.name(code)})"
+            found = self._slot_rolls[key] = C.slot_roll(self.half, size, ok, tag, self.reroll)
         return found
 
     def row_odds(self) -> tuple[tuple[tuple[str, None], Fraction], ...]:
