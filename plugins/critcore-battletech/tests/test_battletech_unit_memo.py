@@ -155,3 +155,22 @@ def test_a_cascade_step_and_its_end_are_kept_and_taken_up_with_this_runs_roll(bt
     assert second["target"] == first["target"]
     checks = [e["roll"] for e in second["effects"] if e["table"] == "determining-critical-hits"]
     assert checks == [None, 3]  # the determine stage's row (its roll is among the rolls), then the check's
+
+
+def test_a_kept_step_is_told_apart_by_the_row_its_check_read(bt_registry: Any, mech: dict[str, Any]) -> None:
+    """13 damage to the right arm (armour 12): 1 reaches the structure, so its critical check is
+    rolled. On one unit object, a check of 2 (no critical) and then one of 12 on the same state:
+    neither strikes a slot, but a 12 blows a limb off (Determining Critical Hits), so the second
+    must not be given the first one's kept step. Both are what a fresh engine gives."""
+
+    def damage(engine: Engine, unit: Any, dice: str) -> dict[str, Any]:
+        out = engine.run("damage", {"location": "RA", "amount": 13}, roller=ScriptedRoller(dice), target=unit)
+        return out.to_dict()
+
+    engine = Engine("battletech", registry=bt_registry)
+    unit = engine.check_target(mech)
+    for dice in ("1,1", "6,6", "1,2", "6,6"):
+        fresh = Engine("battletech", registry=bt_registry)
+        got = damage(engine, unit, dice)
+        assert got == damage(fresh, fresh.check_target(mech), dice)
+        assert got["target"]["locations"]["RA"]["blown_off"] is (dice == "6,6")

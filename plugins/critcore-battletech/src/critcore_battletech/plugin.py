@@ -92,7 +92,7 @@ def critcore_system() -> SystemInfo:
 
 @hookimpl
 def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: Any) -> Prepared:
-    """The rows' answers, the tables and the options' values, once per engine (prepared.py)."""
+    """The rows' answers, the tables and the options' values, once per procedure and parameters on an engine (prepared.py)."""
     return Prepared(procedure.name, params, options, tables)
 
 
@@ -263,7 +263,8 @@ def _finish(ctx: Any, res: Resolver, summary: str) -> tuple[Applied, Handed]:
     # numbers and memo, the events) reads only the state it leaves, its events and tags: the
     # same on the same state (cascades that roll differently often end alike), so it is kept in
     # the memo of the state the resolution started from
-    key = ("finish", res.drain(), tuple(res.events), res.tags)
+    left = res.drain()  # the cascade carried out: the state it leaves
+    key = ("finish", left, tuple(res.events), res.tags)
     found: tuple[Data, Data, Handed, frozenset[str]] | None = res_memo.answers.get(key)
     if found is None:
         res.count_up()
