@@ -29,7 +29,8 @@ def fake_engine(keep: bool = True, plugin: Any = fakesystem) -> Engine:
 
 
 def counting(plugin: Any) -> tuple[Any, list[int]]:
-    """``plugin`` with its determine stage counted."""
+    """``plugin`` with the calls of its first stages counted (determine for a resolution,
+    treat for a treat procedure: every run calls one of them)."""
     calls = [0]
     module = types.ModuleType("counted_" + plugin.__name__)
     for name in dir(plugin):
@@ -41,7 +42,13 @@ def counting(plugin: Any) -> tuple[Any, list[int]]:
         calls[0] += 1
         return plugin.critcore_determine(ctx)
 
+    @hookimpl
+    def critcore_treat(ctx: Any) -> Any:
+        calls[0] += 1
+        return plugin.critcore_treat(ctx)
+
     module.critcore_determine = critcore_determine  # type: ignore[attr-defined]
+    module.critcore_treat = critcore_treat  # type: ignore[attr-defined]
     return module, calls
 
 
@@ -142,15 +149,21 @@ def test_off_runs_the_stages_every_time() -> None:
 
 
 def test_a_kept_outcomes_target_is_taken_back_unchecked() -> None:
-    """The state a kept outcome hands back is trusted by the engine, even after the engine forgot
-    it: passed in again it is not checked again."""
-    engine = fake_engine()
+    """The state a kept outcome hands back is trusted by the engine again, even after the engine
+    forgot it (its bound trims what it trusts): passed in again it is not checked again. Resting
+    rolls one 1d4, so after 200 rests every answer has a kept outcome, and the next rest calls no
+    stage."""
+    plugin, calls = counting(fakesystem)
+    engine = fake_engine(True, plugin)
     start = engine.check_target({"hp": 30})
     roller = RandomRoller(5)
     for _ in range(200):
-        out = engine.run("rest", roller=roller, target=start)
-    engine._trusted.clear()
+        engine.run("rest", roller=roller, target=start)
+    for key in [k for k, state in engine._trusted.items() if state is not start]:
+        del engine._trusted[key]  # the engine forgot every state it handed back
+    before = calls[0]
     out = engine.run("rest", roller=roller, target=start)
+    assert calls[0] == before  # a kept outcome: no stage ran
     assert engine._trusted.get(id(out.target)) is out.target
 
 

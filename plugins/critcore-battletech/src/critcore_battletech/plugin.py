@@ -92,7 +92,8 @@ def critcore_system() -> SystemInfo:
 
 @hookimpl
 def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: Any) -> Prepared:
-    """The rows' answers, the tables and the options' values, once per procedure and parameters on an engine (prepared.py)."""
+    """The rows' answers, the tables and the options' values, once per procedure and parameters
+    on an engine (prepared.py)."""
     return Prepared(procedure.name, params, options, tables)
 
 
