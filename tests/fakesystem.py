@@ -11,8 +11,8 @@ from __future__ import annotations
 from critcore import hookimpl
 from critcore.dice.dice import parse
 from critcore.errors import ParamError
-from critcore.engine.hookspecs import RollLookup
-from critcore.engine.model import Applied, Data, Determination, Event, Location, Option, Param, Procedure, SystemInfo
+from critcore.stages.hookspecs import RollLookup
+from critcore.model import Applied, Data, Determination, Event, Location, Option, Param, Procedure, SystemInfo
 
 INFO = SystemInfo(
     name="fake",
@@ -162,7 +162,7 @@ def critcore_read_target(path, text):
 @hookimpl
 def critcore_examples():
     """One example character, as `crit examples` writes it."""
-    from critcore.engine.examples import Example
+    from critcore.stages.examples import Example
 
     return [Example("hero.json", '{"hp": 12}\n', "a fake hero with 12 hp")]
 

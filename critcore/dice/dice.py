@@ -26,7 +26,7 @@ from math import floor
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
 from critcore.errors import Aborted, DiceError
-from critcore.engine.model import Roll, record
+from critcore.model import Roll, record
 
 if TYPE_CHECKING:
     import _random

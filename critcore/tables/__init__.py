@@ -2,5 +2,5 @@
 (``rowschema``), and data files read from an installed package (``resources``).
 
 May import: ``critcore.errors``, ``critcore._speed``, ``critcore.files``, ``critcore.dice``,
-``critcore.engine.model``.
+``critcore.model``.
 """

@@ -36,7 +36,7 @@ class FileSession:
         """Write the outcome's new state to the save destination (None if nothing is saved)."""
         if self.dest is None or outcome.target is None:
             return None
-        from critcore.engine.model import thaw
+        from critcore.model import thaw
         from critcore.targets.state import dumps, toml_keeping_layout, write_atomic
 
         state = thaw(outcome.target)

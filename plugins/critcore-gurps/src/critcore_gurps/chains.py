@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from critcore.dice.dice import parse
-from critcore.engine.model import Effect, record
+from critcore.plugin import parse
+from critcore.plugin import Effect, record
 
 from .determine import damage_of
 from .reference import RULES, success_roll
@@ -92,7 +92,7 @@ def _broken(row: Any, f: Fumble) -> bool:
 def _treated(ctx: Any, t: Any, row: Any, r: int, new: int, why: str, f: Fumble, reroll_self: bool) -> list[Effect]:
     if t.lookup(new) is row:
         # a (house-rule) row that says "treat as" a roll it covers itself would never end
-        from critcore.errors import TableError
+        from critcore.plugin import TableError
 
         raise TableError(f"{t.source}: row {row.id!r} is treated as roll {new}, which is the same row")
     first = row.effect(t.id, r, outcome=f"{why}: use result {new}")

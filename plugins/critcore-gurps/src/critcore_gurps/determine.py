@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from critcore.dice.dice import parse
-from critcore.errors import ParamError
-from critcore.engine.hookspecs import RollLookup
-from critcore.engine.model import Data, Determination, Location, Procedure, record
+from critcore.plugin import parse
+from critcore.plugin import ParamError
+from critcore.plugin import RollLookup
+from critcore.plugin import Data, Determination, Location, Procedure, record
 
 from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
@@ -64,7 +64,7 @@ def check_location(procedure: str, params: Data, damage: DamageSpec | None,
         return
     rule = LOCATIONS.get(where)
     if rule is None or (allowed is not None and where not in allowed):
-        from critcore.engine.loader import did_you_mean
+        from critcore.plugin import did_you_mean
 
         names = allowed or (*LOCATIONS, "random")
         what = "unknown location" if rule is None else f"{procedure} cannot use location"
