@@ -96,6 +96,7 @@ class Plan:
     damage: DamageSpec | None  # --damage, read
     aim: str | None = None  # the location aimed at, by name (a body type's own part is looked up by locate)
     aim_given: bool = False  # --location was given (not the default torso)
+    deferred: bool = False  # aim is none of the humanoid's locations: checked against the target's body
 
 
 
@@ -132,7 +133,8 @@ def prepare(procedure: Procedure, params: Data, options: Data) -> Plan:
             where = DEFAULT_LOCATION
         location = AIMED.get(where) if where is not None else None
     aim = where if where not in (None, "random") else None
-    return Plan(name, results, label, location, damage, aim, p.get("location") not in (None, "random"))
+    return Plan(name, results, label, location, damage, aim, p.get("location") not in (None, "random"),
+                aim is not None and aim not in LOCATIONS)
 
 
 def plan_of(ctx: Any) -> Plan:
@@ -149,8 +151,21 @@ def damage_of(ctx: Any) -> DamageSpec | None:
     return plan_of(ctx).damage
 
 
+def check_aim(ctx: Any, plan: Plan) -> None:
+    """A --location that is none of the humanoid's, checked against the target's own body
+    before any roll (a wing of a winged quadruped); without such a body, the usual refusal."""
+    if ctx.target is not None and "body" in ctx.target:
+        from .bodies import rule_at
+
+        rule_at(ctx, plan.aim)
+    else:
+        check_location("hit", {"location": plan.aim}, None)
+
+
 def determine(ctx: Any) -> Determination | None:
     plan = plan_of(ctx)
+    if plan.deferred:
+        check_aim(ctx, plan)
     if plan.results:
         found: Determination | None = plan.results[ctx.dice.roll(D3, plan.label).total]
         return found
