@@ -179,19 +179,30 @@ def locate_on_body(ctx: Any, plan: Any) -> Location:
     body = body_of(ctx)
     assert body is not None
     aim = plan.aim
-    if aim is not None and not plan.aim_given and aim not in body.parts:
-        aim = next(iter(body.parts))
     if aim is None:
         total = ctx.dice.roll(D6S[body.dice] if body.dice in D6S else f"{body.dice}d6",
                               f"hit location ({body.name} table)").total
         return body.rolled(total).rolled  # type: ignore[no-any-return]
+    return aimed_part(ctx, plan).location
+
+
+def aimed_part(ctx: Any, plan: Any) -> Part:
+    """The part ``plan.aim`` names on the target's body; refused in one line when the body
+    lacks it. The default location (none given), or a head location of a headless body given
+    to ``head-blow``, falls to the torso or the body's first location."""
+    body = body_of(ctx)
+    assert body is not None
+    aim = plan.aim
+    if aim not in body.parts and (not plan.aim_given or (not body.head and LOCATIONS.get(aim) is not None
+                                                         and LOCATIONS[aim].head_blow)):
+        aim = UNCOVERED if UNCOVERED in body.parts else next(iter(body.parts))
     part = body.part(aim)
     rule_at(ctx, aim)  # refuses a part the character lacks (Injury Tolerance)
     damage = plan.damage
     if part.rule.aim_types and damage is not None and plan.aim_given and damage.dtype not in part.rule.aim_types:
         raise ParamError(f"--location: a {damage.dtype} attack cannot be aimed at the {part.rule.name} "
                          f"(only {', '.join(part.rule.aim_types)})")
-    return part.location
+    return part
 
 
 def _ranges_text(rolls: Any) -> str:

@@ -155,16 +155,16 @@ def check_aim(ctx: Any, plan: Plan) -> None:
     """A --location that is none of the humanoid's, checked against the target's own body
     before any roll (a wing of a winged quadruped); without such a body, the usual refusal."""
     if ctx.target is not None and "body" in ctx.target:
-        from .bodies import rule_at
+        from .bodies import aimed_part
 
-        rule_at(ctx, plan.aim)
+        aimed_part(ctx, plan)
     else:
         check_location("hit", {"location": plan.aim}, None)
 
 
 def determine(ctx: Any) -> Determination | None:
     plan = plan_of(ctx)
-    if plan.deferred:
+    if plan.deferred or (plan.aim is not None and ctx.target is not None and "body" in ctx.target):
         check_aim(ctx, plan)
     if plan.results:
         found: Determination | None = plan.results[ctx.dice.roll(D3, plan.label).total]
