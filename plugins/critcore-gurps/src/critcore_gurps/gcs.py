@@ -69,6 +69,15 @@ def _value(attrs: Mapping[str, Mapping[str, Any]], key: str, path: str, field: s
     return _number(calc[field], path, f"attribute {key!r} calc.{field}")
 
 
+def _current(attrs: Mapping[str, Mapping[str, Any]], key: str, value: int, path: str) -> int:
+    """A pool's points left: GCS's calc.current, else its value less its damage."""
+    current = _value(attrs, key, path, "current")
+    if current is not None:
+        return current
+    damage = attrs[key].get("damage", 0)
+    return value - (_number(damage, path, f"attribute {key!r} damage") if damage else 0)
+
+
 def read(path: str, text: str) -> dict[str, Any] | None:
     """The GURPS state of a ``.gcs`` file (None for another kind of file)."""
     if not path.lower().endswith(SUFFIX):
@@ -105,14 +114,14 @@ def _state(doc: Mapping[str, Any], path: str, text: str) -> dict[str, Any]:
     name = profile.get("name") if isinstance(profile, Mapping) else None
     state["name"] = str(name) if isinstance(name, str) and name.strip() else os.path.splitext(os.path.basename(path))[0]
     state["hp"] = hp
-    current = _value(attrs, "hp", path, "current")
-    if current is not None and current != hp:
+    current = _current(attrs, "hp", hp, path)
+    if current != hp:
         state["current_hp"] = current
     fp = _value(attrs, "fp", path)
     if fp is not None:
         state["fp"] = fp
-        current_fp = _value(attrs, "fp", path, "current")
-        if current_fp is not None and current_fp != fp:
+        current_fp = _current(attrs, "fp", fp, path)
+        if current_fp != fp:
             state["current_fp"] = current_fp
     for key in ("ht", "iq", "dx"):
         value = _value(attrs, key, path)
@@ -203,8 +212,8 @@ def _pool(doc: Any, start: int, found: Mapping[str, Any], value: int, current: i
     elif "damage" in found:
         doc.remove(start, "damage")
     calc = found.get("calc")
-    if calc is not None and doc.source[calc.start] == "{":
-        doc.set(calc.start, "current", current, after="value")
+    if calc is not None and doc.source[calc.start] == "{" and doc.get(calc.start, "current") is not None:
+        doc.set(calc.start, "current", current)  # a pool's calc (an attribute GCS does not pool has none)
 
 
 def _own(doc: Any, root: int, parsed: Mapping[str, Any], state: Mapping[str, Any]) -> None:
