@@ -145,13 +145,13 @@ def rule_at(ctx: Any, key: str) -> LocationRule:
         part = body.part(key)
         rule, base = part.rule, part.base
     else:
-        rule = LOCATIONS.get(key)
-        if rule is None:
+        found_rule = LOCATIONS.get(key)
+        if found_rule is None:
             from .determine import check_location
 
-            check_location("attack", {"location": key}, None)  # raises the usual line
+            check_location("attack", Data(location=key), None)  # raises the usual line
             raise ParamError(f"--location: unknown location {key!r}")
-        base = key
+        rule, base = found_rule, key
     target = getattr(ctx, "target", None)
     found = target.get("traits") if target is not None else None
     if not found:
@@ -182,7 +182,7 @@ def locate_on_body(ctx: Any, plan: Any) -> Location:
     if aim is None:
         total = ctx.dice.roll(D6S[body.dice] if body.dice in D6S else f"{body.dice}d6",
                               f"hit location ({body.name} table)").total
-        return body.rolled(total).rolled  # type: ignore[no-any-return]
+        return body.rolled(total).rolled
     return aimed_part(ctx, plan).location
 
 

@@ -159,7 +159,7 @@ def check_aim(ctx: Any, plan: Plan) -> None:
 
         aimed_part(ctx, plan)
     else:
-        check_location("hit", {"location": plan.aim}, None)
+        check_location("hit", Data(location=plan.aim), None)
 
 
 def determine(ctx: Any) -> Determination | None:
@@ -221,6 +221,6 @@ def locate(ctx: Any, determination: Determination | None) -> Location | None:
         return locate_on_body(ctx, plan)
     found = plan.location
     if found is None and plan.aim is not None:
-        check_location("hit", {"location": plan.aim}, None)  # raises the usual line
+        check_location("hit", Data(location=plan.aim), None)  # raises the usual line
     return found if found is not None else roll_location(ctx)
 
