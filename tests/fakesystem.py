@@ -9,10 +9,10 @@ damage multiplier; --damage (dice) is rolled and multiplied, and the target's hp
 from __future__ import annotations
 
 from critcore import hookimpl
-from critcore.dice import parse
+from critcore.dice.dice import parse
 from critcore.errors import ParamError
-from critcore.hookspecs import RollLookup
-from critcore.model import Applied, Data, Determination, Event, Location, Option, Param, Procedure, SystemInfo
+from critcore.engine.hookspecs import RollLookup
+from critcore.engine.model import Applied, Data, Determination, Event, Location, Option, Param, Procedure, SystemInfo
 
 INFO = SystemInfo(
     name="fake",
@@ -162,7 +162,7 @@ def critcore_read_target(path, text):
 @hookimpl
 def critcore_examples():
     """One example character, as `crit examples` writes it."""
-    from critcore.examples import Example
+    from critcore.engine.examples import Example
 
     return [Example("hero.json", '{"hp": 12}\n', "a fake hero with 12 hp")]
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from critcore import resources
+from critcore.tables import resources
 
 TABLE = 'id = "t"\ntitle = "T"\ndice = "1d6"\n\n[[row]]\nroll = "1-6"\nid = "all"\ntext = "Anything."\nmultiplier = 2\n'
 

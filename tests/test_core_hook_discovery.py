@@ -1,5 +1,5 @@
 """critcore's plugin manager finds a module's hooks by a look-up in the module's namespace
-(critcore.plugins._PluginManager) instead of pluggy's ``inspect.getattr_static`` on every name:
+(critcore.engine.loader._PluginManager) instead of pluggy's ``inspect.getattr_static`` on every name:
 it must find exactly what pluggy finds, in every shipped plugin and in the hook specifications,
 and in a module holding every kind of callable pluggy accepts or skips."""
 
@@ -12,8 +12,9 @@ import types
 import pluggy
 import pytest
 
-from critcore import hookimpl, hookspecs
-from critcore.plugins import PROJECT, Registry, _PluginManager, new_plugin_manager
+from critcore import hookimpl
+from critcore.engine import hookspecs
+from critcore.engine.loader import PROJECT, Registry, _PluginManager, new_plugin_manager
 
 
 def _both(module: types.ModuleType, spec: bool) -> list[tuple[str, object, object]]:

@@ -112,9 +112,9 @@ def test_the_walk_sees_lazy_and_type_only_imports():
     """dice no longer reaches enumeration in any way; enumeration imports dice (the direction
     the layers go); hookspecs names Context from its own module, not from the engine."""
     graph = import_graph()
-    assert "critcore.dice" in graph["critcore.enumeration"]
-    assert "critcore.enumeration" not in graph["critcore.dice"]
-    assert "critcore.engine" not in graph["critcore.hookspecs"]
-    assert "critcore.context" in graph["critcore.hookspecs"]  # under TYPE_CHECKING, and counted
-    assert "critcore.resources" in graph["critcore.tables"]  # lazy, inside functions
-    assert "critcore.tables" not in graph["critcore.resources"]
+    assert "critcore.dice.dice" in graph["critcore.chance.enumeration"]
+    assert "critcore.chance.enumeration" not in graph["critcore.dice.dice"]
+    assert "critcore.engine.runner" not in graph["critcore.engine.hookspecs"]
+    assert "critcore.engine.context" in graph["critcore.engine.hookspecs"]  # under TYPE_CHECKING, and counted
+    assert "critcore.tables.resources" in graph["critcore.tables.tableset"]  # lazy, inside functions
+    assert "critcore.tables.tableset" not in graph["critcore.tables.resources"]

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from critcore import records
-from critcore.dice import DiceExpr, RandomRoller, SuccessTest, make_test, parse
-from critcore.context import Context
-from critcore.engine import Engine, check_params, make_step
+from critcore._speed import records
+from critcore.dice.dice import DiceExpr, RandomRoller, SuccessTest, make_test, parse
+from critcore.engine.context import Context
+from critcore.engine.runner import Engine, check_params, make_step
 from critcore.errors import DiceError, ParamError, TableError
-from critcore.model import (
+from critcore.engine.model import (
     Applied,
     Data,
     Determination,
@@ -33,8 +33,8 @@ from critcore.model import (
     record,
     record_field,
 )
-from critcore.plugins import RuleInfo, _parse_entry_points
-from critcore.tables import Row, Table, _is_header, make_row, row_lines
+from critcore.engine.loader import RuleInfo, _parse_entry_points
+from critcore.tables.tableset import Row, Table, _is_header, make_row, row_lines
 
 FROZEN = [Param, Procedure, Option, SystemInfo, Roll, Note, Determination, Location, Effect, Applied, Step,
           Outcome, DiceExpr, SuccessTest, Row, Table, Context, RuleInfo]
@@ -236,7 +236,7 @@ def test_data_is_immutable_though_a_dict_underneath() -> None:
 def test_freezing_a_tuple_already_frozen_keeps_it_and_freezes_one_that_is_not() -> None:
     """freeze() hands back a tuple of frozen values as it is (a changed copy of a Data's tuple is
     not copied again), and still freezes a tuple holding a list or dict at any depth."""
-    from critcore.model import freeze
+    from critcore.engine.model import freeze
 
     done = (Data(a=1), 2, "x", None)
     assert freeze(done) is done and Data(t=done)["t"] is done
@@ -340,7 +340,7 @@ def test_table_rows_are_found_by_id_and_hash_once() -> None:
 def test_the_cli_pauses_collection_only_until_long_work() -> None:
     import gc
 
-    from critcore.cli_errors import pause_gc, resume_gc
+    from critcore.cli.errors import pause_gc, resume_gc
 
     assert gc.isenabled()
     try:
@@ -371,8 +371,8 @@ def test_plugins_do_not_import_dataclasses_to_resolve() -> None:
 
     code = ("import sys\n"
             "before = 'dataclasses' in sys.modules\n"
-            "import critcore.cli, critcore.engine\n"
-            "from critcore.engine import Engine\n"
+            "import critcore.cli.main, critcore.engine.runner\n"
+            "from critcore.engine.runner import Engine\n"
             "Engine('shadowrun2').run('wound', {'body': 4, 'severity': 'serious'}, seed=1)\n"
             "print(before, 'dataclasses' in sys.modules)")
     pytest.importorskip("critcore_shadowrun2")
@@ -439,7 +439,7 @@ def test_a_kept_hash_is_the_hash_of_the_compared_fields_and_never_leaves_the_pro
     import dataclasses
     import pickle
 
-    from critcore.model import Applied, Determination, Effect, Location
+    from critcore.engine.model import Applied, Determination, Effect, Location
 
     values = [Determination("serious", True, "A serious wound.", data={"boxes": 3}, tags={"bleeding"}),
               Location("LA", "Left Arm", "the left arm", data={"list": "limbs"}),

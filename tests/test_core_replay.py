@@ -14,11 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fakesystem
-from critcore import hookimpl, replay, rolltree
-from critcore.dice import RandomRoller, ScriptedRoller
-from critcore.engine import Engine
-from critcore.model import Applied, Determination, Procedure, SystemInfo
-from critcore.plugins import Registry
+from critcore import hookimpl
+from critcore.engine import replay
+from critcore.chance import rolltree
+from critcore.dice.dice import RandomRoller, ScriptedRoller
+from critcore.engine.runner import Engine
+from critcore.engine.model import Applied, Determination, Procedure, SystemInfo
+from critcore.engine.loader import Registry
 
 
 def fake_engine(keep: bool = True, plugin: Any = fakesystem) -> Engine:

@@ -18,11 +18,11 @@ import pytest
 
 import critcore
 from critcore import hookimpl
-from critcore.engine import Engine
+from critcore.engine.runner import Engine
 from critcore.errors import PluginError, StateError
-from critcore.model import Applied, Data, Procedure, SystemInfo, thaw
-from critcore.plugins import Registry
-from critcore.schema import Schema, check_plain, path_text
+from critcore.engine.model import Applied, Data, Procedure, SystemInfo, thaw
+from critcore.engine.loader import Registry
+from critcore.targets.schema import Schema, check_plain, path_text
 
 MECH_SCHEMA = {
     "format": 1,
@@ -203,8 +203,8 @@ def test_every_run_checks_its_target_first(walkers):
 
 def test_a_target_the_engine_produced_is_not_checked_again(walkers, monkeypatch):
     """An outcome's frozen target passed back in skips the walk; a new dict is walked."""
-    import critcore.engine as engine_module
-    import critcore.schema as schema
+    import critcore.engine.runner as engine_module
+    import critcore.targets.schema as schema
 
     engine = Engine("fake", registry=walkers)
     calls = []
@@ -216,7 +216,7 @@ def test_a_target_the_engine_produced_is_not_checked_again(walkers, monkeypatch)
     assert len(calls) == 1 and second.target["hp"] == 9
     engine.run("rest", dice="2", target=thaw(second.target))
     assert len(calls) == 2
-    from critcore.model import freeze
+    from critcore.engine.model import freeze
 
     mine = freeze({"hp": 5})  # a caller's own frozen state: checked once, then passed again for free
     engine.run("rest", dice="1", target=mine)
@@ -227,7 +227,7 @@ def test_a_target_the_engine_produced_is_not_checked_again(walkers, monkeypatch)
 def test_the_cli_refuses_a_bad_target_in_one_line_exit_2_and_changes_nothing(walkers, tmp_path):
     from click.testing import CliRunner
 
-    from critcore.cli import cli
+    from critcore.cli.main import cli
 
     sheet = tmp_path / "walker.json"
     sheet.write_text(json.dumps({**GOOD, "slots": [{"part": "LA", "index": -1}]}))
@@ -306,7 +306,7 @@ def test_text_and_true_false_fields_keep_their_required_and_nullable_rules():
 import hypothesis  # noqa: E402
 import hypothesis.strategies as st  # noqa: E402
 
-from critcore.model import freeze  # noqa: E402
+from critcore.engine.model import freeze  # noqa: E402
 
 JSONISH = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(min_value=-(10**20), max_value=10**20),
@@ -353,9 +353,9 @@ def test_a_broken_other_system_does_not_turn_a_refused_target_into_a_traceback()
 
     import fakesystem
     from critcore import hookimpl
-    from critcore.engine import Engine
+    from critcore.engine.runner import Engine
     from critcore.errors import StateError
-    from critcore.plugins import Registry
+    from critcore.engine.loader import Registry
 
     broken = types.SimpleNamespace()
 

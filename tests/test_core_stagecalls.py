@@ -1,4 +1,4 @@
-"""critcore.stagecalls: the engine's stage calls give what pluggy's own hook call gives.
+"""critcore.engine.stagecalls: the engine's stage calls give what pluggy's own hook call gives.
 
 The engine calls a stage's implementations itself (one plain implementation directly, plain ones
 with ``wrapper=True`` wrappers through ``_call_chain``). The rule checked here is pluggy's
@@ -15,9 +15,9 @@ import itertools
 import pluggy
 import pytest
 
-from critcore import hookspecs
-from critcore.plugins import hookimpl
-from critcore.stagecalls import stage_caller
+from critcore.engine import hookspecs
+from critcore.engine.loader import hookimpl
+from critcore.engine.stagecalls import stage_caller
 
 NAMES = ("ctx", "determination")
 
@@ -192,16 +192,16 @@ def test_a_system_whose_stages_no_house_rule_touches_never_imports_stagecalls() 
     import subprocess
     import sys
 
-    from critcore.plugins import Registry
+    from critcore.engine.loader import Registry
 
     systems = tuple(s for s in ("gurps", "shadowrun2", "battletech") if s in Registry.installed().systems)
     if not systems:
         pytest.skip("no shipped system installed")
-    code = ("import sys; from critcore.engine import Engine\n"
+    code = ("import sys; from critcore.engine.runner import Engine\n"
             f"for s in {systems!r}:\n"
             "    Engine(s).run({'gurps': 'attack', 'shadowrun2': 'wound', 'battletech': 'hit-location'}[s],"
             " {'gurps': {'skill': 14}, 'shadowrun2': {'body': 4, 'severity': 'serious'}, 'battletech': {}}[s], seed=1)\n"
-            "print('critcore.stagecalls' in sys.modules)")
+            "print('critcore.engine.stagecalls' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False"]
 
@@ -210,8 +210,8 @@ def test_an_implementation_taking_the_first_arguments_is_called_without_stagecal
     """pluggy lets an implementation leave out the hook's last arguments (GURPS's prepare takes
     no tables): the engine calls it with the first ones, as pluggy would."""
     from critcore import hookimpl
-    from critcore.engine import direct_caller
-    from critcore.plugins import new_plugin_manager
+    from critcore.engine.runner import direct_caller
+    from critcore.engine.loader import new_plugin_manager
 
     class Plugin:
         @staticmethod
@@ -228,8 +228,8 @@ def test_an_implementation_taking_the_first_arguments_is_called_without_stagecal
 
 
 def test_a_stage_with_no_implementation_answers_none_as_pluggy_does() -> None:
-    from critcore.engine import direct_caller
-    from critcore.plugins import new_plugin_manager
+    from critcore.engine.runner import direct_caller
+    from critcore.engine.loader import new_plugin_manager
 
     pm = new_plugin_manager()
     call = direct_caller(pm.hook.critcore_treat, ("ctx",))

@@ -57,7 +57,7 @@ class _Hook:
 
 class _Engine:
     def __init__(self, hook):
-        from critcore.model import SystemInfo
+        from critcore.engine.model import SystemInfo
 
         self.pm = type("PM", (), {"hook": hook})()
         self.options = {}
@@ -84,8 +84,8 @@ def test_odds_chart_is_svg_with_escaped_labels():
 
 
 def test_chart_rows_lead_with_the_named_events(registry):
-    from critcore.engine import Engine
-    from critcore.exact import exact_odds
+    from critcore.engine.runner import Engine
+    from critcore.chance.exact import exact_odds
 
     result = exact_odds(Engine("fake", registry=registry), "attack", {})
     events, groups = chart_rows(result)

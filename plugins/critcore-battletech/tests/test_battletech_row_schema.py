@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from critcore.cli import cli
-from critcore.engine import Engine
+from critcore.cli.main import cli
+from critcore.engine.runner import Engine
 from critcore.errors import ConfigError
 
 CRITICALS = """\

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from critcore import resources
+from critcore.tables import resources
 from critcore.errors import StateError
 from critcore_battletech import unitcache
 from critcore_battletech.importmemo import import_memo

@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import critcore
 from critcore import hookimpl
-from critcore.model import Determination
-from critcore.plugins import RULES_GROUP, Registry, RuleInfo, scan_entry_points
+from critcore.engine.model import Determination
+from critcore.engine.loader import RULES_GROUP, Registry, RuleInfo, scan_entry_points
 
 BODY_2_SERIOUS = {"body": 2, "severity": "serious"}
 NONE = Determination("none", False, "the GM rules there is no critical")
@@ -66,7 +66,7 @@ def registry() -> Registry:
     return Registry.installed(extra_rules={"gm-fiat": GmFiat(), "second-wind": SecondWind(), "tagger": Tagger()})
 
 
-def wound(dice: list[int], rules: list[str]) -> critcore.model.Outcome:
+def wound(dice: list[int], rules: list[str]) -> critcore.engine.model.Outcome:
     return critcore.resolve("shadowrun2", "wound", dice=dice, rules=rules, registry=registry(), **BODY_2_SERIOUS)
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import critcore
 import pytest
-from critcore._toml import tomllib
-from critcore.engine import Engine
+from critcore.files.toml import tomllib
+from critcore.engine.runner import Engine
 from critcore.errors import ConfigError
-from critcore.plugins import Registry
+from critcore.engine.loader import Registry
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "house-rules.md"
 

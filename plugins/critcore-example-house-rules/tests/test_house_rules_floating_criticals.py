@@ -13,13 +13,13 @@ from fractions import Fraction
 
 import critcore
 from click.testing import CliRunner
-from critcore.cli import cli
+from critcore.cli.main import cli
 
 RULE = ["floating-criticals"]
 TAC = "through-armor-critical"
 
 
-def hit(dice: str, rules: list[str], **params: object) -> critcore.model.Outcome:
+def hit(dice: str, rules: list[str], **params: object) -> critcore.engine.model.Outcome:
     return critcore.resolve("battletech", "hit-location", dice=dice, rules=rules, **params)
 
 

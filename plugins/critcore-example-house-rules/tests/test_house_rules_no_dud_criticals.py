@@ -13,12 +13,12 @@ from fractions import Fraction
 import critcore
 import pytest
 from click.testing import CliRunner
-from critcore.cli import cli
+from critcore.cli.main import cli
 
 RULE = ["no-dud-criticals"]
 
 
-def crit(dice: str, rules: list[str], procedure: str = "critical-hit", **params: object) -> critcore.model.Outcome:
+def crit(dice: str, rules: list[str], procedure: str = "critical-hit", **params: object) -> critcore.engine.model.Outcome:
     params = {"damage": "2d cut", "hp": 20, **params}
     return critcore.resolve("gurps", procedure, dice=dice, rules=rules, **params)
 

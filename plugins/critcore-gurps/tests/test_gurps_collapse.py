@@ -14,7 +14,7 @@ from typing import Any
 import critcore
 import pytest
 from critcore.errors import StateError
-from critcore.model import thaw
+from critcore.engine.model import thaw
 
 from critcore_gurps.collapse import owed_for
 from gurps_testkit import REG, faces

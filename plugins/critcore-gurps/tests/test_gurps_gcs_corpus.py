@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from critcore.engine import Engine
+from critcore.engine.runner import Engine
 
 from critcore_gurps import bodies, gcs
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from critcore.cli import cli
+from critcore.cli.main import cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

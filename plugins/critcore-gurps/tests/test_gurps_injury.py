@@ -15,8 +15,8 @@ from typing import Any
 import critcore
 import pytest
 from critcore.errors import ParamError
-from critcore.model import Outcome
-from critcore.plugins import Registry
+from critcore.engine.model import Outcome
+from critcore.engine.loader import Registry
 
 import critcore_gurps.plugin as gurps
 from critcore_gurps.damage import parse_damage

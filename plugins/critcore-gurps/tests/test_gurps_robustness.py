@@ -9,10 +9,10 @@ import random
 from typing import Any
 
 import critcore
-from critcore.engine import Engine
+from critcore.engine.runner import Engine
 from critcore.errors import InputError
-from critcore.model import Outcome, thaw
-from critcore.plugins import Registry
+from critcore.engine.model import Outcome, thaw
+from critcore.engine.loader import Registry
 
 import critcore_gurps.plugin as gurps
 

@@ -21,11 +21,11 @@ import pytest
 from click.testing import CliRunner
 
 from critcore import testing
-from critcore.cli import cli
-from critcore.engine import Engine
+from critcore.cli.main import cli
+from critcore.engine.runner import Engine
 from critcore.errors import StateError
-from critcore.model import thaw
-from critcore.plugins import Registry
+from critcore.engine.model import thaw
+from critcore.engine.loader import Registry
 from gurps_testkit import REG, faces
 
 ENGINE = Engine("gurps", registry=REG)

@@ -15,7 +15,7 @@ from typing import Any
 import critcore
 import pytest
 from critcore.errors import ParamError, StateError
-from critcore.model import Outcome, thaw
+from critcore.engine.model import Outcome, thaw
 
 from gurps_testkit import REG, faces
 

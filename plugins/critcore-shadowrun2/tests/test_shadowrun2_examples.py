@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import critcore
 import critcore_shadowrun2.plugin as sr2
-from critcore._toml import parser
-from critcore.plugins import Registry
+from critcore.files.toml import parser
+from critcore.engine.loader import Registry
 from critcore_shadowrun2.character import read_character
 
 REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)

@@ -14,8 +14,8 @@ import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
 from critcore.errors import ParamError, StateError
-from critcore.model import Outcome
-from critcore.plugins import Registry
+from critcore.engine.model import Outcome
+from critcore.engine.loader import Registry
 
 REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
 

@@ -16,9 +16,9 @@ import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
 from critcore.errors import StateError
-from critcore.model import Outcome
-from critcore.plugins import Registry
-from critcore.render import render
+from critcore.engine.model import Outcome
+from critcore.engine.loader import Registry
+from critcore.report.render import render
 
 REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
 

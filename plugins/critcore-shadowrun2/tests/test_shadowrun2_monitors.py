@@ -12,9 +12,9 @@ import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
 from critcore.errors import StateError
-from critcore.model import Outcome, thaw
-from critcore.plugins import Registry
-from critcore.render import render
+from critcore.engine.model import Outcome, thaw
+from critcore.engine.loader import Registry
+from critcore.report.render import render
 from critcore_shadowrun2.character import read_character
 from critcore_shadowrun2.monitors import modifiers
 

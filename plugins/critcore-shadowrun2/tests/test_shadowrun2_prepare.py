@@ -10,8 +10,8 @@ from __future__ import annotations
 import critcore_shadowrun2.plugin as sr2
 import pytest
 from critcore import testing
-from critcore.dice import RandomRoller
-from critcore.engine import Engine, check_params
+from critcore.dice.dice import RandomRoller
+from critcore.engine.runner import Engine, check_params
 from critcore.errors import ParamError
 
 REG = testing.registry(sr2)

@@ -22,7 +22,7 @@ def load_mtf(path: str | os.PathLike[str], memo: MutableMapping[str, Any] | None
     each slot name came to, so reading many files pays for that once (without one, each call
     starts afresh)."""
     from critcore.errors import StateError
-    from critcore.files import read_bytes
+    from critcore.files.reading import read_bytes
 
     from .units import unit_from_mtf
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from critcore.model import Applied, Data, Effect, freeze
+from critcore.engine.model import Applied, Data, Effect, freeze
 
 from . import character as ch
 from .determine import damage_of

@@ -12,10 +12,10 @@ import re
 from dataclasses import replace
 from typing import Any, Mapping
 
-from critcore.dice import parse
+from critcore.dice.dice import parse
 from critcore.errors import ParamError
-from critcore.model import Data, Location, record
-from critcore.resources import load_data
+from critcore.engine.model import Data, Location, record
+from critcore.tables.resources import load_data
 
 from .reference import LOCATIONS, LocationRule
 
@@ -83,7 +83,7 @@ class Body:
     def part(self, key: str) -> Part:
         found = self.parts.get(key)
         if found is None:
-            from critcore.plugins import did_you_mean
+            from critcore.engine.loader import did_you_mean
 
             names = ", ".join(self.parts)
             raise ParamError(f"--location: the {self.name} body has no {key!r}{did_you_mean(key, list(self.parts))}; "

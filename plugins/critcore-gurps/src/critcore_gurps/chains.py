@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from critcore.dice import parse
-from critcore.model import Effect, record
+from critcore.dice.dice import parse
+from critcore.engine.model import Effect, record
 
 from .determine import damage_of
 from .reference import RULES, success_roll

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from critcore.errors import ParamError
-from critcore.model import thaw
+from critcore.engine.model import thaw
 
 DEFAULT_ATTRIBUTE = 10  # DX or IQ not given: an average human
 
@@ -123,7 +123,7 @@ def remove(state: dict[str, Any], doomed: Iterable[dict[str, Any]]) -> None:
 
 
 def _span(seconds: Any) -> str:
-    from critcore.render import duration
+    from critcore.report.render import duration
 
     return duration(seconds) if isinstance(seconds, int) and not isinstance(seconds, bool) else str(seconds)
 

@@ -10,9 +10,9 @@ import math
 import re
 from typing import Any, Mapping
 
-from critcore.dice import DiceExpr, parse
+from critcore.dice.dice import DiceExpr, parse
 from critcore.errors import DiceError, ParamError
-from critcore.model import record
+from critcore.engine.model import record
 
 from .reference import DAMAGE_TYPES, LEAST_BASIC, RULES, LocationRule, wounding_modifier
 

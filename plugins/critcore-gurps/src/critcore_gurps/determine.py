@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from critcore.dice import parse
+from critcore.dice.dice import parse
 from critcore.errors import ParamError
-from critcore.hookspecs import RollLookup
-from critcore.model import Data, Determination, Location, Procedure, record
+from critcore.engine.hookspecs import RollLookup
+from critcore.engine.model import Data, Determination, Location, Procedure, record
 
 from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
@@ -69,7 +69,7 @@ def check_location(procedure: str, params: Data, damage: DamageSpec | None,
     if rule is None and procedure in DEFERRED and _BODY_KEY.match(where):
         return  # a location of the character's own body type (a wing, a brain): checked by locate
     if rule is None or (allowed is not None and where not in allowed):
-        from critcore.plugins import did_you_mean
+        from critcore.engine.loader import did_you_mean
 
         names = allowed or (*LOCATIONS, "random")
         what = "unknown location" if rule is None else f"{procedure} cannot use location"

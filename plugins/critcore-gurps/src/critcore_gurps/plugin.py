@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from critcore import hookimpl
-from critcore.model import Applied, Data, Procedure, SystemInfo
+from critcore.engine.model import Applied, Data, Procedure, SystemInfo
 
 from . import apply as _apply
 from . import chains, determine
@@ -75,7 +75,7 @@ def critcore_show(ctx: Any) -> Sequence[str] | None:
 @hookimpl
 def critcore_examples() -> Sequence[Any]:
     """The examples `crit examples` writes: Sir Bertram, a knight: HP 12, HT 11, DR 4 on torso and skull."""
-    from critcore.examples import package_examples
+    from critcore.engine.examples import package_examples
 
     return package_examples("critcore_gurps.examples", {"bertram.json": "Sir Bertram, a knight: HP 12, HT 11, DR 4 on torso and skull"})
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from critcore.model import Option, Param, Procedure, SystemInfo
+from critcore.engine.model import Option, Param, Procedure, SystemInfo
 
 from . import __version__
 from .reference import LOCATIONS as KNOWN_LOCATIONS

@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
-from critcore.resources import load_data
+from critcore.tables.resources import load_data
 
 from .reference import LocationRule
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from critcore.errors import ParamError, StateError
-from critcore.model import Applied, freeze
-from critcore.render import duration
+from critcore.engine.model import Applied, freeze
+from critcore.report.render import duration
 
 from . import character as ch
 from .reference import RULES, SECONDS, TURN_SECONDS, success_roll

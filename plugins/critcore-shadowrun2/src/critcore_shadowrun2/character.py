@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from critcore.errors import StateError
-from critcore.model import thaw
+from critcore.engine.model import thaw
 
 
 @dataclass(frozen=True)
