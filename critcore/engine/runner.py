@@ -458,7 +458,7 @@ class Engine:
         a :class:`~critcore.errors.StateError` when the system does not write that format."""
         text: str | None = self.pm.hook.critcore_write_target(path=path, state=state)
         if text is None:
-            from .errors import StateError
+            from critcore.errors import StateError
 
             raise StateError(f"{path}: {self.info.name} cannot write this format (save to .json or .toml)")
         return text
