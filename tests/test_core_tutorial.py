@@ -132,3 +132,50 @@ def test_crit_finds_the_installed_entry_point(tutorial, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(site))
     code, out = run("crit systems", folder)
     assert code == 0 and any(line.startswith("d20  d20 critical hits  (critcore-d20 0.1.0)") for line in out), out
+
+
+# --- docs/house-rules.md, Part 2: the hard-to-kill rule package --------------------------------
+
+HOUSE_RULES = DOC.with_name("house-rules.md")
+RULE_PACKAGE = "hard-to-kill"
+
+
+def test_the_house_rule_tutorial_runs_in_the_campaign_folder(tmp_path, monkeypatch):
+    """docs/house-rules.md as one session, as the doc run has it (the shipped examples, then every
+    block in order), but with the blocks that need the tutorial's hard-to-kill package run too:
+    the package is pip-installed where the page says so, in the same folder where the page had the
+    reader write critcore.toml (which enables toughness), and every command must print what the
+    page shows there."""
+    from doc_harness import prepare
+
+    if not HOUSE_RULES.exists():
+        pytest.skip("docs/ not present (installed-package run)")
+    found = blocks(HOUSE_RULES)
+    prepare(tmp_path)
+    site = tmp_path.parent / (tmp_path.name + "-site")
+    installed = False
+    problems: list[str] = []
+    ran_with_package = 0
+    for block in found:
+        if block.file is not None:
+            _write(tmp_path, block.file, block.text)
+            continue
+        needs = block.skip is not None and RULE_PACKAGE in block.skip
+        if block.skip is not None and not needs:
+            continue
+        if needs and not installed:
+            assert (tmp_path / "critcore.toml").is_file(), "the page installs the rule before writing critcore.toml"
+            _pip_install(tmp_path / RULE_PACKAGE, site)
+            monkeypatch.setenv("PYTHONPATH", str(site))
+            installed = True
+        for cmd in block.commands:
+            code, out = run(cmd.text, tmp_path)
+            ran_with_package += installed
+            where = f"{HOUSE_RULES.name}:{cmd.line}: $ {cmd.text}"
+            if code != cmd.exit_code:
+                problems.append(f"{where}\n  exit {code}, expected {cmd.exit_code}\n" + "\n".join(out))
+            elif cmd.expected and not matches(cmd.expected, out):
+                problems.append(f"{where}\n  the doc shows:\n" + "\n".join(cmd.expected) + "\n  it printed:\n"
+                                + "\n".join(out))
+    assert installed and ran_with_package >= 4, "the page's hard-to-kill commands were not found"
+    assert not problems, "\n\n".join(problems)
