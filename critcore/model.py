@@ -259,6 +259,7 @@ class SystemInfo:
     events: tuple[Event, ...] = ()  # the outcome tags its stages set that players ask about
     target_schema: Any = None  # "package:file.toml" (or the parsed table): the target's schema (critcore.tables.schema)
     target_memo: bool = False  # the stages want ctx.memo, kept by the engine per target (critcore.stages.targetmemo)
+    writes: tuple[str, ...] = ()  # suffixes (".gcs") of its own formats that critcore_write_target writes back
 
     def procedure(self, name: str) -> Procedure | None:
         for p in self.procedures:

@@ -160,6 +160,14 @@ def critcore_read_target(path, text):
 
 
 @hookimpl
+def critcore_write_target(path, state):
+    """The fake game's own format written back ('hp: N'), so the core's tests cover the hook."""
+    if not path.endswith(".fake"):
+        return None
+    return f"hp: {state.get('hp', 0)}\n"
+
+
+@hookimpl
 def critcore_examples():
     """One example character, as `crit examples` writes it."""
     from critcore.stages.examples import Example

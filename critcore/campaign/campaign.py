@@ -464,16 +464,24 @@ class Campaign:
             return tx.entry(entry_id)
 
     def export(self, name: str, path: str, *, overwrite: bool = False) -> str:
-        """Write the target's current state to a ``.json`` or ``.toml`` file."""
+        """Write the target's current state to a ``.json`` or ``.toml`` file, or a file in a
+        format of its system's own (``SystemInfo.writes``, written by ``critcore_write_target``)."""
         from critcore.targets.state import check_writable, dumps, write_atomic
 
+        engine = None
         if not path.lower().endswith((".json", ".toml")):
-            raise CampaignError(f"{path}: export to a .json or .toml file")
+            engine = self.engine(self.system_of(name))
+            if not engine.writes(path):
+                raise CampaignError(f"{path}: export to a .json or .toml file"
+                                    + (f" (or {', '.join(engine.info.writes)})" if engine.info.writes else ""))
         if os.path.exists(path) and not overwrite:
             raise CampaignError(f"{path}: exists already; choose another file or pass --overwrite")
         check_writable(path)
         state = self.state(name)
-        write_atomic(path, dumps(state, "toml" if path.lower().endswith(".toml") else "json"))
+        if engine is not None:
+            write_atomic(path, engine.write_target(path, state))
+        else:
+            write_atomic(path, dumps(state, "toml" if path.lower().endswith(".toml") else "json"))
         return path
 
 

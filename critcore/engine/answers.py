@@ -24,12 +24,17 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _named(plugin_name: str) -> str:
+    kind, _, name = plugin_name.partition(":")  # the loader registers "system:NAME" and "rule:NAME"
+    return {"system": f"system {name!r}", "rule": f"house rule {name!r}"}.get(kind, f"plugin {plugin_name!r}")
+
+
 def _implementers(pm: Any, stage: str) -> str:
     caller = getattr(pm.hook, f"critcore_{stage}", None)
-    names = [impl.plugin_name for impl in caller.get_hookimpls()] if caller is not None else []
+    names = [_named(impl.plugin_name) for impl in caller.get_hookimpls()] if caller is not None else []
     if len(names) == 1:
-        return f"plugin {names[0]!r}"
-    return "one of the plugins " + ", ".join(repr(n) for n in reversed(names))
+        return names[0]
+    return "one of " + ", ".join(reversed(names))  # in the order pluggy calls them
 
 
 def checked_answer(pm: Any, stage: str, answer: Any) -> Any:

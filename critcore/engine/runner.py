@@ -191,6 +191,22 @@ class Engine:
                                                                          memo=self.reader_memo)
         return found
 
+    def write_target(self, path: str, state: Mapping[str, Any]) -> str:
+        """The text of ``state`` in the system's own format for ``path`` (``critcore_write_target``);
+        a :class:`~critcore.errors.StateError` when the system does not write that format."""
+        text: str | None = self.pm.hook.critcore_write_target(path=path, state=state)
+        if text is None:
+            from critcore.errors import StateError
+
+            raise StateError(f"{path}: {self.info.name} cannot write this format (save to .json or .toml)")
+        return text
+
+    def writes(self, path: str) -> bool:
+        """Whether ``path`` has a suffix the system writes back in its own format."""
+        import os
+
+        return os.path.splitext(path)[1].lower() in self.info.writes
+
     def check_target(self, state: Any, where: str = "target") -> Data | None:
         """``state`` checked against the system's declared target schema, returned frozen.
 

@@ -171,6 +171,19 @@ def critcore_read_target(path: str, text: str, memo: dict[str, Any]) -> Mapping[
 
 
 @hookspec(firstresult=True)
+def critcore_write_target(path: str, state: Mapping[str, Any]) -> str | None:
+    """Write a target's state in a format of the system's own (a GCS ``.gcs`` character, say).
+
+    Called by ``--save`` / ``--save-to`` and ``crit campaign export`` when the file's suffix is
+    one the system lists in ``SystemInfo.writes``; otherwise critcore writes JSON or TOML itself.
+    ``state`` is the checked state the stages returned (plain data). Return the file's whole
+    text, or ``None`` when ``path`` is not a format this plugin writes (critcore then refuses
+    the save with one line). Raise :class:`~critcore.errors.StateError` for a state that cannot
+    go into that format. Never write the file: critcore writes it atomically. First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
 def critcore_show(ctx: Context) -> Sequence[str] | None:
     """Describe the target's current state in plain words, one line per item.
 

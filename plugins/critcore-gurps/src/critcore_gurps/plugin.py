@@ -44,6 +44,26 @@ def critcore_treat(ctx: Any) -> Applied | None:
 
 
 @hookimpl
+def critcore_read_target(path: str, text: str) -> dict[str, Any] | None:
+    """A GCS character (``.gcs``) as a GURPS target (gcs.py, imported only for such a file)."""
+    if not path.lower().endswith(".gcs"):
+        return None
+    from . import gcs
+
+    return gcs.read(path, text)
+
+
+@hookimpl
+def critcore_write_target(path: str, state: Any) -> str | None:
+    """A GCS character's injuries written back into its own ``.gcs`` text (gcs.py)."""
+    if not path.lower().endswith(".gcs"):
+        return None
+    from . import gcs
+
+    return gcs.write(path, state)
+
+
+@hookimpl
 def critcore_show(ctx: Any) -> Sequence[str] | None:
     if ctx.target is None:
         return None
