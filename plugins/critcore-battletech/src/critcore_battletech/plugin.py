@@ -323,18 +323,18 @@ def _apply_generic(determination: Determination, location: Location, effects: Se
 # -- treat, files, show, report -------------------------------------------------------------------
 
 @hookimpl
-def critcore_read_target(path: str, text: str, memo: dict[str, Any]) -> Mapping[str, Any] | None:
+def critcore_read_target(path: str, text: str) -> Mapping[str, Any] | None:
     if not path.lower().endswith(".mtf"):
         return None
     from .unitcache import cached_import
 
-    return cached_import(text, path, memo, _import_mtf)  # what the importer learns is kept in the engine's memo
+    return cached_import(text, path, _import_mtf)
 
 
-def _import_mtf(text: str, path: str, memo: MutableMapping[str, Any]) -> dict[str, Any]:
+def _import_mtf(text: str, path: str) -> dict[str, Any]:
     from .units import unit_from_mtf  # the importer is only imported when the cache has no entry
 
-    return unit_from_mtf(text, path, memo)
+    return unit_from_mtf(text, path)
 
 
 @hookimpl
