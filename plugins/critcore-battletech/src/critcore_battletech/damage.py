@@ -237,6 +237,9 @@ class Resolver:
         while remaining > 0 and code is not None:
             loc = self.w.loc(code)
             if loc.get("destroyed"):
+                if case and self.has_case(code):  # an explosion in a location already gone (double slot)
+                    self.change(f"CASE in the {L.name(code)}: the {remaining} explosion damage is vented")
+                    break
                 nxt = L.INWARD[code]
                 if nxt is None or not self.w.has(nxt):
                     self.change(f"{L.name(code)} is already destroyed: {remaining} damage is lost")
@@ -538,7 +541,7 @@ class Resolver:
         (no dice: the same picks on the same state give the same effects)."""
         out: list[Effect] = []
         knocked: set[str] = set()
-        option = self.prep.explosion
+        option, per_shot = self.prep.explosion, self.prep.ammo_per_shot
         for where, idx in picks:
             if where != code:
                 self.change(f"Nothing left to hit in the {L.name(code)}: a critical passes to the {L.name(where)}")
@@ -550,12 +553,13 @@ class Resolver:
             item = slot.get("item")
             if item is not None and row_id != "absorbed":
                 knocked.add(item)
-            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option))
+            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, per_shot=per_shot))
             if slot.get("item2") is not None:  # a superheavy's double slot: the hit strikes both items
                 row_id = E.classify(self.w, where, idx, self.known_rows, knocked, second=True)
                 if row_id != "absorbed":
                     knocked.add(slot["item2"])
-                out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True))
+                out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True,
+                                         per_shot=per_shot))
         return out
 
     def apply_batch(self, batch: list[Effect], record: bool = True) -> None:

@@ -55,6 +55,10 @@ INFO = SystemInfo(
         Option("case", "bool", False,
                "CASE: explosion damage stops in a location holding CASE (every location of a Clan 'Mech) "
                "instead of passing inward."),
+        Option("heavy_flamer_explosion", "choice", "weapon",
+               "A heavy flamer bin's shot when it explodes: the weapon's damage, 4 (weapon, the rule document's "
+               "Damage Value of one turn's shots) or what MegaMek's ammunition carries, 2 (ammunition).",
+               ("weapon", "ammunition")),
         Option("slot_reroll", "choice", "slot",
                "When a critical lands on a slot that cannot take it: roll only the slot die again in the same "
                "half (slot) or both dice again (both).", ("slot", "both")),

@@ -46,6 +46,11 @@ class Prepared:
             self.known_rows = frozenset(r.id for r in self.components.rows)
             self.skip = C.roll_again_kinds(self.components)  # slot kinds a critical never stays on
             self.odds = C.Answers()  # the closed-form odds of slot choices worked out (exact odds)
+            # a shot's damage by ammunition weapon where an option replaces the bin's own
+            ammo = self.components.row("ammo").data
+            self.ammo_per_shot: Mapping[str, int] = (
+                {str(ammo["heavy_flamer_weapon"]): int(ammo["heavy_flamer_ammunition_damage"])}
+                if options.get("heavy_flamer_explosion") == "ammunition" else {})
 
     @staticmethod
     def check_label(code: str) -> str:

@@ -428,7 +428,7 @@ def _read(name: str) -> dict[str, Any]:
     return load_data("critcore_battletech.data", name)  # parsed once, then cached by critcore
 
 
-_NARC_PODS = Pattern(r"narc.*\bpods?\b")  # compiled for the first name with "narc" in it
+_NARC_PODS = Pattern(r"narc.*pods?\b")  # "ISNarc Pods", also glued: "ISNarc ExplosivePods"
 
 
 def _rx(pattern: str) -> Pattern:
