@@ -21,8 +21,8 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/mtf-corpu
 EXPLOSIVE_WORDS = ("gauss", "hag", "improvedheavy", "improvedmediumheavy", "improvedsmallheavy",
                    "improvedlargeheavy", "tsemp", "sbgr", "magshot")
 # Bins the published rules make inert: Gauss slugs of every kind, plasma, and fills that do no
-# damage (fluid guns, tasers, nail/rivet guns, coolant).
-INERT_WORDS = ("gauss", "hag", "sbg", "silverbullet", "magshot", "plasma", "fluid", "taser", "nail", "coolant",
+# damage (fluid guns, nail/rivet guns, coolant); taser charges explode (MegaMek createISMekTaserAmmo).
+INERT_WORDS = ("gauss", "hag", "sbg", "silverbullet", "magshot", "plasma", "fluid", "nail", "coolant",
                "sprayer")
 
 

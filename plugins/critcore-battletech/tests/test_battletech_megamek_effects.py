@@ -80,6 +80,8 @@ def test_a_mek_taser_hit_again_on_another_slot_does_not_explode_again(run: Any, 
     ("ISiNarc Explosive Pods", 6, "createISiNarcExplosiveAmmo: 6 a pod"),
     ("IS Heavy Flamer Ammo", 4, "the rule document: one turn's shots of a heavy flamer, its damage value 4"),
     ("Clan Ammo SC Mortar-4", 8, "createCLAPMortar4Ammo: 2 a shell x 4 tubes (it was 4)"),
+    ("Taser Ammo", 6, "createISMekTaserAmmo: 6 a shot, explosive (it was an inert fill)"),
+    ("ISAPDS Ammo", 2, "createISAPDSAmmo: 1 x rackSize 2, 12 shots (it was unrecognised)"),
 ])
 def test_an_ammunition_bin_explodes_for_one_turn_of_its_shots(run: Any, bt: Any, name: str, damage: int,
                                                              source: str) -> None:
