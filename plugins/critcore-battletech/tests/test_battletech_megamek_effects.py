@@ -8,6 +8,7 @@ structure, side torsos 13) with one location's slots replaced, and the superheav
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +152,38 @@ def test_a_double_slot_explosion_in_a_location_gone_is_vented_by_case_there(run:
     after = bt.state(out)
     assert after["locations"]["LA"]["destroyed"] and after["locations"]["LT"]["structure"] == 28
     assert sum("vented" in c for c in out.applied.changes) == 2
+
+
+@pytest.mark.parametrize("name, kind, slots, megamek", [
+    # the class's name, internal name and addLookupName names, as MegaMek defines them
+    ("ISMekTaser", "weapon", 3, "ISMekTaser"), ("ISBattleMechTaser", "weapon", 3, "ISMekTaser"),
+    ("Mek Taser", "weapon", 3, "ISMekTaser"),
+    ("Rifle (Cannon, Heavy)", "weapon", 3, "ISRifleHeavy"), ("ISHeavyRifle", "weapon", 3, "ISRifleHeavy"),
+    ("IS Heavy Rifle", "weapon", 3, "ISRifleHeavy"), ("Heavy Rifle", "weapon", 3, "ISRifleHeavy"),
+    ("Rifle (Cannon, Medium)", "weapon", 2, "ISRifleMedium"), ("ISMediumRifle", "weapon", 2, "ISRifleMedium"),
+    ("Rifle (Cannon, Light)", "weapon", 1, "ISRifleLight"), ("ISLightRifle", "weapon", 1, "ISRifleLight"),
+    ("ISAPDS", "weapon", 2, "ISAPDS"),
+    ("ISAntiPersonnelPod", "equipment", 1, "MiscType.createISAPPod"), ("ISAPod", "equipment", 1, "MiscType.createISAPPod"),
+    ("IS A-Pod", "equipment", 1, "MiscType.createISAPPod"), ("IS AP Pod", "equipment", 1, "MiscType.createISAPPod"),
+    ("CLAntiPersonnelPod", "equipment", 1, "MiscType.createCLAPPod"), ("Clan A-Pod", "equipment", 1, "MiscType.createCLAPPod"),
+    ("ClanGroundMobileHPG", "equipment", 0, "MiscType.createClanGroundMobileHPG"),
+    ("ISGroundMobileHPG", "equipment", 0, "MiscType.createISGroundMobileHPG"),
+    ("ISMobileHPG", "equipment", 0, "MiscType.createISMobileHPG"),
+])
+def test_megameks_lookup_names_are_known_with_their_class(name: str, kind: str, slots: int, megamek: str) -> None:
+    """Names issue 28 found unrecognised on units beyond the corpus, and their MegaMek lookup
+    names: each is the catalog entry that names the MegaMek class or factory it comes from."""
+    from critcore_battletech.data.catalog import catalog
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    entry = catalog().equipment(name, "Inner Sphere" if not name.startswith(("CL", "Clan")) else "Clan")
+    assert entry is not None and (entry.kind, entry.slots) == (kind, slots), name
+    data = tomllib.loads((Path(__file__).resolve().parents[1] / "src" / "critcore_battletech" / "data"
+                          / "equipment.toml").read_text(encoding="utf-8"))
+    rows = [item for group in data["group"] for item in group["items"]
+            if item["name"] == entry.name and item["tech"] == entry.tech]
+    assert [row.get("megamek") for row in rows] == [megamek], name
