@@ -187,3 +187,19 @@ def test_megameks_lookup_names_are_known_with_their_class(name: str, kind: str, 
     rows = [item for group in data["group"] for item in group["items"]
             if item["name"] == entry.name and item["tech"] == entry.tech]
     assert [row.get("megamek") for row in rows] == [megamek], name
+
+
+DAO = Path(__file__).resolve().parents[3].parent / "shared" / "mtf-corpus" / "units" / "XTRs" / "Liao" / "Vindicator Dao.mtf"
+
+
+@pytest.mark.skipif(not DAO.is_file(), reason="../shared/mtf-corpus is not here")
+def test_the_vindicator_daos_mek_taser_explodes(run: Any, bt: Any) -> None:
+    """Issue 28's case, on MegaMek's own file: the Vindicator VND-3LD (Dao), left arm slot 5 (the
+    taser): it explodes for 6 (ISMekTaser's explosionDamage), the arm's structure 7 -> 1, the
+    MechWarrior takes 2; the arm's check then rolls 2."""
+    from critcore_battletech import load_mtf
+
+    out = run("critical", "4,4,1,5,1,1", unit=load_mtf(DAO), location="LA")
+    assert explosions(out) == [("component-explosion", 6)]
+    after = bt.state(out)
+    assert after["locations"]["LA"]["structure"] == 1 and after["pilot"]["hits"] == 2
