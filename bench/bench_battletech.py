@@ -89,8 +89,8 @@ def rate(fn: Callable[[], Any], seconds: float) -> float:
 
 def criticals(seconds: float) -> list[tuple[str, float]]:
     """In-process `critical` resolutions on the Atlas (imported once), every location, seeded dice."""
-    from critcore.dice import RandomRoller
-    from critcore.engine import Engine
+    from critcore.dice.dice import RandomRoller
+    from critcore.engine.runner import Engine
 
     from critcore_battletech.units import unit_from_mtf
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from critcore import hookspecs
+from critcore.stages import hookspecs
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "hooks.md"
 HOOKS = [name for name in dir(hookspecs) if name.startswith("critcore_")]
@@ -75,9 +75,9 @@ def test_the_declared_hooks_are_called_when_they_should_be():
     import fakerules
     import fakesystem
 
-    from critcore.engine import Engine
-    from critcore.montecarlo import simulate
-    from critcore.plugins import Registry
+    from critcore.engine.runner import Engine
+    from critcore.chance.montecarlo import simulate
+    from critcore.stages.loader import Registry
 
     calls: list[str] = []
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from critcore.dice import Dice
-from critcore.model import Data, Effect
+from critcore.plugin import Dice
+from critcore.plugin import Data, Effect
 
 from . import criticals as C
 from . import effects as E
@@ -24,7 +24,7 @@ from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
 
 if TYPE_CHECKING:
-    from critcore.tables import Row
+    from critcore.plugin import Row
 
 PILOT_DEAD_AT = 6
 _NO_TAGS: frozenset[str] = frozenset()
@@ -310,7 +310,7 @@ class Resolver:
     # -- the cascade: a queue of pending actions, one code path for every roller ---------------
     def drain(self) -> tuple[Data, Data, Data]:
         """Carry out the pending actions (critical checks, the criticals they call for, the
-        settling after each roll's criticals) with :meth:`critcore.dice.Dice.iterate`.
+        settling after each roll's criticals) with :meth:`critcore.dice.dice.Dice.iterate`.
 
         Each action runs to its end and leaves the actions it calls for at the front of the
         queue, in the order the rules take them (an explosion's damage, then the checks of the
@@ -541,7 +541,7 @@ class Resolver:
         (no dice: the same picks on the same state give the same effects)."""
         out: list[Effect] = []
         knocked: set[str] = set()
-        option, per_shot = self.prep.explosion, self.prep.ammo_per_shot
+        option, ammunition = self.prep.explosion, self.prep.ammunition_damage
         for where, idx in picks:
             if where != code:
                 self.change(f"Nothing left to hit in the {L.name(code)}: a critical passes to the {L.name(where)}")
@@ -553,13 +553,13 @@ class Resolver:
             item = slot.get("item")
             if item is not None and row_id != "absorbed":
                 knocked.add(item)
-            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, per_shot=per_shot))
+            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, ammunition=ammunition))
             if slot.get("item2") is not None:  # a superheavy's double slot: the hit strikes both items
                 row_id = E.classify(self.w, where, idx, self.known_rows, knocked, second=True)
                 if row_id != "absorbed":
                     knocked.add(slot["item2"])
                 out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True,
-                                         per_shot=per_shot))
+                                         ammunition=ammunition))
         return out
 
     def apply_batch(self, batch: list[Effect], record: bool = True) -> None:

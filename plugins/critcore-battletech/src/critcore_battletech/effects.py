@@ -8,11 +8,10 @@ ammunition bin, a Gauss rifle's first hit, a second slot of a weapon already kno
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any, Collection, Mapping, Protocol
 
-from critcore.model import Data, Effect
-from critcore.tables import Table
+from critcore.plugin import Data, Effect
+from critcore.plugin import Table
 
 from . import locations as L
 from .unitview import Work
@@ -34,16 +33,18 @@ class Acting(Protocol):
                cause: str = "") -> None: ...
 
 
-_NO_OVERRIDE: Mapping[str, int] = MappingProxyType({})  # no option replaces a bin's damage a shot
 ITEM_KINDS = frozenset({"weapon", "equipment", "heat-sink", "jump-jet", "ammo"})
 
 
-def explosion_damage(item: Mapping[str, Any], option: str, per_shot: Mapping[str, int] = _NO_OVERRIDE) -> int:
+def explosion_damage(item: Mapping[str, Any], option: str, ammunition: bool = False) -> int:
     """Damage of an exploding ammunition bin: one turn's shots (``per-turn``) or every shot left
     (``total-warfare``). A bin holding fewer shots than a turn's worth explodes with what it has.
-    ``per_shot``: a shot's damage by the bin's weapon, where an option sets it (heavy flamers)."""
+    ``ammunition``: a shot does what the ammunition record carries where the bin keeps that apart
+    from the weapon's damage (a heavy flamer's: option ``heavy_flamer_explosion``)."""
     ammo = item.get("ammo") or {}
-    per = int(per_shot.get(str(ammo.get("weapon")), ammo.get("damage_per_shot", 0)))
+    per = int(ammo.get("damage_per_shot", 0))
+    if ammunition:
+        per = int(ammo.get("ammunition_damage_per_shot", per))
     shots = int(ammo.get("shots", 0))
     if option == "total-warfare":
         return per * shots
@@ -73,7 +74,7 @@ def classify(view: Any, code: str, index: int, known_rows: Collection[str],
 
 
 def slot_effect(components: Table, row_id: str, view: Any, code: str, index: int, option: str,
-                second: bool = False, per_shot: Mapping[str, int] = _NO_OVERRIDE) -> Effect:
+                second: bool = False, ammunition: bool = False) -> Effect:
     """The Effect for a critical on a slot (or on the second item of a double slot), with the
     numbers the engine acts on."""
     slot = view.loc(code)["slots"][index]
@@ -88,7 +89,7 @@ def slot_effect(components: Table, row_id: str, view: Any, code: str, index: int
     if item_id is not None:
         extra["item"] = item_id
     if row.code == "ammo-explosion":
-        extra["explosion_damage"] = explosion_damage(view.item(item_id) or {}, option, per_shot)
+        extra["explosion_damage"] = explosion_damage(view.item(item_id) or {}, option, ammunition)
     elif row.code == "component-explosion":
         extra["explosion_damage"] = int((view.item(item_id) or {}).get("explosion_damage", 0))
     return row.effect(components.id, None, **extra)

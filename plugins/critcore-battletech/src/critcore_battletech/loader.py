@@ -18,8 +18,8 @@ from typing import Any
 def load_mtf(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read the ``.mtf`` file at ``path`` and return the unit as critcore's plain unit data (the
     importer's catalog is built by the first call of a process and shared by the next)."""
-    from critcore.errors import StateError
-    from critcore.files import read_bytes
+    from critcore.plugin import StateError
+    from critcore.plugin import read_bytes
 
     from .units import unit_from_mtf
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from critcore.errors import StateError
-from critcore.resources import load_data
+from critcore.plugin import StateError, load_data
 
 from .records import Fields, Pattern
 

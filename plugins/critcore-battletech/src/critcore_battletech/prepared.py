@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from critcore.dice import parse
-from critcore.model import Applied, Data, Determination, Effect, Location
-from critcore.tables import Row, Table
+from critcore.plugin import parse
+from critcore.plugin import Applied, Data, Determination, Effect, Location
+from critcore.plugin import Row, Table
 
 from . import criticals as C
 from . import locations as L
@@ -46,11 +46,8 @@ class Prepared:
             self.known_rows = frozenset(r.id for r in self.components.rows)
             self.skip = C.roll_again_kinds(self.components)  # slot kinds a critical never stays on
             self.odds = C.Answers()  # the closed-form odds of slot choices worked out (exact odds)
-            # a shot's damage by ammunition weapon where an option replaces the bin's own
-            ammo = self.components.row("ammo").data
-            self.ammo_per_shot: Mapping[str, int] = (
-                {str(ammo["heavy_flamer_weapon"]): int(ammo["heavy_flamer_ammunition_damage"])}
-                if options.get("heavy_flamer_explosion") == "ammunition" else {})
+            # a heavy flamer bin's shot: the ammunition record's figure instead of the weapon's
+            self.ammunition_damage = options.get("heavy_flamer_explosion") == "ammunition"
 
     @staticmethod
     def check_label(code: str) -> str:

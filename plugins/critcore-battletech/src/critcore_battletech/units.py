@@ -304,6 +304,8 @@ def _ammo_state(s: _Slot) -> dict[str, Any]:
         "damage_per_shot": m.damage_per_shot, "shots_per_turn": m.ammo.shots_per_turn,
         "tons": 0.5 if m.half else 1.0,
     }
+    if m.ammo.ammunition_damage_per_shot:  # the ammunition record's own figure (option heavy_flamer_explosion)
+        out["ammunition_damage_per_shot"] = m.ammo.ammunition_damage_per_shot
     if m.variants:
         out["munition"] = ", ".join(m.variants)
     if m.unknown:

@@ -12,7 +12,7 @@ import re
 from functools import cached_property
 from typing import Any, Iterable, Mapping
 
-from critcore.resources import load_data
+from critcore.plugin import load_data
 
 from ..records import Fields, Pattern, Record, norm
 
@@ -71,10 +71,11 @@ class Equipment(Record):
 class AmmoType(Record):
     """What a bin of one weapon's ammunition holds (from a family of ammo.toml)."""
 
-    __slots__ = ("weapon", "tech", "shots_per_ton", "damage_per_shot", "shots_per_turn", "explosive", "family")
+    __slots__ = ("weapon", "tech", "shots_per_ton", "damage_per_shot", "shots_per_turn", "explosive", "family",
+                 "ammunition_damage_per_shot")
 
     def __init__(self, weapon: str, tech: str, shots_per_ton: int, damage_per_shot: int, shots_per_turn: int,
-                 explosive: bool, family: str = "") -> None:
+                 explosive: bool, family: str = "", ammunition_damage_per_shot: int = 0) -> None:
         self.weapon = weapon
         self.tech = tech
         self.shots_per_ton = shots_per_ton
@@ -82,6 +83,8 @@ class AmmoType(Record):
         self.shots_per_turn = shots_per_turn
         self.explosive = explosive
         self.family = family
+        # a shot's damage as MegaMek's ammunition record carries it, where it differs (0: it does not)
+        self.ammunition_damage_per_shot = ammunition_damage_per_shot
 
 
 class AmmoMatch(Record):
@@ -132,6 +135,7 @@ class AmmoFamily(Fields):
     damage_per_unit: int
     shots_per_turn: int
     explosive: bool
+    ammunition_damage_per_shot: int
 
     def bin(self, size: int | None, clan: bool) -> AmmoType | None:
         """The ammunition of this family for a launcher of ``size`` (None: a size it lacks)."""
@@ -145,7 +149,7 @@ class AmmoFamily(Fields):
             damage = self.damage_per_shot
         label = self.label.replace("{size}", str(size)) if size is not None else self.label
         return AmmoType(label, "clan" if clan else "is", shots, damage, self.shots_per_turn, self.explosive,
-                        self.id)
+                        self.id, self.ammunition_damage_per_shot)
 
 
 class EquipmentFamily(Fields):
@@ -481,6 +485,7 @@ def _load_ammo() -> tuple[tuple[AmmoFamily, ...], dict[str, Any]]:
             shots_per_ton=int(f.get("shots_per_ton", 0)), clan_shots_per_ton=int(f.get("clan_shots_per_ton", 0)),
             damage_per_shot=int(f.get("damage_per_shot", 0)), damage_per_unit=int(f.get("damage_per_unit", 0)),
             shots_per_turn=int(f.get("shots_per_turn", 1)), explosive=bool(f.get("explosive", True)),
+            ammunition_damage_per_shot=int(f.get("ammunition_damage_per_shot", 0)),
         )
         for f in data["family"]
     )
