@@ -125,12 +125,6 @@ def criticals(seconds: float) -> list[tuple[str, float]]:
     for code in ("HD", "LA", "CT", "RT"):
         critcore.odds("battletech", "critical", target=copy, location=code)
     found.append(("  the same, after exact odds on a copy of the unit", rate(one, seconds)))
-    # every run calling the stages (no kept outcomes, critcore/replay.py): what a run on a state
-    # never met before costs, and what the kept outcomes save
-    engine = Engine("battletech")
-    engine.keep_outcomes = False
-    unit = engine.check_target(unit_from_mtf(unit_file().read_bytes(), str(unit_file())))
-    found.append(("  the same, the stages run every time", rate(one, seconds)))
     found.append(("hand-written reference (2d6 and a slot)", rate(hand, seconds)))
     return found
 
