@@ -144,11 +144,15 @@ def corpus_import(limit: int | None = None) -> list[tuple[str, float]] | None:
                 key, _, value = line.partition(":")
                 out[key.strip().lower()] = value.strip()
 
+    from critcore_battletech.data.catalog import catalog
+
+    cat = catalog()  # one catalog for the whole corpus, as one engine reading every file keeps
+
     def full() -> None:
         for source, data in files:
-            unit_from_mtf(data, source)
+            unit_from_mtf(data, source, cat)
 
-    full()  # the first pass reads the data files and builds the catalog
+    full()  # the first pass reads the data files
     results = []
     for name, fn in (("naive key:value split", naive), ("unit_from_mtf", full)):
         runs = []

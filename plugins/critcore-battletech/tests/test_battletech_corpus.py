@@ -32,9 +32,12 @@ def _norm(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def corpus() -> list[tuple[Path, dict[str, Any]]]:
+    from critcore_battletech.data.catalog import catalog
+
+    cat = catalog()  # one catalog for the whole corpus, as one engine reading every file keeps
     units = []
     for path in sorted(CORPUS.rglob("*.mtf")):
-        units.append((path, unit_from_mtf(path.read_bytes(), str(path))))  # a refused file fails here
+        units.append((path, unit_from_mtf(path.read_bytes(), str(path), cat)))  # a refused file fails here
     return units
 
 

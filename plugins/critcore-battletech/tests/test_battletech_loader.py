@@ -22,7 +22,7 @@ def test_load_mtf_gives_the_unit_the_cli_reads() -> None:
     path = FIXTURES / "legacy-biped-fb1l.mtf"
     unit = critcore_battletech.load_mtf(path)
     assert isinstance(unit, dict)
-    same, fmt = read_target(str(path), lambda p, t: battletech.critcore_read_target(path=p, text=t))
+    same, fmt = read_target(str(path), lambda p, t: battletech.critcore_read_target(path=p, text=t, memo={}))
     assert fmt == "other" and unit == same
     assert critcore_battletech.loads_mtf(path.read_bytes(), str(path)) == unit
 

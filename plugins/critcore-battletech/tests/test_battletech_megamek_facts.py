@@ -61,7 +61,10 @@ def test_battletech_every_family_of_the_facts_names_its_source() -> None:
 def corpus() -> list[tuple[Path, dict[str, Any]]]:
     if not CORPUS.is_dir():
         pytest.skip("../shared/mtf-corpus/units is not here")
-    return [(p, unit_from_mtf(p.read_bytes(), str(p))) for p in sorted(CORPUS.rglob("*.mtf"))]
+    from critcore_battletech.data.catalog import catalog
+
+    cat = catalog()  # one catalog for every file
+    return [(p, unit_from_mtf(p.read_bytes(), str(p), cat)) for p in sorted(CORPUS.rglob("*.mtf"))]
 
 
 def test_battletech_every_ammunition_bin_of_the_corpus_matches_megamek(

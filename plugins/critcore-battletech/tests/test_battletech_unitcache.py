@@ -124,3 +124,27 @@ def test_an_importer_record_refuses_a_misspelt_field():
     with pytest.raises(TypeError, match="HeatSinkSpec has no field"):
         HeatSinkSpec(varient="double", pattern=None, type="double", dissipation=2)
     assert HeatSinkSpec(variant="double", pattern=None, type="double", dissipation=2).dissipation == 2
+
+
+def test_one_engine_builds_the_importers_catalog_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog is kept in the reader memo the engine hands ``critcore_read_target`` (no module
+    keeps one): two unit files read through one memo build it once, another memo builds its own."""
+    import critcore_battletech.plugin as plugin
+    from critcore_battletech.data import catalog as catalog_module
+
+    monkeypatch.setenv("CRITCORE_CACHE", "0")  # every file really imported
+    built: list[object] = []
+    real = catalog_module._build
+
+    def counting() -> object:
+        built.append(real())
+        return built[-1]
+
+    monkeypatch.setattr(catalog_module, "_build", counting)
+    memo: dict[str, Any] = {}
+    text = FILE.read_text(encoding="utf-8")
+    first = plugin.critcore_read_target(path="a.mtf", text=text, memo=memo)
+    second = plugin.critcore_read_target(path="b.mtf", text=text.replace("FB-1L", "FB-1M", 1), memo=memo)
+    assert len(built) == 1 and first is not None and second is not None and second["model"] == "FB-1M"
+    plugin.critcore_read_target(path="a.mtf", text=text, memo={})
+    assert len(built) == 2

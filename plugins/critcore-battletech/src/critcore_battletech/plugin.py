@@ -272,18 +272,27 @@ def _apply_generic(determination: Determination, location: Location, effects: Se
 # -- treat, files, show, report -------------------------------------------------------------------
 
 @hookimpl
-def critcore_read_target(path: str, text: str) -> Mapping[str, Any] | None:
+def critcore_read_target(path: str, text: str, memo: dict[str, Any]) -> Mapping[str, Any] | None:
     if not path.lower().endswith(".mtf"):
         return None
     from .unitcache import cached_import
 
-    return cached_import(text, path, _import_mtf)
+    # the importer's catalog is kept in the engine's reader memo: the units one engine reads after
+    # the first (a campaign's, a server's) do not build it again
+    return cached_import(text, path, lambda t, p: _import_mtf(t, p, memo))
 
 
-def _import_mtf(text: str, path: str) -> dict[str, Any]:
-    from .units import unit_from_mtf  # the importer is only imported when the cache has no entry
+_CATALOG_KEY = "critcore_battletech.catalog"
 
-    return unit_from_mtf(text, path)
+
+def _import_mtf(text: str, path: str, memo: dict[str, Any]) -> dict[str, Any]:
+    from .data.catalog import Catalog, catalog  # the importer is only imported when the cache has no entry
+    from .units import unit_from_mtf
+
+    cat = memo.get(_CATALOG_KEY)
+    if not isinstance(cat, Catalog):
+        cat = memo[_CATALOG_KEY] = catalog()
+    return unit_from_mtf(text, path, cat)
 
 
 @hookimpl

@@ -415,9 +415,10 @@ def _case(slots: list[_Slot]) -> str:
     return "none"
 
 
-def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
+def unit_from_parsed(mtf: MtfFile, cat: Catalog | None = None) -> dict[str, Any]:
     """The unit state for a parsed file (see :func:`unit_from_mtf`)."""
-    cat = catalog()
+    if cat is None:
+        cat = catalog()
     notes = list(mtf.notes)
     spec = cat.config(mtf.config)
     if spec is None:
@@ -512,13 +513,14 @@ def unit_from_parsed(mtf: MtfFile) -> dict[str, Any]:
     return unit
 
 
-def unit_from_mtf(text: str | bytes, source: str) -> dict[str, Any]:
+def unit_from_mtf(text: str | bytes, source: str, cat: Catalog | None = None) -> dict[str, Any]:
     """The unit state (docs/systems/battletech.md, "The unit state") of an .mtf file's text.
 
     ``source`` names the file in error messages. Raises :class:`~critcore.errors.StateError`
     with ``FILE, line N: what is wrong`` for a file that does not parse or does not describe a
     'Mech this importer can build. Unknown equipment is kept by name as kind ``equipment``.
     The three steps run one way: the file is parsed (:mod:`.mtf`), each name classified (the
-    catalog, :mod:`.data.catalog`), and the unit built from the answers (here).
+    catalog, :mod:`.data.catalog`), and the unit built from the answers (here). ``cat``: a catalog
+    kept by the caller for many units (:func:`~.data.catalog.catalog`; built afresh without one).
     """
-    return unit_from_parsed(parse_mtf(text, source))
+    return unit_from_parsed(parse_mtf(text, source), cat)
