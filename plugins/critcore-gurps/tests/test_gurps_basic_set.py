@@ -1,0 +1,90 @@
+"""Basic Set rules behind the injury a blow does and what low HP demands (issue 28), each with
+scripted dice and the page it comes from. Expected values are worked out here from the rule,
+not read back from the plugin.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from critcore.model import Outcome
+
+from gurps_testkit import run
+
+NORMAL = [4, 3, 3]  # 10 on the Critical Hit table: ordinary damage
+
+
+def hit(dice: list[int], target: dict[str, Any] | None = None, **params: Any) -> Outcome:
+    """A critical hit whose table roll is 10 (ordinary damage), then ``dice`` for the damage."""
+    return run("critical-hit", NORMAL + dice, target, **params)
+
+
+def crit(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``crit`` command, as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "critcore", *args], capture_output=True, text=True, check=False)
+
+
+# --- B419: shock ---------------------------------------------------------------------------------
+
+
+def b419_shock(hp: int, injury: int) -> int:
+    """B419, written out: -1 per point of injury; with 20 HP or more, -1 per full HP/10 points
+    (HP/10 rounded down); never worse than -4."""
+    if hp >= 20:
+        per = hp // 10
+        return min(4, injury // per)
+    return min(4, injury)
+
+
+def damage_for(injury: int) -> str:
+    """Crushing damage whose one die, rolled 1, is exactly ``injury`` against DR 0 at the torso (x1)."""
+    return "1d cr" if injury == 1 else f"1d+{injury - 1} cr"
+
+
+@pytest.mark.parametrize("hp", range(10, 41))
+def test_shock_follows_b419_for_every_hp_and_injury(hp: int) -> None:
+    """HP 10-40 x injury 1-40: shock is B419's -1 per point, or per full HP/10 points from HP 20."""
+    for injury in range(1, 41):
+        out = hit([1], {"hp": hp}, damage=damage_for(injury), dr=0)
+        assert out.applied.data["injury"] == injury, (hp, injury)
+        assert out.applied.data["shock"] == b419_shock(hp, injury), (hp, injury)
+
+
+def test_shock_hp_29_takes_minus_1_per_2_points() -> None:
+    """The issue's case (B419): HP 29, HP/10 = 2.9 rounded down to 2, so 4 injury is -2 (not -1)."""
+    out = hit([4], {"hp": 29}, damage="1d cr", dr=0)
+    assert out.applied.data["shock"] == 2
+    shock = [s for s in out.target["statuses"] if s["id"] == "shock"]
+    assert shock[0]["penalty"] == -2
+
+
+# --- B378: a fractional armor divisor against no DR --------------------------------------------
+
+
+def test_fractional_divisor_gives_dr_0_a_dr_of_1() -> None:
+    """B378: against an armor divisor of (0.5) a target with no DR counts as DR 1. 3d+10 cr
+    rolled 4+3+3 = 10 + 10 = 20 against DR 0 at (0.5): 20 - 1 = 19 through, x1 at the torso = 19."""
+    out = hit([4, 3, 3], {"hp": 50}, damage="3d+10 (0.5) cr", dr=0)
+    assert (out.applied.data["dr"], out.applied.data["injury"]) == (1, 19)
+
+
+def test_fractional_divisor_parameter_against_dr_0() -> None:
+    """B378 with --armor-divisor 0.2: DR 0 still counts as DR 1. 2d cr rolled 3+3 = 6: 5 injury."""
+    out = hit([3, 3], {"hp": 20}, damage="2d cr", dr=0, armor_divisor=0.2)
+    assert (out.applied.data["dr"], out.applied.data["injury"]) == (1, 5)
+
+
+def test_fractional_divisor_multiplies_dr_above_0() -> None:
+    """B378: (0.5) doubles DR. DR 3 -> 6; 2d cr rolled 5+5 = 10: 4 injury. The least DR of 1 does
+    not touch a DR that is already there."""
+    out = hit([5, 5], {"hp": 20}, damage="2d (0.5) cr", dr=3)
+    assert (out.applied.data["dr"], out.applied.data["injury"]) == (6, 4)
+
+
+def test_a_divisor_of_2_leaves_dr_0_at_0() -> None:
+    """The least DR is for fractional divisors only (B378): 2d (2) pi against DR 0 rolled 3+3: 6 injury."""
+    out = hit([3, 3], {"hp": 20}, damage="2d (2) pi", dr=0)
+    assert (out.applied.data["dr"], out.applied.data["injury"]) == (0, 6)
