@@ -88,3 +88,34 @@ def test_a_divisor_of_2_leaves_dr_0_at_0() -> None:
     """The least DR is for fractional divisors only (B378): 2d (2) pi against DR 0 rolled 3+3: 6 injury."""
     out = hit([3, 3], {"hp": 20}, damage="2d (2) pi", dr=0)
     assert (out.applied.data["dr"], out.applied.data["injury"]) == (0, 6)
+
+
+# --- how players write damage; what --help promises ---------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["2d(2) pi", "2d (2) pi", "2d( 2 )pi"])
+def test_an_armor_divisor_may_follow_the_dice_with_no_space(text: str) -> None:
+    """Players write "2d(2) pi" (B378's notation): DR 5 / 2 = 2.5 -> 2; 2d rolled 4+4 = 8: 6 injury."""
+    out = hit([4, 4], {"hp": 20}, damage=text, dr=5)
+    assert (out.applied.data["dr"], out.applied.data["injury"]) == (2, 6)
+
+
+def test_the_cli_reads_2d_2_pi() -> None:
+    done = crit("resolve", "gurps", "critical-hit", "--damage", "2d(2) pi", "--dr", "5", "--hp", "20",
+                "--dice", "4,3,3,4,4")
+    assert done.returncode == 0, done.stderr
+    assert "against DR 2: 6 through" in done.stdout
+
+
+@pytest.mark.parametrize("procedure,extra,low", [("attack", (), 3), ("spell", (), 3),
+                                                 ("defense", ("--defense", "dodge"), 1)])
+def test_skill_range_in_help_is_the_range_checked(procedure: str, extra: tuple[str, ...], low: int) -> None:
+    """Attacks and spells need effective skill 3 or more (below 3 GURPS allows no roll), active
+    defenses 1 or more: --help shows exactly the range that is then accepted and refused."""
+    shown = crit("resolve", "gurps", procedure, "--help").stdout
+    assert f"[range: {low} to 99]" in " ".join(shown.split())
+    below = crit("resolve", "gurps", procedure, *extra, "--skill", str(low - 1), "--dice", "3,3,3")
+    assert below.returncode == 2 and below.stdout == ""
+    assert below.stderr.strip().splitlines() == [f"Error: --skill: {low - 1} is out of range (allowed: {low} to 99)"]
+    lowest = crit("resolve", "gurps", procedure, *extra, "--skill", str(low), "--dice", "4,3,3")  # 10: misses by 7-9, no table
+    assert lowest.returncode == 0, lowest.stderr
