@@ -119,3 +119,45 @@ def test_skill_range_in_help_is_the_range_checked(procedure: str, extra: tuple[s
     assert below.stderr.strip().splitlines() == [f"Error: --skill: {low - 1} is out of range (allowed: {low} to 99)"]
     lowest = crit("resolve", "gurps", procedure, *extra, "--skill", str(low), "--dice", "4,3,3")  # 10: misses by 7-9, no table
     assert lowest.returncode == 0, lowest.stderr
+
+
+# --- B399: toxic damage to the skull -------------------------------------------------------------
+
+
+def test_toxic_damage_to_the_skull_gets_none_of_the_skulls_rules() -> None:
+    """B399: the skull's extra DR 2, its x4, its -10 to knockdown and the Critical Head Blow table
+    do not apply to toxic damage. Critical hit roll 10 (the Critical Hit table, ordinary damage);
+    3d tox rolled 6+6+6 = 18 against DR 2 (no +2): 16 through, x1 = 16 injury on HP 10, a major
+    wound: a knockdown roll with no -10."""
+    out = run("critical-hit", [4, 3, 3, 6, 6, 6], {"hp": 10, "ht": 10}, location="skull", damage="3d tox", dr=2)
+    assert [r.label for r in out.rolls][0] == "critical hit table"
+    assert out.effects[-1].table == "critical-hit"
+    d = out.applied.data
+    assert (d["dr"], d["wounding"], d["injury"], d["major"]) == (2, 1.0, 16, True)
+    knock = [o["modifier"] for o in out.target["owed_rolls"] if o.get("kind") == "knockdown"]
+    assert knock == [0]
+
+
+def test_crushing_damage_to_the_skull_keeps_them() -> None:
+    """The same blow as crushing (B399): the Critical Head Blow table (10: ordinary head damage),
+    DR 2 + 2 = 4, 14 through x4 = 56, knockdown at -10."""
+    out = run("critical-hit", [4, 3, 3, 6, 6, 6], {"hp": 10, "ht": 10}, location="skull", damage="3d cr", dr=2)
+    assert out.effects[-1].table == "head-blow"
+    d = out.applied.data
+    assert (d["dr"], d["wounding"], d["injury"]) == (4, 4.0, 56)
+    assert [o["modifier"] for o in out.target["owed_rolls"] if o.get("kind") == "knockdown"] == [-10]
+
+
+def test_an_attack_with_toxic_damage_to_the_skull_rolls_on_the_critical_hit_table() -> None:
+    """B399 in an attack: a critical hit (attack roll 3) on the skull with toxic damage rolls on the
+    Critical Hit table: 3 there is triple damage. 1d tox rolled 2: 6, against DR 0: 6 injury."""
+    out = run("attack", [1, 1, 1, 1, 1, 1, 2], {"hp": 10}, skill=12, location="skull", damage="1d tox", dr=0)
+    assert out.effects[-1].table == "critical-hit" and out.effects[-1].id.startswith("triple")
+    assert out.applied.data["injury"] == 6
+
+
+def test_head_blow_refuses_toxic_damage_to_the_skull() -> None:
+    """head-blow is the Critical Head Blow table; toxic damage to the skull never rolls on it (B399)."""
+    done = crit("resolve", "gurps", "head-blow", "--damage", "1d tox", "--dice", "3,3,3,3")
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "use critical-hit" in done.stderr

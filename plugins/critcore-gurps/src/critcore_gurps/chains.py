@@ -200,6 +200,14 @@ def head_effects(ctx: Any) -> list[Effect]:
     return [row.effect(t.id, r)]
 
 
+def _head_blow(ctx: Any, location_id: str) -> bool:
+    """A critical hit here rolls on the Critical Head Blow table (not for toxic damage to the skull)."""
+    from .reference import location_for
+
+    damage = damage_of(ctx)
+    return location_for(location_id, damage.dtype if damage is not None else None).head_blow
+
+
 def hit_effects(ctx: Any, head: bool) -> list[Effect]:
     if head:
         return head_effects(ctx)
@@ -214,9 +222,7 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
     kind = determination.kind if determination is not None else None
     if name == "attack":
         if kind == "critical-hit":
-            from .reference import LOCATIONS
-
-            return hit_effects(ctx, LOCATIONS[location.id].head_blow)
+            return hit_effects(ctx, _head_blow(ctx, location.id))
         if kind == "critical-miss":
             return miss_effects(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False,
                                 own_file=False)
@@ -240,9 +246,7 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
             return [ctx.tables["spell-failure"].roll_on(ctx.dice, "critical spell failure table")]
         return None
     if name == "critical-hit":
-        from .reference import LOCATIONS
-
-        return hit_effects(ctx, location is not None and LOCATIONS[location.id].head_blow)
+        return hit_effects(ctx, location is not None and _head_blow(ctx, location.id))
     if name == "head-blow":
         return head_effects(ctx)
     if name == "critical-miss":

@@ -15,7 +15,8 @@ from critcore.model import Data, Determination, Location, Procedure, record
 
 from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
-from .reference import HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, bounds, grade
+from .reference import (HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, bounds, grade,
+                        location_for)
 
 D3 = parse("3d6")
 BODY_PARTS = tuple(LOCATIONS)
@@ -118,6 +119,11 @@ def prepare(procedure: Procedure, params: Data, options: Data) -> Plan:
     elif name in ("critical-hit", "head-blow", "critical-miss", "unarmed-miss"):
         allowed = HEAD_BLOW_LOCATIONS if name == "head-blow" else BODY_PARTS if name == "unarmed-miss" else None
         check_location(name, p, damage, allowed)
+        if name == "head-blow" and damage is not None:
+            aimed = location_for(p.get("location") or DEFAULT_HEAD, damage.dtype)
+            if not aimed.head_blow:
+                raise ParamError(f"--damage: {damage.dtype} damage to the {aimed.name} does not use the Critical Head "
+                                 "Blow table (none of the skull's rules apply to it): use critical-hit")
     where = p.get("location")
     location = None
     if name in ("attack", "critical-hit", "head-blow"):
@@ -165,6 +171,7 @@ AIMED = {k: Location(k, r.name, f"{r.name} ({r.penalty:+d} to hit)", Data(penalt
 ROLLED = {k: Location(k, r.name, f"{r.name}, rolled on the hit-location table ({r.penalty:+d} to hit when aimed)",
                       Data(penalty=r.penalty, rolled=True)) for k, r in LOCATIONS.items()}
 DEFAULT_LOCATION = "torso"
+DEFAULT_HEAD = "skull"  # head-blow's --location when none is given (procedures.HEAD_BLOW)
 
 
 def roll_location(ctx: Any) -> Location:

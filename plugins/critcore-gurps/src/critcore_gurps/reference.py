@@ -50,11 +50,31 @@ class LocationRule:
 
 def _location(key: str, raw: Mapping[str, Any]) -> LocationRule:
     fields = dict(raw)
+    fields.pop("exempt", None)
     fields["aim_types"] = tuple(fields.get("aim_types", ()))
     return LocationRule(id=key, **fields)
 
 
+def _exempt(key: str, raw: Mapping[str, Any]) -> tuple[frozenset[str], LocationRule] | None:
+    """The damage types a location's own rules leave alone, and the location as those types see it."""
+    if "exempt" not in raw:
+        return None
+    overrides = dict(raw["exempt"])
+    types = frozenset(overrides.pop("types"))
+    return types, _location(key, {**raw, **overrides})
+
+
 LOCATIONS: dict[str, LocationRule] = {k: _location(k, v) for k, v in _LOCATIONS_RAW.items()}
+_EXEMPT = {k: e for k, v in _LOCATIONS_RAW.items() if (e := _exempt(k, v)) is not None}
+
+
+def location_for(location_id: str, dtype: str | None) -> LocationRule:
+    """The rules of ``location_id`` as damage of type ``dtype`` meets them: the skull's own rules
+    do not apply to toxic damage ([skull.exempt]); None (no damage given) gets the usual ones."""
+    exempt = _EXEMPT.get(location_id)
+    if exempt is not None and dtype in exempt[0]:
+        return exempt[1]
+    return LOCATIONS[location_id]
 HEAD_BLOW_LOCATIONS = tuple(k for k, v in LOCATIONS.items() if v.head_blow)
 
 DAMAGE_TYPES: dict[str, str] = {k: v["name"] for k, v in _WOUNDING_RAW["types"].items()}
