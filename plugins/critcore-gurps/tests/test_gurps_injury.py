@@ -113,7 +113,7 @@ def test_crushing_can_do_zero_basic_damage_other_types_at_least_one() -> None:
     ("pi++", 8, 8, 8, 8, 4),     # x2; limbs x1
     ("burn", 4, 4, 8, 4, 4),
     ("cor", 4, 6, 8, 6, 4),      # neck and face x1.5
-    ("tox", 4, 4, 2, 4, 4),      # toxic: x1 even on the skull (DR 2 leaves 2)
+    ("tox", 4, 4, 4, 4, 4),      # toxic: x1 even on the skull, and no skull DR 2 (B399)
 ])
 def test_wounding_modifiers_by_type_and_location(dtype: str, torso: int, neck: int, skull: int, face: int,
                                                  limb: int) -> None:

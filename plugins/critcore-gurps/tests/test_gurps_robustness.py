@@ -84,6 +84,8 @@ def test_a_whole_fight_and_its_recovery() -> None:
             params.update(skill=rng.randint(3, 20), location=rng.choice(CHOICES["location"][:-1]))
             if params["location"] in ("eye", "vitals"):
                 params["damage"] = "1d+1 imp"
+        if proc == "head-blow" and params["damage"].endswith(" tox"):
+            params["damage"] = "1d cr"  # toxic damage never uses the head-blow table (B399)
         if proc == "defense":
             params = {"skill": rng.randint(3, 14), "defense": rng.choice(CHOICES["defense"])}
         if proc == "spell-failure":
