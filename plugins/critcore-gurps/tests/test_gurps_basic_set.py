@@ -161,3 +161,141 @@ def test_head_blow_refuses_toxic_damage_to_the_skull() -> None:
     done = crit("resolve", "gurps", "head-blow", "--damage", "1d tox", "--dice", "3,3,3,3")
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "use critical-hit" in done.stderr
+
+
+# --- B419: the roll to stay conscious, and Do Nothing ----------------------------------------------
+
+
+def at_low_hp(current: int, hp: int = 10, ht: int = 10, **extra: Any) -> dict[str, Any]:
+    """A character at ``current`` HP who owes this turn's roll to stay conscious."""
+    return {"hp": hp, "ht": ht, "current_hp": current,
+            "owed_rolls": [{"roll": "ht", "kind": "consciousness", "modifier": 0, "why": "at 0 HP or less"}], **extra}
+
+
+def ids(out: Outcome) -> list[str]:
+    return [s["id"] for s in out.target["statuses"]]
+
+
+@pytest.mark.parametrize("current,penalty", [(0, 0), (-9, 0), (-10, -1), (-19, -1), (-20, -2), (-26, -2), (-49, -4)])
+def test_consciousness_roll_is_at_minus_1_per_full_multiple_of_hp_below_zero(current: int, penalty: int) -> None:
+    """B419: at 0 HP or less, the HT roll to stay conscious is at -1 per full multiple of HP below
+    zero. HP 10, HT 10: a roll of exactly 10 + penalty stays conscious, one more falls unconscious."""
+    from gurps_testkit import faces
+
+    made = run("survive", faces(10 + penalty), at_low_hp(current))
+    assert "unconscious" not in ids(made)
+    failed = run("survive", faces(11 + penalty), at_low_hp(current))
+    assert "unconscious" in ids(failed)
+
+
+def test_the_issue_hp_10_at_minus_26_fails_a_roll_of_10() -> None:
+    """The issue's case (B419): HP 10 at -26 rolls 10 against HT 10 - 2 = 8: unconscious."""
+    out = run("survive", [4, 3, 3], at_low_hp(-26))
+    assert out.rolls[0].label.startswith("HT-2 roll to stay conscious")
+    assert "unconscious" in ids(out)
+
+
+def test_do_nothing_needs_no_roll_to_stay_conscious() -> None:
+    """B419: a character at 0 HP or less who takes only Do Nothing need not roll to stay conscious;
+    the roll stays owed for the next turn. A roll to avoid death is made all the same (faces 3,3,3
+    for it; none for consciousness)."""
+    target = at_low_hp(-12)
+    target["owed_rolls"].append({"roll": "ht", "kind": "death", "modifier": 0, "why": "down to -1xHP = -10 HP"})
+    out = run("survive", [3, 3, 3], target, do_nothing=True)
+    assert [r.label for r in out.rolls] == ["HT roll to avoid death (down to -1xHP = -10 HP)"]
+    assert [o["kind"] for o in out.target["owed_rolls"]] == ["consciousness"]
+    assert "unconscious" not in ids(out)
+    assert any("Do Nothing" in line for line in out.applied.changes)
+
+
+# --- B423: mortal wounds ---------------------------------------------------------------------------
+
+
+def owes_death(ht: int = 10) -> dict[str, Any]:
+    return {"hp": 10, "ht": ht, "current_hp": -10,
+            "owed_rolls": [{"roll": "ht", "kind": "death", "modifier": 0, "why": "down to -1xHP = -10 HP"}]}
+
+
+@pytest.mark.parametrize("roll,result", [(10, None), (11, "mortal-wound"), (12, "mortal-wound"), (13, "dead")])
+def test_a_death_roll_failed_by_1_or_2_is_a_mortal_wound(roll: int, result: str | None) -> None:
+    """B423: HT 10. 10 succeeds; 11 and 12 fail by 1 and 2: mortally wounded, not dead; 13 fails by 3: dead."""
+    from gurps_testkit import faces
+
+    out = run("survive", faces(roll), owes_death())
+    found = [s for s in ids(out) if s in ("mortal-wound", "dead")]
+    assert found == ([] if result is None else [result])
+
+
+def test_a_critical_failure_on_the_death_roll_kills_even_by_2() -> None:
+    """HT 16: 17 fails by 1 (an ordinary failure at 16): mortal wound; 18 fails by 2 but is a
+    critical failure: dead (our reading, docs/systems/gurps.md)."""
+    assert "mortal-wound" in ids(run("survive", [6, 6, 5], owes_death(16)))
+    assert "dead" in ids(run("survive", [6, 6, 6], owes_death(16)))
+
+
+def mortally_wounded() -> Any:
+    return run("survive", [5, 3, 3], owes_death()).target  # 11: failed by 1
+
+
+def test_a_mortal_wound_rolls_ht_every_half_hour_and_a_failure_kills() -> None:
+    """B423: an HT roll every 30 minutes: 10 (made) and he lingers; 11 (failed) and he dies."""
+    out = run("wait", [4, 3, 3, 5, 3, 3], mortally_wounded(), minutes=60)
+    assert [r.label for r in out.rolls] == ["HT roll to avoid death (mortal-wound)"] * 2
+    assert ids(out) == ["dead"]
+
+
+def test_a_mortal_wound_ends_on_a_critical_success() -> None:
+    """B423: a critical success (3 or 4) on the half-hourly roll: no longer mortally wounded."""
+    out = run("wait", [1, 1, 2], mortally_wounded(), minutes=30)
+    assert "mortal-wound" not in ids(out) and "dead" not in ids(out)
+    lingers = run("wait", [3, 3, 3], mortally_wounded(), minutes=30)
+    assert "mortal-wound" in ids(lingers)
+
+
+# --- B419: reeling below 1/3 HP ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("injury,reeling", [(7, False), (8, False), (9, True)])
+def test_reeling_below_one_third_hp(injury: int, reeling: bool) -> None:
+    """B419: with less than 1/3 of his HP left a character reels (Move and Dodge halved). HP 12:
+    4 left is exactly 1/3 (not reeling); 3 left is less."""
+    out = hit([1], {"hp": 12, "ht": 10}, damage=f"1d+{injury - 1} cr", dr=0)
+    assert out.target["current_hp"] == 12 - injury
+    assert ("reeling" in ids(out)) == reeling
+    assert any("Move and Dodge halved" in c for c in out.applied.changes) == reeling
+
+
+def test_healing_to_one_third_ends_reeling() -> None:
+    """B419: back to 1/3 of the HP (4 of 12) he no longer reels."""
+    hurt = hit([1], {"hp": 12, "ht": 10}, damage="1d+8 cr", dr=0).target  # 3 HP left
+    one = run("heal", [], hurt, hp=1)
+    assert one.target["current_hp"] == 4 and "reeling" not in ids(one)
+
+
+def test_reeling_without_a_character_file_is_said() -> None:
+    """No file: HP 10 assumed; 7 injury leaves 3 < 10/3: the outcome says he reels."""
+    out = hit([1], damage="1d+6 cr", dr=0)
+    assert "reeling: Move and Dodge halved (round up)" in out.applied.changes
+
+
+# --- a dead character ---------------------------------------------------------------------------
+
+
+def test_a_dead_character_is_refused(tmp_path: Any) -> None:
+    """Dead is final (B423): the corpse is not struck again (as Shadowrun refuses "is dead"), and
+    is not healed or rolled for; one line, exit 2, the file unchanged. Time still passes."""
+    import json
+
+    corpse = tmp_path / "corpse.json"
+    text = json.dumps({"name": "Ned", "hp": 10, "current_hp": -126,
+                       "statuses": [{"id": "dead", "duration": "permanent", "text": "dead"}]})
+    corpse.write_text(text)
+    for args in (("resolve", "gurps", "critical-hit", "--damage", "1d cr", "--dice", "3,3,3,3"),
+                 ("resolve", "gurps", "attack", "--skill", "12", "--dice", "3,3,3"),
+                 ("treat", "gurps", "heal", "--hp", "5")):
+        done = crit(*args, "--target", str(corpse), "--save")
+        assert done.returncode == 2 and done.stdout == "", args
+        assert done.stderr.strip().splitlines() == [
+            "Error: character: Ned is dead: a dead character is not struck, rolled for or treated again"]
+    assert corpse.read_text() == text
+    assert crit("treat", "gurps", "wait", "--minutes", "1", "--target", str(corpse)).returncode == 0

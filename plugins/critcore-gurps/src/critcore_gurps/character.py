@@ -20,9 +20,9 @@ and change it. A character file looks like::
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
-from critcore.errors import ParamError
+from critcore.errors import ParamError, StateError
 from critcore.model import thaw
 
 DEFAULT_ATTRIBUTE = 10  # DX or IQ not given: an average human
@@ -107,6 +107,19 @@ def add_status(state: dict[str, Any] | None, changes: list[str], status: dict[st
     if state is not None:
         status.setdefault("since", clock(state))
         state["statuses"].append(status)
+
+
+def dead(state: Any) -> bool:
+    """The (checked) character has the ``dead`` status."""
+    return any(isinstance(s, Mapping) and s.get("id") == "dead" for s in state.get("statuses") or ())
+
+
+def refuse_dead(state: Any) -> None:
+    """A dead character is refused in one line (as Shadowrun refuses one): a corpse takes no more
+    injury, makes no more rolls and heals no more."""
+    if dead(state):
+        who = state.get("name") or "the character"
+        raise StateError(f"character: {who} is dead: a dead character is not struck, rolled for or treated again")
 
 
 def find_status(state: dict[str, Any], status_id: str) -> dict[str, Any] | None:

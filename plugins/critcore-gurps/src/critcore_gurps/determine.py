@@ -13,6 +13,7 @@ from critcore.errors import ParamError
 from critcore.hookspecs import RollLookup
 from critcore.model import Data, Determination, Location, Procedure, record
 
+from .character import dead, refuse_dead
 from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
 from .reference import (HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, bounds, grade,
@@ -148,6 +149,8 @@ def damage_of(ctx: Any) -> DamageSpec | None:
 
 
 def determine(ctx: Any) -> Determination | None:
+    if ctx.target is not None:
+        refuse_dead(ctx.target)  # a dead character is refused before any roll
     plan = plan_of(ctx)
     if plan.results:
         found: Determination | None = plan.results[ctx.dice.roll(D3, plan.label).total]
@@ -162,7 +165,9 @@ def determine_lookup(ctx: Any) -> RollLookup | None:
     nothing else (no note, no other roll) for as long as this says so.
     """
     plan = plan_of(ctx)
-    return RollLookup(D3, plan.label, plan.results) if plan.results else None
+    if not plan.results or (ctx.target is not None and dead(ctx.target)):
+        return None  # determine refuses a dead character (a look-up cannot)
+    return RollLookup(D3, plan.label, plan.results)
 
 
 # --- locate ---------------------------------------------------------------------------------

@@ -124,7 +124,9 @@ TREAT_KNOCKDOWN = Procedure(
 TREAT_SURVIVE = Procedure(
     "survive", "Roll the HT rolls low HP left owing: to avoid death at each multiple of -HP, then this "
     "turn's roll to stay conscious at 0 HP or less.",
-    (), verb="treat", target="required",
+    (Param("do_nothing", "bool", "He takes Do Nothing this turn: no roll to stay conscious (it is owed again "
+           "next turn); rolls to avoid death are made all the same."),),
+    verb="treat", target="required",
 )
 TREAT_AFTER_FIGHT = Procedure(
     "after-fight", "After the fight: an HT roll for each crippled part (and deafness, broken claws or teeth): "
