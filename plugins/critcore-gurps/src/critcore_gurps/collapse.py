@@ -40,7 +40,7 @@ def reel(state: dict[str, Any] | None, changes: list[str], before: int, after: i
         if any(s.get("id") in ("reeling", "dead") for s in state["statuses"]):
             return
         state["statuses"].append({"id": "reeling", "text": REELING["text"], "since": state.get("clock", 0)})
-    changes.append(REELING["text"])
+    changes.append(f"reeling: {REELING['text']}")
 
 
 def reached(before: int, after: int, hp: int) -> list[tuple[int, str]]:
