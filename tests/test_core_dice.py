@@ -575,9 +575,25 @@ def test_a_simulation_rolls_the_choice():
     assert d.choose(lambda dd: dd.roll("1d4", "slot").total, QUARTERS, "slot") in (1, 2, 3, 4)
 
 
-def test_the_cli_warns_of_faces_the_scripted_roller_never_rolled(invoke):
+def test_the_cli_refuses_faces_the_scripted_roller_never_rolled(invoke):
     """Fake attack, AC 10: a 5 misses (final), so the faces 3 and 4 are never rolled; the CLI
-    reads them from the roller's declared unused and says so."""
+    reads them from the roller's declared unused and refuses them in one line, exit 2 (issue 28:
+    a misplaced face must not go unnoticed); --allow-extra-dice makes it a warning."""
     result = invoke("resolve", "fake", "attack", "--ac", "10", "--dice", "5,3,4")
-    assert result.exit_code == 0, result.output
-    assert "2 dice face(s) not used: 3,4" in result.output
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "Error: --dice: 2 dice face(s) not used: 3,4 (nothing saved; --allow-extra-dice accepts them)"]
+    allowed = invoke("resolve", "fake", "attack", "--ac", "10", "--dice", "5,3,4", "--allow-extra-dice")
+    assert allowed.exit_code == 0, allowed.output
+    assert "warning: 2 dice face(s) not used: 3,4" in allowed.stderr
+
+
+def test_extra_faces_refused_leave_the_target_file_as_it_was(invoke, tmp_path):
+    """Fake attack, AC 10: it rolls 20, 1 and 5 (as test_core_cli's --save test does); the 6 is
+    left over: refused, and with --save the file is not written."""
+    target = tmp_path / "t.json"
+    target.write_text('{"hp": 10}')
+    result = invoke("resolve", "fake", "attack", "--ac", "10", "--dice", "20,1,5,6", "--target", str(target), "--save")
+    assert result.exit_code == 2, result.output
+    assert target.read_text() == '{"hp": 10}'
