@@ -34,7 +34,7 @@ STARTUP_EXTRA = {
 
 
 def installed_systems() -> list[str]:
-    from critcore.plugins import Registry
+    from critcore.stages.loader import Registry
 
     return sorted(Registry.installed().systems)
 
@@ -99,8 +99,8 @@ def rate(fn: Callable[[], Any], seconds: float = 1.0) -> float:
 
 
 def throughput(systems: list[str], seconds: float) -> list[tuple[str, float]]:
-    from critcore.dice import RandomRoller
-    from critcore.engine import Engine
+    from critcore.dice.dice import RandomRoller
+    from critcore.engine.runner import Engine
 
     out = []
     for s in systems:
@@ -140,7 +140,7 @@ def _toml_value(value: Any) -> str:
 def untouched_rule_file(system: str, folder: str) -> str:
     """A house-rule file for ``system`` that changes a row of a table the benchmarked procedure
     never reads (the row reworded, its numbers kept), and an option it never reads."""
-    from critcore.engine import Engine
+    from critcore.engine.runner import Engine
 
     table_id, options = UNTOUCHED_TABLE[system]
     row = Engine(system).tables[table_id].rows[0]
@@ -164,9 +164,9 @@ def house_rule_costs(systems: list[str], seconds: float) -> list[tuple[str, floa
     slows all three alike."""
     import tempfile
 
-    from critcore.dice import RandomRoller
-    from critcore.engine import Engine
-    from critcore.plugins import Registry
+    from critcore.dice.dice import RandomRoller
+    from critcore.engine.runner import Engine
+    from critcore.stages.loader import Registry
 
     rules_installed = Registry.installed().rules
     out = []

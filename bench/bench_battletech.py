@@ -44,7 +44,7 @@ def _time(cmd: list[str]) -> float:
 
 def _answers_entry() -> str | None:
     """The cache entry of the importer's kept answers (slot names and the like), if any."""
-    from critcore import resources
+    from critcore._speed import diskcache as resources
     from critcore_battletech import unitcache
 
     folder = resources.cache_dir()
@@ -105,8 +105,8 @@ def rate(fn: Callable[[], Any], seconds: float) -> float:
 
 def criticals(seconds: float) -> list[tuple[str, float]]:
     """In-process `critical` resolutions on the Atlas (imported once), every location, seeded dice."""
-    from critcore.dice import RandomRoller
-    from critcore.engine import Engine
+    from critcore.dice.dice import RandomRoller
+    from critcore.engine.runner import Engine
 
     from critcore_battletech.units import unit_from_mtf
 

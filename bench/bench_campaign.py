@@ -15,7 +15,7 @@ FIGHTER = {"name": "Bench fighter", "hp": 10000, "ht": 12}  # many HP: thousands
 
 def make_campaign(folder: str) -> str:
     """A campaign file holding a GURPS fighter, for the start-up figure."""
-    from critcore.campaign import Campaign
+    from critcore.campaign.campaign import Campaign
 
     path = os.path.join(folder, "bench.db")
     with Campaign.new(path) as camp:
@@ -32,7 +32,7 @@ def report(systems: list[str], quick: bool = False) -> None:
     if "gurps" not in systems:
         print("\ncampaign: skipped (needs the GURPS system)")
         return
-    from critcore.campaign import Campaign
+    from critcore.campaign.campaign import Campaign
 
     seconds = 0.5 if quick else 2.0
     print()
@@ -59,7 +59,7 @@ def report(systems: list[str], quick: bool = False) -> None:
 
 
 def main(argv: Any = None) -> None:
-    from critcore.plugins import Registry
+    from critcore.stages.loader import Registry
 
     report(sorted(Registry.installed().systems))
 

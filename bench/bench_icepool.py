@@ -34,8 +34,8 @@ def _merge(pairs: Any) -> dict[Any, Fraction]:
 def gurps_case(skill: int = 15) -> tuple[Callable[[], Any], Callable[[], Any], Callable[[Any, Any], bool]]:
     import icepool
 
-    from critcore.engine import Engine
-    from critcore.exact import exact_odds
+    from critcore.engine.runner import Engine
+    from critcore.chance.exact import exact_odds
 
     engine = Engine("gurps")
     hit_table, miss_table = engine.tables["critical-hit"], engine.tables["critical-miss"]
@@ -80,8 +80,8 @@ def shadowrun_case(body: int = 4, severity: str = "serious") -> tuple[Callable[[
                                                                       Callable[[Any, Any], bool]]:
     import icepool
 
-    from critcore.engine import Engine
-    from critcore.exact import exact_odds
+    from critcore.engine.runner import Engine
+    from critcore.chance.exact import exact_odds
 
     engine = Engine("shadowrun2")
     tables = engine.tables
@@ -135,8 +135,8 @@ def battletech_case(location: str = "CT") -> tuple[Callable[[], Any], Callable[[
         return None
     import icepool
 
-    from critcore.engine import Engine
-    from critcore.exact import exact_odds
+    from critcore.engine.runner import Engine
+    from critcore.chance.exact import exact_odds
     from critcore_battletech.units import unit_from_mtf
 
     with open(path, encoding="utf-8") as fh:

@@ -15,7 +15,7 @@ SAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 
 
 def best_of(fn: Any, repeat: int) -> float:
-    from critcore.enumeration import _UNTIL_CACHE
+    from critcore.chance.enumeration import _UNTIL_CACHE
 
     best = float("inf")
     for _ in range(repeat):
@@ -39,9 +39,9 @@ def battletech_cases() -> list[tuple[str, str, dict[str, Any], str, Any]]:
 
 
 def report(systems: list[str], quick: bool = False) -> None:
-    from critcore.engine import Engine
-    from critcore.exact import exact_odds
-    from critcore.montecarlo import simulate
+    from critcore.engine.runner import Engine
+    from critcore.chance.exact import exact_odds
+    from critcore.chance.montecarlo import simulate
 
     repeat = 2 if quick else 5
     print()

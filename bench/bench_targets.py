@@ -57,8 +57,8 @@ def cases(systems: list[str]) -> list[tuple[str, str, str, dict[str, Any], Any]]
 
 
 def report(systems: list[str], quick: bool = False) -> None:
-    from critcore.dice import RandomRoller
-    from critcore.engine import Engine
+    from critcore.dice.dice import RandomRoller
+    from critcore.engine.runner import Engine
     from critcore.model import freeze, thaw
 
     seconds = 0.3 if quick else 1.0

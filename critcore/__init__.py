@@ -12,24 +12,24 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # what type checkers see; at run time the names load lazily (below)
     # "x as x": exported names under mypy --strict (it cannot read the __all__ built from _LAZY)
-    from .api import odds as odds, resolve as resolve, simulate as simulate, systems as systems, treat as treat
-    from .campaign import Campaign as Campaign
-    from .context import Context as Context
-    from .engine import Engine as Engine
-    from .plugins import hookimpl as hookimpl
-    from .render import render as render
+    from critcore.api import odds as odds, resolve as resolve, simulate as simulate, systems as systems, treat as treat
+    from critcore.campaign.campaign import Campaign as Campaign
+    from critcore.stages.context import Context as Context
+    from critcore.engine.runner import Engine as Engine
+    from critcore.stages.loader import hookimpl as hookimpl
+    from critcore.report.render import render as render
 
 _LAZY = {
-    "hookimpl": ("critcore.plugins", "hookimpl"),
+    "hookimpl": ("critcore.stages.loader", "hookimpl"),
     "resolve": ("critcore.api", "resolve"),
     "treat": ("critcore.api", "treat"),
     "odds": ("critcore.api", "odds"),
     "simulate": ("critcore.api", "simulate"),
     "systems": ("critcore.api", "systems"),
-    "Engine": ("critcore.engine", "Engine"),
-    "Campaign": ("critcore.campaign", "Campaign"),
-    "Context": ("critcore.context", "Context"),
-    "render": ("critcore.render", "render"),
+    "Engine": ("critcore.engine.runner", "Engine"),
+    "Campaign": ("critcore.campaign.campaign", "Campaign"),
+    "Context": ("critcore.stages.context", "Context"),
+    "render": ("critcore.report.render", "render"),
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -2,10 +2,10 @@
 
     import critcore
     outcome = critcore.resolve("gurps", "attack", skill=14, seed=7)
-    print(critcore.render(outcome))
+    print(critcore.report.render(outcome))
 
 Nothing here reads config files or writes anything: pass ``rules`` and ``options`` explicitly.
-For many resolutions keep an :class:`~critcore.engine.Engine` and call ``engine.run`` on it.
+For many resolutions keep an :class:`~critcore.engine.runner.Engine` and call ``engine.run`` on it.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
-from .engine import Engine
-from .model import Outcome, SystemInfo
-from .plugins import Registry, rule_info, rule_system_matches
+from critcore.engine.runner import Engine
+from critcore.model import Outcome, SystemInfo
+from critcore.stages.loader import Registry, rule_info, rule_system_matches
 
 if TYPE_CHECKING:  # imported for their types only: odds and simulate import them when called
-    from .exact import Odds
-    from .montecarlo import Simulation
+    from critcore.chance.exact import Odds
+    from critcore.chance.montecarlo import Simulation
 
 
 def _run(verb: str, system: str, procedure: str, *, seed: int | str | None, dice: str | Sequence[int] | None,
@@ -102,8 +102,8 @@ def systems(registry: Registry | None = None, enabled: Iterable[str] = ()) -> In
 
 
 def _system_entry(registry: Registry, name: str) -> SystemEntry:
-    from .engine import describe_system
-    from .errors import CritcoreError
+    from critcore.engine.runner import describe_system
+    from critcore.errors import CritcoreError
 
     spec = registry.systems[name]
     try:
@@ -112,7 +112,7 @@ def _system_entry(registry: Registry, name: str) -> SystemEntry:
     except CritcoreError as exc:
         return SystemEntry(name, spec.dist, spec.version, None, str(exc))
     except (Exception, SystemExit) as exc:  # the plugin's own code raised: list it, marked broken
-        from .plugins import exception_line, plugin_at_fault
+        from critcore.stages.loader import exception_line, plugin_at_fault
 
         why = plugin_at_fault(exc, registry) or f"{spec.label()} failed: {exception_line(exc)}"
         return SystemEntry(name, spec.dist, spec.version, None, why)
@@ -121,7 +121,7 @@ def _system_entry(registry: Registry, name: str) -> SystemEntry:
 def rules(registry: Registry | None = None, enabled: Iterable[str] = ()) -> list[dict[str, Any]]:
     """Every installed house-rule plugin as ``crit systems`` lists it: name, package, version,
     whether ``enabled`` names it, the system it is for, its summary (or the error of a broken one)."""
-    from .errors import CritcoreError
+    from critcore.errors import CritcoreError
 
     registry = registry if registry is not None else Registry.installed()
     on = set(enabled)
@@ -146,8 +146,8 @@ def listing(registry: Registry | None = None, enabled: Iterable[str] = ()) -> li
 
 def odds(system: str, procedure: str, *, target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),
          options: Mapping[str, Any] | None = None, registry: Registry | None = None, **params: Any) -> Odds:
-    """Exact probability of every distinct outcome (a :class:`critcore.exact.Odds`)."""
-    from .exact import exact_odds
+    """Exact probability of every distinct outcome (a :class:`critcore.chance.exact.Odds`)."""
+    from critcore.chance.exact import exact_odds
 
     engine = Engine(system, rules=rules, options=options, registry=registry)
     return exact_odds(engine, procedure, params, target=target)
@@ -157,8 +157,8 @@ def simulate(system: str, procedure: str, *, n: int = 100_000, seed: int | str |
              target: Mapping[str, Any] | None = None, rules: Iterable[str] = (),
              options: Mapping[str, Any] | None = None, registry: Registry | None = None,
              **params: Any) -> Simulation:
-    """Monte Carlo: ``n`` seeded resolutions counted (a :class:`critcore.montecarlo.Simulation`)."""
-    from .montecarlo import simulate as run
+    """Monte Carlo: ``n`` seeded resolutions counted (a :class:`critcore.chance.montecarlo.Simulation`)."""
+    from critcore.chance.montecarlo import simulate as run
 
     engine = Engine(system, rules=rules, options=options, registry=registry)
     return run(engine, procedure, params, n, seed, target=target)

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from .records import record as record  # re-exported: systems import them from here
-from .records import record_field as record_field
+from critcore._speed.records import record as record  # re-exported: systems import them from here
+from critcore._speed.records import record_field as record_field
 
 JSONValue = Any  # a value json.dumps accepts
 
@@ -257,8 +257,9 @@ class SystemInfo:
     target_noun: str = "target"  # the CLI adds --NOUN as another name for --target (e.g. --unit)
     treat_note: str = ""  # said by `crit treat SYSTEM` when the system has no treat procedures
     events: tuple[Event, ...] = ()  # the outcome tags its stages set that players ask about
-    target_schema: Any = None  # "package:file.toml" (or the parsed table): the target's schema (critcore.schema)
-    target_memo: bool = False  # the stages want ctx.memo, kept by the engine per target (critcore.targetmemo)
+    target_schema: Any = None  # "package:file.toml" (or the parsed table): the target's schema (critcore.tables.schema)
+    target_memo: bool = False  # the stages want ctx.memo, kept by the engine per target (critcore.stages.targetmemo)
+    writes: tuple[str, ...] = ()  # suffixes (".gcs") of its own formats that critcore_write_target writes back
 
     def procedure(self, name: str) -> Procedure | None:
         for p in self.procedures:

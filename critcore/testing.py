@@ -37,10 +37,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
-    from .exact import Branch
-    from .model import Outcome, SystemInfo
-    from .plugins import Registry
-    from .tables import Table
+    from critcore.campaign.campaign import Campaign as Campaign
+    from critcore.chance.enumeration import checking_keys as checking_keys
+    from critcore.chance.exact import Branch, exact_odds as exact_odds
+    from critcore.chance.montecarlo import simulate as simulate
+    from critcore.cli.main import cli as cli
+    from critcore.dice.dice import RandomRoller as RandomRoller, ScriptedRoller as ScriptedRoller
+    from critcore.stages.loader import Registry as Registry, scan_entry_points as scan_entry_points
+    from critcore.model import Outcome, SystemInfo
+    from critcore.engine.runner import Engine as Engine
+    from critcore.engine.params import check_params as check_params
+    from critcore.report.render import render as render
+    from critcore.tables.tableset import Table
+    from critcore.targets.state import read_target as read_target
 
 __all__ = [
     "Agreement",
@@ -59,6 +68,37 @@ __all__ = [
 ]
 
 Rules = Mapping[str, Any] | Sequence[Any]
+
+# What a plugin's own tests drive besides the helpers below, so that they import nothing of the
+# core but ``critcore``, ``critcore.plugin`` and this module (tests/test_core_plugin_face.py).
+# Loaded on first use, like the plugin face.
+_DRIVERS: dict[str, tuple[str, str]] = {
+    "Engine": ("critcore.engine.runner", "Engine"),
+    "check_params": ("critcore.engine.params", "check_params"),
+    "Registry": ("critcore.stages.loader", "Registry"),
+    "scan_entry_points": ("critcore.stages.loader", "scan_entry_points"),
+    "cli": ("critcore.cli.main", "cli"),
+    "RandomRoller": ("critcore.dice.dice", "RandomRoller"),
+    "ScriptedRoller": ("critcore.dice.dice", "ScriptedRoller"),
+    "exact_odds": ("critcore.chance.exact", "exact_odds"),
+    "checking_keys": ("critcore.chance.enumeration", "checking_keys"),
+    "simulate": ("critcore.chance.montecarlo", "simulate"),
+    "read_target": ("critcore.targets.state", "read_target"),
+    "render": ("critcore.report.render", "render"),
+    "Campaign": ("critcore.campaign.campaign", "Campaign"),
+}
+__all__ += list(_DRIVERS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DRIVERS:
+        from importlib import import_module
+
+        module, attr = _DRIVERS[name]
+        value = getattr(import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'critcore.testing' has no attribute {name!r}")
 
 
 # --- a registry holding just the plugin -------------------------------------------------------
@@ -83,7 +123,7 @@ def _rule_items(rules: Rules) -> list[tuple[str, Any]]:
         if isinstance(obj, str):
             out.append((obj, None))
             continue
-        from .plugins import rule_info
+        from critcore.stages.loader import rule_info
 
         info = rule_info(obj)
         out.append((info.name if info is not None and info.name else f"rule-{i + 1}", obj))
@@ -94,7 +134,7 @@ def registry(plugin: Any, rules: Rules = ()) -> Registry:
     """A registry holding only ``plugin`` (under the name its ``critcore_system`` gives) and the
     rule plugins in ``rules`` (a mapping name -> plugin, or a list of plugins whose ``critcore_rule``
     names them and of TOML rule files' paths): what is installed beside it does not matter."""
-    from .plugins import Registry
+    from critcore.stages.loader import Registry
 
     return Registry.installed(extra_systems={system_info(plugin).name: plugin},
                               extra_rules={name: obj for name, obj in _rule_items(rules) if obj is not None},
@@ -112,8 +152,8 @@ def run(plugin: Any, procedure: str, dice: str | Sequence[int] | None = None, *,
     ``all_dice_used`` (the default) a face left over is an error: the test scripted a roll that
     never happened. ``dice=None`` rolls randomly from ``seed``.
     """
-    from .dice import ScriptedRoller, make_roller
-    from .engine import Engine
+    from critcore.dice.dice import ScriptedRoller, make_roller
+    from critcore.engine.runner import Engine
 
     reg = registry(plugin, rules)
     name = next(iter(reg.systems))
@@ -129,7 +169,7 @@ def run(plugin: Any, procedure: str, dice: str | Sequence[int] | None = None, *,
 def faces_for(notation: str, total: int) -> list[int]:
     """Faces that make ``notation`` (``"3d6"``, ``"2d6+1"``) come to ``total``, highest first:
     ``faces_for("3d6", 10) == [6, 3, 1]``. A total the dice cannot show is a ValueError."""
-    from .dice import parse
+    from critcore.dice.dice import parse
 
     expr = parse(notation)
     if expr.times != 1 or expr.divide != 1:
@@ -151,7 +191,7 @@ def faces_for(notation: str, total: int) -> list[int]:
 def unreachable_rows(table: Table, modifiers: tuple[int, int] = (0, 0)) -> list[str]:
     """``table``'s rows (id and rolls) that no total of its dice selects, each total shifted by any
     modifier from ``modifiers[0]`` to ``modifiers[1]``."""
-    from .dice import parse
+    from critcore.dice.dice import parse
 
     totals = {value for value, _ in parse(table.dice).distribution()}
     can = {t + m for t in totals for m in range(modifiers[0], modifiers[1] + 1)}
@@ -169,7 +209,7 @@ def check_tables_reachable(plugin: Any, *, looked_up: Iterable[str] = (),
     rating) is named in ``looked_up`` and held only to its declared ``range``, which the loader
     already checks row by row. Returns the names of the tables checked against their dice.
     """
-    from .engine import Engine
+    from critcore.engine.runner import Engine
 
     reg = registry(plugin)
     engine = Engine(next(iter(reg.systems)), options=options, registry=reg)
@@ -202,9 +242,9 @@ def _name(plugin: Any) -> str:
 
 def _plugin_manager(plugin: Any) -> Any:
     """A plugin manager holding ``plugin`` alone, registered and checked as critcore does
-    (:func:`critcore.plugins._register`); a plugin pluggy refuses is an AssertionError."""
-    from .errors import PluginError
-    from .plugins import RULES_GROUP, SYSTEMS_GROUP, PluginSpec, _register, new_plugin_manager
+    (:func:`critcore.stages.loader._register`); a plugin pluggy refuses is an AssertionError."""
+    from critcore.errors import PluginError
+    from critcore.stages.loader import RULES_GROUP, SYSTEMS_GROUP, PluginSpec, _register, new_plugin_manager
 
     group = SYSTEMS_GROUP if hasattr(plugin, "critcore_system") else RULES_GROUP
     pm = new_plugin_manager()
@@ -236,7 +276,7 @@ def check_hooks_documented(plugin: Any = None, doc: str | Path | None = None) ->
 
     Without ``plugin`` every hook critcore specifies is held to ``doc``. Returns the hooks checked.
     """
-    from . import hookspecs
+    from critcore.stages import hookspecs
 
     names = hooks_of(plugin) if plugin is not None else sorted(n for n in dir(hookspecs) if n.startswith("critcore_"))
     if doc is not None:
@@ -279,13 +319,13 @@ def check_odds_agree(plugin: Any, procedure: str, *, n: int = 20_000, seed: int 
     call impossible fails, unless the exact odds stopped early (an unbounded procedure) and the
     pool of such outcomes fits the probability they left unexplored.
 
-    The exact odds run under :func:`critcore.enumeration.checking_keys`: a ``key=`` handed to
+    The exact odds run under :func:`critcore.chance.enumeration.checking_keys`: a ``key=`` handed to
     ``Dice.until``/``branch``/``iterate``/``fold`` that does not name everything its function
     depends on is a :class:`~critcore.errors.PluginError` naming the label, and so is a
     ``merge=`` handed to ``Dice.iterate`` that leaves out something a later step reads.
     """
-    from .api import odds, simulate
-    from .enumeration import checking_keys
+    from critcore.api import odds, simulate
+    from critcore.chance.enumeration import checking_keys
 
     reg = registry(plugin, rules)
     name = next(iter(reg.systems))
@@ -345,7 +385,7 @@ def _deviation(count: int, p: float, n: int) -> float:
 
 
 def _label(b: Branch) -> str:
-    from .exact import LEVELS
+    from critcore.chance.exact import LEVELS
 
     return " / ".join(b.label(level) for level in LEVELS)
 
@@ -442,13 +482,13 @@ def check_edited_state(system: Any, state: Any, procedure: str, params: Mapping[
     or leaves a state the schema accepts again.
 
     ``system`` is the plugin (a registry of it alone is built each call) or an
-    :class:`~critcore.engine.Engine` for it. A message broken over lines is an AssertionError;
+    :class:`~critcore.engine.runner.Engine` for it. A message broken over lines is an AssertionError;
     any other exception, a traceback for the user, is left to propagate. Returns what happened:
     ``"refused by the schema"``, ``"refused by the procedure"`` or ``"resolved"`` (for
     ``hypothesis.event``).
     """
-    from .errors import InputError, StateError
-    from .model import thaw
+    from critcore.errors import InputError, StateError
+    from critcore.model import thaw
 
     engine = system if hasattr(system, "check_target") else _engine(system, options, rules)
     try:
@@ -475,7 +515,7 @@ def check_edited_state(system: Any, state: Any, procedure: str, params: Mapping[
 
 
 def _engine(plugin: Any, options: Mapping[str, Any] | None, rules: Rules) -> Any:
-    from .engine import Engine
+    from critcore.engine.runner import Engine
 
     reg = registry(plugin, rules)
     return Engine(next(iter(reg.systems)), rules=[n for n, _ in _rule_items(rules)], options=options, registry=reg)

@@ -13,7 +13,7 @@ if HERE not in sys.path:
 @pytest.fixture
 def registry():
     """A registry holding only the fake system (no installed plugins)."""
-    from critcore.plugins import Registry
+    from critcore.stages.loader import Registry
     import fakesystem
 
     return Registry.installed(extra_systems={"fake": fakesystem}, discover=False)
@@ -33,12 +33,12 @@ def isolated_config(tmp_path, monkeypatch):
 def writable_cache(tmp_path, monkeypatch):
     """critcore's cache folder in tmp_path, with writes on (as the ``crit`` command has them):
     the folder, or a skip where the platform's cache folder does not follow XDG_CACHE_HOME."""
-    from critcore import resources
+    from critcore._speed import diskcache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("CRITCORE_CACHE", "1")
-    monkeypatch.setattr(resources, "_WRITES", [True])
-    folder = resources.cache_dir()
+    monkeypatch.setattr(diskcache, "_WRITES", [True])
+    folder = diskcache.cache_dir()
     if folder is None or not folder.startswith(str(tmp_path)):
         pytest.skip("this platform's cache folder does not follow XDG_CACHE_HOME")
     return folder
@@ -49,7 +49,7 @@ def invoke(registry):
     """Run the CLI with the fake system: invoke("resolve", "fake", "attack", ...)."""
     from click.testing import CliRunner
 
-    from critcore.cli import cli
+    from critcore.cli.main import cli
 
     def run(*args, input=None, obj=None):
         return CliRunner().invoke(cli, list(args), obj=obj if obj is not None else registry, input=input)

@@ -8,8 +8,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import fakesystem  # noqa: E402
 
-from critcore.cli import cli  # noqa: E402
-from critcore.plugins import Registry  # noqa: E402
+from critcore.cli.main import cli  # noqa: E402
+from critcore.stages.loader import Registry  # noqa: E402
 
 
 def main() -> int:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from critcore import hookimpl
 from critcore.model import Determination
-from critcore.plugins import RuleInfo
+from critcore.stages.loader import RuleInfo
 
 
 class KeenEdge:

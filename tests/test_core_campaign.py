@@ -9,9 +9,9 @@ import sqlite3
 
 import pytest
 
-from critcore.campaign import Campaign, find_campaign
+from critcore.campaign.campaign import Campaign, find_campaign
 from critcore.errors import CampaignError, StateError, UnknownNameError
-from critcore.plugins import Registry
+from critcore.stages.loader import Registry
 
 
 @pytest.fixture
@@ -263,7 +263,7 @@ def test_the_log_names_who_made_a_change_as_getpass_would(monkeypatch):
     import getpass
     import os
 
-    from critcore.campaign import _who
+    from critcore.campaign.campaign import _who
 
     for variable in ("CRITCORE_USER", "LOGNAME", "USER", "LNAME", "USERNAME"):
         monkeypatch.delenv(variable, raising=False)
@@ -291,7 +291,7 @@ def test_a_campaign_is_a_write_ahead_log_synced_at_every_commit(camp):
 
 def test_a_campaign_switched_to_another_journal_is_a_write_ahead_log_again_when_opened(camp):
     """A tool (or a copy) may turn the file's journal to another mode; the next open sets WAL back."""
-    from critcore.campaign import Campaign
+    from critcore.campaign.campaign import Campaign
 
     path = camp.path
     camp.close()
@@ -303,7 +303,7 @@ def test_a_campaign_switched_to_another_journal_is_a_write_ahead_log_again_when_
 
 
 def test_outcome_json_does_not_import_dataclasses():
-    """Records become dataclasses only when asked (critcore.records); writing an outcome's JSON,
+    """Records become dataclasses only when asked (critcore._speed.records); writing an outcome's JSON,
     as every campaign change does for its log, must not ask."""
     import subprocess
     import sys
@@ -322,7 +322,7 @@ def test_outcome_json_does_not_import_dataclasses():
 
 
 def test_outcome_json_of_a_plugins_dataclass_stage_result_keeps_its_own_fields():
-    """A frozen dataclass may subclass a stage result (critcore.records): its JSON has every field,
+    """A frozen dataclass may subclass a stage result (critcore._speed.records): its JSON has every field,
     its own ones too, as before."""
     import dataclasses
 

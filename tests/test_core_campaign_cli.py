@@ -127,7 +127,7 @@ def test_examples_that_share_a_name_add_nothing(invoke, isolated_config, monkeyp
     is added, so the campaign is left as it was."""
     import fakesystem
     from critcore import hookimpl
-    from critcore.examples import Example
+    from critcore.stages.examples import Example
 
     @hookimpl
     def critcore_examples():
@@ -148,7 +148,7 @@ def test_text_from_targets_reaches_the_terminal_escaped(invoke, isolated_config,
 
 
 def crit_process(*args, show_modules=False):
-    """``crit ARGS`` in a process of its own, through ``critcore.cli.main`` as the console script
+    """``crit ARGS`` in a process of its own, through ``critcore.cli.main.main`` as the console script
     runs it, with the fake system; ``show_modules`` prints the modules it imported (on stderr)."""
     import subprocess
     import sys
@@ -158,8 +158,8 @@ def crit_process(*args, show_modules=False):
         "import atexit, functools, sys\n"
         f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
         "import fakesystem\n"
-        "from critcore import cli\n"
-        "from critcore.plugins import Registry\n"
+        "from critcore.cli import main as cli\n"
+        "from critcore.stages.loader import Registry\n"
         "registry = Registry.installed(extra_systems={'fake': fakesystem}, discover=False)\n"
         "cli.cli = functools.partial(cli.cli, obj=registry)\n"
         "sys.argv = ['crit', *sys.argv[1:]]\n"
@@ -185,12 +185,11 @@ def test_a_crit_process_closes_its_campaign_however_the_command_ends(invoke, iso
 
 def test_a_command_imports_only_what_its_target_needs(invoke, isolated_config):
     """Start-up (design.md, "Budgets"): sqlite3 and the campaign modules only when a campaign is
-    used; and a campaign change needs neither target files (critcore.state), nor getpass (it
-    imports termios), nor dataclasses (an outcome's JSON), nor json (the store's JSON is
-    critcore.jsontext), nor another command's module. No command imports locale (click's
+    used; and a campaign change needs neither target files (critcore.targets.state), nor getpass (it
+    imports termios), nor dataclasses (an outcome's JSON), nor another command's module. No command imports locale (click's
     gettext would, for the help texts critcore's commands give as they are)."""
     setup(invoke, isolated_config)
-    campaign_parts = {"sqlite3", "critcore.campaign", "critcore.store", "critcore.store_sqlite"}
+    campaign_parts = {"sqlite3", "critcore.campaign.campaign", "critcore.campaign.store", "critcore.campaign.sqlite"}
 
     def imported(*args):
         done = crit_process(*args, show_modules=True)
@@ -202,15 +201,15 @@ def test_a_command_imports_only_what_its_target_needs(invoke, isolated_config):
     assert not campaign_parts & (plain | on_file)
     on_campaign = imported("resolve", "fake", "attack", "--dice", "20,6,2", "--target", "@ogre")
     assert campaign_parts <= on_campaign
-    assert not {"critcore.state", "getpass", "termios", "dataclasses", "json", "critcore.cli_examples",
-                "critcore.cli_campaign"} & (on_campaign - plain)  # (what Python itself imports aside)
+    assert not {"critcore.targets.state", "getpass", "termios", "dataclasses", "critcore.cli.examples",
+                "critcore.cli.campaign"} & (on_campaign - plain)  # (what Python itself imports aside)
     assert "locale" not in plain | on_file | on_campaign
 
 
 def test_a_campaign_target_of_another_system_is_refused_by_name(invoke, isolated_config, registry):
     """The target's system is checked in the transaction that reads it, before any stage runs."""
-    from critcore.campaign import Campaign
-    from critcore.engine import Engine
+    from critcore.campaign.campaign import Campaign
+    from critcore.engine.runner import Engine
     from critcore.errors import CampaignError
 
     setup(invoke, isolated_config)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from critcore import engine as engine_module
+from critcore.engine import runner as engine_module
 
 
 @pytest.fixture
@@ -83,8 +83,8 @@ def test_the_loaded_plugin_manager_goes_to_the_engine_it_is_handed_to(registry, 
     """load_system's plugin manager (crit lists a system's procedures with it) is used by the
     engine it is handed to, unless a rule plugin joins; an engine given none loads its own."""
     import fakerules
-    from critcore.engine import Engine, load_system
-    from critcore.plugins import Registry
+    from critcore.engine.runner import Engine, load_system
+    from critcore.stages.loader import Registry
 
     pm, info = load_system("fake", registry)
     given, own = Engine("fake", registry=registry, plugin_manager=pm), Engine("fake", registry=registry)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from critcore.campaign import Campaign
+from critcore.campaign.campaign import Campaign
 
 WORKER = str(Path(__file__).with_name("fake_crit.py"))
 PROCESSES, UPDATES = 4, 25

@@ -5,9 +5,9 @@ import os
 
 import pytest
 
-from critcore.config import load_config
+from critcore.config.settings import load_config
 from critcore.errors import ConfigError, StateError
-from critcore.state import read_target, save_target, to_toml, write_atomic
+from critcore.targets.state import read_target, save_target, to_toml, write_atomic
 
 
 def test_project_config_over_user_config(tmp_path, monkeypatch):
@@ -48,14 +48,14 @@ def test_toml_writer_quotes_every_key_that_is_not_a_bare_toml_key():
     """A bare TOML key is ASCII letters, digits, "_" and "-", at least one; any other key is
     written quoted, so it reads back the same (a key ending in a newline too: the pattern this
     writer used before let that one through bare)."""
-    from critcore._toml import parser
+    from critcore.files.toml import parser
 
     state = {"plain-key_1": 1, "with space": 2, "ends\n": 3, "": 4, "é": 5, "a.b": 6}
     assert parser().loads(to_toml(state)) == state
 
 
 def test_toml_writer_round_trips_nested_state():
-    from critcore._toml import parser
+    from critcore.files.toml import parser
 
     tomllib = parser()
 

@@ -13,9 +13,9 @@ import click
 import pytest
 from click.shell_completion import ShellComplete
 
-from critcore.cli import cli
-from critcore.cli_procedures import param_option
-from critcore.config import find_project_file, load_config
+from critcore.cli.main import cli
+from critcore.cli.procedures import param_option
+from critcore.config.settings import find_project_file, load_config
 from critcore.model import Param
 
 ROOT = Path(__file__).resolve().parents[1]

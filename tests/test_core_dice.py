@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from critcore.dice import (
+from critcore.dice.dice import (
     Dice, DiceExpr, PromptRoller, RandomRoller, ScriptedRoller, SuccessTest, make_test, parse, parse_faces,
 )
-from critcore.enumeration import enumerate_runs, enumerate_within
+from critcore.chance.enumeration import enumerate_runs, enumerate_within
 from critcore.errors import Aborted, DiceError
 
 
@@ -301,7 +301,7 @@ def test_until_with_a_key_is_enumerated_once():
 
 def test_random_success_test_matches_face_by_face_rolling():
     """The random roller's fast success test draws the same faces as rolling die by die."""
-    from critcore.dice import FaceRoller
+    from critcore.dice.dice import FaceRoller
 
     for seed in range(30):
         fast = RandomRoller(seed).roll_test(SuccessTest(6, 9), "x")
@@ -448,7 +448,7 @@ ROLLER_METHODS = ("roll_sum", "roll_test", "roll_until", "roll_branch", "roll_it
 
 @pytest.mark.parametrize("make", [
     lambda: RandomRoller(1), lambda: ScriptedRoller("1,2"), lambda: PromptRoller(lambda _: "1"),
-    lambda: __import__("critcore.enumeration", fromlist=["x"]).EnumeratingRoller(),
+    lambda: __import__("critcore.chance.enumeration", fromlist=["x"]).EnumeratingRoller(),
 ], ids=["random", "scripted", "prompt", "enumerating"])
 def test_every_roller_implements_the_whole_roller_protocol(make):
     """Dice calls roll_until/roll_branch/roll_iterate and reads unused on every roller: each
@@ -499,7 +499,7 @@ def test_a_key_that_leaves_out_what_the_function_reads_is_caught_when_checking_k
     """fn rolls n d6 where n comes from outside, but its key does not say n: the remembered
     1d6 answer would be reused for 2d6 (silently wrong odds). Under checking_keys that is a
     PluginError naming the label; with a complete key the odds are exact (2d6 > 6: 21/36)."""
-    from critcore.enumeration import checking_keys
+    from critcore.chance.enumeration import checking_keys
     from critcore.errors import PluginError
 
     def run(key_names_n):
@@ -550,7 +550,7 @@ def test_choose_under_exact_odds_branches_on_the_odds_without_rolling():
 def test_odds_that_are_not_those_of_the_roll_are_caught_when_checking():
     """Slot 1 given 1/2 is a lie (it is 1/4): a PluginError naming the label under checking_keys;
     the true odds pass."""
-    from critcore.enumeration import checking_keys
+    from critcore.chance.enumeration import checking_keys
     from critcore.errors import PluginError
 
     lie = lambda: [(1, Fraction(1, 2)), (2, Fraction(1, 4)), (3, Fraction(1, 8)), (4, Fraction(1, 8))]  # noqa: E731
@@ -565,7 +565,7 @@ def test_choose_merges_answers_nothing_can_tell_apart_only_for_the_odds():
     """Slots 1 and 2 hold one weapon (interchangeable): the odds give their class's 1/2 to slot 1
     and ``merge`` maps 2 to 1. Real dice still answer the slot rolled (a 2); under checking_keys
     the merged roll agrees with the odds, and odds naming slot 2 for the class are caught."""
-    from critcore.enumeration import checking_keys
+    from critcore.chance.enumeration import checking_keys
     from critcore.errors import PluginError
 
     def merge(slot):
@@ -584,7 +584,7 @@ def test_choose_merges_answers_nothing_can_tell_apart_only_for_the_odds():
 def test_choose_takes_several_distinct_picks_from_one_roll():
     """Two criticals among three slots, the second rolled again on the first's slot: each pair
     (in slot order) has chance 1/3, given as one choice; checking compares it with the rolls."""
-    from critcore.enumeration import checking_keys
+    from critcore.chance.enumeration import checking_keys
 
     def two(d):
         first = d.roll("1d3", "first").total
@@ -607,7 +607,7 @@ def test_odds_must_add_up_to_one():
 
 
 def test_a_simulation_rolls_the_choice():
-    from critcore.montecarlo import SamplingDice
+    from critcore.chance.montecarlo import SamplingDice
 
     d = SamplingDice(3)
     assert d.choose(lambda dd: dd.roll("1d4", "slot").total, QUARTERS, "slot") in (1, 2, 3, 4)

@@ -1,4 +1,4 @@
-"""critcore.dice reads a dice notation part by part (``dice._read``); the grammar it reads is
+"""critcore.dice.dice reads a dice notation part by part (``dice._read``); the grammar it reads is
 this regular expression's, which the dice module used before: every text gives the same numbers
 or is refused the same."""
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from critcore.dice import _read, parse
+from critcore.dice.dice import _read, parse
 from critcore.errors import DiceError
 
 GRAMMAR = re.compile(r"""^\s*(?P<count>\d+)?\s*[dD]\s*(?P<sides>\d+)?

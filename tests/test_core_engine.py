@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from critcore.engine import Engine
+from critcore.engine.runner import Engine
 from critcore.errors import ConfigError, ParamError, UnknownNameError
 from critcore.model import Outcome
-from critcore.plugins import Registry
+from critcore.stages.loader import Registry
 import fakerules
 import fakesystem
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from critcore.engine import Engine
-from critcore.export_tables import csv_text, foundry_formula, foundry_id, foundry_table, runs
-from critcore.plugins import Registry
+from critcore.engine.runner import Engine
+from critcore.report.export import csv_text, foundry_formula, foundry_id, foundry_table, runs
+from critcore.stages.loader import Registry
 
 
 def _all_tables():

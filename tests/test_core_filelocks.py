@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from critcore.filelocks import FileLock, LockTimeout
+from critcore.files.locks import FileLock, LockTimeout
 
 
 def test_a_second_holder_waits_until_the_timeout_then_gets_it_once_released(tmp_path):
@@ -26,7 +26,7 @@ def test_a_second_holder_waits_until_the_timeout_then_gets_it_once_released(tmp_
 def test_a_killed_holder_leaves_no_stale_lock(tmp_path):
     path = str(tmp_path / ".x.lock")
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; from critcore.filelocks import FileLock\n"
+        "import sys, time; from critcore.files.locks import FileLock\n"
         f"FileLock({path!r}, 5).acquire(); print('held', flush=True); time.sleep(60)")],
         stdout=subprocess.PIPE, text=True)
     try:

@@ -35,9 +35,10 @@ from click.testing import CliRunner  # noqa: E402
 
 import fakesystem  # noqa: E402
 from critcore import testing  # noqa: E402
-from critcore.cli import cli  # noqa: E402
-from critcore.engine import Engine, param_range  # noqa: E402
-from critcore.plugins import Registry  # noqa: E402
+from critcore.cli.main import cli  # noqa: E402
+from critcore.engine.runner import Engine
+from critcore.engine.params import param_range  # noqa: E402
+from critcore.stages.loader import Registry  # noqa: E402
 
 LONG_RUN = "CRITCORE_FUZZ_EXAMPLES" in os.environ
 EXAMPLES = int(os.environ.get("CRITCORE_FUZZ_EXAMPLES", "25"))
@@ -167,7 +168,7 @@ def test_every_option_of_every_procedure(system: str, proc: Any) -> None:
 @FUZZ
 @hypothesis.given(text=st.one_of(dice_text(), st.text(max_size=60)))
 def test_dice_text_parses_or_is_a_dice_error(text: str) -> None:
-    from critcore.dice import parse
+    from critcore.dice.dice import parse
     from critcore.errors import DiceError
 
     try:
@@ -182,7 +183,7 @@ def test_dice_text_parses_or_is_a_dice_error(text: str) -> None:
 @hypothesis.given(text=st.one_of(st.lists(st.integers(-5, 10**7)).map(lambda f: ",".join(map(str, f))),
                                  st.text(max_size=60), st.sampled_from(NASTY)))
 def test_dice_faces_parse_or_are_a_dice_error(text: str) -> None:
-    from critcore.dice import parse_faces
+    from critcore.dice.dice import parse_faces
     from critcore.errors import DiceError
 
     try:
@@ -206,7 +207,7 @@ def test_dice_and_faces_through_the_cli(damage: str, faces: str) -> None:
 def saved_states() -> list[tuple[str, dict[str, Any]]]:
     """For each system with an example target: the example as read, and the state a procedure
     saved from it through the CLI (a saved state, as the user's files look)."""
-    from critcore.state import read_target
+    from critcore.targets.state import read_target
 
     out = []
     for system, engine in ENGINES.items():
@@ -242,7 +243,7 @@ def test_mutated_target_files(system: str, state: dict[str, Any]) -> None:
         text = None
         if as_toml and isinstance(data, dict):
             from critcore.errors import StateError
-            from critcore.state import to_toml
+            from critcore.targets.state import to_toml
 
             try:
                 text = to_toml(data)

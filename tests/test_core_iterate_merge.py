@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from critcore.dice import Dice, ScriptedRoller
-from critcore.enumeration import checking_keys, enumerate_runs
+from critcore.dice.dice import Dice, ScriptedRoller
+from critcore.chance.enumeration import checking_keys, enumerate_runs
 from critcore.errors import PluginError
 
 # A state: (evens so far, coins left to toss, the story: one line per toss). A coin is a d6,
@@ -95,7 +95,7 @@ def test_keep_gives_a_kept_value_as_these_dice_keep_what_they_carry():
     """Dice.keep: a value kept from an earlier run (a memo's answer) comes back whole with real
     dice, and as ``merge`` leaves it under exact odds and in a simulation, as iterate would
     have left a state with the same merge."""
-    from critcore.montecarlo import SamplingDice
+    from critcore.chance.montecarlo import SamplingDice
 
     kept = (1, 0, ("2: even", "3: odd"))
     assert Dice(ScriptedRoller("1")).keep(kept, untold) is kept
@@ -107,7 +107,7 @@ def test_keep_gives_a_kept_value_as_these_dice_keep_what_they_carry():
 def test_a_simulation_keeps_what_exact_odds_keep():
     """A simulation rolls every toss, as real dice do, and counts the state as exact odds keep
     it (merge on what iterate returns), so the two can be compared outcome by outcome."""
-    from critcore.montecarlo import SamplingDice
+    from critcore.chance.montecarlo import SamplingDice
 
     assert SamplingDice(7).iterate((0, 2, ("start",)), toss, finished, "coins", merge=untold)[2] == ()
 
@@ -116,7 +116,7 @@ def test_a_simulations_dice_answer_everything_a_stage_may_ask_of_dice():
     """A stage is handed a Dice with real dice and exact odds and a SamplingDice in a
     simulation: every public method of Dice is there too (Dice.keep was once missing, which a
     kept answer met in a simulation would have turned into an AttributeError)."""
-    from critcore.montecarlo import SamplingDice
+    from critcore.chance.montecarlo import SamplingDice
 
     public = {n for n in dir(Dice) if not n.startswith("_")} - {"roller"}  # the roller: real dice only
     assert public <= set(dir(SamplingDice))

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from critcore import files
+from critcore.files import reading as files
 from critcore.errors import ConfigError, InputError, StateError
 
 needs_dev_zero = pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
@@ -143,7 +143,7 @@ def test_nan_and_infinity_in_json_are_refused(tmp_path):
 def test_config_errors_are_config_errors(tmp_path):
     path = tmp_path / "critcore.toml"
     path.write_text("rules = " + "[" * 5000 + "]" * 5000)
-    from critcore.config import load_config
+    from critcore.config.settings import load_config
 
     with pytest.raises(ConfigError, match="nested deeper"):
         load_config(str(path), user=False)
@@ -199,7 +199,7 @@ def test_exact_odds_stop_at_the_run_limit(invoke, monkeypatch):
     ("a = 1\nb = -inf\n", 2, "-inf"),
 ])
 def test_a_non_finite_toml_number_is_refused_at_its_own_line(text, line, value):
-    from critcore.files import load_toml
+    from critcore.files.reading import load_toml
 
     with pytest.raises(InputError, match=rf"^f\.toml, line {line}: {value} is not a finite number$"):
         load_toml(text, "f.toml")

@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 
-import critcore.montecarlo as mc
+import critcore.chance.montecarlo as mc
 from critcore import hookimpl
-from critcore.context import Context
-from critcore.engine import Engine, check_params
+from critcore.stages.context import Context
+from critcore.engine.runner import Engine
+from critcore.engine.params import check_params
 from critcore.model import Applied, Determination, Location, Procedure, SystemInfo, freeze
-from critcore.montecarlo import SamplingDice, simulate
-from critcore.plugins import Registry
+from critcore.chance.montecarlo import SamplingDice, simulate
+from critcore.stages.loader import Registry
 
 
 def every_time(engine: Engine, procedure: str, params: dict[str, Any], n: int, seed: Any,
@@ -137,7 +138,7 @@ def test_gurps_plain_determine_counts_as_calling_it(monkeypatch):
     """GURPS's determine says it is a plain 3d6 lookup (its critcore_determine_lookup hook);
     without that the loop calls it every time, and the counts are the same."""
     pytest.importorskip("critcore_gurps")
-    from critcore import montecarlo
+    from critcore.chance import montecarlo
 
     engine = Engine("gurps")
     used = []
@@ -155,9 +156,9 @@ def test_a_lookup_is_not_used_when_a_house_rule_wraps_determine():
     every run."""
     import fakerules
     import fakesystem
-    from critcore import montecarlo
-    from critcore.dice import RandomRoller, parse
-    from critcore.hookspecs import RollLookup
+    from critcore.chance import montecarlo
+    from critcore.dice.dice import RandomRoller, parse
+    from critcore.stages.hookspecs import RollLookup
 
     class Says:
         @hookimpl
@@ -177,7 +178,7 @@ def test_a_lookup_is_not_used_when_a_house_rule_wraps_determine():
 
 def test_sampling_dice_iterate_is_a_loop():
     """Simulations run Dice.iterate as a plain loop: add d6 rolls until the total reaches 10."""
-    from critcore.montecarlo import SamplingDice
+    from critcore.chance.montecarlo import SamplingDice
 
     d = SamplingDice(4)
     total = d.iterate(0, lambda dd, s: s + dd.roll("1d6", "add").total, lambda s: s >= 10, "to ten")

@@ -4,7 +4,7 @@ building a table of its exact distribution first (which took seconds, and hours 
 import statistics
 
 import critcore
-from critcore.montecarlo import DRAW_FACES_ABOVE, SamplingDice
+from critcore.chance.montecarlo import DRAW_FACES_ABOVE, SamplingDice
 
 
 def test_a_roll_with_more_sums_than_the_limit_is_drawn_die_by_die():

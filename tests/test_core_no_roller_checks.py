@@ -9,7 +9,7 @@ import re
 from shipped_plugins import scan_shipped
 
 FORBIDDEN = (
-    ("imports critcore.enumeration", re.compile(r"critcore\.enumeration|from\s+critcore\s+import\s[^\n]*\benumeration\b")),
+    ("imports critcore.chance.enumeration", re.compile(r"critcore\.(chance\.)?enumeration|from\s+critcore(\.chance)?\s+import\s[^\n]*\benumeration\b")),
     ("names EnumeratingRoller", re.compile(r"EnumeratingRoller")),
     ("tests which roller it has", re.compile(r"isinstance\s*\([^)]*roller", re.IGNORECASE)),
 )
@@ -28,13 +28,13 @@ def test_the_scan_finds_a_roller_check():
     """The check BattleTech had (damage._enumerating, removed by issue 13) is found three ways:
     the module name, the class, and the isinstance test over two lines."""
     old = '''def _enumerating(dice):
-    enumeration = sys.modules.get("critcore.enumeration")
+    enumeration = sys.modules.get("critcore.chance.enumeration")
     return enumeration is not None and isinstance(getattr(dice, "roller", None),
                                                   enumeration.EnumeratingRoller)
 '''
-    assert roller_checks(old) == [(2, "imports critcore.enumeration"), (3, "tests which roller it has"),
+    assert roller_checks(old) == [(2, "imports critcore.chance.enumeration"), (3, "tests which roller it has"),
                                   (4, "names EnumeratingRoller")]
-    assert roller_checks("from critcore import dice, enumeration\n") == [(1, "imports critcore.enumeration")]
+    assert roller_checks("from critcore import dice, enumeration\n") == [(1, "imports critcore.chance.enumeration")]
     assert roller_checks("if isinstance(ctx.dice.roller, RandomRoller):\n") == [(1, "tests which roller it has")]
     assert roller_checks("ctx.dice.choose(roll, odds, label)\nctx.dice.iterate(s, step, done, label, merge=m)\n") == []
 

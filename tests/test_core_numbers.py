@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from critcore.engine import UNDECLARED_LIMIT, coerce_param, describe_range
+from critcore.engine.params import UNDECLARED_LIMIT, coerce_param, describe_range
 from critcore.errors import ParamError
 from critcore.model import Param
 

@@ -4,9 +4,9 @@ import json
 from fractions import Fraction
 
 import critcore
-from critcore.engine import Engine
-from critcore.exact import exact_odds
-from critcore.montecarlo import simulate, wilson
+from critcore.engine.runner import Engine
+from critcore.chance.exact import exact_odds
+from critcore.chance.montecarlo import simulate, wilson
 
 
 def kind(k):
@@ -92,7 +92,7 @@ def test_simulation_calls_rollless_stages_once_per_determination():
     the counts still follow the determine roll (1d6: 1-2 low, 3-6 high)."""
     from critcore import hookimpl
     from critcore.model import Applied, Determination, Location, Procedure, SystemInfo
-    from critcore.plugins import Registry
+    from critcore.stages.loader import Registry
 
     low, high = Determination("low", False, "low"), Determination("high", False, "high")
     calls = []
@@ -126,7 +126,7 @@ def test_a_result_quoting_its_effect_reads_as_a_sentence_without_it():
     """The odds report does not repeat what an enclosing line said: a result that quotes its
     effect's words keeps the words on either side, joined as one clause ("the chest; dies in 10
     min"), not an empty one ("the chest: ; dies in 10 min")."""
-    from critcore.exact import _unsaid
+    from critcore.chance.exact import _unsaid
 
     said = ("Mortal: the character dies unless treated in time.", "chest", "Lung pierced (internal bleeding).")
     label = "Mortal critical in the chest: Lung pierced (internal bleeding); dies in 10 min unless treated"

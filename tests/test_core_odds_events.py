@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 
 import critcore
-from critcore.engine import Engine
-from critcore.exact import exact_odds
-from critcore.montecarlo import simulate
+from critcore.engine.runner import Engine
+from critcore.chance.exact import exact_odds
+from critcore.chance.montecarlo import simulate
 
 CRITICAL = Fraction(1, 20)
 FUMBLE = Fraction(1, 20)
@@ -47,7 +47,7 @@ def test_a_rule_plugin_may_add_events():
     """RuleInfo(events=...) adds the rule's events after the system's."""
     from critcore import hookimpl
     from critcore.model import Event
-    from critcore.plugins import RuleInfo
+    from critcore.stages.loader import RuleInfo
 
     class Lucky:
         @hookimpl
@@ -64,7 +64,7 @@ def test_a_rule_plugin_may_add_events():
             return det
 
     import fakesystem
-    from critcore.plugins import Registry
+    from critcore.stages.loader import Registry
 
     reg = Registry.installed(extra_systems={"fake": fakesystem}, extra_rules={"lucky": Lucky()}, discover=False)
     odds = critcore.odds("fake", "attack", registry=reg, rules=["lucky"], ac=15)
@@ -88,8 +88,8 @@ def with_rules():
 
     import fakerules
     import fakesystem
-    from critcore.cli import cli
-    from critcore.plugins import Registry
+    from critcore.cli.main import cli
+    from critcore.stages.loader import Registry
 
     reg = Registry.installed(extra_systems={"fake": fakesystem},
                              extra_rules={"keen-edge": fakerules.KeenEdge(), "brutal": fakerules.Brutal()},
@@ -135,7 +135,7 @@ def test_json_format_2_events_then_outcomes_one_probability_representation(invok
 
 def test_json_stores_each_stage_result_and_state_once(registry, tmp_path):
     """Outcomes refer to stage results by index; a state is its difference from the input."""
-    from critcore.oddsview import odds_json
+    from critcore.chance.view import odds_json
 
     odds = exact_odds(Engine("fake", registry=registry), "attack", {"ac": 15}, target={"hp": 30, "name": "Ork"})
     data = odds_json(odds)
@@ -152,7 +152,7 @@ def test_json_stores_each_stage_result_and_state_once(registry, tmp_path):
 def test_merge_patch():
     """RFC 7386: changed keys only, nested tables as patches, null for a removed key."""
     from critcore.model import freeze
-    from critcore.oddsview import merge_patch
+    from critcore.chance.view import merge_patch
 
     before = freeze({"a": 1, "b": {"c": 2, "d": 3}, "e": [1, 2], "gone": True})
     after = freeze({"a": 1, "b": {"c": 2, "d": 4}, "e": [1, 2, 3], "new": "x"})
@@ -209,7 +209,7 @@ def test_ctrl_c_keeps_the_runs_done_and_marks_them_partial(registry):
 
 
 def test_ctrl_c_on_simulate_prints_the_estimate_so_far(invoke, monkeypatch):
-    from critcore import progress
+    from critcore.cli import progress
 
     calls = []
 
@@ -228,7 +228,7 @@ def test_ctrl_c_on_simulate_prints_the_estimate_so_far(invoke, monkeypatch):
 
 
 def test_progress_line_has_a_rate_and_an_eta_and_is_erased():
-    from critcore.progress import Progress
+    from critcore.cli.progress import Progress
 
     stream = io.StringIO()
     bar = Progress("simulating", "runs", stream, enabled=True, delay=0)
@@ -262,7 +262,7 @@ def test_a_merge_patch_applied_to_the_input_gives_the_state_back():
     from hypothesis import strategies as st
 
     from critcore.model import freeze, thaw
-    from critcore.oddsview import merge_patch
+    from critcore.chance.view import merge_patch
 
     leaves = st.one_of(st.integers(-5, 5), st.booleans(), st.text(max_size=3))
     values = st.recursive(leaves, lambda inner: st.one_of(st.lists(inner, max_size=3),
@@ -282,7 +282,7 @@ def test_a_merge_patch_applied_to_the_input_gives_the_state_back():
 def test_ctrl_c_on_one_side_of_a_comparison_runs_the_other_side_as_far(with_rules, monkeypatch):
     """Stopped early, the rules' side has n runs; the other side then runs n too, so the
     estimates compare like with like."""
-    from critcore import progress
+    from critcore.cli import progress
 
     calls = []
 

@@ -4,9 +4,9 @@ import textwrap
 
 import pytest
 
-from critcore.engine import Engine
+from critcore.engine.runner import Engine
 from critcore.errors import PluginError
-from critcore.plugins import Registry, scan_entry_points
+from critcore.stages.loader import Registry, scan_entry_points
 
 
 def make_dist(site, dist, version, group, name, value, module_source=None, module_name=None):
@@ -101,7 +101,7 @@ def test_plugin_that_does_not_describe_itself(site):
 
 def test_a_name_three_distributions_claim_names_all_three():
     """Duplicate names load none of the claimants, and the error names every distribution."""
-    from critcore.plugins import SYSTEMS_GROUP, PluginSpec, _claim
+    from critcore.stages.loader import SYSTEMS_GROUP, PluginSpec, _claim
 
     found: dict = {}
     for dist in ("one-dist", "two-dist", "three-dist"):

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from critcore import hookimpl
-from critcore.campaign import Campaign
-from critcore.engine import Engine
+from critcore.campaign.campaign import Campaign
+from critcore.engine.runner import Engine
 from critcore.model import Procedure, SystemInfo
-from critcore.plugins import Registry
-from critcore.targets import file_session
+from critcore.stages.loader import Registry
+from critcore.targets.sessions import file_session
 
 
 class ReaderSystem:

@@ -10,10 +10,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from critcore.cli import cli
+from critcore.cli.main import cli
 from critcore.model import Data, Determination, Outcome, Roll, Step
-from critcore.render import duration, headline, render, roll_line
-from critcore.style import RESET, paint, use_color
+from critcore.report.render import duration, headline, render, roll_line
+from critcore.report.style import RESET, paint, use_color
 
 
 @pytest.mark.parametrize(("roll", "shown"), [
@@ -79,7 +79,7 @@ def test_options_shown_only_where_they_differ_from_the_defaults() -> None:
     assert "options changed" not in out
     outcome = Outcome("gurps", "attack", Data(skill=16), (), (Step("determine", "miss"),),
                       options=Data(random_location=True, default_hp=10))
-    from critcore.render import changed_options
+    from critcore.report.render import changed_options
 
     assert changed_options(outcome, {"random_location": False, "default_hp": 10}) == [("random_location", True)]
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from critcore.errors import TableError
-from critcore.tables import parse_rolls, read_roll
+from critcore.tables.tableset import parse_rolls, read_roll
 
 RANGE = re.compile(r"^\s*(-?\d+)\s*(?:-|–|\.\.)\s*(-?\d+)\s*$")
 NUMBER = re.compile(r"\s*(-?\d+)\s*")

@@ -4,9 +4,9 @@ file and the line of the offending key."""
 
 import pytest
 
-from critcore.engine import Engine
+from critcore.engine.runner import Engine
 from critcore.errors import ConfigError, TableError
-from critcore.tables import load_table_text
+from critcore.tables.tableset import load_table_text
 
 TABLE = """\
 id = "blows"
@@ -179,7 +179,7 @@ def test_a_rule_file_row_that_fits_resolves_with_its_number(registry, isolated_c
 # --- shipped tables: checked when parsed, not again from a cache entry made from checked data ---
 
 def test_a_shipped_table_is_checked_when_parsed_and_not_from_its_cache_entry(tmp_path, writable_cache):
-    from critcore import resources
+    from critcore.tables import resources
 
     location = tmp_path / "blows.toml"
     location.write_text(TABLE.replace("{value}", "2"))
@@ -193,8 +193,8 @@ def test_a_shipped_table_is_checked_when_parsed_and_not_from_its_cache_entry(tmp
 
 
 def test_a_table_that_fails_its_check_leaves_no_cache_entry(tmp_path, writable_cache):
-    from critcore import resources
-    from critcore.tables import build_table
+    from critcore.tables import resources
+    from critcore.tables.tableset import build_table
 
     location = tmp_path / "blows.toml"
     text = TABLE.replace("{value}", "-3")
@@ -209,7 +209,7 @@ def test_a_table_that_fails_its_check_leaves_no_cache_entry(tmp_path, writable_c
 def test_a_group_of_keys_that_is_not_a_list_of_names_is_refused_not_a_crash(name):
     """[row_schema.one_of]/[row_schema.together] give, for an effect, a list of its key names: a
     list inside the list (unhashable) is refused with the one line, not a TypeError."""
-    from critcore.rowschema import RowSchema
+    from critcore.tables.rowschema import RowSchema
 
     with pytest.raises(TableError, match=f"row_schema.{name} must give"):
         RowSchema({"effects": {"d": {"a": "int"}}, name: {"d": [["a"]]}}, "f.toml")

@@ -15,7 +15,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from critcore.plugins import Registry  # noqa: E402
+from critcore.stages.loader import Registry  # noqa: E402
 
 REGISTRY = Registry.installed()
 SHIPPED = [s for s in ("gurps", "shadowrun2", "battletech") if s in REGISTRY.systems]
@@ -40,7 +40,7 @@ for _name in ("body-check", "critical-abdomen", "critical-arm", "critical-chest"
 
 
 def _tables() -> list[tuple[str, str]]:
-    from critcore.engine import Engine
+    from critcore.engine.runner import Engine
 
     out = []
     for system in SHIPPED:
@@ -53,7 +53,7 @@ TABLES = _tables()
 
 
 def _table(system: str, name: str) -> Any:
-    from critcore.engine import Engine
+    from critcore.engine.runner import Engine
 
     return Engine(system, registry=REGISTRY).tables[name]
 
@@ -76,7 +76,7 @@ pytestmark = pytest.mark.skipif(not SHIPPED, reason="no shipped system installed
 @pytest.mark.parametrize("system, name", TABLES)
 def test_every_shipped_table_declares_a_schema_for_each_effect_of_its_rows(system, name):
     table = _table(system, name)
-    from critcore import rowschema
+    from critcore.tables import rowschema
 
     schema = rowschema.of(table)
     assert schema is not None, f"{table.source} declares no [row_schema]"
@@ -128,7 +128,7 @@ def _rule_text(system: str, name: str, raw: dict[str, Any]) -> str:
 def folder(tmp_path_factory):
     from click.testing import CliRunner
 
-    from critcore.cli import cli
+    from critcore.cli.main import cli
 
     where = tmp_path_factory.mktemp("rowschema")
     with CliRunner().isolated_filesystem(temp_dir=where) as inside:
@@ -141,8 +141,8 @@ def folder(tmp_path_factory):
 def test_a_rewritten_row_is_refused_at_load_or_resolves(system, name, folder, monkeypatch):
     from click.testing import CliRunner
 
-    from critcore.cli import cli
-    from critcore.engine import Engine
+    from critcore.cli.main import cli
+    from critcore.engine.runner import Engine
     from critcore.model import thaw
 
     monkeypatch.chdir(folder)

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from critcore.errors import ConfigError, TableError
-from critcore.tables import TableSet
+from critcore.tables.tableset import TableSet
 
 TYPES = """\
 # the demo system's row types
@@ -207,7 +207,7 @@ auto_if_open = false
 
 @pytest.fixture
 def shadowrun():
-    from critcore.plugins import Registry
+    from critcore.stages.loader import Registry
 
     registry = Registry.installed()
     if "shadowrun2" not in registry.systems:
@@ -222,7 +222,7 @@ def rule(isolated_config, type_name="mortal-critical", tn="3"):
 
 
 def refused(shadowrun, path) -> str:
-    from critcore.engine import Engine
+    from critcore.engine.runner import Engine
 
     with pytest.raises(ConfigError) as err:
         Engine("shadowrun2", rules=[str(path)], registry=shadowrun)
@@ -233,7 +233,7 @@ def test_a_house_rule_lets_a_table_take_another_effect_of_a_row_type_it_reads(sh
     """The abdomen table reads rows of row type mortal-critical; the rule adds a heart row there.
     0 successes on Body 3 (1,1,1), hit location 2+3 = 5 (abdomen), critical 1 (the rule's row),
     time 1d6/2 min with 4 on the die: 4 x 30 s = 2 minutes."""
-    from critcore.engine import Engine
+    from critcore.engine.runner import Engine
 
     engine = Engine("shadowrun2", rules=[str(rule(isolated_config))], registry=shadowrun)
     out = engine.run("wound", {"body": 3, "severity": "deadly"}, dice="1,1,1,2,3,1,4")
@@ -285,7 +285,7 @@ def test_without_the_row_schema_the_rule_s_heart_row_is_refused(shadowrun, isola
 def test_the_cli_refuses_a_misspelt_row_type_in_one_line(shadowrun, isolated_config):
     from click.testing import CliRunner
 
-    from critcore.cli import cli
+    from critcore.cli.main import cli
 
     rule(isolated_config, "mortal-critcal")
     result = CliRunner().invoke(cli, ["resolve", "shadowrun2", "wound", "--body", "3", "--severity", "deadly",
@@ -299,8 +299,8 @@ def test_a_house_rule_may_not_give_an_effect_a_row_type_no_table_reads_it_in(iso
     """GURPS reads drop-guard with keys of its own (evaluate_feint_factor besides turns and the
     defense penalty): a rule moving it to the Critical Miss table as a lose-balance row would
     leave the engine without a key it needs, so it is refused at load."""
-    from critcore.engine import Engine
-    from critcore.plugins import Registry
+    from critcore.engine.runner import Engine
+    from critcore.stages.loader import Registry
 
     registry = Registry.installed()
     if "gurps" not in registry.systems:

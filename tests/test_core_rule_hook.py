@@ -8,9 +8,9 @@ import fakesystem
 import pytest
 
 from critcore import api, hookimpl
-from critcore.engine import Engine
+from critcore.engine.runner import Engine
 from critcore.errors import PluginError
-from critcore.plugins import Registry, RuleInfo, rule_info
+from critcore.stages.loader import Registry, RuleInfo, rule_info
 
 
 class ForFake:

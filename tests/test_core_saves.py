@@ -121,7 +121,7 @@ def test_a_killed_saves_leftover_temporary_file_is_cleaned_up_by_the_next_save(i
 
 
 def test_a_file_locked_too_long_is_a_clear_error(invoke, isolated_config, monkeypatch):
-    from critcore.filelocks import FileLock
+    from critcore.files.locks import FileLock
 
     path = isolated_config / "ogre.json"
     path.write_text('{"hp": 10}')

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from critcore.dice import Dice, ScriptedRoller
+from critcore.dice.dice import Dice, ScriptedRoller
 from critcore.errors import TableError
-from critcore.tables import TableSet, load_table_text, parse_rolls
+from critcore.tables.tableset import TableSet, load_table_text, parse_rolls
 
 GOOD = """
 id = "t"

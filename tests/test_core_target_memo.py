@@ -1,4 +1,4 @@
-"""The per-target memo (critcore.targetmemo, docs/hooks.md): ``ctx.memo`` is one dict per target
+"""The per-target memo (critcore.stages.targetmemo, docs/hooks.md): ``ctx.memo`` is one dict per target
 object, owned by the engine, for a system that declares ``SystemInfo.target_memo``; it is dropped
 as soon as a run is handed another target, unless a stage handed it on to that target."""
 
@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from critcore import hookimpl
-from critcore.dice import RandomRoller
-from critcore.engine import Engine
+from critcore.dice.dice import RandomRoller
+from critcore.engine.runner import Engine
 from critcore.model import Applied, Data, Determination, Procedure, SystemInfo
-from critcore.plugins import Registry
-from critcore.targetmemo import TargetMemo
+from critcore.stages.loader import Registry
+from critcore.stages.targetmemo import TargetMemo
 
 
 class MemoSystem:
@@ -104,8 +104,8 @@ def test_two_engines_never_share_a_memo() -> None:
 
 @pytest.mark.parametrize("how", ["odds", "simulate"])
 def test_every_run_of_exact_odds_or_a_simulation_sees_the_memo_of_its_target(how: str) -> None:
-    from critcore.exact import exact_odds
-    from critcore.montecarlo import simulate
+    from critcore.chance.exact import exact_odds
+    from critcore.chance.montecarlo import simulate
 
     system = MemoSystem()
     engine = _engine(system)

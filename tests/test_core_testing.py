@@ -62,7 +62,7 @@ def test_registry_holds_just_the_plugin_under_its_own_name():
 @pytest.mark.parametrize("notation, total", [("3d6", 3), ("3d6", 10), ("3d6", 18), ("2d6", 7), ("1d20", 13),
                                              ("2d6+1", 9)])
 def test_faces_for_makes_the_total(notation, total):
-    from critcore.dice import parse
+    from critcore.dice.dice import parse
 
     expr = parse(notation)
     faces = testing.faces_for(notation, total)
@@ -247,11 +247,11 @@ def test_a_coarser_key_compares_groups_of_outcomes():
 
 
 def test_import_critcore_does_not_load_the_testing_module_nor_pytest():
-    code = ("import sys, critcore, critcore.cli; "
+    code = ("import sys, critcore, critcore.cli.main; "
             "print('critcore.testing' in sys.modules, 'pytest' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
-    code = "import sys, critcore.testing; print('pytest' in sys.modules, 'critcore.exact' in sys.modules)"
+    code = "import sys, critcore.testing; print('pytest' in sys.modules, 'critcore.chance.exact' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from critcore.textsafe import MAX_LINE, error_line, printable, quoted, shorten
+from critcore.report.textsafe import MAX_LINE, error_line, printable, quoted, shorten
 
 ESC_TITLE = "\x1b]0;owned\x07"  # sets a terminal's window title
 CLEAR = "\x1b[2J"  # clears the screen

@@ -42,9 +42,9 @@ def test_core_types_api_results_are_the_result_classes_under_mypy_strict(tmp_pat
     assert revealed == [
         "critcore.model.Outcome",
         "critcore.model.Outcome",
-        "critcore.exact.Odds",
+        "critcore.chance.exact.Odds",
         "fractions.Fraction",
-        "critcore.montecarlo.Simulation",
+        "critcore.chance.montecarlo.Simulation",
         "critcore.model.Determination | None",
         "critcore.model.Outcome",
     ], out + err

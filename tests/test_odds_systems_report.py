@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from critcore.cli import cli
+from critcore.cli.main import cli
 
 CASES = [
     ("critcore_gurps", ["gurps", "attack", "--skill", "16", "--damage", "1d+2 cut", "--hp", "10"]),

@@ -22,7 +22,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test cl
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from critcore.campaign import Campaign  # noqa: E402
+from critcore.campaign.campaign import Campaign  # noqa: E402
 from critcore.web.app import create_app, with_limits  # noqa: E402
 
 LOOPBACK = "http://127.0.0.1"

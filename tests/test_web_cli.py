@@ -103,7 +103,7 @@ def test_serve_mistakes_are_one_line(tmp_path):
 
 def test_crit_imports_no_web_part():
     """Start-up: `crit --help` lists serve without importing Starlette, uvicorn or Jinja2."""
-    code = ("import sys; from click.testing import CliRunner; from critcore.cli import cli; "
+    code = ("import sys; from click.testing import CliRunner; from critcore.cli.main import cli; "
             "r = CliRunner().invoke(cli, ['--help']); assert 'serve' in r.output, r.output; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'jinja2') "
             "or m.startswith('critcore.web')))")

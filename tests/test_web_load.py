@@ -19,7 +19,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 
-from critcore.campaign import Campaign  # noqa: E402
+from critcore.campaign.campaign import Campaign  # noqa: E402
 
 CLIENTS = 20
 EACH = 100 if os.environ.get("CRITCORE_LOAD_FULL") == "1" else 10

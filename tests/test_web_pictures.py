@@ -84,8 +84,8 @@ def test_odds_chart_is_svg_with_escaped_labels():
 
 
 def test_chart_rows_lead_with_the_named_events(registry):
-    from critcore.engine import Engine
-    from critcore.exact import exact_odds
+    from critcore.engine.runner import Engine
+    from critcore.chance.exact import exact_odds
 
     result = exact_odds(Engine("fake", registry=registry), "attack", {})
     events, groups = chart_rows(result)

@@ -23,10 +23,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from ..errors import CritcoreError, InputError
-from ..textsafe import error_line
-from .security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
-from .service import Service, error_status
+from critcore.errors import CritcoreError, InputError
+from critcore.report.textsafe import error_line
+from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
+from critcore.web.service import Service, error_status
 
 HERE = Path(__file__).resolve().parent
 _P = ParamSpec("_P")
@@ -94,7 +94,7 @@ def api(policy: Policy, write: bool = False) -> Callable[[Callable[[Request], Aw
 
 
 async def _json_body(request: Request) -> Any:
-    from ..files import load_json
+    from critcore.files.reading import load_json
 
     raw = await request.body()
     if not raw.strip():
@@ -175,7 +175,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return wrap
 
     def _target_cards() -> list[dict[str, Any]]:
-        from .pictures import picture
+        from critcore.web.pictures import picture
 
         cards = []
         camp = service.campaign()
@@ -190,7 +190,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     def _undoable(entries: Any) -> set[int]:
         """The entries an undo button takes back: each target's latest change still in force
         (undo always takes back a target's latest change, so only that one gets a button)."""
-        from ..campaign import in_force
+        from critcore.campaign.campaign import in_force
 
         return {e.id for e in in_force(entries).values() if e.kind in ("resolve", "treat")}
 
@@ -211,8 +211,8 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         shown = _int_query(request, "shown", 1, 2**62)
 
         def work() -> dict[str, Any]:
-            from .forms import procedure_forms
-            from .pictures import picture
+            from critcore.web.forms import procedure_forms
+            from critcore.web.pictures import picture
 
             camp = service.campaign()
             system = camp.system_of(name)
@@ -230,12 +230,12 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     @gm_page(write=True)
     async def run_form(request: Request, form: FormData) -> Response:
-        from .forms import run_body
+        from critcore.web.forms import run_body
 
         name = request.path_params["name"]
 
         def work() -> Response:
-            from .forms import RollTypo
+            from critcore.web.forms import RollTypo
 
             try:
                 verb, mode, body = run_body(form, name)
@@ -262,7 +262,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         system = request.path_params["system"]
 
         def work() -> dict[str, Any]:
-            from .forms import procedure_forms
+            from critcore.web.forms import procedure_forms
 
             info = service.engine(system).info
             forms = [f for f in procedure_forms(info) if f["target"] != "required"]
@@ -272,7 +272,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     @gm_page(write=True)
     async def system_run(request: Request, form: FormData) -> Response:
-        from .forms import RollTypo, run_body
+        from critcore.web.forms import RollTypo, run_body
 
         system = request.path_params["system"]
         action = f"/s/{system}/run"
@@ -326,14 +326,14 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     @gm_page()
     async def odds_page(request: Request) -> Response:
-        from .forms import odds_body
+        from critcore.web.forms import odds_body
 
         if not request.query_params.get("system"):
             return page(request, "odds.html", {"system": "", "choose": sorted(service.registry.systems), "forms": []})
 
         def work() -> dict[str, Any]:
-            from .forms import procedure_forms
-            from .pictures import chart_rows, odds_svg
+            from critcore.web.forms import procedure_forms
+            from critcore.web.pictures import chart_rows, odds_svg
 
             system, body, target = odds_body(request.query_params)
             engine = service.engine(system)
@@ -363,7 +363,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return await call(_table_response, system, table, fmt)
 
     def _table_response(system: str, name: str, fmt: str) -> Response:
-        from ..export_tables import csv_text, foundry_table
+        from critcore.report.export import csv_text, foundry_table
 
         table = service.table(system, name)
         if fmt == "foundry":

@@ -4,14 +4,14 @@ A new system plugin appears on the page with no web code: its procedures' ``Para
 declarations (type, choices, default, range, required, suggestions) become the fields, the
 same way the CLI makes options of them. What a form sends is read back into the API's request
 body (:func:`run_body`), so the page and the API run through the same checks
-(``critcore.engine.coerce_param``).
+(``critcore.engine.runner.coerce_param``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..errors import InputError
+from critcore.errors import InputError
 
 PREFIX = "p."
 MODES = ("random", "typed", "rolls")
@@ -23,7 +23,7 @@ def field(p: Any) -> dict[str, Any]:
                            "required": p.required, "default": "" if p.default in (None, False) else p.default,
                            "kind": p.type, "choices": list(p.choices), "suggest": list(getattr(p, "suggest", ()))}
     if p.type in ("int", "float"):
-        from ..engine import describe_range
+        from critcore.engine.params import describe_range
 
         out["range"] = describe_range(p)
         out["min"] = "" if p.min is None else p.min
@@ -94,7 +94,7 @@ def run_body(form: Mapping[str, Any], target: str | None, system: str | None = N
 
 def _check_roll(typed: str, count: str, sides: str) -> None:
     """The faces typed for one roll: as many as it has dice, each on the die."""
-    from ..dice import parse_faces
+    from critcore.dice.dice import parse_faces
 
     faces = parse_faces(typed)
     if count.isdigit() and sides.isdigit():

@@ -23,7 +23,7 @@ import ipaddress
 import secrets
 from typing import Any, Awaitable, Callable, Mapping
 
-from ..files import max_bytes as max_file_bytes
+from critcore.files.reading import max_bytes as max_file_bytes
 
 TOKEN_COOKIE = "critcore_token"
 CSRF_COOKIE = "critcore_csrf"
@@ -59,7 +59,7 @@ class Policy:
     """The server's rules: its token (None: no token needed, loopback only) and the players' key."""
 
     def __init__(self, host: str, token: str | None = None, players_key: str | None = None) -> None:
-        from ..errors import InputError
+        from critcore.errors import InputError
 
         self.host = host
         self.loopback = is_loopback(host)

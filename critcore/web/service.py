@@ -22,14 +22,14 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, overload
 
-from ..dice import FaceRoller, ScriptedRoller, parse_faces
-from ..errors import CampaignError, CritcoreError, DiceError, InputError
+from critcore.dice.dice import FaceRoller, ScriptedRoller, parse_faces
+from critcore.errors import CampaignError, CritcoreError, DiceError, InputError
 
 if TYPE_CHECKING:
-    from ..campaign import Campaign
-    from ..engine import Engine
-    from ..exact import Odds
-    from ..montecarlo import Simulation
+    from critcore.campaign.campaign import Campaign
+    from critcore.engine.runner import Engine
+    from critcore.chance.exact import Odds
+    from critcore.chance.montecarlo import Simulation
 
 MAX_SIMULATE_RUNS = 200_000
 """The most resolutions one ``simulate`` request may ask for (the CLI has no such bound)."""
@@ -66,7 +66,7 @@ def check_fields(body: Any, allowed: Sequence[str], what: str) -> dict[str, Any]
         raise InputError(f"{what}: the request body must be a JSON object")
     unknown = [k for k in body if k not in allowed]
     if unknown:
-        from ..plugins import did_you_mean
+        from critcore.stages.loader import did_you_mean
 
         key = str(unknown[0])[:40]
         raise InputError(f"{what}: unknown field {key!r}{did_you_mean(key, allowed)} (fields: {', '.join(allowed)})")
@@ -104,7 +104,7 @@ def param_json(p: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"name": p.name, "flag": p.flag, "type": p.type, "help": p.help, "default": p.default,
                            "required": p.required, "choices": list(p.choices)}
     if p.type in ("int", "float"):
-        from ..engine import describe_range
+        from critcore.engine.params import describe_range
 
         out.update(min=p.min, max=p.max, range=describe_range(p))
     if getattr(p, "suggest", ()):
@@ -116,10 +116,10 @@ class Service:
     """A campaign served to the page and the API (see the module's docstring)."""
 
     def __init__(self, path: str, registry: Any = None, who: str | None = None) -> None:
-        from ..campaign import Campaign
+        from critcore.campaign.campaign import Campaign
 
         if registry is None:
-            from ..plugins import Registry
+            from critcore.stages.loader import Registry
 
             registry = Registry.installed()
         self.path = path
@@ -138,7 +138,7 @@ class Service:
     def campaign(self) -> Campaign:
         found: Campaign | None = getattr(self._local, "campaign", None)
         if found is None:
-            from ..campaign import Campaign
+            from critcore.campaign.campaign import Campaign
 
             found = self._local.campaign = Campaign(self.path, registry=self.registry, who=self.who)
             with self._lock:
@@ -154,8 +154,8 @@ class Service:
     def engine(self, system: str) -> Engine:
         """The engine for a system with the campaign's house rules and options."""
         if system not in self.registry.systems:
-            from ..errors import UnknownNameError
-            from ..plugins import unknown_message
+            from critcore.errors import UnknownNameError
+            from critcore.stages.loader import unknown_message
 
             raise UnknownNameError(unknown_message("system", system, self.registry.systems))
         return self.campaign().engine(system)
@@ -169,7 +169,7 @@ class Service:
 
     def systems(self) -> list[dict[str, Any]]:
         """``crit systems --json``, with the campaign's enabled house rules."""
-        from ..api import listing
+        from critcore.api import listing
 
         return listing(self.registry, self.campaign().rules())
 
@@ -191,8 +191,8 @@ class Service:
         engine = self.engine(system)
         names = list(engine.tables.names())
         if name not in names:
-            from ..errors import UnknownNameError
-            from ..plugins import unknown_message
+            from critcore.errors import UnknownNameError
+            from critcore.stages.loader import unknown_message
 
             raise UnknownNameError(unknown_message(f"{system} table", name, names))
         return engine.tables[name]
@@ -272,8 +272,8 @@ class Service:
 
     def _rendered(self, entry: Any, views: Sequence[str], explain: bool) -> dict[str, list[str]]:
         """A logged resolution's report in each view, in the CLI's words (from the log's record)."""
-        from ..model import Outcome
-        from ..render import render
+        from critcore.model import Outcome
+        from critcore.report.render import render
 
         if not entry.outcome:
             return {v: [entry.summary] for v in views}
@@ -334,8 +334,8 @@ class Service:
         assert name is not None
         proc = engine.info.procedure(name)
         if proc is None or (verb != "odds" and proc.verb != verb):
-            from ..errors import UnknownNameError
-            from ..plugins import unknown_message
+            from critcore.errors import UnknownNameError
+            from critcore.stages.loader import unknown_message
 
             names = [p.name for p in engine.info.procedures if verb == "odds" or p.verb == verb]
             kind = f"{engine.info.name} {verb} procedure" if verb != "odds" else f"{engine.info.name} procedure"
@@ -351,7 +351,7 @@ class Service:
         req = self._request(verb, body, RUN_FIELDS)
         if req["dice"] is not None and req["seed"] is not None:
             raise DiceError("use only one of seed and dice")
-        from ..dice import make_roller
+        from critcore.dice.dice import make_roller
 
         roller = make_roller(seed=req["seed"], faces=req["dice"])
         req["both_views"] = both_views
@@ -378,7 +378,7 @@ class Service:
 
     def _answer(self, req: dict[str, Any], outcome: Any, engine: Any, session: Any, roller: Any) -> dict[str, Any]:
         """The CLI's ``--json`` object, plus ``report``: the plain-words lines of the view asked for."""
-        from ..render import render
+        from critcore.report.render import render
 
         report = render(outcome, explain=req["explain"], view=req["view"], pm=engine.pm).splitlines()
         if req["view"] == "player":
@@ -440,7 +440,7 @@ class Service:
     def odds(self, mode: str, body: Any) -> tuple[Odds | Simulation, dict[str, Any]]:
         """``crit odds|simulate ... --json``: (the result object, its JSON)."""
         req = self._request("odds", body, ODDS_FIELDS)
-        from ..exact import LEVELS
+        from critcore.chance.exact import LEVELS
 
         depth = req["body"].get("depth", 4)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= len(LEVELS):
@@ -449,15 +449,15 @@ class Service:
         engine = req["engine"]
         result: Odds | Simulation
         if mode == "odds":
-            from ..exact import exact_odds
+            from critcore.chance.exact import exact_odds
 
             result = exact_odds(engine, req["proc"].name, req["params"], target=state)
         else:
             runs = req["body"].get("runs", 10_000)
             if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_SIMULATE_RUNS:
                 raise InputError(f"simulate request: 'runs' must be a whole number from 1 to {MAX_SIMULATE_RUNS:,}")
-            from ..dice import parse_seed
-            from ..montecarlo import simulate
+            from critcore.dice.dice import parse_seed
+            from critcore.chance.montecarlo import simulate
 
             seed = req["seed"] if req["seed"] is not None else 0
             result = simulate(engine, req["proc"].name, req["params"], runs, parse_seed(seed), target=state)
@@ -467,7 +467,7 @@ class Service:
 def error_status(exc: BaseException) -> int:
     """The HTTP status of a critcore error: 404 for an unknown name, 409 for a campaign that
     changed or holds nothing to undo, 503 while the campaign is busy, else 400."""
-    from ..errors import BusyError, UnknownNameError
+    from critcore.errors import BusyError, UnknownNameError
 
     if isinstance(exc, UnknownNameError):
         return 404

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 import pytest
-from critcore.model import Outcome
+from critcore.plugin import Outcome
 
 from gurps_testkit import run
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import critcore
 import pytest
-from critcore.engine import Engine
-from critcore.errors import InputError
-from critcore.model import Outcome, thaw
-from critcore.plugins import Registry
+from critcore.testing import Engine
+from critcore.plugin import InputError
+from critcore.plugin import Outcome, thaw
+from critcore.testing import Registry
 
 import critcore_gurps.plugin as gurps
 

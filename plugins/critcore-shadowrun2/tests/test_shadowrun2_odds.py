@@ -20,7 +20,7 @@ REG = testing.registry(sr2)
 
 
 def odds(body: int, severity: str, target: dict[str, Any] | None = None) -> dict[str, Fraction]:
-    """The exact chance of each kind of determination (``critcore.odds``, the public API)."""
+    """The exact chance of each kind of determination (``critcore.chance``, the public API)."""
     found = critcore.odds("shadowrun2", "wound", target=target, registry=REG, body=body, severity=severity)
     assert found.exact
     by_kind: dict[str, Fraction] = {}

@@ -7,8 +7,8 @@ slot in it. A slot that cannot take the hit (a kind whose ``components`` row has
 when one half has nothing left to hit, only the other half is rolled.
 
 Real dice roll the slots as people do at the table (:func:`choose_slot`, each "roll again" a
-:meth:`critcore.dice.Dice.until`). The slots of one roll's criticals are one
-:meth:`critcore.dice.Dice.choose`: its ``odds`` (:func:`merged_odds`) are the same chances in
+:meth:`critcore.dice.dice.Dice.until`). The slots of one roll's criticals are one
+:meth:`critcore.dice.dice.Dice.choose`: its ``odds`` (:func:`merged_odds`) are the same chances in
 closed form, one answer per set of slots, with interchangeable slots merged
 (:func:`merge_picks`), so exact odds follow one branch per outcome that anything after can tell
 apart instead of enumerating the rolls (checked against them by ``check_odds_agree``).
@@ -19,16 +19,16 @@ from __future__ import annotations
 from functools import wraps
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping, Sequence, TypeVar
 
-from critcore.dice import Dice, parse
-from critcore.model import Data, Determination, freeze
-from critcore.tables import Row, Table
+from critcore.plugin import Dice, parse
+from critcore.plugin import Data, Determination, freeze
+from critcore.plugin import Row, Table
 
 from . import locations as L
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from critcore.dice import DiceExpr
+    from critcore.plugin import DiceExpr
 
     SlotRoll = tuple[Table, DiceExpr, str, dict[str, tuple[int, frozenset[int], str]], str | None, frozenset[int]]
     """How a critical's slot is rolled (:func:`slot_roll`): the half table, its dice and the
@@ -100,7 +100,7 @@ def determination(row: Row, loc_kind: str, code: str, with_unit: bool) -> Determ
 
 def row_odds(table: Table) -> tuple[tuple[tuple[str, None], Fraction], ...]:
     """The chance of each row of ``table`` on one roll of its dice, as the answers of the check's
-    :meth:`~critcore.dice.Dice.choose`: (row id, None), the totals reading one row merged (real
+    :meth:`~critcore.dice.dice.Dice.choose`: (row id, None), the totals reading one row merged (real
     dice answer (row id, total): :func:`check_answer`). Kept in the engine's preparation:
     ``prepared.Prepared.row_odds``."""
     from fractions import Fraction

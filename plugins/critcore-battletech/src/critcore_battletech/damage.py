@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from critcore.dice import Dice
-from critcore.model import Data, Effect
+from critcore.plugin import Dice
+from critcore.plugin import Data, Effect
 
 from . import criticals as C
 from . import effects as E
@@ -24,7 +24,7 @@ from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
 
 if TYPE_CHECKING:
-    from critcore.tables import Row
+    from critcore.plugin import Row
 
 PILOT_DEAD_AT = 6
 _NO_TAGS: frozenset[str] = frozenset()
@@ -319,7 +319,7 @@ class Resolver:
     # -- the cascade: a queue of pending actions, one code path for every roller ---------------
     def drain(self) -> tuple[Data, Data, Data]:
         """Carry out the pending actions (critical checks, the criticals they call for, the
-        settling after each roll's criticals) with :meth:`critcore.dice.Dice.iterate`.
+        settling after each roll's criticals) with :meth:`critcore.dice.dice.Dice.iterate`.
 
         Each action runs to its end and leaves the actions it calls for at the front of the
         queue, in the order the rules take them (an explosion's damage, then the checks of the

@@ -4,14 +4,14 @@ Importing a unit means importing the reader and its equipment catalog and workin
 file: several milliseconds of a ``crit`` command's start-up, spent again on every command that
 names the same file. The unit an import gives is plain data, a function of the file's text,
 its name and the importer (its code and data files), so it is kept in critcore's cache folder
-(:func:`critcore.resources.cache_dir`) by :func:`critcore.resources.cached`, the function the
+(:func:`critcore.tables.resources.cache_dir`) by :func:`critcore.tables.resources.cached`, the function the
 core keeps parsed tables with:
 
 - an entry is named by the file's path and holds a BLAKE2b hash of everything the import
   depends on (the text, the name, the plugin's version and the size and modification time of
   every importer module and data file) and a hash of the unit it holds: it is used only when
   both match, so an edited unit file, an edited importer or a damaged entry is imported again;
-- only the ``crit`` command writes entries (:func:`critcore.resources.cache_writes`);
+- only the ``crit`` command writes entries (:func:`critcore.tables.resources.cache_writes`);
   ``CRITCORE_CACHE=0`` turns the cache off; a cache that cannot be read or written is not used;
 - a file that does not import is never kept: its error is raised again on every command.
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 
-from critcore.resources import cache_dir, cached, digest, read_entry, store, writes_enabled
+from critcore._speed.diskcache import cache_dir, cached, digest, read_entry, store, writes_enabled
 
 from . import __version__
 

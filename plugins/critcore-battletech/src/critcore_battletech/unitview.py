@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from critcore.errors import StateError
-from critcore.model import EMPTY, Data, freeze
+from critcore.plugin import StateError
+from critcore.plugin import EMPTY, Data, freeze
 
 KIND = "battletech-mech"
 DAMAGE_KEYS = ("engine_hits", "gyro_hits", "sensor_hits", "life_support_hit", "heat_sinks_destroyed",

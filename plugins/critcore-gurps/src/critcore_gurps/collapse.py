@@ -9,7 +9,9 @@ character's ``owed_rolls`` (``kind`` ``consciousness`` or ``death``) for
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
+
+from critcore.plugin import StateError
 
 from .reference import RULES
 
@@ -77,6 +79,10 @@ def describe(item: dict[str, Any]) -> str:
 def note(state: dict[str, Any] | None, changes: list[str], before: int, after: int, hp: int) -> None:
     """Say what an HP loss demands and, with a character, record it: owed rolls, or death."""
     owed = owed_for(before, after, hp)
+    if state is not None and state.get("traits"):
+        from .traits import adjust_owed
+
+        owed = adjust_owed(state["traits"], owed, before, after, hp)
     statuses = state["statuses"] if state is not None else []
     if any(s.get("id") == "dead" for s in statuses):
         return
@@ -91,3 +97,16 @@ def note(state: dict[str, Any] | None, changes: list[str], before: int, after: i
             state["statuses"].append({"id": "dead", "duration": "permanent", "text": "dead", "since": state.get("clock", 0)})
             return
         state["owed_rolls"].append(item)
+
+
+def dead(state: Any) -> bool:
+    """The (checked) character has the ``dead`` status."""
+    return any(isinstance(s, Mapping) and s.get("id") == "dead" for s in state.get("statuses") or ())
+
+
+def refuse_dead(state: Any) -> None:
+    """A dead character is refused in one line (as Shadowrun refuses one): a corpse takes no more
+    injury, makes no more rolls and heals no more."""
+    if dead(state):
+        who = state.get("name") or "the character"
+        raise StateError(f"character: {who} is dead: a dead character is not struck, rolled for or treated again")

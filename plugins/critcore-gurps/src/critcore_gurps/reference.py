@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from critcore.model import record
-from critcore.resources import load_data
+from critcore.plugin import record
+from critcore.plugin import load_data
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -41,6 +41,8 @@ class LocationRule:
     male_knockdown_major: int = 0
     male_crushing_shock_factor: int = 1
     male_shock_cap: int = 0
+    exempt_types: tuple[str, ...] = ()  # damage types the location's own rules leave alone
+    exempt: tuple[tuple[str, Any], ...] = ()  # ... and the values those types meet instead
 
     @property
     def limb_like(self) -> bool:
@@ -50,31 +52,27 @@ class LocationRule:
 
 def _location(key: str, raw: Mapping[str, Any]) -> LocationRule:
     fields = dict(raw)
-    fields.pop("exempt", None)
+    exempt = dict(fields.pop("exempt", {}))
+    fields["exempt_types"] = tuple(exempt.pop("types", ()))
+    fields["exempt"] = tuple(sorted(exempt.items()))
     fields["aim_types"] = tuple(fields.get("aim_types", ()))
     return LocationRule(id=key, **fields)
 
 
-def _exempt(key: str, raw: Mapping[str, Any]) -> tuple[frozenset[str], LocationRule] | None:
-    """The damage types a location's own rules leave alone, and the location as those types see it."""
-    if "exempt" not in raw:
-        return None
-    overrides = dict(raw["exempt"])
-    types = frozenset(overrides.pop("types"))
-    return types, _location(key, {**raw, **overrides})
-
-
 LOCATIONS: dict[str, LocationRule] = {k: _location(k, v) for k, v in _LOCATIONS_RAW.items()}
-_EXEMPT = {k: e for k, v in _LOCATIONS_RAW.items() if (e := _exempt(k, v)) is not None}
 
 
-def location_for(location_id: str, dtype: str | None) -> LocationRule:
-    """The rules of ``location_id`` as damage of type ``dtype`` meets them: the skull's own rules
-    do not apply to toxic damage ([skull.exempt]); None (no damage given) gets the usual ones."""
-    exempt = _EXEMPT.get(location_id)
-    if exempt is not None and dtype in exempt[0]:
-        return exempt[1]
-    return LOCATIONS[location_id]
+def met_by(rule: LocationRule, dtype: str | None) -> LocationRule:
+    """A location's rules as damage of type ``dtype`` meets them: a type the location exempts
+    (``[X.exempt]``: toxic damage at the skull, B399) gets the exempt values instead of the
+    location's own; None (no damage given) gets the usual rules."""
+    if dtype is None or dtype not in rule.exempt_types:
+        return rule
+    from dataclasses import replace
+
+    return replace(rule, **dict(rule.exempt))
+
+
 HEAD_BLOW_LOCATIONS = tuple(k for k, v in LOCATIONS.items() if v.head_blow)
 
 DAMAGE_TYPES: dict[str, str] = {k: v["name"] for k, v in _WOUNDING_RAW["types"].items()}

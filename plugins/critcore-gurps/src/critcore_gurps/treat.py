@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from critcore.errors import ParamError, StateError
-from critcore.model import Applied, freeze
-from critcore.render import duration
+from critcore.plugin import ParamError, StateError
+from critcore.plugin import Applied, freeze
+from critcore.plugin import duration
 
 from . import character as ch
-from .collapse import OUT_COLD, consciousness_penalty, is_reeling
+from .collapse import OUT_COLD, consciousness_penalty, is_reeling, refuse_dead
 from .reference import RULES, SECONDS, TURN_SECONDS, success_roll
 
 MAX_ROLLS = 1000  # periodic rolls made by one `wait`, per status, before giving up
@@ -342,6 +342,6 @@ def treat(ctx: Any) -> Applied | None:
     if state is None:
         raise StateError(f"gurps {ctx.procedure.name} needs a character (--target FILE)")
     if ctx.procedure.name not in FOR_THE_DEAD:
-        ch.refuse_dead(state)
+        refuse_dead(state)
     summary, changes = fn(ctx, state)
     return Applied(summary, tuple(changes), freeze(state))

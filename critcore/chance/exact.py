@@ -1,0 +1,345 @@
+"""Exact odds: run a procedure's stages under the enumerating roller and merge equal outcomes.
+
+The stages are enumerated one at a time. Each stage is run once per distinct sequence of roll
+*results* (the 16 totals of 3d6, the success counts of a pool: never single faces), given each
+distinct answer of the stages before it; equal answers are merged before the next stage runs.
+So a system gets exact odds without writing any code for it, as long as its stages act only on
+roll totals and talk to each other only through their answers.
+
+Rolls with no upper end (exploding dice, "roll again until ...") are followed until what is
+left unaccounted is below ``tolerance`` (one part in a million by default); the remainder is
+reported, never hidden. :meth:`critcore.dice.dice.Dice.until` keeps re-roll loops exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Mapping, Sequence
+
+from critcore.chance.enumeration import EnumeratingRoller, add_to, enumerate_weights_within
+from critcore.engine.runner import Engine
+from critcore.engine.params import check_params
+from critcore._speed.stagecall import stage_function
+from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags
+from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
+
+DEFAULT_TOLERANCE = Fraction(1, 10**6)
+
+
+def _exact(probability: Fraction | float) -> Fraction:
+    """A branch's probability in exact odds, where every branch holds a :class:`Fraction`."""
+    if isinstance(probability, Fraction):
+        return probability
+    raise TypeError(f"exact odds hold fractions, not {probability!r}")
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One distinct outcome and its probability (exact, or a frequency from a simulation)."""
+
+    determination: Determination | None
+    location: Location | None
+    effects: tuple[Effect, ...]
+    applied: Applied | None
+    probability: Fraction | float
+
+    @property
+    def tags(self) -> frozenset[str]:
+        """The outcome's tags (every tag its stage results carry): the events that happened."""
+        return outcome_tags(self.determination, self.location, self.effects, self.applied)
+
+    def label(self, level: str) -> str:
+        """How this outcome reads at one level of the grouping, in plain words."""
+        if level == "determine":
+            d = self.determination
+            return "-" if d is None else (d.summary or d.kind)
+        if level == "locate":
+            return "-" if self.location is None else self.location.name
+        if level == "effect":
+            counts: dict[str, int] = {}
+            for e in self.effects:
+                words = _effect_words(e)
+                counts[words] = counts.get(words, 0) + 1
+            return PART.join(w if n == 1 else f"{w} (x{n})" for w, n in counts.items()) or "-"
+        a = self.applied
+        return "-" if a is None else a.summary
+
+    def to_json(self) -> dict[str, Any]:
+        """This outcome on its own (the odds JSON stores stage results once: see critcore.chance.view)."""
+        from critcore.model import _stage_json
+
+        return {
+            "probability": prob_json(self.probability),
+            "tags": sorted(self.tags),
+            "determination": _stage_json(self.determination),
+            "location": _stage_json(self.location),
+            "effects": [e.to_json() for e in self.effects],
+            "applied": _stage_json(self.applied),
+        }
+
+
+def _effect_words(e: Effect) -> str:
+    """A table row in plain words: its text, after the component it struck when it names one."""
+    what = e.data.get("component")
+    return f"{what}: {e.text}" if isinstance(what, str) and what else e.text
+
+
+def declared_events(engine: Engine, procedure: str | None = None) -> tuple[Event, ...]:
+    """The events the system declares, then those its enabled rule plugins add (``RuleInfo.events``
+    of their ``critcore_rule`` answers);
+    with ``procedure``, only those its outcomes may carry."""
+    found = [e for e in engine.info.events if not (procedure and e.procedures and procedure not in e.procedures)]
+    names = {e.name for e in found}
+    for info in engine.pm.hook.critcore_rule():
+        for e in info.events:
+            if e.name not in names and not (procedure and e.procedures and procedure not in e.procedures):
+                names.add(e.name)
+                found.append(e)
+    return tuple(found)
+
+
+NOTHING_MORE = "nothing more"
+PART = " · "  # between the words of the table rows of one outcome
+
+
+_SEPARATORS = " ;:,.-—"  # what is left at the edge of words taken out of a label
+
+
+def _words(text: str) -> str:
+    return text.strip().rstrip(".").lower()
+
+
+def _unsaid(label: str, said: Sequence[str]) -> str:
+    """``label`` without what an enclosing line already said (a repeated line says nothing): a
+    part (one table row's words) that an enclosing line contains is dropped, and a label that
+    starts with an enclosing line keeps only the rest."""
+    for earlier in said:
+        if label.startswith(earlier):
+            label = label[len(earlier):].lstrip(_SEPARATORS)
+    heard = [_words(s) for s in said]
+    parts = []
+    for part in label.split(PART):
+        if not part or any(_words(part) in h for h in heard):
+            continue
+        for earlier in said:  # a part that quotes an enclosing line keeps only its own words
+            quoted = earlier.strip().rstrip(".")
+            while len(quoted) > 12 and quoted in part:  # the words on either side joined by one "; "
+                before, _, after = part.partition(quoted)
+                before, after = before.rstrip(_SEPARATORS), after.lstrip(_SEPARATORS)
+                part = f"{before}; {after}" if before and after else before or after
+        if part:
+            parts.append(part)
+    return PART.join(parts)
+
+
+def _zero(branches: Sequence[Branch]) -> Fraction | float:
+    return Fraction(0) if isinstance(branches[0].probability, Fraction) else 0.0
+
+
+def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, said: tuple[str, ...] = ()) -> tuple[Group, ...]:
+    """Group outcomes the way a player reads them: determination, then location, effect, result.
+
+    Labels are plain words. No line repeats another: a level that says nothing new (no answer,
+    or what an enclosing line said already) is skipped, and a group with a single sub-group
+    is written on one line with it.
+    """
+    if not levels or not branches:
+        return ()
+    level, rest = levels[0], levels[1:]
+    buckets: dict[str, list[Branch]] = {}
+    for b in branches:
+        label = b.label(level)
+        buckets.setdefault("" if label == "-" else _unsaid(label, said), []).append(b)
+    out: list[Group] = []
+    quiet = buckets.pop("", None)
+    if quiet is not None:
+        if buckets and not rest:
+            buckets[NOTHING_MORE] = quiet
+        else:
+            deeper = group(quiet, rest, said)
+            if deeper or not buckets:
+                out.extend(deeper)
+            else:
+                buckets[NOTHING_MORE] = quiet
+    for label, members in buckets.items():
+        total = sum((b.probability for b in members), _zero(members))
+        children = group(members, rest, said + (label,))
+        while len(children) == 1 and children[0].probability == total:
+            only = children[0]  # one sub-group: said on the same line
+            label = f"{label} — {only.label}"
+            children = only.children
+        out.append(Group(level, label, total, children))
+    return _merged(out)
+
+
+def answered_levels(branches: Sequence[Branch], levels: Sequence[str]) -> tuple[str, ...]:
+    """As many levels as ``levels`` holds, taken in order from the levels at which some outcome
+    has an answer (a procedure with no determination groups by location first)."""
+    used = [level for level in LEVELS if any(b.label(level) != "-" for b in branches)]
+    return tuple(used[: len(levels)]) or tuple(levels)
+
+
+def _merged(groups: Sequence[Group]) -> tuple[Group, ...]:
+    """Siblings with the same label as one group (their sub-groups merged too), most likely first."""
+    by_label: dict[str, Group] = {}
+    for g in groups:
+        seen = by_label.get(g.label)
+        if seen is None:
+            by_label[g.label] = g
+        else:
+            by_label[g.label] = Group(seen.level, g.label, seen.probability + g.probability,
+                                      _merged(seen.children + g.children))
+    return tuple(sorted(by_label.values(), key=lambda g: -g.probability))
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Every distinct outcome of a procedure with its exact probability."""
+
+    system: str
+    procedure: str
+    params: Data
+    branches: tuple[Branch, ...]
+    remainder: Fraction
+    runs: int
+    events: tuple[Event, ...] = ()  # declared by the system and its enabled rule plugins
+    rules: tuple[str, ...] = ()
+    target: Any = None  # the input state (frozen), which the JSON's states are differences from
+
+    @property
+    def exact(self) -> bool:
+        return self.remainder == 0
+
+    def probability(self, predicate: Callable[[Branch], bool]) -> Fraction:
+        """Total probability of the outcomes for which ``predicate`` holds."""
+        total = Fraction(0)
+        for b in self.branches:
+            if predicate(b):
+                total += _exact(b.probability)
+        return total
+
+    def event(self, name: str) -> Fraction:
+        """Exact probability that the event (outcome tag) ``name`` happens."""
+        return self.probability(lambda b: name in b.tags)
+
+    def event_odds(self) -> list[tuple[Event, Fraction]]:
+        """Each declared event with its exact probability, in the order declared."""
+        totals: dict[str, Fraction] = {e.name: Fraction(0) for e in self.events}
+        for b in self.branches:
+            for tag in b.tags:
+                if tag in totals:
+                    totals[tag] += _exact(b.probability)
+        return [(e, totals[e.name]) for e in self.events]
+
+    def groups(self, levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
+        return group(self.branches, answered_levels(self.branches, levels))
+
+    def to_json(self, levels: Sequence[str] = LEVELS) -> dict[str, Any]:
+        """The odds JSON (format 2, see docs/odds.md): events, then outcomes, stage results and
+        states stored once."""
+        from critcore.chance.view import odds_json
+
+        return odds_json(self, levels)
+
+
+def exact_odds(
+    engine: Engine,
+    procedure: str,
+    params: Mapping[str, Any] | None = None,
+    target: Mapping[str, Any] | None = None,
+    tolerance: Fraction = DEFAULT_TOLERANCE,
+    progress: Callable[[int, int], None] | None = None,
+) -> Odds:
+    """Exact probabilities of every distinct outcome of ``procedure``, stage by stage.
+
+    ``progress(done, total)`` is called after each branch of the last stage enumerated (the
+    longest part of any long run).
+
+    Probabilities travel as whole-number ``[numerator, denominator]`` pairs (much cheaper than
+    fractions) and become :class:`~fractions.Fraction` at the end.
+    """
+    proc = engine.procedure(procedure)
+    checked = check_params(proc, params or {})
+    # checked against the system's schema, frozen and trusted once: every run is handed the same object
+    frozen = engine.check_target(target)
+    runs = [0]
+    context = engine.context
+
+    # one context for every run: each run gets the roller of its path and an empty record (a
+    # context per run was a fifth of a small procedure's time); notes are not kept
+    shared = context(proc, checked, EnumeratingRoller(), frozen)
+    dice, notes = shared.dice, shared.notes
+
+    def stage(call: Callable[[Any], Any]) -> tuple[dict[Any, list[int]], list[int]]:
+        def run(roller: EnumeratingRoller) -> Any:
+            runs[0] += 1
+            dice.roller = roller
+            del dice.rolls[:], notes[:]
+            return call(shared)
+
+        return enumerate_weights_within(run, tolerance)
+
+    hook = engine.pm.hook
+    remainder = [0, 1]
+    # every key below is new when it is made: a stage's answers are distinct (they were merged
+    # while enumerating) and each extends a different prefix, so outcomes are kept in lists,
+    # never hashed again as whole tuples
+    finals: list[tuple[tuple[Any, ...], int, int]] = []
+    if proc.verb == "treat":
+        treat = stage_function(hook.critcore_treat, ("ctx",))
+        dist, rem = stage(treat)
+        add_to(remainder, *rem)
+        finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in dist.items())
+    else:
+        determine = stage_function(hook.critcore_determine, ("ctx",))
+        callers = {
+            "locate": stage_function(hook.critcore_locate, ("ctx", "determination")),
+            "effect": stage_function(hook.critcore_effect, ("ctx", "determination", "location")),
+            "apply": stage_function(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
+        }
+        dets, rem = stage(determine)
+        add_to(remainder, *rem)
+        states: list[tuple[tuple[Any, ...], int, int]] = []
+        for det, (n, d) in dets.items():
+            if det is not None and det.final:
+                finals.append(((det, None, (), None), n, d))
+            else:
+                states.append(((det,), n, d))
+        for level in ("locate", "effect", "apply"):
+            call = callers[level]
+            nxt: list[tuple[tuple[Any, ...], int, int]] = []
+            for done, (prefix, pn, pd) in enumerate(states):
+                if progress is not None and level == "apply":
+                    progress(done, len(states))
+                if level == "effect":
+                    def effects_of(ctx: Any, pre: tuple[Any, ...] = prefix) -> Any:
+                        return _tuple(call(ctx, *pre))
+
+                    dist, rem = stage(effects_of)
+                    if None in dist and () in dist:  # no effects, said two ways: one outcome
+                        add_to(dist[()], *dist.pop(None))
+                else:
+                    def answer_of(ctx: Any, pre: tuple[Any, ...] = prefix) -> Any:
+                        return call(ctx, *pre)
+
+                    dist, rem = stage(answer_of)
+                add_to(remainder, pn * rem[0], pd * rem[1])
+                for answer, (qn, qd) in dist.items():
+                    if answer is None and level == "effect":
+                        answer = ()
+                    nxt.append((prefix + (answer,), pn * qn, pd * qd))
+            states = nxt
+        finals.extend(states)
+    branches = tuple(Branch(k[0], k[1], k[2], k[3], Fraction(n, d)) for k, n, d in finals)
+    # whatever was cut off, at the top or inside a Dice.branch, is what is missing from 1
+    total = [0, 1]
+    for _, n, d in finals:
+        add_to(total, n, d)
+    missing = 1 - Fraction(total[0], total[1])
+    return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0], declared_events(engine, proc.name),
+                tuple(engine.rules), frozen)
+
+
+def _tuple(found: Any) -> Any:
+    return None if found is None else tuple(found)

@@ -1,0 +1,269 @@
+"""Plain-words reports of an outcome: the headline first, then every roll, row and stage.
+
+:func:`render` gives plain text (the Python API, tests, pipes). :func:`report_lines` gives the
+same report as styled lines, ``(style, text)``, which :mod:`critcore.report.style` colours for a
+terminal after making the text safe; nothing here writes an escape sequence.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from critcore.model import Effect, Outcome, Roll, thaw
+
+STAGE_WORDS = {
+    "determine": "Is it a critical?",
+    "locate": "Where",
+    "effect": "What happens",
+    "apply": "To the target",
+    "treat": "Treatment",
+}
+"""The words a report uses for each stage (the stage names themselves are for code)."""
+
+Line = tuple[str, str]
+"""One line of a report and its style: ``headline``, ``title``, ``stage``, ``roll``, ``detail``,
+``note`` or ``plain``."""
+
+def _modifiers(notation: str) -> str:
+    """The part of a roll's notation applied after the faces are added: ``" +1"``, ``" -3 x10"``
+    (read by the dice parser; a notation it does not read shows none)."""
+    from critcore.dice.dice import parse
+    from critcore.errors import DiceError
+
+    try:
+        expr = parse(notation)
+    except DiceError:
+        return ""
+    shown = f" {expr.plus:+d}" if expr.plus else ""
+    if expr.times != 1:
+        shown += f" x{expr.times}"
+    if expr.divide != 1:
+        shown += f" /{expr.divide}"
+    return shown
+
+
+def roll_line(roll: Roll) -> str:
+    """``attack roll: 3d6 -> 2+1+2 = 5``; a modifier shows in the sum: ``2d6+1 -> 3+2 +1 = 6``."""
+    if roll.successes is not None:
+        faces = " ".join(map(str, roll.faces))
+        seen = f" [{faces}]" if faces else ""
+        text = f"{roll.label}: {roll.notation}{seen} -> {roll.successes} success{'es' if roll.successes != 1 else ''}"
+        return text + (f" ({roll.detail})" if roll.detail else "")
+    mods = _modifiers(roll.notation) if roll.faces else ""
+    if roll.faces and (len(roll.faces) > 1 or mods):
+        shown = "+".join(map(str, roll.faces)) + mods + f" = {roll.total}"
+    elif roll.faces:
+        shown = f"{roll.faces[0]}" + (f" -> {roll.total}" if roll.total != roll.faces[0] else "")
+    else:
+        shown = str(roll.total)
+    return f"{roll.label}: {roll.notation} -> {shown}"
+
+
+def effect_line(effect: Effect, explain: bool = True) -> str:
+    """``critical-hit table, 18: Basic damage is tripled.`` (the row id too with ``explain``)."""
+    roll = f", {effect.roll}" if effect.roll is not None else ""
+    row = f" [{effect.id}]" if explain else ""
+    return f"{effect.table} table{roll}: {effect.text}{row}"
+
+
+_UNITS = (("week", 7 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
+
+
+def duration(seconds: int | float, parts: int = 2) -> str:
+    """Seconds of game time in the largest units that fit (weeks only when whole): ``90 days``,
+    ``1 hour 30 minutes``, ``2 weeks``.
+
+    >>> duration(7776000), duration(5400), duration(1), duration(0)
+    ('90 days', '1 hour 30 minutes', '1 second', '0 seconds')
+    """
+    left = int(seconds)
+    if left <= 0:
+        return "0 seconds"
+    out: list[str] = []
+    units = _UNITS if left % _UNITS[0][1] == 0 else _UNITS[1:]  # weeks only when whole: "90 days", not "12 weeks 6 days"
+    for name, size in units:
+        if left >= size and len(out) < parts:
+            n, left = divmod(left, size)
+            out.append(f"{n} {name}{'s' if n != 1 else ''}")
+        elif out:
+            break  # no gaps: "1 week 3 seconds" would mislead
+    return " ".join(out)
+
+
+def _value(v: Any) -> str:
+    v = thaw(v)
+    if v is True:
+        return "on"
+    if v is False:
+        return "off"
+    return str(v)
+
+
+def _params(outcome: Outcome, defaults: Mapping[str, Any] | None = None) -> str:
+    """The parameters given, in words: a flag by its name alone (``fine``), others with the value;
+    a parameter left at its declared default is not shown."""
+    shown = []
+    for k, v in outcome.params.items():
+        if v is None or v is False or (defaults is not None and k in defaults and thaw(v) == defaults[k]):
+            continue
+        name = k.replace("_", "-")
+        shown.append(name if v is True else f"{name} {thaw(v)}")
+    return ", ".join(shown)
+
+
+def _first_clause(text: str) -> str:
+    return text.split(":", 1)[0].strip()
+
+
+def _clean(text: str) -> str:
+    return text.strip().rstrip(".;").strip()
+
+
+def headline(outcome: Outcome) -> str:
+    """The critical in one line: what the determination found, the row that applied, what it did."""
+    parts: list[str] = []
+    det = outcome.determination
+    applied = outcome.applied
+    if outcome.steps and outcome.steps[0].stage == "treat" and applied is not None:
+        return _capital(_clean(applied.summary))
+    if det is not None:
+        if not det.critical:
+            return _capital(_clean(det.summary))
+        parts.append(_clean(_first_clause(det.summary)))
+    effects = outcome.effects
+    if effects:
+        parts.append(_clean(effects[-1].text))
+    if applied is not None and applied.summary:
+        parts.append(_clean(applied.summary))
+    parts = [p for p in parts if p]
+    seen: list[str] = []
+    for i, p in enumerate(parts):  # a part another part already says is left out
+        others = parts[:i] + parts[i + 1:]
+        if any(p.lower() in o.lower() and (p.lower() != o.lower() or j < i) for j, o in enumerate(others)):
+            continue
+        seen.append(p)
+    return _capital(" — ".join(seen)) if seen else f"{outcome.system} {outcome.procedure}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def changed_options(outcome: Outcome, defaults: Mapping[str, Any] | None) -> list[tuple[str, Any]]:
+    """The options in force that differ from the system's defaults (all of them if unknown)."""
+    items = list(outcome.options.items())
+    if defaults is None:
+        return items
+    return [(k, v) for k, v in items if k not in defaults or thaw(v) != thaw(defaults[k])]
+
+
+def generic_lines(outcome: Outcome, explain: bool = False, defaults: Mapping[str, Any] | None = None,
+                  param_defaults: Mapping[str, Any] | None = None) -> list[Line]:
+    """The core's own report of an outcome, as styled lines (without the headline)."""
+    lines: list[Line] = []
+    params = _params(outcome, param_defaults)
+    lines.append(("title", f"{outcome.system} {outcome.procedure}" + (f": {params}" if params else "")))
+    effects_by_stage = {"effect": list(outcome.effects), "apply": list(outcome.applied.effects) if outcome.applied else []}
+    for step in outcome.steps:
+        for i in step.rolls:
+            lines.append(("roll", f"  rolled {roll_line(outcome.rolls[i])}"))
+        words = STAGE_WORDS.get(step.stage, step.stage)
+        sep = " " if words.endswith("?") else ": "
+        stage_effects = effects_by_stage.get(step.stage, ())
+        if step.stage == "effect" and len(stage_effects) == 1 and stage_effects[0].text == step.summary:
+            lines.append(("stage", f"{words}{sep}{effect_line(stage_effects[0], explain)}"))
+            stage_effects = []
+        elif step.stage == "effect" and len(stage_effects) > 1:
+            # several rows (a re-roll, "use result N"): the one that applies is the last; each row below
+            lines.append(("stage", f"{words}{sep}{stage_effects[-1].text}"))
+        else:
+            lines.append(("stage", f"{words}{sep}{step.summary}"))
+        for eff in stage_effects:
+            lines.append(("detail", f"  {effect_line(eff, explain)}"))
+        if step.stage in ("apply", "treat") and outcome.applied:
+            lines.extend(("detail", f"  {c}") for c in outcome.applied.changes)
+    for note in outcome.notes:
+        if explain or note.by:
+            who = f" [{note.by}]" if note.by else ""
+            lines.append(("note", f"note{who}: {note.text}"))
+    if explain:
+        if outcome.rules:
+            lines.append(("note", "house rules enabled: " + ", ".join(outcome.rules)))
+        changed = changed_options(outcome, defaults)
+        if changed:
+            lines.append(("note", "options changed from the defaults: "
+                          + ", ".join(f"{k} {_value(v)}" for k, v in changed)))
+    return lines
+
+
+def generic_report(outcome: Outcome, explain: bool = False, defaults: Mapping[str, Any] | None = None) -> list[str]:
+    """The core's own report as plain lines (the headline first)."""
+    return [headline(outcome)] + [text for _, text in generic_lines(outcome, explain, defaults)]
+
+
+def _plugin_style(text: str, first: bool) -> str:
+    if first:
+        return "title"
+    stripped = text.lstrip()
+    if stripped.startswith("rolled "):
+        return "roll"
+    return "detail" if text.startswith("  ") else "plain"
+
+
+def _info(pm: Any) -> Any:
+    if pm is None:
+        return None
+    try:
+        return pm.hook.critcore_system()
+    except Exception:  # a report must not fail because a plugin misbehaves here
+        return None
+
+
+def option_defaults(pm: Any) -> dict[str, Any] | None:
+    """The system's option defaults, from its ``critcore_system`` answer (None if unknown)."""
+    info = _info(pm)
+    return None if info is None else {o.name: o.default for o in info.options}
+
+
+def param_defaults(pm: Any, procedure: str) -> dict[str, Any] | None:
+    """The declared defaults of a procedure's parameters (None if unknown)."""
+    info = _info(pm)
+    if info is None:
+        return None
+    for proc in info.procedures:
+        if proc.name == procedure:
+            return {p.name: p.default for p in proc.params}
+    return None
+
+
+def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None) -> list[Line]:
+    """The whole report as ``(style, text)`` lines: the headline, then the system's report
+    (``critcore_report``) or the core's, then with ``explain`` the step-by-step detail."""
+    defaults = option_defaults(pm) if explain else None
+    own: Sequence[str] | None = None
+    if pm is not None:
+        own = pm.hook.critcore_report(outcome=outcome, view=view)
+    if own is None:
+        lines: list[Line] = [("headline", headline(outcome))]
+        lines.extend(generic_lines(outcome, explain, defaults, param_defaults(pm, outcome.procedure)))
+        return lines
+    if view != "gm":  # the system decides what a player learns: its report alone, its first line the headline
+        return [("headline" if i == 0 else _plugin_style(text, False), text) for i, text in enumerate(own)]
+    head = headline(outcome)
+    own = list(own)
+    same = [i for i, text in enumerate(own) if _clean(text).lower() == _clean(head).lower()]
+    if same:  # the system's report already says it: that line goes first, emphasised
+        head = own.pop(same[0]).strip()
+    lines = [("headline", head)]
+    lines.extend((_plugin_style(text, i == 0), text) for i, text in enumerate(own))
+    if explain and view == "gm":
+        lines.append(("plain", ""))
+        lines.append(("title", "in detail:"))
+        lines.extend(generic_lines(outcome, True, defaults, param_defaults(pm, outcome.procedure)))
+    return lines
+
+
+def render(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None) -> str:
+    """The outcome in plain words, headline first. A system may supply its own report
+    (``critcore_report``); ``critcore.report.style.paint`` colours the same lines for a terminal."""
+    return "\n".join(text for _, text in report_lines(outcome, explain, view, pm))
