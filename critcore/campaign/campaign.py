@@ -309,12 +309,8 @@ class Campaign:
         """Every target, by name, with how many changes its log holds."""
         systems = self.registry.systems
         with self.store.transaction() as tx:
-            out = []
-            for row in tx.targets():
-                entries = tx.log(row.id)
-                out.append(TargetInfo(row.name, row.system, row.system in systems, len(entries),
-                                      entries[-1].at if entries else row.created))
-        return out
+            return [TargetInfo(row.name, row.system, row.system in systems, entries, updated)
+                    for row, entries, updated in tx.summaries()]
 
     def _current(self, tx: Transaction, row: TargetRow, engine: Engine) -> Data | None:
         """The target's current state, upgraded by its plugin if an older version wrote it, checked
@@ -408,7 +404,7 @@ class Campaign:
         """Take back the target's latest change (itself logged; :meth:`redo` brings it back)."""
         with self.store.transaction(write=True) as tx:
             row = self._find_for_undo(tx, name)
-            latest = in_force(tx.log(row.id)).get(row.id)
+            latest = tx.in_force(row.id)
             if latest is None or latest.kind == "add":
                 raise CampaignError(f"{self.path}: {name}: nothing to undo (its log holds only its adding)"
                                     if latest else f"{self.path}: {name}: nothing to undo")
@@ -418,14 +414,7 @@ class Campaign:
         """Bring back the change the latest undo took back (while no new change came after it)."""
         with self.store.transaction(write=True) as tx:
             row = self._find_for_undo(tx, name)
-            entries = tx.log(row.id)
-            redoable: LogEntry | None = None
-            for e in reversed(entries):
-                if e.kind in ("resolve", "treat", "remove") and not e.undone:
-                    break  # a change after the undo: nothing to redo
-                if e.kind == "undo" and e.ref is not None and tx.entry(e.ref).undone:
-                    redoable = tx.entry(e.ref)
-                    break
+            redoable = tx.redoable(row.id)
             if redoable is None:
                 raise CampaignError(f"{self.path}: {name}: nothing to redo")
             return self._flip(tx, row, redoable, undo=False)
@@ -447,9 +436,9 @@ class Campaign:
         row = tx.target(name)
         if row is not None:
             return row
-        for entry in reversed(tx.log()):
-            if entry.kind == "remove" and entry.name == name and entry.target is not None and not entry.undone:
-                return tx.target_by_id(entry.target)
+        removed = tx.last_removed(name)
+        if removed is not None:
+            return tx.target_by_id(removed)
         return self._live(tx, name)  # raises the usual error
 
     def remove(self, name: str) -> LogEntry:
