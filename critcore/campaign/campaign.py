@@ -400,6 +400,15 @@ class Campaign:
             target = self._live(tx, name).id if name is not None else None
             return tx.log(target, limit)
 
+    def in_force(self, name: str | None = None) -> dict[str, LogEntry]:
+        """Each live target's latest change still in force (what :meth:`undo` takes back), by name
+        (of one target, or of all): read through an index, not from the log (the web page puts its
+        undo buttons there)."""
+        with self.store.transaction() as tx:
+            rows = [self._live(tx, name)] if name is not None else tx.targets()
+            found = {row.name: tx.in_force(row.id) for row in rows}
+        return {name: entry for name, entry in found.items() if entry is not None}
+
     def undo(self, name: str) -> LogEntry:
         """Take back the target's latest change (itself logged; :meth:`redo` brings it back)."""
         with self.store.transaction(write=True) as tx:

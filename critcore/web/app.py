@@ -187,19 +187,19 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             cards.append(card)
         return cards
 
-    def _undoable(entries: Any) -> set[int]:
+    def _undoable(name: str | None = None) -> set[int]:
         """The entries an undo button takes back: each target's latest change still in force
-        (undo always takes back a target's latest change, so only that one gets a button)."""
-        from critcore.campaign.campaign import in_force
-
-        return {e.id for e in in_force(entries).values() if e.kind in ("resolve", "treat")}
+        (undo always takes back a target's latest change, so only that one gets a button); found
+        through the campaign's index, whatever the log's length."""
+        found = service.campaign().in_force(name)
+        return {e.id for e in found.values() if e.kind in ("resolve", "treat")}
 
     @gm_page()
     async def index(request: Request) -> Response:
         def work() -> dict[str, Any]:
-            everything = service.campaign().log(limit=LOG_SHOWN * 10)
-            return {"cards": _target_cards(), "log": list(reversed(everything[-LOG_SHOWN:])),
-                    "undoable": _undoable(everything),
+            shown = service.campaign().log(limit=LOG_SHOWN)
+            return {"cards": _target_cards(), "log": list(reversed(shown)),
+                    "undoable": _undoable(),
                     "systems": sorted(service.registry.systems), "examples": service.examples()}
 
         data = await call(work)
@@ -221,7 +221,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                     "panels": picture(engine, camp.state(name)),
                                     "forms": procedure_forms(engine.info),
                                     "log": list(reversed(camp.log(name, limit=LOG_SHOWN)))}
-            data["undoable"] = _undoable(camp.log(name, limit=LOG_SHOWN * 10))
+            data["undoable"] = _undoable(name)
             if shown is not None:
                 data["result"] = service.reports(shown)
             return data
