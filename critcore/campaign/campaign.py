@@ -394,11 +394,13 @@ class Campaign:
 
     # --- the log, undo and redo ------------------------------------------------------------
 
-    def log(self, name: str | None = None, limit: int | None = None) -> list[LogEntry]:
-        """The log, oldest first: of one target or the whole campaign (the newest ``limit`` entries)."""
+    def log(self, name: str | None = None, limit: int | None = None, *, outcomes: bool = True) -> list[LogEntry]:
+        """The log, oldest first: of one target or the whole campaign (the newest ``limit`` entries).
+        ``outcomes=False`` for a listing: each entry's ``outcome`` is then ``{}`` (it has one,
+        unread) or None."""
         with self.store.transaction() as tx:
             target = self._live(tx, name).id if name is not None else None
-            return tx.log(target, limit)
+            return tx.log(target, limit, outcomes)
 
     def in_force(self, name: str | None = None) -> dict[str, LogEntry]:
         """Each live target's latest change still in force (what :meth:`undo` takes back), by name

@@ -273,17 +273,19 @@ class _Tx:
     def set_undone(self, entry_id: int, undone: bool) -> None:
         self._db.execute("UPDATE log SET undone = ? WHERE id = ?", (int(undone), entry_id))
 
-    def _entries(self, where: str, args: tuple[Any, ...]) -> list[LogEntry]:
-        rows = self._db.execute(f"SELECT {_LOG_COLUMNS} FROM log {where}", args).fetchall()
-        return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], _loads(r[8]), r[9], r[10], r[11],
+    def _entries(self, where: str, args: tuple[Any, ...], outcomes: bool = True) -> list[LogEntry]:
+        columns = _LOG_COLUMNS if outcomes else _LOG_COLUMNS.replace("outcome,", "outcome IS NOT NULL,")
+        rows = self._db.execute(f"SELECT {columns} FROM log {where}", args).fetchall()
+        return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                         _loads(r[8]) if outcomes else ({} if r[8] else None), r[9], r[10], r[11],
                          bool(r[12]), r[13]) for r in rows]
 
-    def log(self, target_id: int | None = None, limit: int | None = None) -> list[LogEntry]:
+    def log(self, target_id: int | None = None, limit: int | None = None, outcomes: bool = True) -> list[LogEntry]:
         where, args = ("WHERE target = ?", (target_id,)) if target_id is not None else ("", ())
         if limit is not None:
-            entries = self._entries(f"{where} ORDER BY id DESC LIMIT ?", (*args, limit))
+            entries = self._entries(f"{where} ORDER BY id DESC LIMIT ?", (*args, limit), outcomes)
             return entries[::-1]
-        return self._entries(f"{where} ORDER BY id", args)
+        return self._entries(f"{where} ORDER BY id", args, outcomes)
 
     def entry(self, entry_id: int) -> LogEntry:
         return self._entries("WHERE id = ?", (entry_id,))[0]

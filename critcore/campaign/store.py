@@ -120,8 +120,10 @@ class Transaction(Protocol):
     def set_undone(self, entry_id: int, undone: bool) -> None:
         """Mark a change as undone (or as done again)."""
 
-    def log(self, target_id: int | None = None, limit: int | None = None) -> list[LogEntry]:
-        """Log entries, oldest first (the newest ``limit`` of them), of one target or all."""
+    def log(self, target_id: int | None = None, limit: int | None = None, outcomes: bool = True) -> list[LogEntry]:
+        """Log entries, oldest first (the newest ``limit`` of them), of one target or all.
+        ``outcomes=False`` leaves the outcomes unread (a listing): an entry's ``outcome`` is then
+        ``{}`` when it has one, None when not."""
 
     def entry(self, entry_id: int) -> LogEntry:
         """One log entry."""

@@ -197,7 +197,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     @gm_page()
     async def index(request: Request) -> Response:
         def work() -> dict[str, Any]:
-            shown = service.campaign().log(limit=LOG_SHOWN)
+            shown = service.campaign().log(limit=LOG_SHOWN, outcomes=False)  # the table links to each report
             return {"cards": _target_cards(), "log": list(reversed(shown)),
                     "undoable": _undoable(),
                     "systems": sorted(service.registry.systems), "examples": service.examples()}
@@ -220,7 +220,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             data: dict[str, Any] = {"name": name, "system": system,
                                     "panels": picture(engine, camp.state(name)),
                                     "forms": procedure_forms(engine.info),
-                                    "log": list(reversed(camp.log(name, limit=LOG_SHOWN)))}
+                                    "log": list(reversed(camp.log(name, limit=LOG_SHOWN, outcomes=False)))}
             data["undoable"] = _undoable(name)
             if shown is not None:
                 data["result"] = service.reports(shown)
