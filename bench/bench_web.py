@@ -98,8 +98,19 @@ class Client:
         self.sock.close()
 
 
-def load(port: int, clients: int, seconds: float, make: Any) -> dict[str, float]:
-    """``clients`` threads, each sending ``make(n)`` requests for ``seconds``: requests/s, p50, p99."""
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system), from /proc (0 where there is none)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def load(port: int, clients: int, seconds: float, make: Any, pid: int = 0) -> dict[str, float]:
+    """``clients`` threads, each sending ``make(n)`` requests for ``seconds``: requests/s, p50, p99,
+    and the server's CPU time per request (``pid``), which other work on the machine moves less."""
     latencies: list[list[float]] = [[] for _ in range(clients)]
     errors: list[int] = []
     conns = [Client(port) for _ in range(clients)]
@@ -122,18 +133,20 @@ def load(port: int, clients: int, seconds: float, make: Any) -> dict[str, float]
     for t in threads:
         t.start()
     stop[0] = time.perf_counter() + seconds
+    cpu0 = cpu_seconds(pid)
     t0 = time.perf_counter()
     start.wait()
     for t in threads:
         t.join()
     wall = time.perf_counter() - t0
+    cpu = cpu_seconds(pid) - cpu0
     for c in conns:
         c.close()
     every = sorted(x for mine in latencies for x in mine)
     if errors:
         raise RuntimeError(f"{len(errors)} requests failed (status {errors[0]})")
     return {"rps": len(every) / wall, "p50": every[len(every) // 2] * 1000,
-            "p99": every[min(len(every) - 1, int(len(every) * 0.99))] * 1000}
+            "p99": every[min(len(every) - 1, int(len(every) * 0.99))] * 1000, "cpu": cpu / len(every) * 1e6}
 
 
 def _median(rounds: list[dict[str, float]]) -> dict[str, float]:
@@ -225,7 +238,7 @@ def long_work(port: int, seconds: float, runs: int) -> list[str]:
     return lines
 
 
-def report(systems: list[str], quick: bool = False, rounds: int | None = None) -> None:
+def report(systems: list[str], quick: bool = False, rounds: int | None = None, only: str = "") -> None:
     if "gurps" not in systems:
         print("\nweb: skipped (needs the GURPS system)")
         return
@@ -240,24 +253,30 @@ def report(systems: list[str], quick: bool = False, rounds: int | None = None) -
     print()
     print(f"crit serve against a bare Starlette app on the same uvicorn (median of {rounds} alternating rounds "
           f"of {seconds:g} s; load average {os.getloadavg()[0]:.1f})")
-    print(f"  {'':<44} {'clients':>7} {'crit serve':>24} {'bare Starlette':>24} {'req/s':>7}")
-    print(f"  {'':<44} {'':>7} {'req/s   p50 ms   p99 ms':>24} {'req/s   p50 ms   p99 ms':>24} {'ratio':>7}")
+    print(f"  {'':<42} {'clients':>7} {'crit serve':>31} {'bare Starlette':>31} {'req/s':>6} {'CPU':>6}")
+    print(f"  {'':<42} {'':>7} {'req/s  p50 ms  p99 ms  CPU us':>31} {'req/s  p50 ms  p99 ms  CPU us':>31} "
+          f"{'ratio':>6} {'ratio':>6}")
     with tempfile.TemporaryDirectory() as folder:
         serve, serve_port, bare, bare_port = start_servers(folder)
         try:
             for label, make in requests().items():
+                if only not in label:
+                    continue
                 for clients in (1, 8):
                     ours: list[dict[str, float]] = []
                     floor: list[dict[str, float]] = []
                     for _ in range(rounds):
-                        floor.append(load(bare_port, clients, seconds, make))
-                        ours.append(load(serve_port, clients, seconds, make))
+                        floor.append(load(bare_port, clients, seconds, make, bare.pid))
+                        ours.append(load(serve_port, clients, seconds, make, serve.pid))
                     a, b = _median(ours), _median(floor)
-                    print(f"  {label:<44} {clients:>7} {a['rps']:7.0f} {a['p50']:8.2f} {a['p99']:8.2f} "
-                          f"{b['rps']:7.0f} {b['p50']:8.2f} {b['p99']:8.2f} {a['rps'] / b['rps']:7.2f}")
+                    print(f"  {label:<42} {clients:>7} {a['rps']:7.0f} {a['p50']:7.2f} {a['p99']:7.2f} {a['cpu']:7.0f} "
+                          f"{b['rps']:7.0f} {b['p50']:7.2f} {b['p99']:7.2f} {b['cpu']:7.0f} "
+                          f"{a['rps'] / b['rps']:6.2f} {b['cpu'] / a['cpu'] if a['cpu'] else 0:6.2f}")
             print("  budgets: a stateless resolve p50 at most 5 ms and at least 0.5 of the bare app's req/s "
                   "(1 and 8 clients); a campaign write with 8 clients p99 at most 100 ms")
-            if "battletech" in systems:
+            print("  (CPU ratio: the bare app's server CPU time per request over crit serve's, what req/s would be "
+                  "on an otherwise idle machine)")
+            if "battletech" in systems and not only or only == "long":
                 print()
                 print("long work on crit serve (simulate) beside a client resolving")
                 for line in long_work(serve_port, seconds, 20_000 if quick else 200_000):
@@ -272,10 +291,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--only", default="", help="only the requests whose label holds this ('long': the long work)")
     args = parser.parse_args()
     from critcore.engine.loader import Registry
 
-    report(sorted(Registry.installed().systems), quick=args.quick, rounds=args.rounds)
+    report(sorted(Registry.installed().systems), quick=args.quick, rounds=args.rounds, only=args.only)
 
 
 if __name__ == "__main__":

@@ -150,6 +150,8 @@ class Campaign:
         self.who = who or _who()
         self._registry = registry
         self._engines: dict[tuple[str, tuple[str, ...], str], Engine] = {}
+        # the engine last returned for (system, rules), with the store's data version it was read at
+        self._latest: dict[tuple[str, tuple[str, ...]], tuple[int, Engine]] = {}
 
     @classmethod
     def new(cls, path: str, **kwargs: Any) -> Campaign:
@@ -233,11 +235,19 @@ class Campaign:
             tx.set_setting(key, change(tx.setting(key, default)))
             tx.add_log({"at": _now(), "who": self.who, "kind": "settings", "summary": summary})
         self._engines.clear()
+        self._latest.clear()
 
     def engine(self, system: str, rules: Iterable[str] = ()) -> Engine:
         """The engine for ``system`` with the campaign's house rules and options (plus ``rules``)."""
         from critcore.engine.runner import Engine
 
+        rules = tuple(rules)
+        # nothing committed by another connection since the last call: the same settings, the same
+        # engine (one statement instead of a read transaction, for every request crit serve answers)
+        version = self.store.data_version()
+        latest = self._latest.get((system, rules))
+        if latest is not None and version is not None and latest[0] == version:
+            return latest[1]
         enabled, options = self.settings(system)
         enabled += rules
         # the options are part of the key: another process may have changed them since
@@ -248,6 +258,10 @@ class Campaign:
                 self._engines.clear()
             found = self._engines[key] = Engine(system, rules=enabled, options=options, registry=self.registry,
                                                 option_sources={n: f"{self.path} (campaign option)" for n in options})
+        if version is not None:
+            if len(self._latest) >= 64:
+                self._latest.clear()
+            self._latest[(system, rules)] = (version, found)
         return found
 
     # --- targets ------------------------------------------------------------------------

@@ -191,6 +191,12 @@ class SQLiteStore:
         with self._begin(write):
             yield _Tx(self._db)
 
+    def data_version(self) -> int | None:
+        try:
+            return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:  # read the settings, which says what is wrong
+            return None
+
     def close(self) -> None:
         self._db.close()
 

@@ -156,5 +156,10 @@ class Store(Protocol):
         ``write=True`` takes the write lock at once (before the first read).
         """
 
+    def data_version(self) -> int | None:
+        """A number that changes whenever another connection or process committed a change since
+        this one last looked (None: this store cannot tell, read every time). A campaign kept open
+        reads its settings again only when it changed."""
+
     def close(self) -> None:
         """Release the store."""
