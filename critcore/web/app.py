@@ -26,6 +26,7 @@ from starlette.templating import Jinja2Templates
 from critcore.errors import CritcoreError, InputError
 from critcore.report.textsafe import error_line
 from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
+from critcore.web.longwork import Deadline, LongWork
 from critcore.web.service import Service, error_status
 
 HERE = Path(__file__).resolve().parent
@@ -124,6 +125,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     and the players' key."""
     policy = Policy(host, token, players_key)
     service = Service(campaign, registry=registry, who=who)
+    long_work = LongWork()  # odds and simulate: bounded, timed, refused when full
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True)
@@ -331,7 +333,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         if not request.query_params.get("system"):
             return page(request, "odds.html", {"system": "", "choose": sorted(service.registry.systems), "forms": []})
 
-        def work() -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
             from critcore.web.forms import procedure_forms
             from critcore.web.pictures import chart_rows, odds_svg
 
@@ -341,7 +343,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                     "targets": [t.name for t in service.campaign().targets() if t.system == system],
                                     "chosen": body, "target": target}
             if body.get("procedure"):
-                result, _ = service.odds("odds", body)
+                result, _ = service.odds("odds", body, deadline=deadline)
                 events, groups = chart_rows(result)
                 title = f"{system} {result.procedure}: exact odds" + (f" on {target}" if target else "")
                 from markupsafe import Markup
@@ -350,7 +352,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                             exact=result.exact)
             return data
 
-        return page(request, "odds.html", await call(work))
+        return page(request, "odds.html", await long_work.run("odds", work))
 
     @gm_page()
     async def tables_page(request: Request) -> Response:
@@ -466,7 +468,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         @api(policy, write=True)  # a POST with a JSON body, like the others; it changes nothing
         async def endpoint(request: Request) -> Any:
             body = await _json_body(request)
-            return (await call(service.odds, mode, body))[1]
+            return (await long_work.run(mode, lambda deadline: service.odds(mode, body, deadline=deadline)))[1]
 
         return endpoint
 
@@ -526,6 +528,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
     app.state.policy = policy
     app.state.service = service
+    app.state.long_work = long_work
     return app
 
 
