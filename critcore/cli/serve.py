@@ -35,6 +35,12 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
     from critcore.tables.resources import cache_writes
 
     resume_gc()  # a server runs for hours
+    import sys
+
+    # Long work (odds, simulate) runs in a worker thread, which holds the GIL until the interpreter
+    # asks it to let go: every 1 ms instead of 5 ms, so requests beside it wait less (a stateless
+    # resolve beside a 200,000-run simulate: p50 0.8 ms instead of 4-6 ms; bench/bench_web.py)
+    sys.setswitchinterval(0.001)
     # and keeps what it parsed in memory: it writes no cache entries, which would otherwise be one
     # per uploaded unit (each read from a temporary file of its own) and grow without end
     cache_writes(False)
