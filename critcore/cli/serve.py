@@ -70,6 +70,7 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
     if policy.token:
         out(f"API token: {policy.token}  (send Authorization: Bearer TOKEN)")
     out("Ctrl-C stops the server.")
+    _settle(app.state.service)
     config = uvicorn.Config(with_limits(app), log_level="warning", lifespan="off", server_header=False,
                             limit_concurrency=200)
     try:
@@ -79,6 +80,24 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
     finally:
         sock.close()
         app.state.service.close()
+
+
+def _settle(service: Any) -> None:
+    """Build each system's engine now (the first request of each would otherwise wait for its
+    tables), then move everything made so far out of the garbage collector's sight (``gc.freeze``):
+    its full collections, which every few thousand requests would walk the tables of every system,
+    then walk only what requests made."""
+    import gc
+
+    from critcore.errors import CritcoreError
+
+    for system in sorted(service.registry.systems):
+        try:
+            service.engine(system)
+        except CritcoreError:  # a broken system: its requests say so, one at a time
+            pass
+    gc.collect()
+    gc.freeze()
 
 
 def _listen(host: str, port: int) -> Any:
