@@ -272,7 +272,7 @@ def history(systems: list[str], quick: bool = False, entries: int | None = None)
 def main(argv: Any = None) -> None:
     import argparse
 
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")

@@ -299,7 +299,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--only", default="", help="only the requests whose label holds this ('long': the long work)")
     args = parser.parse_args()
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     report(sorted(Registry.installed().systems), quick=args.quick, rounds=args.rounds, only=args.only)
 

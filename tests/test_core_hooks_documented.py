@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from critcore.engine import hookspecs
+from critcore.stages import hookspecs
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "hooks.md"
 HOOKS = [name for name in dir(hookspecs) if name.startswith("critcore_")]
@@ -77,7 +77,7 @@ def test_the_declared_hooks_are_called_when_they_should_be():
 
     from critcore.engine.runner import Engine
     from critcore.chance.montecarlo import simulate
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     calls: list[str] = []
 

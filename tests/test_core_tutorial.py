@@ -50,7 +50,7 @@ def test_tutorial_plugin_tests_pass(d20):
 def test_tutorial_command_line_example(d20, invoke):
     import critcore_d20.plugin
 
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     reg = Registry.installed(extra_systems={"d20": critcore_d20.plugin}, discover=False)
     result = invoke("resolve", "d20", "attack", "--ac", "15", "--bonus", "5", "--dice", "19,12,5,6", "--threat", "19",

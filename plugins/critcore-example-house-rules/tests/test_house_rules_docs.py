@@ -10,10 +10,13 @@ from pathlib import Path
 
 import critcore
 import pytest
-from critcore.files.toml import tomllib
-from critcore.engine.runner import Engine
-from critcore.errors import ConfigError
-from critcore.engine.loader import Registry
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+from critcore.testing import Engine
+from critcore.plugin import ConfigError
+from critcore.testing import Registry
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "house-rules.md"
 
