@@ -14,7 +14,6 @@ import json
 from typing import Any
 
 import critcore
-from critcore.campaign.campaign import Campaign
 from critcore.plugin import thaw
 
 from gurps_testkit import REG, faces
@@ -70,7 +69,7 @@ def test_the_same_status_twice_is_one_status() -> None:
 def test_undo_is_exact_across_a_compacted_state(tmp_path: Any) -> None:
     """The 21st injury pushes the first out of the state; undo brings back the state before it
     exactly (with the first injury), redo the state after it."""
-    with Campaign.new(str(tmp_path / "c.db"), registry=REG, who="gm") as camp:
+    with critcore.Campaign.new(str(tmp_path / "c.db"), registry=REG, who="gm") as camp:
         camp.add("gurps", "hero", dict(HERO, current_hp=10000))
         for _ in range(20):
             camp.resolve("hero", "critical-hit", dice=MAJOR_TO_THE_FACE, damage="2d cr", location="face")
