@@ -163,7 +163,7 @@ class Service:
 
     def version(self) -> int:
         """The newest log entry's id: it changes with every change to the campaign."""
-        entries = self.campaign().log(limit=1)
+        entries = self.campaign().log(limit=1, outcomes=False)  # asked every 2 s by each players' page
         return entries[-1].id if entries else 0
 
     # --- what is installed -----------------------------------------------------------------
