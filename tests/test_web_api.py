@@ -368,3 +368,13 @@ def test_undo_buttons_only_on_each_targets_latest_change_in_force(client):
     assert buttons() == {first}  # the second is taken back: the first is now the latest in force
     client.post("/api/targets/ogre/redo", json={})
     assert buttons() == {second}
+
+
+def test_the_log_table_links_each_report_without_reading_the_outcomes(client):
+    """The index and a target's page list the log without reading its outcomes (issue 25: they
+    read what they show), and still link the report of each resolution, and of nothing else."""
+    entry = client.post("/api/resolve", json={"target": "ogre", "procedure": "attack", "dice": "20,1,1"}).json()["log"]
+    client.post("/api/targets/ogre/undo", json={})
+    for page in (client.get("/").text, client.get("/t/ogre").text):
+        linked = {int(i) for i in re.findall(r'\?shown=(\d+)#result">report', page)}
+        assert linked == {entry}  # the resolution, not the adding nor the undo

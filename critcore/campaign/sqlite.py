@@ -56,6 +56,32 @@ CREATE TABLE log (
 );
 CREATE INDEX log_target ON log(target, id);
 """
+"""Format 1, as the first campaigns were made; a new campaign is made as that, then upgraded."""
+
+_IN_FORCE = "kind IN ('add', 'resolve', 'treat', 'remove') AND undone = 0"
+"""A change still in force (what undo takes back). A query uses the partial index below only when
+its WHERE holds these very terms, so both are made from this one string."""
+
+_UPGRADES = {
+    # 1 -> 2 (issue 25): no command reads the whole log. Each target keeps its number of log
+    # entries and the time of the latest (``crit campaign list``, the web page's cards); undo,
+    # redo and the undo of a removal find their entry through partial indexes.
+    1: f"""
+ALTER TABLE targets ADD COLUMN entries INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE targets ADD COLUMN updated TEXT;
+UPDATE targets SET entries = (SELECT count(*) FROM log WHERE log.target = targets.id),
+                   updated = (SELECT at FROM log WHERE log.target = targets.id ORDER BY id DESC LIMIT 1);
+CREATE INDEX log_in_force ON log(target, id) WHERE {_IN_FORCE};
+CREATE INDEX log_undos ON log(target, id) WHERE kind = 'undo';
+CREATE INDEX log_removals ON log(name, id) WHERE kind = 'remove';
+""",
+}
+
+
+def _run(db: sqlite3.Connection, script: str) -> None:
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
 
 _LOG_COLUMNS = ("id, at, who, kind, name, system, procedure, summary, outcome, before_state, after_state, "
                 "ref, undone, target")
@@ -115,18 +141,24 @@ class SQLiteStore:
         # kept in the file, so a no-op once set; set again when someone switched the file to
         # another journal (a tool, a copy): readers beside a writer need the write-ahead log
         db.execute("PRAGMA journal_mode=WAL")
-        if version == 0:
+        if version < SCHEMA_VERSION:
             from datetime import datetime, timezone
 
-            with self._begin(True):  # the schema and its version in one transaction
-                if db.execute("PRAGMA user_version").fetchone()[0] == 0:  # not made meanwhile by another
-                    for statement in _SCHEMA.split(";"):
-                        if statement.strip():
-                            db.execute(statement)
-                    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-                    db.executemany("INSERT INTO meta VALUES (?, ?)",
-                                   [("created", now), ("created_by", f"critcore {critcore_version}".strip())])
-                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            with self._begin(True):  # the schema (or its upgrade) and its version in one transaction
+                version = db.execute("PRAGMA user_version").fetchone()[0]  # made meanwhile by another?
+                now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                by = f"critcore {critcore_version}".strip()
+                if version == 0:
+                    _run(db, _SCHEMA)
+                    db.executemany("INSERT INTO meta VALUES (?, ?)", [("created", now), ("created_by", by)])
+                    version = 1
+                elif version < SCHEMA_VERSION:
+                    db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               (f"upgraded_from_{version}", f"{now} by {by}"))
+                while version < SCHEMA_VERSION:
+                    _run(db, _UPGRADES[version])
+                    version += 1
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager
     def _begin(self, write: bool) -> Iterator[None]:
@@ -158,6 +190,12 @@ class SQLiteStore:
     def transaction(self, write: bool = False) -> Iterator[_Tx]:
         with self._begin(write):
             yield _Tx(self._db)
+
+    def data_version(self) -> int | None:
+        try:
+            return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:  # read the settings, which says what is wrong
+            return None
 
     def close(self) -> None:
         self._db.close()
@@ -197,6 +235,11 @@ class _Tx:
                                 "ORDER BY name").fetchall()
         return [TargetRow(*r) for r in rows]
 
+    def summaries(self) -> list[tuple[TargetRow, int, str]]:
+        rows = self._db.execute("SELECT id, name, system, head, created, entries, coalesce(updated, created) "
+                                "FROM targets WHERE head IS NOT NULL ORDER BY name").fetchall()
+        return [(TargetRow(*r[:5]), r[5], r[6]) for r in rows]
+
     def new_target(self, name: str, system: str, at: str) -> TargetRow:
         cur = self._db.execute("INSERT INTO targets (name, system, head, created) VALUES (?, ?, NULL, ?)",
                                (name, system, at))
@@ -228,25 +271,52 @@ class _Tx:
              entry.get("system", ""), entry.get("procedure", ""), entry.get("summary", ""),
              None if entry.get("outcome") is None else _dumps(entry["outcome"]),
              entry.get("before"), entry.get("after"), entry.get("ref")))
+        if entry.get("target") is not None:
+            self._db.execute("UPDATE targets SET entries = entries + 1, updated = ? WHERE id = ?",
+                             (entry["at"], entry["target"]))
         return int(cur.lastrowid or 0)
 
     def set_undone(self, entry_id: int, undone: bool) -> None:
         self._db.execute("UPDATE log SET undone = ? WHERE id = ?", (int(undone), entry_id))
 
-    def _entries(self, where: str, args: tuple[Any, ...]) -> list[LogEntry]:
-        rows = self._db.execute(f"SELECT {_LOG_COLUMNS} FROM log {where}", args).fetchall()
-        return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], _loads(r[8]), r[9], r[10], r[11],
+    def _entries(self, where: str, args: tuple[Any, ...], outcomes: bool = True) -> list[LogEntry]:
+        columns = _LOG_COLUMNS if outcomes else _LOG_COLUMNS.replace("outcome,", "outcome IS NOT NULL,")
+        rows = self._db.execute(f"SELECT {columns} FROM log {where}", args).fetchall()
+        return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                         _loads(r[8]) if outcomes else ({} if r[8] else None), r[9], r[10], r[11],
                          bool(r[12]), r[13]) for r in rows]
 
-    def log(self, target_id: int | None = None, limit: int | None = None) -> list[LogEntry]:
+    def log(self, target_id: int | None = None, limit: int | None = None, outcomes: bool = True) -> list[LogEntry]:
         where, args = ("WHERE target = ?", (target_id,)) if target_id is not None else ("", ())
         if limit is not None:
-            entries = self._entries(f"{where} ORDER BY id DESC LIMIT ?", (*args, limit))
+            entries = self._entries(f"{where} ORDER BY id DESC LIMIT ?", (*args, limit), outcomes)
             return entries[::-1]
-        return self._entries(f"{where} ORDER BY id", args)
+        return self._entries(f"{where} ORDER BY id", args, outcomes)
 
     def entry(self, entry_id: int) -> LogEntry:
         return self._entries("WHERE id = ?", (entry_id,))[0]
+
+    def in_force(self, target_id: int) -> LogEntry | None:
+        found = self._entries(f"WHERE target = ? AND {_IN_FORCE} ORDER BY id DESC LIMIT 1", (target_id,))
+        return found[0] if found else None
+
+    def redoable(self, target_id: int) -> LogEntry | None:
+        # the latest undo whose change is still undone (the undos whose change was redone are
+        # passed over one index step each), unless a change in force came after it
+        row = self._db.execute("SELECT u.id, u.ref FROM log AS u JOIN log AS c ON c.id = u.ref WHERE u.target = ? "
+                               "AND u.kind = 'undo' AND c.undone = 1 ORDER BY u.id DESC LIMIT 1",
+                               (target_id,)).fetchone()
+        if row is None:
+            return None
+        latest = self.in_force(target_id)
+        if latest is not None and latest.id > row[0]:
+            return None
+        return self.entry(row[1])
+
+    def last_removed(self, name: str) -> int | None:
+        row = self._db.execute("SELECT target FROM log WHERE name = ? AND kind = 'remove' AND undone = 0 "
+                               "AND target IS NOT NULL ORDER BY id DESC LIMIT 1", (name,)).fetchone()
+        return None if row is None else int(row[0])
 
     def setting(self, key: str, default: Any = None) -> Any:
         row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()

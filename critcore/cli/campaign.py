@@ -123,7 +123,7 @@ def show(ctx: click.Context, name: str, json_out: bool) -> None:
 def log(ctx: click.Context, name: str | None, last: int | None, json_out: bool) -> None:
     """The log: every change to every target (or to NAME), oldest first."""
     with _where(ctx) as camp:
-        entries = camp.log(name, last)
+        entries = camp.log(name, last, outcomes=json_out)  # the lines need no outcome: none is read
         if json_out:
             click.echo(json.dumps([e.to_dict() for e in entries], ensure_ascii=False))
             return

@@ -26,6 +26,7 @@ from starlette.templating import Jinja2Templates
 from critcore.errors import CritcoreError, InputError
 from critcore.report.textsafe import error_line
 from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
+from critcore.web.longwork import Deadline, LongWork
 from critcore.web.service import Service, error_status
 
 HERE = Path(__file__).resolve().parent
@@ -124,6 +125,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     and the players' key."""
     policy = Policy(host, token, players_key)
     service = Service(campaign, registry=registry, who=who)
+    long_work = LongWork()  # odds and simulate: bounded, timed, refused when full
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True)
@@ -187,19 +189,19 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             cards.append(card)
         return cards
 
-    def _undoable(entries: Any) -> set[int]:
+    def _undoable(name: str | None = None) -> set[int]:
         """The entries an undo button takes back: each target's latest change still in force
-        (undo always takes back a target's latest change, so only that one gets a button)."""
-        from critcore.campaign.campaign import in_force
-
-        return {e.id for e in in_force(entries).values() if e.kind in ("resolve", "treat")}
+        (undo always takes back a target's latest change, so only that one gets a button); found
+        through the campaign's index, whatever the log's length."""
+        found = service.campaign().in_force(name)
+        return {e.id for e in found.values() if e.kind in ("resolve", "treat")}
 
     @gm_page()
     async def index(request: Request) -> Response:
         def work() -> dict[str, Any]:
-            everything = service.campaign().log(limit=LOG_SHOWN * 10)
-            return {"cards": _target_cards(), "log": list(reversed(everything[-LOG_SHOWN:])),
-                    "undoable": _undoable(everything),
+            shown = service.campaign().log(limit=LOG_SHOWN, outcomes=False)  # the table links to each report
+            return {"cards": _target_cards(), "log": list(reversed(shown)),
+                    "undoable": _undoable(),
                     "systems": sorted(service.registry.systems), "examples": service.examples()}
 
         data = await call(work)
@@ -220,8 +222,8 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             data: dict[str, Any] = {"name": name, "system": system,
                                     "panels": picture(engine, camp.state(name)),
                                     "forms": procedure_forms(engine.info),
-                                    "log": list(reversed(camp.log(name, limit=LOG_SHOWN)))}
-            data["undoable"] = _undoable(camp.log(name, limit=LOG_SHOWN * 10))
+                                    "log": list(reversed(camp.log(name, limit=LOG_SHOWN, outcomes=False)))}
+            data["undoable"] = _undoable(name)
             if shown is not None:
                 data["result"] = service.reports(shown)
             return data
@@ -331,7 +333,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         if not request.query_params.get("system"):
             return page(request, "odds.html", {"system": "", "choose": sorted(service.registry.systems), "forms": []})
 
-        def work() -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
             from critcore.web.forms import procedure_forms
             from critcore.web.pictures import chart_rows, odds_svg
 
@@ -341,7 +343,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                     "targets": [t.name for t in service.campaign().targets() if t.system == system],
                                     "chosen": body, "target": target}
             if body.get("procedure"):
-                result, _ = service.odds("odds", body)
+                result, _ = service.odds("odds", body, deadline=deadline)
                 events, groups = chart_rows(result)
                 title = f"{system} {result.procedure}: exact odds" + (f" on {target}" if target else "")
                 from markupsafe import Markup
@@ -350,7 +352,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                             exact=result.exact)
             return data
 
-        return page(request, "odds.html", await call(work))
+        return page(request, "odds.html", await long_work.run("odds", work))
 
     @gm_page()
     async def tables_page(request: Request) -> Response:
@@ -453,6 +455,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         @api(policy, write=True)
         async def endpoint(request: Request) -> Any:
             body = await _json_body(request)
+            if isinstance(body, dict) and not body.get("target"):
+                # no campaign target: no write, no lock to wait for, a few hundred microseconds of
+                # work: done here, which is cheaper than the hand-over to a worker thread and back
+                # (the GIL lets only one run at a time either way; see docs/performance.md)
+                return (service.step if step else service.run)(verb, body)
             return await call(service.step if step else service.run, verb, body)
 
         return endpoint
@@ -461,7 +468,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         @api(policy, write=True)  # a POST with a JSON body, like the others; it changes nothing
         async def endpoint(request: Request) -> Any:
             body = await _json_body(request)
-            return (await call(service.odds, mode, body))[1]
+            return (await long_work.run(mode, lambda deadline: service.odds(mode, body, deadline=deadline)))[1]
 
         return endpoint
 
@@ -521,6 +528,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
     app.state.policy = policy
     app.state.service = service
+    app.state.long_work = long_work
     return app
 
 

@@ -27,6 +27,7 @@ from critcore.errors import CampaignError, CritcoreError, DiceError, InputError
 
 if TYPE_CHECKING:
     from critcore.campaign.campaign import Campaign
+    from critcore.web.longwork import Deadline
     from critcore.engine.runner import Engine
     from critcore.chance.exact import Odds
     from critcore.chance.montecarlo import Simulation
@@ -162,7 +163,7 @@ class Service:
 
     def version(self) -> int:
         """The newest log entry's id: it changes with every change to the campaign."""
-        entries = self.campaign().log(limit=1)
+        entries = self.campaign().log(limit=1, outcomes=False)  # asked every 2 s by each players' page
         return entries[-1].id if entries else 0
 
     # --- what is installed -----------------------------------------------------------------
@@ -431,14 +432,16 @@ class Service:
     # --- odds ---------------------------------------------------------------------------------
 
     @overload
-    def odds(self, mode: Literal["odds"], body: Any) -> tuple[Odds, dict[str, Any]]: ...
+    def odds(self, mode: Literal["odds"], body: Any, deadline: Deadline | None = None) -> tuple[Odds, dict[str, Any]]: ...
     @overload
-    def odds(self, mode: Literal["simulate"], body: Any) -> tuple[Simulation, dict[str, Any]]: ...
+    def odds(self, mode: Literal["simulate"], body: Any,
+             deadline: Deadline | None = None) -> tuple[Simulation, dict[str, Any]]: ...
     @overload
-    def odds(self, mode: str, body: Any) -> tuple[Odds | Simulation, dict[str, Any]]: ...
+    def odds(self, mode: str, body: Any, deadline: Deadline | None = None) -> tuple[Odds | Simulation, dict[str, Any]]: ...
 
-    def odds(self, mode: str, body: Any) -> tuple[Odds | Simulation, dict[str, Any]]:
-        """``crit odds|simulate ... --json``: (the result object, its JSON)."""
+    def odds(self, mode: str, body: Any, deadline: Deadline | None = None) -> tuple[Odds | Simulation, dict[str, Any]]:
+        """``crit odds|simulate ... --json``: (the result object, its JSON). ``deadline`` stops
+        the run when its time is up (checked at each progress report)."""
         req = self._request("odds", body, ODDS_FIELDS)
         from critcore.chance.exact import LEVELS
 
@@ -451,7 +454,8 @@ class Service:
         if mode == "odds":
             from critcore.chance.exact import exact_odds
 
-            result = exact_odds(engine, req["proc"].name, req["params"], target=state)
+            result = exact_odds(engine, req["proc"].name, req["params"], target=state,
+                                progress=deadline.check if deadline is not None else None)
         else:
             runs = req["body"].get("runs", 10_000)
             if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_SIMULATE_RUNS:
@@ -460,7 +464,8 @@ class Service:
             from critcore.chance.montecarlo import simulate
 
             seed = req["seed"] if req["seed"] is not None else 0
-            result = simulate(engine, req["proc"].name, req["params"], runs, parse_seed(seed), target=state)
+            result = simulate(engine, req["proc"].name, req["params"], runs, parse_seed(seed), target=state,
+                              progress=deadline.check if deadline is not None else None)
         return result, result.to_json(LEVELS[:depth])
 
 

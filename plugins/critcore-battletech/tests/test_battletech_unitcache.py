@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from critcore._speed import diskcache as resources
+from critcore.plugin import diskcache as resources
 from critcore.plugin import StateError
 from critcore_battletech import unitcache
 from critcore_battletech.units import unit_from_mtf

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from critcore._speed.diskcache import cache_dir, cached, digest
+from critcore.plugin import diskcache
 
 from . import __version__
 
@@ -50,11 +50,11 @@ def _fingerprint() -> bytes:
 def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, Any]]) -> dict[str, Any]:
     """The unit of an .mtf file's ``text``: from the cache when an entry matches, else
     ``build(text, source)`` (which raises on a bad file), kept for the next command."""
-    if cache_dir() is None:  # the cache off: no need to look at the importer's files
+    if diskcache.cache_dir() is None:  # the cache off: no need to look at the importer's files
         return build(text, source)
     importer = _fingerprint()  # worked out once a command (a dozen stats)
-    key = digest(b"\0".join([importer, source.encode("utf-8", "surrogatepass"),
+    key = diskcache.digest(b"\0".join([importer, source.encode("utf-8", "surrogatepass"),
                              text.encode("utf-8", "surrogatepass")]))
     # one entry per unit file, named by its absolute path
     name = f"battletech-unit\0{_FORMAT}\0{os.path.abspath(source)}"
-    return cached(name, key, lambda: build(text, source), fmt=_FORMAT)
+    return diskcache.cached(name, key, lambda: build(text, source), fmt=_FORMAT)
