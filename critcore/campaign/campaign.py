@@ -57,7 +57,7 @@ def find_campaign(cwd: str | None = None) -> str | None:
 
 
 def check_name(name: str) -> str:
-    if not re.match(NAME, name):
+    if not re.fullmatch(NAME, name):  # fullmatch: ``$`` alone lets a final newline through
         shown = name if len(name) <= 40 else name[:40] + "..."
         raise CampaignError(f"{shown!r} is not a usable target name: use letters, digits, '-', '_' and '.', "
                             "starting with a letter or digit, at most 64 characters")
