@@ -294,7 +294,7 @@ class Campaign:
         import tempfile
 
         base = os.path.basename(file_name.replace("\\", "/"))
-        if not base or base.startswith("."):
+        if not base or base.startswith(".") or any(ord(c) < 32 or c == "\x7f" for c in base):  # a NUL: open() raises
             raise InputError(f"{file_name!r} is not a usable file name")
         with tempfile.TemporaryDirectory(prefix="critcore-") as folder:
             path = os.path.join(folder, base)

@@ -286,7 +286,7 @@ def _cause(exc: sqlite3.Error, path: str) -> tuple[str, str]:
         read_only_fs = full = False
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in str(exc) or \
             "not a database" in str(exc):
-        return "damaged", f"the file is damaged ({exc})"
+        return "damaged", f"the campaign is damaged ({exc})"
     if read_only_fs:
         return "disk", "the disk is read-only"
     if name == "SQLITE_FULL" or (full and name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN"))):
@@ -297,7 +297,9 @@ def _cause(exc: sqlite3.Error, path: str) -> tuple[str, str]:
         return "disk", f"it cannot be written ({exc})"
     if name.startswith("SQLITE_IOERR"):
         return "disk", f"a disk input/output error ({name})"
-    return "disk", str(exc)
+    if "disk" in str(exc) or "readonly" in str(exc):  # a Python without sqlite_errorname
+        return "disk", str(exc)
+    return "damaged", f"the campaign is damaged ({exc})"  # a table or a row not as critcore made it
 
 
 def _loads(text: str | None, what: str = "a log entry") -> Any:
@@ -307,6 +309,22 @@ def _loads(text: str | None, what: str = "a log entry") -> Any:
         return json.loads(text)
     except (TypeError, ValueError, RecursionError):
         raise sqlite3.DataError(f"{what} is not valid JSON (edited by hand?)") from None
+
+
+DAMAGED = "damaged"
+"""The one key of a log entry's outcome that could not be read (``{"damaged": WHAT}``): the entry
+stays in the log (its summary, its states, undo), its outcome is shown as damaged, and
+``crit campaign check`` names it."""
+
+
+def _outcome(entry_id: int, text: str | None) -> dict[str, Any] | None:
+    try:
+        value = _loads(text)
+    except sqlite3.DataError:
+        return {DAMAGED: f"log entry #{entry_id}: its outcome is not valid JSON (edited by hand?)"}
+    if value is not None and not isinstance(value, dict):
+        return {DAMAGED: f"log entry #{entry_id}: its outcome is not a JSON object (edited by hand?)"}
+    return value
 
 
 def _dumps(value: Any) -> str:
@@ -372,7 +390,7 @@ class _Tx:
 
     def _entries(self, where: str, args: tuple[Any, ...]) -> list[LogEntry]:
         rows = self._db.execute(f"SELECT {_LOG_COLUMNS} FROM log {where}", args).fetchall()
-        return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], _loads(r[8]), r[9], r[10], r[11],
+        return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], _outcome(r[0], r[8]), r[9], r[10], r[11],
                          bool(r[12]), r[13]) for r in rows]
 
     def log(self, target_id: int | None = None, limit: int | None = None) -> list[LogEntry]:
