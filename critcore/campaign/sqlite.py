@@ -236,6 +236,11 @@ class SQLiteStore:
         with self._begin(write):
             yield _Tx(self._db)
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The SQLite connection itself, for ``crit campaign check`` (:mod:`critcore.campaign.check`)."""
+        return self._db
+
     def close(self) -> None:
         self._db.close()
 
