@@ -299,6 +299,8 @@ def _cause(exc: sqlite3.Error, path: str) -> tuple[str, str]:
     if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
         if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK | os.X_OK):
             return "place", f"no permission to write the campaign or its folder {folder}"
+        if name.startswith("SQLITE_READONLY"):
+            return "disk", f"the file is read-only to SQLite ({exc})"
         return "disk", f"it cannot be written ({exc})"
     if name.startswith("SQLITE_IOERR"):
         return "disk", f"a disk input/output error ({name})"
