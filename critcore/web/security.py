@@ -156,7 +156,8 @@ class BodyLimit:
             body = message.get("body", b"")
             seen += len(body)
             if seen > self.limit:
-                await _drain(receive, 4 * self.limit)
+                if message.get("more_body", False):  # (after the last part, receive waits for the client to leave)
+                    await _drain(receive, 4 * self.limit)
                 await _too_large(send, self.limit)
                 return
             chunks.append(body)
