@@ -64,7 +64,7 @@ def foundry_formula(dice: str) -> str:
 def foundry_table(table: Any, system: str) -> dict[str, Any]:
     """The table as a Foundry VTT RollTable document (plain JSON data)."""
     from critcore.dice.dice import parse
-    from critcore.engine.model import thaw
+    from critcore.model import thaw
 
     results = []
     for row in table.rows:
@@ -109,7 +109,7 @@ def csv_text(tables: Sequence[Any]) -> str:
     import io
     import json
 
-    from critcore.engine.model import thaw
+    from critcore.model import thaw
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from critcore.engine.model import Outcome
-from critcore.report.render import roll_line
+from critcore.plugin import Outcome
+from critcore.plugin import roll_line
 
 from .words import clock_text
 
