@@ -271,11 +271,11 @@ def check(ctx: click.Context, repair: bool) -> None:
                 out(f"kept: {t.name} is a {t.system} target, and {t.system} is not installed")
         for f in found:
             out(f.line())
-        aside = any(f.kind == "aside" for f in found)
+        set_aside = any(f.kind == "aside" for f in found)
         found = [f for f in found if f.kind != "aside"]
         sizes = ", ".join(f"{n} {what}" for what, n in counts.items())
         if not found:
-            out(f"{camp.path}: whole ({sizes}); nothing {'else ' if aside else ''}is damaged")
+            out(f"{camp.path}: whole ({sizes}); nothing {'else ' if set_aside else ''}is damaged")
             return
         if repair:
             aside = run_repair(camp, found)

@@ -119,7 +119,7 @@ def check_body(what: str, body: Any) -> dict[str, Any]:
         raise InputError(f"{what}: the request body must be a JSON object")
     unknown = [k for k in body if k not in schema]
     if unknown:
-        from critcore.engine.loader import did_you_mean
+        from critcore.stages.loader import did_you_mean
 
         key = str(unknown[0])[:40]
         fields = ", ".join(schema) or "none: send {}"
