@@ -96,12 +96,14 @@ def lose_hp(state: dict[str, Any] | None, changes: list[str], amount: int, locat
     if state is None:
         changes.append(f"{amount} HP of injury")
         collapse.note(None, changes, hp, hp - amount, hp)  # no character: he started unhurt
+        collapse.reel(None, changes, hp, hp - amount, hp)
         return
     before = ch.current_hp(state, hp)
     state["current_hp"] = before - amount
     state["injuries"].append({"location": location, "injury": amount, "type": dtype, "why": why, "at": ch.clock(state)})
     changes.append(f"HP {before} -> {before - amount}")
     collapse.note(state, changes, before, before - amount, hp)
+    collapse.reel(state, changes, before, before - amount, hp)
 
 
 def add_shock(state: dict[str, Any] | None, changes: list[str], shock: int, cap: int) -> None:
