@@ -57,7 +57,7 @@ def find_campaign(cwd: str | None = None) -> str | None:
 
 
 def check_name(name: str) -> str:
-    if not re.match(NAME, name):
+    if not re.fullmatch(NAME, name):  # fullmatch: ``$`` alone lets a final newline through
         shown = name if len(name) <= 40 else name[:40] + "..."
         raise CampaignError(f"{shown!r} is not a usable target name: use letters, digits, '-', '_' and '.', "
                             "starting with a letter or digit, at most 64 characters")
@@ -309,7 +309,7 @@ class Campaign:
         import tempfile
 
         base = os.path.basename(file_name.replace("\\", "/"))
-        if not base or base.startswith("."):
+        if not base or base.startswith(".") or any(ord(c) < 32 or c == "\x7f" for c in base):  # a NUL: open() raises
             raise InputError(f"{file_name!r} is not a usable file name")
         with tempfile.TemporaryDirectory(prefix="critcore-") as folder:
             path = os.path.join(folder, base)

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 import json
-from critcore.errors import BusyError, CampaignError
+from critcore.errors import BusyError, CampaignError, CritcoreError, DiskError
 from critcore.campaign.store import SCHEMA_VERSION, LogEntry, StoredState, TargetRow
 from critcore.files.timeouts import busy_timeout
 
@@ -88,10 +88,16 @@ _LOG_COLUMNS = ("id, at, who, kind, name, system, procedure, summary, outcome, b
 
 
 class SQLiteStore:
-    """A campaign in one SQLite file. ``create=True`` makes a new one (the file must not exist)."""
+    """A campaign in one SQLite file. ``create=True`` makes a new one (the file must not exist).
+
+    Where the file can be read but not written (a full disk, a read-only disk, a file without
+    write permission) it is opened read-only: reading works, and a change is refused with one
+    line saying why (:attr:`read_only`). A failed ``create`` leaves no file behind.
+    """
 
     def __init__(self, path: str, *, create: bool = False, critcore_version: str = "") -> None:
         self.location = path
+        self.read_only: str | None = None  # why the campaign can only be read (None: it can be changed)
         exists = os.path.exists(path)
         if create and exists:
             raise CampaignError(f"{path}: already exists; open it with --campaign {path}")
@@ -105,22 +111,83 @@ class SQLiteStore:
             raise CampaignError(f"{path}: is a folder, not a campaign file")
         if exists and not os.path.isfile(path):
             raise CampaignError(f"{path}: not a campaign file (a device or a pipe)")
+        if exists and _empty(path):
+            raise CampaignError(f"{path}: an empty file (0 bytes), not a campaign: a `crit campaign new` that "
+                                "failed (a full disk?) leaves one; delete it and make the campaign again")
         self._timeout = busy_timeout()
         try:
-            self._db = sqlite3.connect(path, timeout=self._timeout, isolation_level=None,
-                                       check_same_thread=False)
+            self._db = self._open(path, create, critcore_version)
+        except BaseException:
+            if create:
+                _remove_made(path)
+            raise
+
+    def _open(self, path: str, create: bool, critcore_version: str) -> sqlite3.Connection:
+        try:
+            self._db = sqlite3.connect(path, timeout=self._timeout, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
-            raise CampaignError(f"{path}: cannot open the campaign: {exc}") from None
+            if create:
+                raise self._fault(exc, "cannot make the campaign", "nothing was made") from None
+            return self._open_read_only(path, exc)
         try:
             self._setup(create, critcore_version)
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            if "locked" in str(exc) or "busy" in str(exc):
+            if _is_busy(exc):
                 raise self._busy() from None
-            raise CampaignError(f"{path}: not a critcore campaign ({exc})") from None
+            if create:
+                raise self._fault(exc, "cannot make the campaign", "nothing was made") from None
+            if _cause(exc, path)[0] == "damaged":
+                raise CampaignError(f"{path}: not a critcore campaign, or a damaged one ({exc}); "
+                                    f"crit campaign --campaign {path} check says more") from None
+            return self._open_read_only(path, exc)
         except BaseException:
             self._db.close()
             raise
+        return self._db
+
+    def _open_read_only(self, path: str, first: sqlite3.Error) -> sqlite3.Connection:
+        """Open the campaign for reading only, after opening it for writing failed with ``first``
+        (a full or read-only disk): ``mode=ro``, else, when no change waits in the write-ahead log,
+        ``immutable=1`` (which reads the file alone, and is right only while nobody writes it)."""
+        kind, why = _cause(first, path)
+        if kind == "damaged":
+            raise CampaignError(f"{path}: not a critcore campaign, or a damaged one ({first})") from None
+        from urllib.parse import quote
+
+        uri = "file:" + quote(os.path.abspath(path))
+        tries = [uri + "?mode=ro"]
+        wal = path + "-wal"
+        if not os.path.exists(wal) or os.path.getsize(wal) == 0:
+            tries.append(uri + "?immutable=1")
+        for attempt in tries:
+            try:
+                db = sqlite3.connect(attempt, uri=True, timeout=self._timeout, isolation_level=None,
+                                     check_same_thread=False)
+            except sqlite3.Error:
+                continue
+            try:
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                db.execute("SELECT count(*) FROM targets").fetchone()
+            except sqlite3.Error:
+                db.close()
+                continue
+            if version > SCHEMA_VERSION:
+                db.close()
+                raise self._newer(version)
+            self.read_only = why
+            self._db = db
+            return db
+        raise CampaignError(f"{path}: cannot open the campaign: {why}; nothing was changed") from None
+
+    def _fault(self, exc: sqlite3.Error, doing: str, unchanged: str) -> CritcoreError:
+        kind, why = _cause(exc, self.location)
+        line = f"{self.location}: {doing}: {why}; {unchanged}"
+        return CampaignError(line) if kind in ("damaged", "place") else DiskError(line)
+
+    def _newer(self, version: int) -> CampaignError:
+        return CampaignError(f"{self.location}: written by a newer critcore (campaign format {version}; this "
+                             f"critcore reads up to {SCHEMA_VERSION}): upgrade critcore to open it")
 
     def _busy(self) -> BusyError:
         return BusyError(f"{self.location}: the campaign is busy (another crit held its lock for over "
@@ -130,8 +197,7 @@ class SQLiteStore:
         db = self._db
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise CampaignError(f"{self.location}: written by a newer critcore (campaign format {version}; this "
-                                f"critcore reads up to {SCHEMA_VERSION}): upgrade critcore to open it")
+            raise self._newer(version)
         db.execute("PRAGMA synchronous=FULL")  # these two hold for this connection only: set at each open
         db.execute("PRAGMA foreign_keys=ON")
         if version == 0:
@@ -162,29 +228,40 @@ class SQLiteStore:
 
     @contextmanager
     def _begin(self, write: bool) -> Iterator[None]:
+        if write and self.read_only is not None:
+            raise DiskError(f"{self.location}: the campaign can be read but not changed: {self.read_only}; "
+                            "nothing was changed")
         try:
             self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
+            if _is_busy(exc):
                 raise self._busy() from None
-            raise CampaignError(f"{self.location}: {exc}") from None
+            raise self._fault(exc, "cannot read or change the campaign", "nothing was changed") from None
         try:
             yield
         except sqlite3.Error as exc:  # a campaign edited by hand, a full disk: one line, nothing written
-            self._db.execute("ROLLBACK")
-            if "locked" in str(exc) or "busy" in str(exc):
+            self._rollback()
+            if _is_busy(exc):
                 raise self._busy() from None
-            raise CampaignError(f"{self.location}: the campaign cannot be read or written: {exc}") from None
+            if isinstance(exc, sqlite3.DataError):  # a row critcore cannot read (see _loads)
+                raise CampaignError(f"{self.location}: {exc}; crit campaign check names every damaged row") from None
+            raise self._fault(exc, "the campaign cannot be read or written", "nothing was changed") from None
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             raise
         try:
             self._db.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            self._db.execute("ROLLBACK")
-            if "locked" in str(exc) or "busy" in str(exc):
+        except sqlite3.Error as exc:
+            self._rollback()
+            if _is_busy(exc):
                 raise self._busy() from None
-            raise CampaignError(f"{self.location}: {exc}") from None
+            raise self._fault(exc, "cannot write the change", "nothing was changed") from None
+
+    def _rollback(self) -> None:
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error:  # SQLite rolled back already (a full disk, an I/O error)
+            pass
 
     @contextmanager
     def transaction(self, write: bool = False) -> Iterator[_Tx]:
@@ -197,8 +274,77 @@ class SQLiteStore:
         except sqlite3.Error:  # read the settings, which says what is wrong
             return None
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The SQLite connection itself, for ``crit campaign check`` (:mod:`critcore.campaign.check`)."""
+        return self._db
+
     def close(self) -> None:
         self._db.close()
+
+
+def _is_busy(exc: BaseException) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _empty(path: str) -> bool:
+    """A 0-byte file with no write-ahead log holding its pages: nothing SQLite ever wrote."""
+    try:
+        if os.path.getsize(path) != 0:
+            return False
+        wal = path + "-wal"
+        return not os.path.exists(wal) or os.path.getsize(wal) == 0
+    except OSError:
+        return False
+
+
+def _remove_made(path: str) -> None:
+    """Remove what a failed ``create`` left (the file SQLite began, its journal files), unless the
+    file holds a campaign after all (another process made it meanwhile): its header's format
+    number is still 0 and no write-ahead log holds pages."""
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(64)
+        wal = path + "-wal"
+        if (len(header) >= 64 and header[60:64] != bytes(4)) or (os.path.exists(wal) and os.path.getsize(wal)):
+            return
+    except OSError:
+        return
+    for leftover in (path, path + "-wal", path + "-shm", path + "-journal"):
+        try:
+            os.unlink(leftover)
+        except OSError:
+            pass
+
+
+def _cause(exc: sqlite3.Error, path: str) -> tuple[str, str]:
+    """What went wrong, in the user's words: ``(kind, text)``, kind one of ``disk`` (full,
+    read-only, an I/O error), ``place`` (permissions) or ``damaged`` (not a campaign, corrupt)."""
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fs = os.statvfs(folder)
+        read_only_fs, full = bool(fs.f_flag & os.ST_RDONLY), fs.f_bavail == 0
+    except (OSError, AttributeError):  # no statvfs (Windows)
+        read_only_fs = full = False
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in str(exc) or \
+            "not a database" in str(exc):
+        return "damaged", f"the campaign is damaged ({exc})"
+    if read_only_fs:
+        return "disk", "the disk is read-only"
+    if name == "SQLITE_FULL" or (full and name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN"))):
+        return "disk", "the disk is full"
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+        if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK | os.X_OK):
+            return "place", f"no permission to write the campaign or its folder {folder}"
+        if name.startswith("SQLITE_READONLY"):
+            return "disk", f"the file is read-only to SQLite ({exc})"
+        return "disk", f"it cannot be written ({exc})"
+    if name.startswith("SQLITE_IOERR"):
+        return "disk", f"a disk input/output error ({name})"
+    if "disk" in str(exc) or "readonly" in str(exc):  # a Python without sqlite_errorname
+        return "disk", str(exc)
+    return "damaged", f"the campaign is damaged ({exc})"  # a table or a row not as critcore made it
 
 
 def _loads(text: str | None, what: str = "a log entry") -> Any:
@@ -208,6 +354,22 @@ def _loads(text: str | None, what: str = "a log entry") -> Any:
         return json.loads(text)
     except (TypeError, ValueError, RecursionError):
         raise sqlite3.DataError(f"{what} is not valid JSON (edited by hand?)") from None
+
+
+DAMAGED = "damaged"
+"""The one key of a log entry's outcome that could not be read (``{"damaged": WHAT}``): the entry
+stays in the log (its summary, its states, undo), its outcome is shown as damaged, and
+``crit campaign check`` names it."""
+
+
+def _outcome(entry_id: int, text: str | None) -> dict[str, Any] | None:
+    try:
+        value = _loads(text)
+    except sqlite3.DataError:
+        return {DAMAGED: f"log entry #{entry_id}: its outcome is not valid JSON (edited by hand?)"}
+    if value is not None and not isinstance(value, dict):
+        return {DAMAGED: f"log entry #{entry_id}: its outcome is not a JSON object (edited by hand?)"}
+    return value
 
 
 def _dumps(value: Any) -> str:
@@ -283,7 +445,7 @@ class _Tx:
         columns = _LOG_COLUMNS if outcomes else _LOG_COLUMNS.replace("outcome,", "outcome IS NOT NULL,")
         rows = self._db.execute(f"SELECT {columns} FROM log {where}", args).fetchall()
         return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
-                         _loads(r[8]) if outcomes else ({} if r[8] else None), r[9], r[10], r[11],
+                         _outcome(r[0], r[8]) if outcomes else ({} if r[8] else None), r[9], r[10], r[11],
                          bool(r[12]), r[13]) for r in rows]
 
     def log(self, target_id: int | None = None, limit: int | None = None, outcomes: bool = True) -> list[LogEntry]:

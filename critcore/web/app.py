@@ -47,10 +47,10 @@ class WebError(Exception):
 # --- the edge: errors, tokens, cross-site checks -------------------------------------------------
 
 
-def _status_and_line(exc: BaseException) -> tuple[int, str]:
+def _status_and_line(exc: BaseException, policy: Policy) -> tuple[int, str]:
     if isinstance(exc, WebError):
         return exc.status, str(exc)
-    return error_status(exc), error_line(str(exc))
+    return error_status(exc), policy.public(error_line(str(exc)))
 
 
 def _check_host(request: Request, policy: Policy) -> None:
@@ -83,7 +83,7 @@ def api(policy: Policy, write: bool = False) -> Callable[[Callable[[Request], Aw
                         raise WebError(415, "send the request body as JSON (Content-Type: application/json)")
                 data = await fn(request)
             except (CritcoreError, WebError) as exc:
-                status, line = _status_and_line(exc)
+                status, line = _status_and_line(exc, policy)
                 return JSONResponse({"error": line, "status": status}, status_code=status)
             if isinstance(data, Response):
                 return data
@@ -94,17 +94,20 @@ def api(policy: Policy, write: bool = False) -> Callable[[Callable[[Request], Aw
     return wrap
 
 
-async def _json_body(request: Request) -> Any:
+async def _json_body(request: Request, what: str) -> Any:
+    """The request's JSON body, checked against the route's declared schema
+    (:mod:`critcore.web.schemas`) before anything runs."""
     from critcore.files.reading import load_json
+    from critcore.web.schemas import check_body
 
     raw = await request.body()
     if not raw.strip():
-        return {}
+        return check_body(what, {})
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("the request body is not UTF-8 text") from None
-    return load_json(text, "request body")
+    return check_body(what, load_json(text, "request body"))
 
 
 def _int_query(request: Request, key: str, low: int, high: int) -> int | None:
@@ -124,6 +127,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     """The ASGI app serving ``campaign`` (a campaign file); ``app.state.policy`` holds its token
     and the players' key."""
     policy = Policy(host, token, players_key)
+    policy.keep_private(campaign)
     service = Service(campaign, registry=registry, who=who)
     long_work = LongWork()  # odds and simulate: bounded, timed, refused when full
     import jinja2
@@ -169,7 +173,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                                 "and send it again")
                     return await (fn(request, form) if write else fn(request))
                 except (CritcoreError, WebError) as exc:
-                    status, line = _status_and_line(exc)
+                    status, line = _status_and_line(exc, policy)
                     return page(request, "error.html", {"status": status, "message": line, "back": "/"}, status)
 
             return endpoint
@@ -185,7 +189,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             card: dict[str, Any] = {"name": t.name, "system": t.system, "installed": t.installed,
                                     "changes": t.changes, "updated": t.updated, "panels": []}
             if t.installed:
-                card["panels"] = picture(service.engine(t.system), camp.state(t.name))
+                try:
+                    card["panels"] = picture(service.engine(t.system), camp.state(t.name))
+                except CritcoreError as exc:  # a damaged target is shown as damaged; the rest of the page works
+                    card["damaged"] = policy.public(error_line(str(exc)))
+                    card["panels"] = [{"type": "alert", "tone": "bad", "text": f"damaged: {card['damaged']}"}]
             cards.append(card)
         return cards
 
@@ -391,7 +399,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             _players_check(request)
         except WebError as exc:
             return page(request, "error.html", {"status": exc.status, "message": str(exc), "back": ""}, exc.status)
-        data = await call(service.player_feed, LOG_SHOWN)
+        try:
+            data = await call(service.player_feed, LOG_SHOWN)
+        except CritcoreError as exc:  # the campaign cannot be read (damaged, busy): one line, no 500
+            status, line = _status_and_line(exc, policy)
+            return page(request, "error.html", {"status": status, "message": line, "back": ""}, status)
         response = page(request, "players.html", {"feed": data["feed"], "version": data["version"],
                                                   "key": request.path_params["key"]})
         return response
@@ -401,7 +413,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             _players_check(request)
         except WebError as exc:
             return JSONResponse({"error": str(exc), "status": exc.status}, status_code=exc.status)
-        return JSONResponse({"version": await call(service.version)})
+        try:
+            return JSONResponse({"version": await call(service.version)})
+        except CritcoreError as exc:
+            status, line = _status_and_line(exc, policy)
+            return JSONResponse({"error": line, "status": status}, status_code=status)
 
     # --- the JSON API ----------------------------------------------------------------------------------
 
@@ -428,7 +444,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     @api(policy, write=True)
     async def api_add(request: Request) -> Any:
-        body = await _json_body(request)
+        body = await _json_body(request, "add a target")
         return JSONResponse(await call(service.add, body), status_code=201)
 
     @api(policy)
@@ -437,6 +453,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     @api(policy, write=True)
     async def api_remove(request: Request) -> Any:
+        await _json_body(request, "remove request")
         return await call(service.remove, request.path_params["name"])
 
     @api(policy, write=True)
@@ -444,6 +461,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         which = request.path_params["which"]
         if which not in ("undo", "redo"):
             raise WebError(404, f"{request.url.path}: not found (POST .../undo or .../redo)")
+        await _json_body(request, f"{which} request")
         return await call(service.undo if which == "undo" else service.redo, request.path_params["name"])
 
     @api(policy)
@@ -454,7 +472,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     def run_route(verb: str, step: bool) -> Endpoint:
         @api(policy, write=True)
         async def endpoint(request: Request) -> Any:
-            body = await _json_body(request)
+            body = await _json_body(request, f"{verb} {'step' if step else 'request'}")
             if isinstance(body, dict) and not body.get("target"):
                 # no campaign target: no write, no lock to wait for, a few hundred microseconds of
                 # work: done here, which is cheaper than the hand-over to a worker thread and back
@@ -467,7 +485,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     def odds_route(mode: str) -> Endpoint:
         @api(policy, write=True)  # a POST with a JSON body, like the others; it changes nothing
         async def endpoint(request: Request) -> Any:
-            body = await _json_body(request)
+            body = await _json_body(request, f"{mode} request")
             return (await long_work.run(mode, lambda deadline: service.odds(mode, body, deadline=deadline)))[1]
 
         return endpoint

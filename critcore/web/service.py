@@ -278,8 +278,17 @@ class Service:
 
         if not entry.outcome:
             return {v: [entry.summary] for v in views}
-        outcome = Outcome.from_dict({**entry.outcome, "target": None})
-        pm = self.engine(entry.system).pm if entry.system in self.registry.systems else None
+        damaged = [f"(log entry #{entry.id} is damaged and cannot be shown: crit campaign check names it)"]
+        if "damaged" in entry.outcome:
+            return {v: damaged for v in views}
+        try:
+            outcome = Outcome.from_dict({**entry.outcome, "target": None})
+        except Exception:  # noqa: BLE001 - JSON of the wrong shape (edited by hand): shown as damaged, never a 500
+            return {v: damaged for v in views}
+        try:
+            pm = self.engine(entry.system).pm if entry.system in self.registry.systems else None
+        except CritcoreError:  # the campaign's settings are damaged: the report in critcore's own words
+            pm = None
         return {v: render(outcome, explain=explain and v == "gm", view=v, pm=pm).splitlines() for v in views}
 
     def reports(self, entry_id: int) -> dict[str, Any]:
