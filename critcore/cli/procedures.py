@@ -317,6 +317,9 @@ def print_outcome_json(outcome: Any, engine: Any, common: dict[str, Any], saved:
                 "report": render(outcome, view="player", pm=engine.pm).splitlines()}
     else:
         data = outcome.to_dict()
+    from critcore.report.severity import assess
+
+    data.update(assess(outcome, common["view"], engine.pm).to_json())  # severity, summary, ranked changes
     if saved:
         data["saved"] = saved
     if logged:

@@ -387,8 +387,12 @@ class Service:
         else:
             data = outcome.to_dict()
             data["report"] = report
+        from critcore.report.severity import assess
+
+        data.update(assess(outcome, req["view"], engine.pm).to_json())  # severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
             data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
+            data["player_summary"] = assess(outcome, "player", engine.pm).to_json()
         logged = getattr(session, "entry_id", None)
         if logged:
             data["saved"] = f"{session.row.name} in {self.path}"
