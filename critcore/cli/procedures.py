@@ -316,10 +316,10 @@ def print_outcome_json(outcome: Any, engine: Any, common: dict[str, Any], saved:
         data = {"format": OUTCOME_FORMAT, "system": outcome.system, "procedure": outcome.procedure, "view": "player",
                 "report": render(outcome, view="player", pm=engine.pm).splitlines()}
     else:
-        data = outcome.to_dict()
-    from critcore.report.severity import assess
+        from critcore.report.severity import assess
 
-    data.update(assess(outcome, common["view"], engine.pm).to_json())  # severity, summary, ranked changes
+        data = outcome.to_dict()
+        data.update(assess(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
     if saved:
         data["saved"] = saved
     if logged:

@@ -255,8 +255,9 @@ def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: 
     if pm is not None:
         own = pm.hook.critcore_report(outcome=outcome, view=view)
     if own is None:
-        lead, _ = _lead(outcome, headline(outcome), view, pm)
-        lines: list[Line] = [lead]
+        head = headline(outcome)
+        lead, kept = _lead(outcome, head, view, pm)
+        lines: list[Line] = [lead] if kept else [lead, ("plain", head)]  # the critical itself, under what it led to
         lines.extend(generic_lines(outcome, explain, defaults, param_defaults(pm, outcome.procedure)))
         return lines
     own = list(own)

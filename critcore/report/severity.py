@@ -80,7 +80,12 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str | N
             answer = pm.hook.critcore_changes(outcome=outcome, view=view)
         except Exception:  # a report must not fail because a plugin misbehaves here
             answer = None
-    changes = _ranked(answer) if answer is not None else _fallback(outcome)
+    if answer is not None:
+        changes = _ranked(answer)
+    elif view == "gm":
+        changes = _fallback(outcome)
+    else:  # a system that ranks nothing for a player: nothing a player's report does not say
+        return Assessment("minor", _clean(headline) if headline is not None else "", ())
     if changes:
         severity = changes[0].severity
     else:

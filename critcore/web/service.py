@@ -389,7 +389,8 @@ class Service:
             data["report"] = report
         from critcore.report.severity import assess
 
-        data.update(assess(outcome, req["view"], engine.pm).to_json())  # severity, summary, ranked changes
+        if req["view"] != "player":  # the player's view carries only the player's report
+            data.update(assess(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
             data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
             data["player_summary"] = assess(outcome, "player", engine.pm).to_json()

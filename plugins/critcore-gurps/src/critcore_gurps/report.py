@@ -26,25 +26,29 @@ def rank_line(line: str) -> str:
 
 
 def changes(outcome: Outcome, view: str) -> list[tuple[str, str]]:
-    """The apply (or treat) stage's lines, each with its severity; a hit that did nothing and a
-    plain miss are ``none``, a critical miss with nothing worse is ``minor``."""
+    """The apply (or treat) stage's lines, each with its severity: a plain hit's lines are
+    ``minor`` (``none`` when no injury got through), a critical miss's at least ``serious`` (it
+    costs the fumbler a turn or more), a major wound or a roll owed ``serious``, crippling or a
+    roll to avoid death ``grave``, death ``deadly``."""
     applied = outcome.applied
     if applied is None:
         det = outcome.determination
         if det is not None and det.critical:
-            return [("minor", det.summary)]
+            return [("serious" if "critical-miss" in outcome.tags else "minor", det.summary)]
         return []
     out: list[tuple[str, str]] = []
     injury = applied.data.get("injury")
-    weapon_lost = "weapon-lost" in outcome.tags
+    fumble = "critical-miss" in outcome.tags
     for line in applied.changes:
         if line == "no injury":
             continue
         if line == "a major wound" and applied.summary:
             line = applied.summary  # "9 injury to the torso (major wound)" says where and how much
         severity = rank_line(line)
-        if severity == "minor" and weapon_lost and line.startswith("the attacker"):
-            severity = "serious"  # the fumble left him without a working weapon
+        if severity == "minor" and fumble:
+            severity = "serious"  # a critical miss costs the fumbler something, at the least a turn
+        if fumble and line.startswith("the attacker"):
+            line = "critical miss: " + line
         if severity == "minor" and isinstance(injury, int) and injury <= 0 and " injury" in line:
             severity = "none"  # the damage line of a blow that did not get through
         out.append((severity, line))
