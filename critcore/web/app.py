@@ -341,7 +341,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                     "targets": [t.name for t in service.campaign().targets() if t.system == system],
                                     "chosen": body, "target": target}
             if body.get("procedure"):
-                result, _ = service.odds("odds", body)
+                try:
+                    result, _ = service.odds("odds", body)
+                except InputError as exc:  # a value the procedure needs: asked for on the form, not an error page
+                    data["problem"] = str(exc)
+                    return data
                 events, groups = chart_rows(result)
                 title = f"{system} {result.procedure}: exact odds" + (f" on {target}" if target else "")
                 from markupsafe import Markup

@@ -197,3 +197,31 @@ def odds_svg(title: str, events: Sequence[tuple[str, float, str]], groups: Seque
         y += row_h
     parts.append("</svg>")
     return "".join(parts)
+
+
+SEVERITY_WORDS = {"none": "nothing lasting", "minor": "minor", "serious": "serious", "grave": "grave",
+                  "deadly": "deadly"}
+"""The word the result card shows beside its colour (colour is never the only sign)."""
+
+
+def result_card(outcome: Any, pm: Any) -> dict[str, Any]:
+    """An outcome as the page's result card: the headline (the most serious thing that happened,
+    :mod:`critcore.report.severity`), its severity as a word and a class, what changed on the
+    target (worst first; changes of no consequence are left for the details), the report's other
+    lines (rolls and table rows, shown folded) and the players' report, and the parameters it ran
+    with (the procedure's form shows them again)."""
+    from critcore.engine.model import thaw
+    from critcore.report.render import render
+    from critcore.report.severity import assess
+
+    judged = assess(outcome, "gm", pm)
+    detail = render(outcome, explain=False, view="gm", pm=pm).splitlines()[1:]
+    while detail and not detail[0].strip():
+        detail.pop(0)
+    player = render(outcome, view="player", pm=pm).splitlines()
+    params = {k: v for k, v in thaw(outcome.params).items() if v is not None}
+    return {"severity": judged.severity, "word": SEVERITY_WORDS.get(judged.severity, judged.severity),
+            "headline": judged.headline,
+            "changes": [{"severity": c.severity, "word": SEVERITY_WORDS.get(c.severity, c.severity), "text": c.text}
+                        for c in judged.changes if c.severity != "none" and c.text != judged.headline][:12],
+            "detail": detail, "player": player, "params": params, "procedure": outcome.procedure}

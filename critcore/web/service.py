@@ -281,6 +281,19 @@ class Service:
         pm = self.engine(entry.system).pm if entry.system in self.registry.systems else None
         return {v: render(outcome, explain=explain and v == "gm", view=v, pm=pm).splitlines() for v in views}
 
+    def _card_of(self, entry: Any) -> dict[str, Any] | None:
+        """The result card of a logged resolution (see :func:`critcore.web.pictures.result_card`),
+        with the procedure and parameters it ran with (the form shows them again)."""
+        from critcore.engine.model import Outcome
+        from critcore.web.pictures import result_card
+
+        if not entry.outcome or entry.system not in self.registry.systems:
+            return None
+        outcome = Outcome.from_dict({**entry.outcome, "target": None})
+        card = result_card(outcome, self.engine(entry.system).pm)
+        card["procedure"] = outcome.procedure
+        return card
+
     def reports(self, entry_id: int) -> dict[str, Any]:
         """One log entry with its report for the game master (every roll explained) and for the players."""
         with self.campaign().store.transaction() as tx:
@@ -290,7 +303,8 @@ class Service:
                 raise CampaignError(f"{self.path}: no log entry #{entry_id}") from None
         if entry is None:
             raise CampaignError(f"{self.path}: no log entry #{entry_id}")
-        return {"entry": entry.to_dict(), **self._rendered(entry, ("gm", "player"), explain=True)}
+        return {"entry": entry.to_dict(), "card": self._card_of(entry),
+                **self._rendered(entry, ("gm", "player"), explain=True)}
 
     def player_feed(self, limit: int) -> dict[str, Any]:
         """What the players' link shows: the latest resolutions and treatments in the player view
@@ -393,7 +407,9 @@ class Service:
             data.update(assess(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
             data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
-            data["player_summary"] = assess(outcome, "player", engine.pm).to_json()
+            from critcore.web.pictures import result_card
+
+            data["card"] = result_card(outcome, engine.pm)
         logged = getattr(session, "entry_id", None)
         if logged:
             data["saved"] = f"{session.row.name} in {self.path}"
