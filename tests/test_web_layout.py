@@ -122,7 +122,7 @@ def _inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
 
 def _pages(base: str, app: Any) -> list[str]:
     key = app.state.policy.players_key
-    return ["/", "/t/quill", "/t/ghost", "/t/bertram", "/t/quill?shown=3#result", "/odds",
+    return ["/", "/t/quill", "/t/ghost", "/t/bertram", "/t/quill?shown=5#result", "/odds",
             "/odds?system=shadowrun2&procedure=wound&p.severity=serious&p.body=4", "/tables/battletech",
             "/s/gurps", f"/p/{key}"]
 
@@ -134,7 +134,7 @@ def test_home_and_mech_pages_at_each_width(browser: Any, server: tuple[str, Any]
     page.goto(base + "/")
     shots(page, f"home-{width}.png")
     assert _sideways(page) == 0 or width > 390
-    page.goto(base + "/t/quill?shown=3#result")
+    page.goto(base + "/t/quill?shown=5#result")
     shots(page, f"mech-{width}.png")
     assert _sideways(page) == 0, f"the 'Mech's page scrolls sideways at {width} px"
 
