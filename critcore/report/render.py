@@ -243,7 +243,8 @@ def _lead(outcome: Outcome, head: str, view: str, pm: Any) -> tuple[Line, bool]:
     from critcore.report.severity import assess
 
     judged = assess(outcome, view, pm, head)
-    return (f"headline-{judged.severity}", judged.headline), _clean(judged.headline).lower() == _clean(head).lower()
+    kept = _clean(judged.headline).lower() == _clean(head).lower()
+    return (f"headline-{judged.severity}", head if kept else judged.headline), kept
 
 
 def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None) -> list[Line]:

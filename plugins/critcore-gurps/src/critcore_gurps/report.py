@@ -52,6 +52,14 @@ def changes(outcome: Outcome, view: str) -> list[tuple[str, str]]:
         if severity == "minor" and isinstance(injury, int) and injury <= 0 and " injury" in line:
             severity = "none"  # the damage line of a blow that did not get through
         out.append((severity, line))
+    deaths = [i for i, (_, line) in enumerate(out) if "roll to avoid death (" in line and "failed" not in line
+              and "made" not in line]
+    if len(deaths) > 1:  # one line for the table: how many, and how far down the last one is
+        last = out[deaths[-1]][1]
+        where = last[last.index("(") + 1:].rstrip(")")
+        first = out[deaths[0]]
+        out = [p for i, p in enumerate(out) if i not in deaths[1:]]
+        out[deaths[0]] = (first[0], f"owes {len(deaths)} HT rolls to avoid death ({where})")
     if applied.data.get("dead") and not any(s == "deadly" for s, _ in out):
         out.insert(0, ("deadly", "dead"))
     if not out and outcome.determination is not None and outcome.determination.critical:

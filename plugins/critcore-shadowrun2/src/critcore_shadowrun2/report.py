@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from critcore.engine.model import Outcome
+from critcore.engine.model import SEVERITIES as SEVERITY_ORDER, Outcome
 from critcore.report.render import roll_line
 
 from .words import clock_text
@@ -135,4 +135,13 @@ def changes(outcome: Outcome, view: str) -> list[tuple[str, str]]:
             severity = "minor"
         out.append((severity, line))
     out.sort(key=lambda pair: not pair[1].startswith("new critical"))  # the critical before the boxes
+    if outcome.procedure != "wound":  # a treatment: what it made better is no alarm, a death is
+        return [("deadly" if re.search(r"\bdead\b|\bdied\b|\bdies\b(?! in)", line.lower())
+                 and "clock stops" not in line.lower() else "minor", line) for _, line in out]
+    det = outcome.determination
+    if det is not None and det.critical and out and applied.summary:
+        # the wound's own summary says it best ("Mortal critical in the chest: ...; dies in 50 min
+        # unless treated"): it leads, as serious as the worst line under it
+        worst = max((s for s, _ in out), key=SEVERITY_ORDER.index)
+        out.insert(0, (worst, applied.summary))
     return out
