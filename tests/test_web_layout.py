@@ -257,3 +257,20 @@ def test_the_page_works_from_the_keyboard(browser: Any, server: tuple[str, Any])
     page.keyboard.press("Enter")
     page.wait_for_url("**/t/bertram?shown=*")
     assert page.locator(".result-card .headline").count() == 1
+
+
+def test_players_see_each_targets_public_state_and_no_secret(browser: Any, server: tuple[str, Any], shots: Any) -> None:
+    """The players' link shows each target beside the events: the 'Mech's damage by location,
+    the runner's Physical and Stun monitors, the knight's injuries; never the Shadowrun critical
+    (the Body check is secret, the critical undiagnosed) or its death clock."""
+    base, app = server
+    page = _page(browser, 1280)
+    page.goto(f"{base}/p/{app.state.policy.players_key}")
+    shots(page, "players-1280.png")
+    state = page.locator("#state")
+    assert state.locator("#state-quill .grid .cell").count() == 8
+    ghost = state.locator("#state-ghost").inner_text()
+    assert "Physical" in ghost and "Stun" in ghost
+    assert "critical" not in ghost.lower() and "death" not in ghost.lower() and "Body" not in ghost
+    assert "injuries" in state.locator("#state-bertram").inner_text()
+    assert "HT rolls owed" not in state.inner_text()

@@ -398,6 +398,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             return page(request, "error.html", {"status": exc.status, "message": str(exc), "back": ""}, exc.status)
         data = await call(service.player_feed, LOG_SHOWN)
         response = page(request, "players.html", {"feed": data["feed"], "version": data["version"],
+                                                   "targets": data["targets"],
                                                   "key": request.path_params["key"]})
         return response
 

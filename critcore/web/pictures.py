@@ -17,7 +17,9 @@ alert      ``text``
 grid       ``label``, ``columns``, ``cells``: each ``{"row", "col", "label", "panels"}``
 =========  ==================================================================================
 
-Every panel may carry ``tone``: ``ok``, ``warn`` or ``bad``.
+Every panel may carry ``tone``: ``ok``, ``warn`` or ``bad``, and ``public: true`` when the
+characters can see what it shows (a 'Mech's visible damage, a character's visible wounds): the
+players' link draws those panels only, so a panel is the game master's unless its system says so.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def clean(panels: Any, depth: int = 0, budget: list[int] | None = None) -> list[
         kind = raw.get("type")
         tone = raw.get("tone") if raw.get("tone") in TONES else ""
         label = _str(raw.get("label", ""))
-        panel: dict[str, Any] = {"type": kind, "label": label, "tone": tone}
+        panel: dict[str, Any] = {"type": kind, "label": label, "tone": tone, "public": raw.get("public") is True}
         if kind == "meter":
             top = max(_int(raw.get("max"), 1), 1)
             value = _int(raw.get("value"))
@@ -225,3 +227,10 @@ def result_card(outcome: Any, pm: Any) -> dict[str, Any]:
             "changes": [{"severity": c.severity, "word": SEVERITY_WORDS.get(c.severity, c.severity), "text": c.text}
                         for c in judged.changes if c.severity != "none" and c.text != judged.headline][:12],
             "detail": detail, "player": player, "params": params, "procedure": outcome.procedure}
+
+
+def public_picture(engine: Any, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What the characters can see of a target: only the panels its system marks ``public``
+    (none for a system that marks none; the ``crit show`` lines a system without pictures falls
+    back on are the game master's)."""
+    return [p for p in picture(engine, state) if p.get("public") is True]

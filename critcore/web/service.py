@@ -316,7 +316,20 @@ class Service:
                 continue
             feed.append({"id": e.id, "at": e.at, "target": e.name, "system": e.system, "undone": e.undone,
                          "report": self._rendered(e, ("player",), explain=False)["player"]})
-        return {"version": entries[-1].id if entries else 0, "feed": feed}
+        return {"version": entries[-1].id if entries else 0, "feed": feed, "targets": self._public_targets()}
+
+    def _public_targets(self) -> list[dict[str, Any]]:
+        """Each target of an installed system with what the characters can see of it (the panels
+        its system marks public; never a secret roll, a death clock or an undiagnosed critical)."""
+        from critcore.web.pictures import public_picture
+
+        camp = self.campaign()
+        out = []
+        for t in camp.targets():
+            if t.installed:
+                out.append({"name": t.name, "system": t.system,
+                            "panels": public_picture(self.engine(t.system), camp.state(t.name))})
+        return out
 
     # --- resolve and treat ------------------------------------------------------------------
 
