@@ -221,7 +221,11 @@ def result_card(outcome: Any, pm: Any) -> dict[str, Any]:
     while detail and not detail[0].strip():
         detail.pop(0)
     player = render(outcome, view="player", pm=pm).splitlines()
-    params = {k: v for k, v in thaw(outcome.params).items() if v is not None}
+    from critcore.report.render import param_defaults
+
+    defaults = param_defaults(pm, outcome.procedure) or {}
+    params = {k: v for k, v in thaw(outcome.params).items()
+              if v is not None and not (k in defaults and v == defaults[k] and type(v) is type(defaults[k]))}
     return {"severity": judged.severity, "word": SEVERITY_WORDS.get(judged.severity, judged.severity),
             "headline": judged.headline,
             "changes": [{"severity": c.severity, "word": SEVERITY_WORDS.get(c.severity, c.severity), "text": c.text}
