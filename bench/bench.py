@@ -34,7 +34,7 @@ STARTUP_EXTRA = {
 
 
 def installed_systems() -> list[str]:
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     return sorted(Registry.installed().systems)
 
@@ -166,7 +166,7 @@ def house_rule_costs(systems: list[str], seconds: float) -> list[tuple[str, floa
 
     from critcore.dice.dice import RandomRoller
     from critcore.engine.runner import Engine
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     rules_installed = Registry.installed().rules
     out = []

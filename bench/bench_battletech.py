@@ -44,7 +44,7 @@ def _time(cmd: list[str]) -> float:
 
 def _answers_entry() -> str | None:
     """The cache entry of the importer's kept answers (slot names and the like), if any."""
-    from critcore.tables import resources
+    from critcore._speed import diskcache as resources
     from critcore_battletech import unitcache
 
     folder = resources.cache_dir()

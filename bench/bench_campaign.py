@@ -59,7 +59,7 @@ def report(systems: list[str], quick: bool = False) -> None:
 
 
 def main(argv: Any = None) -> None:
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     report(sorted(Registry.installed().systems))
 

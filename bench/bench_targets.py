@@ -59,7 +59,7 @@ def cases(systems: list[str]) -> list[tuple[str, str, str, dict[str, Any], Any]]
 def report(systems: list[str], quick: bool = False) -> None:
     from critcore.dice.dice import RandomRoller
     from critcore.engine.runner import Engine
-    from critcore.engine.model import freeze, thaw
+    from critcore.model import freeze, thaw
 
     seconds = 0.3 if quick else 1.0
     print()

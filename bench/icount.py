@@ -28,7 +28,7 @@ ATLAS = HERE.parent.parent / "shared" / "mtf-samples" / "Atlas AS7-D.mtf"
 # run by the measured install's python: deletes the BattleTech importer's kept answers (unitcache)
 _FORGET_ANSWERS = """
 import os
-from critcore.tables import resources
+from critcore._speed import diskcache as resources
 from critcore_battletech import unitcache
 folder = resources.cache_dir()
 entry = folder and resources._cache_file(folder, unitcache._NAMES_ENTRY)

@@ -14,13 +14,13 @@ if TYPE_CHECKING:  # what type checkers see; at run time the names load lazily (
     # "x as x": exported names under mypy --strict (it cannot read the __all__ built from _LAZY)
     from critcore.api import odds as odds, resolve as resolve, simulate as simulate, systems as systems, treat as treat
     from critcore.campaign.campaign import Campaign as Campaign
-    from critcore.engine.context import Context as Context
+    from critcore.stages.context import Context as Context
     from critcore.engine.runner import Engine as Engine
-    from critcore.engine.loader import hookimpl as hookimpl
+    from critcore.stages.loader import hookimpl as hookimpl
     from critcore.report.render import render as render
 
 _LAZY = {
-    "hookimpl": ("critcore.engine.loader", "hookimpl"),
+    "hookimpl": ("critcore.stages.loader", "hookimpl"),
     "resolve": ("critcore.api", "resolve"),
     "treat": ("critcore.api", "treat"),
     "odds": ("critcore.api", "odds"),
@@ -28,7 +28,7 @@ _LAZY = {
     "systems": ("critcore.api", "systems"),
     "Engine": ("critcore.engine.runner", "Engine"),
     "Campaign": ("critcore.campaign.campaign", "Campaign"),
-    "Context": ("critcore.engine.context", "Context"),
+    "Context": ("critcore.stages.context", "Context"),
     "render": ("critcore.report.render", "render"),
 }
 

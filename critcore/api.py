@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from critcore.engine.runner import Engine
-from critcore.engine.model import Outcome, SystemInfo
-from critcore.engine.loader import Registry, rule_info, rule_system_matches
+from critcore.model import Outcome, SystemInfo
+from critcore.stages.loader import Registry, rule_info, rule_system_matches
 
 if TYPE_CHECKING:  # imported for their types only: odds and simulate import them when called
     from critcore.chance.exact import Odds
@@ -112,7 +112,7 @@ def _system_entry(registry: Registry, name: str) -> SystemEntry:
     except CritcoreError as exc:
         return SystemEntry(name, spec.dist, spec.version, None, str(exc))
     except (Exception, SystemExit) as exc:  # the plugin's own code raised: list it, marked broken
-        from critcore.engine.loader import exception_line, plugin_at_fault
+        from critcore.stages.loader import exception_line, plugin_at_fault
 
         why = plugin_at_fault(exc, registry) or f"{spec.label()} failed: {exception_line(exc)}"
         return SystemEntry(name, spec.dist, spec.version, None, why)

@@ -37,10 +37,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
-    from critcore.chance.exact import Branch
-    from critcore.engine.model import Outcome, SystemInfo
-    from critcore.engine.loader import Registry
+    from critcore.campaign.campaign import Campaign as Campaign
+    from critcore.chance.enumeration import checking_keys as checking_keys
+    from critcore.chance.exact import Branch, exact_odds as exact_odds
+    from critcore.chance.montecarlo import simulate as simulate
+    from critcore.cli.main import cli as cli
+    from critcore.dice.dice import RandomRoller as RandomRoller, ScriptedRoller as ScriptedRoller
+    from critcore.stages.loader import Registry as Registry, scan_entry_points as scan_entry_points
+    from critcore.model import Outcome, SystemInfo
+    from critcore.engine.runner import Engine as Engine
+    from critcore.engine.params import check_params as check_params
+    from critcore.report.render import render as render
     from critcore.tables.tableset import Table
+    from critcore.targets.state import read_target as read_target
 
 __all__ = [
     "Agreement",
@@ -60,12 +69,43 @@ __all__ = [
 
 Rules = Mapping[str, Any] | Sequence[Any]
 
+# What a plugin's own tests drive besides the helpers below, so that they import nothing of the
+# core but ``critcore``, ``critcore.plugin`` and this module (tests/test_core_plugin_face.py).
+# Loaded on first use, like the plugin face.
+_DRIVERS: dict[str, tuple[str, str]] = {
+    "Engine": ("critcore.engine.runner", "Engine"),
+    "check_params": ("critcore.engine.params", "check_params"),
+    "Registry": ("critcore.stages.loader", "Registry"),
+    "scan_entry_points": ("critcore.stages.loader", "scan_entry_points"),
+    "cli": ("critcore.cli.main", "cli"),
+    "RandomRoller": ("critcore.dice.dice", "RandomRoller"),
+    "ScriptedRoller": ("critcore.dice.dice", "ScriptedRoller"),
+    "exact_odds": ("critcore.chance.exact", "exact_odds"),
+    "checking_keys": ("critcore.chance.enumeration", "checking_keys"),
+    "simulate": ("critcore.chance.montecarlo", "simulate"),
+    "read_target": ("critcore.targets.state", "read_target"),
+    "render": ("critcore.report.render", "render"),
+    "Campaign": ("critcore.campaign.campaign", "Campaign"),
+}
+__all__ += list(_DRIVERS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DRIVERS:
+        from importlib import import_module
+
+        module, attr = _DRIVERS[name]
+        value = getattr(import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'critcore.testing' has no attribute {name!r}")
+
 
 # --- a registry holding just the plugin -------------------------------------------------------
 
 
 def system_info(plugin: Any) -> SystemInfo:
-    """The :class:`~critcore.engine.model.SystemInfo` a system plugin describes itself with (its
+    """The :class:`~critcore.model.SystemInfo` a system plugin describes itself with (its
     ``critcore_system`` hook), after pluggy has checked the plugin's hooks."""
     pm = _plugin_manager(plugin)
     info: SystemInfo | None = pm.hook.critcore_system()  # pluggy's hook calls return Any
@@ -83,7 +123,7 @@ def _rule_items(rules: Rules) -> list[tuple[str, Any]]:
         if isinstance(obj, str):
             out.append((obj, None))
             continue
-        from critcore.engine.loader import rule_info
+        from critcore.stages.loader import rule_info
 
         info = rule_info(obj)
         out.append((info.name if info is not None and info.name else f"rule-{i + 1}", obj))
@@ -94,7 +134,7 @@ def registry(plugin: Any, rules: Rules = ()) -> Registry:
     """A registry holding only ``plugin`` (under the name its ``critcore_system`` gives) and the
     rule plugins in ``rules`` (a mapping name -> plugin, or a list of plugins whose ``critcore_rule``
     names them and of TOML rule files' paths): what is installed beside it does not matter."""
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     return Registry.installed(extra_systems={system_info(plugin).name: plugin},
                               extra_rules={name: obj for name, obj in _rule_items(rules) if obj is not None},
@@ -105,7 +145,7 @@ def run(plugin: Any, procedure: str, dice: str | Sequence[int] | None = None, *,
         target: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None, rules: Rules = (),
         seed: int | str | None = None, all_dice_used: bool = True, **params: Any) -> Outcome:
     """Run ``procedure`` of the system ``plugin`` with scripted ``dice`` (``"20,6,8"`` or a list of
-    faces, in the order they are rolled) and return the :class:`~critcore.engine.model.Outcome`.
+    faces, in the order they are rolled) and return the :class:`~critcore.model.Outcome`.
 
     ``params`` are the procedure's parameters; ``rules`` rule plugins enabled for the run (see
     :func:`registry`); the procedure's verb (resolve or treat) is the one it declares. With
@@ -202,9 +242,9 @@ def _name(plugin: Any) -> str:
 
 def _plugin_manager(plugin: Any) -> Any:
     """A plugin manager holding ``plugin`` alone, registered and checked as critcore does
-    (:func:`critcore.engine.loader._register`); a plugin pluggy refuses is an AssertionError."""
+    (:func:`critcore.stages.loader._register`); a plugin pluggy refuses is an AssertionError."""
     from critcore.errors import PluginError
-    from critcore.engine.loader import RULES_GROUP, SYSTEMS_GROUP, PluginSpec, _register, new_plugin_manager
+    from critcore.stages.loader import RULES_GROUP, SYSTEMS_GROUP, PluginSpec, _register, new_plugin_manager
 
     group = SYSTEMS_GROUP if hasattr(plugin, "critcore_system") else RULES_GROUP
     pm = new_plugin_manager()
@@ -236,7 +276,7 @@ def check_hooks_documented(plugin: Any = None, doc: str | Path | None = None) ->
 
     Without ``plugin`` every hook critcore specifies is held to ``doc``. Returns the hooks checked.
     """
-    from critcore.engine import hookspecs
+    from critcore.stages import hookspecs
 
     names = hooks_of(plugin) if plugin is not None else sorted(n for n in dir(hookspecs) if n.startswith("critcore_"))
     if doc is not None:
@@ -448,7 +488,7 @@ def check_edited_state(system: Any, state: Any, procedure: str, params: Mapping[
     ``hypothesis.event``).
     """
     from critcore.errors import InputError, StateError
-    from critcore.engine.model import thaw
+    from critcore.model import thaw
 
     engine = system if hasattr(system, "check_target") else _engine(system, options, rules)
     try:

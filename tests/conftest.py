@@ -13,7 +13,7 @@ if HERE not in sys.path:
 @pytest.fixture
 def registry():
     """A registry holding only the fake system (no installed plugins)."""
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
     import fakesystem
 
     return Registry.installed(extra_systems={"fake": fakesystem}, discover=False)
@@ -33,12 +33,12 @@ def isolated_config(tmp_path, monkeypatch):
 def writable_cache(tmp_path, monkeypatch):
     """critcore's cache folder in tmp_path, with writes on (as the ``crit`` command has them):
     the folder, or a skip where the platform's cache folder does not follow XDG_CACHE_HOME."""
-    from critcore.tables import resources
+    from critcore._speed import diskcache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("CRITCORE_CACHE", "1")
-    monkeypatch.setattr(resources, "_WRITES", [True])
-    folder = resources.cache_dir()
+    monkeypatch.setattr(diskcache, "_WRITES", [True])
+    folder = diskcache.cache_dir()
     if folder is None or not folder.startswith(str(tmp_path)):
         pytest.skip("this platform's cache folder does not follow XDG_CACHE_HOME")
     return folder

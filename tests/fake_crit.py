@@ -9,7 +9,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fakesystem  # noqa: E402
 
 from critcore.cli.main import cli  # noqa: E402
-from critcore.engine.loader import Registry  # noqa: E402
+from critcore.stages.loader import Registry  # noqa: E402
 
 
 def main() -> int:

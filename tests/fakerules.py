@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from critcore import hookimpl
-from critcore.engine.model import Determination
-from critcore.engine.loader import RuleInfo
+from critcore.model import Determination
+from critcore.stages.loader import RuleInfo
 
 
 class KeenEdge:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from critcore import hookimpl
 from critcore.dice.dice import parse
 from critcore.errors import ParamError
-from critcore.engine.hookspecs import RollLookup
-from critcore.engine.model import Applied, Data, Determination, Event, Location, Option, Param, Procedure, SystemInfo
+from critcore.stages.hookspecs import RollLookup
+from critcore.model import Applied, Data, Determination, Event, Location, Option, Param, Procedure, SystemInfo
 
 INFO = SystemInfo(
     name="fake",
@@ -160,9 +160,17 @@ def critcore_read_target(path, text):
 
 
 @hookimpl
+def critcore_write_target(path, state):
+    """The fake game's own format written back ('hp: N'), so the core's tests cover the hook."""
+    if not path.endswith(".fake"):
+        return None
+    return f"hp: {state.get('hp', 0)}\n"
+
+
+@hookimpl
 def critcore_examples():
     """One example character, as `crit examples` writes it."""
-    from critcore.engine.examples import Example
+    from critcore.stages.examples import Example
 
     return [Example("hero.json", '{"hp": 12}\n', "a fake hero with 12 hp")]
 

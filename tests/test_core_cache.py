@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from critcore._speed import diskcache
 from critcore.tables import resources
 
 TABLE = 'id = "t"\ntitle = "T"\ndice = "1d6"\n\n[[row]]\nroll = "1-6"\nid = "all"\ntext = "Anything."\nmultiplier = 2\n'
@@ -20,9 +21,9 @@ def cache(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
     monkeypatch.delenv("CRITCORE_CACHE", raising=False)
-    resources.cache_writes(True)
+    diskcache.cache_writes(True)
     yield folder / "critcore"
-    resources.cache_writes(False)
+    diskcache.cache_writes(False)
 
 
 def table_file(tmp_path):
@@ -37,17 +38,17 @@ def entries(folder):
 
 @pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the Linux/XDG folder")
 def test_the_cache_is_in_the_xdg_cache_folder(cache):
-    assert resources.cache_dir() == str(cache)
+    assert diskcache.cache_dir() == str(cache)
 
 
 def test_platform_folders(monkeypatch):
     monkeypatch.setattr(sys, "platform", "darwin")
-    assert resources.cache_dir() == os.path.join(os.path.expanduser("~"), "Library", "Caches", "critcore")
+    assert diskcache.cache_dir() == os.path.join(os.path.expanduser("~"), "Library", "Caches", "critcore")
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setenv("LOCALAPPDATA", "C:/Users/a/AppData/Local")
-    assert resources.cache_dir() == os.path.join("C:/Users/a/AppData/Local", "critcore", "Cache")
+    assert diskcache.cache_dir() == os.path.join("C:/Users/a/AppData/Local", "critcore", "Cache")
     monkeypatch.setenv("CRITCORE_CACHE", "0")
-    assert resources.cache_dir() is None
+    assert diskcache.cache_dir() is None
 
 
 def test_an_entry_is_written_and_used(cache, tmp_path):
@@ -85,7 +86,7 @@ def test_an_entry_for_other_content_with_the_same_time_and_size_is_not_used(cach
 def test_the_python_api_writes_no_cache_unless_asked(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("CRITCORE_CACHE", raising=False)
-    resources.cache_writes(False)
+    diskcache.cache_writes(False)
     path = table_file(tmp_path)
     resources.load_toml(path, "t.toml")
     assert entries(tmp_path / "cache" / "critcore") == []

@@ -11,7 +11,7 @@ import pytest
 
 from critcore.campaign.campaign import Campaign, find_campaign
 from critcore.errors import CampaignError, StateError, UnknownNameError
-from critcore.engine.loader import Registry
+from critcore.stages.loader import Registry
 
 
 @pytest.fixture
@@ -309,7 +309,7 @@ def test_outcome_json_does_not_import_dataclasses():
     import sys
 
     code = ("import sys\n"
-            "from critcore.engine.model import Applied, Data, Determination, Location, Outcome\n"
+            "from critcore.model import Applied, Data, Determination, Location, Outcome\n"
             "o = Outcome('s', 'p', Data(), (), (), determination=Determination('k', True, 'x'),\n"
             "            location=Location('torso', 'torso'), applied=Applied('hurt', ('HP 3 -> 1',)))\n"
             "d = o.to_dict()\n"
@@ -326,7 +326,7 @@ def test_outcome_json_of_a_plugins_dataclass_stage_result_keeps_its_own_fields()
     its own ones too, as before."""
     import dataclasses
 
-    from critcore.engine.model import Data, Determination, Outcome
+    from critcore.model import Data, Determination, Outcome
 
     @dataclasses.dataclass(frozen=True)
     class Tagged(Determination):

@@ -127,7 +127,7 @@ def test_examples_that_share_a_name_add_nothing(invoke, isolated_config, monkeyp
     is added, so the campaign is left as it was."""
     import fakesystem
     from critcore import hookimpl
-    from critcore.engine.examples import Example
+    from critcore.stages.examples import Example
 
     @hookimpl
     def critcore_examples():
@@ -159,7 +159,7 @@ def crit_process(*args, show_modules=False):
         f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
         "import fakesystem\n"
         "from critcore.cli import main as cli\n"
-        "from critcore.engine.loader import Registry\n"
+        "from critcore.stages.loader import Registry\n"
         "registry = Registry.installed(extra_systems={'fake': fakesystem}, discover=False)\n"
         "cli.cli = functools.partial(cli.cli, obj=registry)\n"
         "sys.argv = ['crit', *sys.argv[1:]]\n"

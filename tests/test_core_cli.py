@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from critcore.engine.loader import Registry
+from critcore.stages.loader import Registry
 
 
 def test_systems_with_nothing_installed_says_how_to_install(invoke):

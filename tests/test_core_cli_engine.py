@@ -84,7 +84,7 @@ def test_the_loaded_plugin_manager_goes_to_the_engine_it_is_handed_to(registry, 
     engine it is handed to, unless a rule plugin joins; an engine given none loads its own."""
     import fakerules
     from critcore.engine.runner import Engine, load_system
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     pm, info = load_system("fake", registry)
     given, own = Engine("fake", registry=registry, plugin_manager=pm), Engine("fake", registry=registry)

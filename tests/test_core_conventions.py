@@ -16,7 +16,7 @@ from click.shell_completion import ShellComplete
 from critcore.cli.main import cli
 from critcore.cli.procedures import param_option
 from critcore.config.settings import find_project_file, load_config
-from critcore.engine.model import Param
+from critcore.model import Param
 
 ROOT = Path(__file__).resolve().parents[1]
 

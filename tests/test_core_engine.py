@@ -6,8 +6,8 @@ import pytest
 
 from critcore.engine.runner import Engine
 from critcore.errors import ConfigError, ParamError, UnknownNameError
-from critcore.engine.model import Outcome
-from critcore.engine.loader import Registry
+from critcore.model import Outcome
+from critcore.stages.loader import Registry
 import fakerules
 import fakesystem
 

@@ -9,7 +9,7 @@ import pytest
 
 from critcore.engine.runner import Engine
 from critcore.report.export import csv_text, foundry_formula, foundry_id, foundry_table, roll20_table, runs
-from critcore.engine.loader import Registry
+from critcore.stages.loader import Registry
 
 
 def _all_tables():

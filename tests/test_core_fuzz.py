@@ -36,8 +36,9 @@ from click.testing import CliRunner  # noqa: E402
 import fakesystem  # noqa: E402
 from critcore import testing  # noqa: E402
 from critcore.cli.main import cli  # noqa: E402
-from critcore.engine.runner import Engine, param_range  # noqa: E402
-from critcore.engine.loader import Registry  # noqa: E402
+from critcore.engine.runner import Engine
+from critcore.engine.params import param_range  # noqa: E402
+from critcore.stages.loader import Registry  # noqa: E402
 
 LONG_RUN = "CRITCORE_FUZZ_EXAMPLES" in os.environ
 EXAMPLES = int(os.environ.get("CRITCORE_FUZZ_EXAMPLES", "25"))

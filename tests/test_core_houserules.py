@@ -157,7 +157,7 @@ def test_same_rule_plugin_enabled_twice_counts_once():
     import fakerules
     import fakesystem
 
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     reg = Registry.installed(extra_systems={"fake": fakesystem}, extra_rules={"brutal": fakerules.Brutal()}, discover=False)
     out = Engine("fake", rules=["brutal", "brutal"], registry=reg).run("attack", {}, dice="20,1,3")
@@ -207,7 +207,7 @@ def test_crit_systems_shows_rule_summaries_and_json_rules(invoke):
     import fakerules
     import fakesystem
 
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     reg = Registry.installed(extra_systems={"fake": fakesystem},
                              extra_rules={"keen-edge": fakerules.KeenEdge(), "other": fakerules.OtherGame()},
@@ -254,7 +254,7 @@ def test_a_table_file_changed_on_disk_is_read_again(tmp_path, monkeypatch):
     import fakesystem
     from dataclasses import replace
 
-    from critcore.engine.loader import Registry, hookimpl
+    from critcore.stages.loader import Registry, hookimpl
 
     folder = tmp_path / "shared_tables_pkg"
     folder.mkdir()

@@ -16,10 +16,10 @@ from pathlib import Path
 CORE = Path(__file__).resolve().parent.parent / "critcore"
 
 
-def _modules() -> dict[str, Path]:
+def _modules(root: Path = CORE) -> dict[str, Path]:
     found = {}
-    for path in CORE.rglob("*.py"):
-        parts = list(path.relative_to(CORE.parent).with_suffix("").parts)
+    for path in root.rglob("*.py"):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
         found[".".join(parts)] = path
@@ -91,10 +91,26 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
-    known = _modules()
-    del known["critcore"]
+def import_graph(root: Path = CORE) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports (``root`` is a package folder)."""
+    known = _modules(root)
+    del known[root.name]
     return {name: _imports(name, path, known) for name, path in known.items()}
+
+
+PLUGINS = CORE.parent / "plugins"
+
+
+def test_no_plugin_has_import_cycles():
+    """Every plugin package under plugins/ (its src/), counted the same way: BattleTech's
+    importer (units, mtf, the catalog) goes one way, parse -> classify -> unit (issue 24)."""
+    packages = sorted(p.parent for p in PLUGINS.glob("*/src/*/__init__.py"))
+    if not packages:
+        import pytest
+
+        pytest.skip("no plugin sources beside the core (an installed core alone)")
+    found = {pkg.name: _cycles(import_graph(pkg)) for pkg in packages}
+    assert found == {pkg.name: [] for pkg in packages}
 
 
 def test_the_core_has_no_import_cycles():
@@ -114,7 +130,7 @@ def test_the_walk_sees_lazy_and_type_only_imports():
     graph = import_graph()
     assert "critcore.dice.dice" in graph["critcore.chance.enumeration"]
     assert "critcore.chance.enumeration" not in graph["critcore.dice.dice"]
-    assert "critcore.engine.runner" not in graph["critcore.engine.hookspecs"]
-    assert "critcore.engine.context" in graph["critcore.engine.hookspecs"]  # under TYPE_CHECKING, and counted
+    assert "critcore.engine.runner" not in graph["critcore.stages.hookspecs"]
+    assert "critcore.stages.context" in graph["critcore.stages.hookspecs"]  # under TYPE_CHECKING, and counted
     assert "critcore.tables.resources" in graph["critcore.tables.tableset"]  # lazy, inside functions
     assert "critcore.tables.tableset" not in graph["critcore.tables.resources"]

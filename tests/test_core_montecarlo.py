@@ -9,11 +9,12 @@ import pytest
 
 import critcore.chance.montecarlo as mc
 from critcore import hookimpl
-from critcore.engine.context import Context
-from critcore.engine.runner import Engine, check_params
-from critcore.engine.model import Applied, Determination, Location, Procedure, SystemInfo, freeze
+from critcore.stages.context import Context
+from critcore.engine.runner import Engine
+from critcore.engine.params import check_params
+from critcore.model import Applied, Determination, Location, Procedure, SystemInfo, freeze
 from critcore.chance.montecarlo import SamplingDice, simulate
-from critcore.engine.loader import Registry
+from critcore.stages.loader import Registry
 
 
 def every_time(engine: Engine, procedure: str, params: dict[str, Any], n: int, seed: Any,
@@ -157,7 +158,7 @@ def test_a_lookup_is_not_used_when_a_house_rule_wraps_determine():
     import fakesystem
     from critcore.chance import montecarlo
     from critcore.dice.dice import RandomRoller, parse
-    from critcore.engine.hookspecs import RollLookup
+    from critcore.stages.hookspecs import RollLookup
 
     class Says:
         @hookimpl

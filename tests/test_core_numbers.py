@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from critcore.engine.runner import UNDECLARED_LIMIT, coerce_param, describe_range
+from critcore.engine.params import UNDECLARED_LIMIT, coerce_param, describe_range
 from critcore.errors import ParamError
-from critcore.engine.model import Param
+from critcore.model import Param
 
 REAL = Param("divisor", "float", min=0.1, max=100)
 WHOLE = Param("dr", "int", min=0, max=10_000)

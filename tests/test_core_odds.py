@@ -91,8 +91,8 @@ def test_simulation_calls_rollless_stages_once_per_determination():
     """A system whose later stages roll nothing: they run once per distinct determination, and
     the counts still follow the determine roll (1d6: 1-2 low, 3-6 high)."""
     from critcore import hookimpl
-    from critcore.engine.model import Applied, Determination, Location, Procedure, SystemInfo
-    from critcore.engine.loader import Registry
+    from critcore.model import Applied, Determination, Location, Procedure, SystemInfo
+    from critcore.stages.loader import Registry
 
     low, high = Determination("low", False, "low"), Determination("high", False, "high")
     calls = []

@@ -46,8 +46,8 @@ def test_simulated_events_agree_with_the_exact_ones_within_their_interval(regist
 def test_a_rule_plugin_may_add_events():
     """RuleInfo(events=...) adds the rule's events after the system's."""
     from critcore import hookimpl
-    from critcore.engine.model import Event
-    from critcore.engine.loader import RuleInfo
+    from critcore.model import Event
+    from critcore.stages.loader import RuleInfo
 
     class Lucky:
         @hookimpl
@@ -64,7 +64,7 @@ def test_a_rule_plugin_may_add_events():
             return det
 
     import fakesystem
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     reg = Registry.installed(extra_systems={"fake": fakesystem}, extra_rules={"lucky": Lucky()}, discover=False)
     odds = critcore.odds("fake", "attack", registry=reg, rules=["lucky"], ac=15)
@@ -89,7 +89,7 @@ def with_rules():
     import fakerules
     import fakesystem
     from critcore.cli.main import cli
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     reg = Registry.installed(extra_systems={"fake": fakesystem},
                              extra_rules={"keen-edge": fakerules.KeenEdge(), "brutal": fakerules.Brutal()},
@@ -151,7 +151,7 @@ def test_json_stores_each_stage_result_and_state_once(registry, tmp_path):
 
 def test_merge_patch():
     """RFC 7386: changed keys only, nested tables as patches, null for a removed key."""
-    from critcore.engine.model import freeze
+    from critcore.model import freeze
     from critcore.chance.view import merge_patch
 
     before = freeze({"a": 1, "b": {"c": 2, "d": 3}, "e": [1, 2], "gone": True})
@@ -261,7 +261,7 @@ def test_a_merge_patch_applied_to_the_input_gives_the_state_back():
     hypothesis = pytest.importorskip("hypothesis")
     from hypothesis import strategies as st
 
-    from critcore.engine.model import freeze, thaw
+    from critcore.model import freeze, thaw
     from critcore.chance.view import merge_patch
 
     leaves = st.one_of(st.integers(-5, 5), st.booleans(), st.text(max_size=3))

@@ -6,7 +6,7 @@ import pytest
 
 from critcore.engine.runner import Engine
 from critcore.errors import PluginError
-from critcore.engine.loader import Registry, scan_entry_points
+from critcore.stages.loader import Registry, scan_entry_points
 
 
 def make_dist(site, dist, version, group, name, value, module_source=None, module_name=None):
@@ -20,7 +20,7 @@ def make_dist(site, dist, version, group, name, value, module_source=None, modul
 
 GOOD_SYSTEM = '''
 from critcore import hookimpl
-from critcore.engine.model import SystemInfo, Procedure, Determination
+from critcore.model import SystemInfo, Procedure, Determination
 
 @hookimpl
 def critcore_system():
@@ -101,7 +101,7 @@ def test_plugin_that_does_not_describe_itself(site):
 
 def test_a_name_three_distributions_claim_names_all_three():
     """Duplicate names load none of the claimants, and the error names every distribution."""
-    from critcore.engine.loader import SYSTEMS_GROUP, PluginSpec, _claim
+    from critcore.stages.loader import SYSTEMS_GROUP, PluginSpec, _claim
 
     found: dict = {}
     for dist in ("one-dist", "two-dist", "three-dist"):

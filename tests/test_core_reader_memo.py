@@ -12,8 +12,8 @@ from typing import Any
 from critcore import hookimpl
 from critcore.campaign.campaign import Campaign
 from critcore.engine.runner import Engine
-from critcore.engine.model import Procedure, SystemInfo
-from critcore.engine.loader import Registry
+from critcore.model import Procedure, SystemInfo
+from critcore.stages.loader import Registry
 from critcore.targets.sessions import file_session
 
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from critcore.cli.main import cli
-from critcore.engine.model import Data, Determination, Outcome, Roll, Step
+from critcore.model import Data, Determination, Outcome, Roll, Step
 from critcore.report.render import duration, headline, render, roll_line
 from critcore.report.style import RESET, paint, use_color
 

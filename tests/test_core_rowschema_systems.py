@@ -15,7 +15,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from critcore.engine.loader import Registry  # noqa: E402
+from critcore.stages.loader import Registry  # noqa: E402
 
 REGISTRY = Registry.installed()
 SHIPPED = [s for s in ("gurps", "shadowrun2", "battletech") if s in REGISTRY.systems]
@@ -87,7 +87,7 @@ def test_every_shipped_table_declares_a_schema_for_each_effect_of_its_rows(syste
 def rewrites(draw: Any, table: Any) -> tuple[Any, dict[str, Any]]:
     """A row of ``table`` with one key set (to a value of its kind, a value seen elsewhere in the
     table, or anything), a key taken out, or another effect of the table."""
-    from critcore.engine.model import thaw
+    from critcore.model import thaw
 
     row = draw(st.sampled_from(table.rows))
     data = dict(thaw(row.data))
@@ -143,7 +143,7 @@ def test_a_rewritten_row_is_refused_at_load_or_resolves(system, name, folder, mo
 
     from critcore.cli.main import cli
     from critcore.engine.runner import Engine
-    from critcore.engine.model import thaw
+    from critcore.model import thaw
 
     monkeypatch.chdir(folder)
     monkeypatch.setenv("CRITCORE_CONFIG", "no-user-config.toml")

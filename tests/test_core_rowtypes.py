@@ -207,7 +207,7 @@ auto_if_open = false
 
 @pytest.fixture
 def shadowrun():
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     registry = Registry.installed()
     if "shadowrun2" not in registry.systems:
@@ -300,7 +300,7 @@ def test_a_house_rule_may_not_give_an_effect_a_row_type_no_table_reads_it_in(iso
     defense penalty): a rule moving it to the Critical Miss table as a lose-balance row would
     leave the engine without a key it needs, so it is refused at load."""
     from critcore.engine.runner import Engine
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     registry = Registry.installed()
     if "gurps" not in registry.systems:

@@ -10,7 +10,7 @@ import pytest
 from critcore import api, hookimpl
 from critcore.engine.runner import Engine
 from critcore.errors import PluginError
-from critcore.engine.loader import Registry, RuleInfo, rule_info
+from critcore.stages.loader import Registry, RuleInfo, rule_info
 
 
 class ForFake:

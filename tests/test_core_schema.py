@@ -20,9 +20,9 @@ import critcore
 from critcore import hookimpl
 from critcore.engine.runner import Engine
 from critcore.errors import PluginError, StateError
-from critcore.engine.model import Applied, Data, Procedure, SystemInfo, thaw
-from critcore.engine.loader import Registry
-from critcore.targets.schema import Schema, check_plain, path_text
+from critcore.model import Applied, Data, Procedure, SystemInfo, thaw
+from critcore.stages.loader import Registry
+from critcore.tables.schema import Schema, check_plain, path_text
 
 MECH_SCHEMA = {
     "format": 1,
@@ -201,27 +201,23 @@ def test_every_run_checks_its_target_first(walkers):
         critcore.simulate("fake", "rest", n=10, registry=walkers, target={"hp": math.nan})
 
 
-def test_a_target_the_engine_produced_is_not_checked_again(walkers, monkeypatch):
-    """An outcome's frozen target passed back in skips the walk; a new dict is walked."""
-    import critcore.engine.runner as engine_module
-    import critcore.targets.schema as schema
+def test_every_run_checks_the_target_it_is_handed(walkers, monkeypatch):
+    """No run skips the check for a target it has seen before (issue 24: nothing is decided by
+    passing the same object): an outcome's own frozen target passed back in is walked again,
+    and an edit made to it in between is caught."""
+    import critcore.tables.schema as schema
 
     engine = Engine("fake", registry=walkers)
     calls = []
     real = schema.check_target
-    monkeypatch.setattr(engine_module, "_SCHEMA_CHECK", [lambda *a: calls.append(1) or real(*a)])
+    monkeypatch.setattr(schema, "check_target", lambda *a: calls.append(1) or real(*a))
     first = engine.run("rest", dice="3", target={"hp": 4})
-    assert len(calls) == 1
     second = engine.run("rest", dice="2", target=first.target)
-    assert len(calls) == 1 and second.target["hp"] == 9
-    engine.run("rest", dice="2", target=thaw(second.target))
-    assert len(calls) == 2
-    from critcore.engine.model import freeze
-
-    mine = freeze({"hp": 5})  # a caller's own frozen state: checked once, then passed again for free
-    engine.run("rest", dice="1", target=mine)
-    engine.run("rest", dice="1", target=mine)
-    assert len(calls) == 3 and engine.check_target(mine) is mine
+    assert len(calls) == 2 and second.target["hp"] == 9
+    broken = thaw(second.target)
+    broken["hp"] = "nine"
+    with pytest.raises(StateError):
+        engine.run("rest", dice="2", target=broken)
 
 
 def test_the_cli_refuses_a_bad_target_in_one_line_exit_2_and_changes_nothing(walkers, tmp_path):
@@ -306,7 +302,7 @@ def test_text_and_true_false_fields_keep_their_required_and_nullable_rules():
 import hypothesis  # noqa: E402
 import hypothesis.strategies as st  # noqa: E402
 
-from critcore.engine.model import freeze  # noqa: E402
+from critcore.model import freeze  # noqa: E402
 
 JSONISH = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(min_value=-(10**20), max_value=10**20),
@@ -355,7 +351,7 @@ def test_a_broken_other_system_does_not_turn_a_refused_target_into_a_traceback()
     from critcore import hookimpl
     from critcore.engine.runner import Engine
     from critcore.errors import StateError
-    from critcore.engine.loader import Registry
+    from critcore.stages.loader import Registry
 
     broken = types.SimpleNamespace()
 

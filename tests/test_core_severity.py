@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from critcore.cli.main import cli
-from critcore.engine.model import SEVERITIES, Applied, Data, Determination, Outcome, Step
+from critcore.model import SEVERITIES, Applied, Data, Determination, Outcome, Step
 from critcore.report.severity import assess, rank
 from critcore.report.style import STYLES
 

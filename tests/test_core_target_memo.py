@@ -1,4 +1,4 @@
-"""The per-target memo (critcore.engine.targetmemo, docs/hooks.md): ``ctx.memo`` is one dict per target
+"""The per-target memo (critcore.stages.targetmemo, docs/hooks.md): ``ctx.memo`` is one dict per target
 object, owned by the engine, for a system that declares ``SystemInfo.target_memo``; it is dropped
 as soon as a run is handed another target, unless a stage handed it on to that target."""
 
@@ -11,9 +11,9 @@ import pytest
 from critcore import hookimpl
 from critcore.dice.dice import RandomRoller
 from critcore.engine.runner import Engine
-from critcore.engine.model import Applied, Data, Determination, Procedure, SystemInfo
-from critcore.engine.loader import Registry
-from critcore.engine.targetmemo import TargetMemo
+from critcore.model import Applied, Data, Determination, Procedure, SystemInfo
+from critcore.stages.loader import Registry
+from critcore.stages.targetmemo import TargetMemo
 
 
 class MemoSystem:

@@ -14,7 +14,7 @@ import pytest
 import fakerules
 import fakesystem
 from critcore import hookimpl, testing
-from critcore.engine.model import Determination
+from critcore.model import Determination
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "hooks.md"
 
@@ -219,7 +219,7 @@ class CoarseKey:
 
     @hookimpl(tryfirst=True)
     def critcore_locate(self, ctx, determination):
-        from critcore.engine.model import Location
+        from critcore.model import Location
 
         if determination is None or determination.final:
             return None
@@ -291,7 +291,7 @@ def test_a_procedure_refusing_in_two_lines_fails_the_check():
 
 
 def test_a_procedure_leaving_a_state_its_schema_refuses_fails_the_check():
-    from critcore.engine.model import Applied
+    from critcore.model import Applied
 
     def treat(ctx):
         return Applied("rested", (), dict(ctx.target, hp=None))

@@ -40,13 +40,13 @@ def test_core_types_api_results_are_the_result_classes_under_mypy_strict(tmp_pat
     revealed = [line.split('Revealed type is "', 1)[1].rstrip('"') for line in out.splitlines()
                 if "Revealed type is" in line]
     assert revealed == [
-        "critcore.engine.model.Outcome",
-        "critcore.engine.model.Outcome",
+        "critcore.model.Outcome",
+        "critcore.model.Outcome",
         "critcore.chance.exact.Odds",
         "fractions.Fraction",
         "critcore.chance.montecarlo.Simulation",
-        "critcore.engine.model.Determination | None",
-        "critcore.engine.model.Outcome",
+        "critcore.model.Determination | None",
+        "critcore.model.Outcome",
     ], out + err
     assert "error:" not in out, out
     assert status == 0, out + err

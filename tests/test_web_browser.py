@@ -19,7 +19,7 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
 from critcore.campaign.campaign import Campaign  # noqa: E402
-from critcore.engine.loader import Registry  # noqa: E402
+from critcore.stages.loader import Registry  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FOR_DOCS = {"03-critical-resolved.png", "05-shadowrun-wound.png", "06-players-view.png", "07-odds-chart.png",

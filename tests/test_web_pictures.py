@@ -57,7 +57,7 @@ class _Hook:
 
 class _Engine:
     def __init__(self, hook):
-        from critcore.engine.model import SystemInfo
+        from critcore.model import SystemInfo
 
         self.pm = type("PM", (), {"hook": hook})()
         self.options = {}

@@ -1,7 +1,7 @@
 """Dataclasses made cheaply: :func:`record` and :func:`record_field`.
 
 ``@dataclass`` compiles the six methods it adds from source text, about 1 ms a class on Python
-3.11 at every start-up; the model classes (:mod:`critcore.engine.model`) and the systems' own small
+3.11 at every start-up; the model classes (:mod:`critcore.model`) and the systems' own small
 classes use :func:`record` instead, which builds ``__eq__``, ``__hash__``, ``__repr__`` and the
 frozen ``__setattr__``/``__delattr__`` from closures and compiles only ``__init__``, the first
 time the class is instantiated. It lives apart from the model so the model module holds only
@@ -310,9 +310,9 @@ def _init_source(cls: type, declared: list[_Field], prefix: str, env: dict[str, 
 
 
 def _compiled(source: str, first: type) -> Any:
-    """``compile(source)``, kept in the cache folder between commands (:func:`critcore.tables.resources.cached`,
+    """``compile(source)``, kept in the cache folder between commands (:func:`critcore._speed.diskcache.cached`,
     one entry per distinct batch, named and checked by the source's hash)."""
-    from critcore.tables.resources import cached, digest
+    from critcore._speed.diskcache import cached, digest
 
     filename = f"<records from {first.__module__}.{first.__qualname__}>"
     key = digest(source.encode("utf-8"))  # the batch differs by command (which modules it imported)

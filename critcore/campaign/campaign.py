@@ -22,15 +22,15 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from critcore.errors import CampaignError, InputError, StateError
-from critcore.engine.model import thaw
+from critcore.model import thaw
 from critcore._speed.records import record
 from critcore.campaign.store import CHANGES, LogEntry, Store, TargetRow, Transaction
 
 if TYPE_CHECKING:
     from critcore.dice.dice import Roller
     from critcore.engine.runner import Engine
-    from critcore.engine.model import Data, Outcome
-    from critcore.engine.loader import Registry
+    from critcore.model import Data, Outcome
+    from critcore.stages.loader import Registry
 
 CAMPAIGN_FILE = "critcore.db"
 NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"  # compiled when a name is checked (adding), not at import
@@ -170,7 +170,7 @@ class Campaign:
     @property
     def registry(self) -> Registry:
         if self._registry is None:
-            from critcore.engine.loader import Registry
+            from critcore.stages.loader import Registry
 
             self._registry = Registry.installed()
         return self._registry
@@ -203,7 +203,7 @@ class Campaign:
                 raise CampaignError(f"{rule}: house-rule file not found")
             rule = os.path.abspath(rule)
         elif rule not in self.registry.rules:
-            from critcore.engine.loader import unknown_message
+            from critcore.stages.loader import unknown_message
 
             raise CampaignError(unknown_message("house rule", rule, self.registry.rules))
         self._settings("rules", lambda rules: rules if rule in rules else [*rules, rule], [], f"enabled {rule}")
@@ -216,7 +216,8 @@ class Campaign:
 
     def set_option(self, system: str, name: str, value: Any) -> None:
         """Set one option of one system for the campaign (checked against the system's options)."""
-        from critcore.engine.runner import Engine, check_options
+        from critcore.engine.runner import Engine
+        from critcore.engine.params import check_options
 
         info = Engine(system, registry=self.registry).info
         checked = check_options(info, {name: value}, where=f"{self.path}: [{system}]")[name]
@@ -256,7 +257,7 @@ class Campaign:
         row = tx.target(name)
         if row is None:
             names = [t.name for t in tx.targets()]
-            from critcore.engine.loader import did_you_mean
+            from critcore.stages.loader import did_you_mean
 
             known = f" (targets: {', '.join(names[:12])}{', ...' if len(names) > 12 else ''})" if names else \
                 " (it has no targets yet: add one with crit campaign add SYSTEM NAME FILE)"
@@ -463,16 +464,24 @@ class Campaign:
             return tx.entry(entry_id)
 
     def export(self, name: str, path: str, *, overwrite: bool = False) -> str:
-        """Write the target's current state to a ``.json`` or ``.toml`` file."""
+        """Write the target's current state to a ``.json`` or ``.toml`` file, or a file in a
+        format of its system's own (``SystemInfo.writes``, written by ``critcore_write_target``)."""
         from critcore.targets.state import check_writable, dumps, write_atomic
 
+        engine = None
         if not path.lower().endswith((".json", ".toml")):
-            raise CampaignError(f"{path}: export to a .json or .toml file")
+            engine = self.engine(self.system_of(name))
+            if not engine.writes(path):
+                raise CampaignError(f"{path}: export to a .json or .toml file"
+                                    + (f" (or {', '.join(engine.info.writes)})" if engine.info.writes else ""))
         if os.path.exists(path) and not overwrite:
             raise CampaignError(f"{path}: exists already; choose another file or pass --overwrite")
         check_writable(path)
         state = self.state(name)
-        write_atomic(path, dumps(state, "toml" if path.lower().endswith(".toml") else "json"))
+        if engine is not None:
+            write_atomic(path, engine.write_target(path, state))
+        else:
+            write_atomic(path, dumps(state, "toml" if path.lower().endswith(".toml") else "json"))
         return path
 
 

@@ -91,13 +91,17 @@ _CHECK_KEYS = [False]  # while True, every remembered sub-enumeration is worked 
 def checking_keys() -> Iterator[None]:
     """Within this block, a sub-enumeration found under its ``key`` is enumerated again and
     must give the same answer (slow: for tests). A plugin whose key leaves out something its
-    function depends on gets a :class:`~critcore.errors.PluginError` naming the label."""
+    function depends on gets a :class:`~critcore.errors.PluginError` naming the label. The block
+    starts and ends with no sub-enumeration remembered, so what an earlier run remembered is
+    never taken for what this one checks."""
     before = _CHECK_KEYS[0]
     _CHECK_KEYS[0] = True
+    _UNTIL_CACHE.clear()
     try:
         yield
     finally:
         _CHECK_KEYS[0] = before
+        _UNTIL_CACHE.clear()
 
 
 def _same(label: str, key: Any, remembered: Any, fresh: Any) -> Any:

@@ -18,8 +18,10 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from critcore.chance.enumeration import EnumeratingRoller, add_to, enumerate_weights_within
-from critcore.engine.runner import Engine, check_params, direct_caller
-from critcore.engine.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags
+from critcore.engine.runner import Engine
+from critcore.engine.params import check_params
+from critcore._speed.stagecall import stage_function
+from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)
@@ -65,7 +67,7 @@ class Branch:
 
     def to_json(self) -> dict[str, Any]:
         """This outcome on its own (the odds JSON stores stage results once: see critcore.chance.view)."""
-        from critcore.engine.model import _stage_json
+        from critcore.model import _stage_json
 
         return {
             "probability": prob_json(self.probability),
@@ -285,16 +287,16 @@ def exact_odds(
     # never hashed again as whole tuples
     finals: list[tuple[tuple[Any, ...], int, int]] = []
     if proc.verb == "treat":
-        treat = direct_caller(hook.critcore_treat, ("ctx",))
+        treat = stage_function(hook.critcore_treat, ("ctx",))
         dist, rem = stage(treat)
         add_to(remainder, *rem)
         finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in dist.items())
     else:
-        determine = direct_caller(hook.critcore_determine, ("ctx",))
+        determine = stage_function(hook.critcore_determine, ("ctx",))
         callers = {
-            "locate": direct_caller(hook.critcore_locate, ("ctx", "determination")),
-            "effect": direct_caller(hook.critcore_effect, ("ctx", "determination", "location")),
-            "apply": direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
+            "locate": stage_function(hook.critcore_locate, ("ctx", "determination")),
+            "effect": stage_function(hook.critcore_effect, ("ctx", "determination", "location")),
+            "apply": stage_function(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
         }
         dets, rem = stage(determine)
         add_to(remainder, *rem)

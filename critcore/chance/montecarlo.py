@@ -32,15 +32,17 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 
 from critcore.chance import rolltree
 from critcore.dice.dice import DiceExpr, make_test, parse
-from critcore.engine.context import Context
-from critcore.engine.runner import Engine, check_params, direct_caller
+from critcore.stages.context import Context
+from critcore.engine.runner import Engine
+from critcore.engine.params import check_params
+from critcore._speed.stagecall import stage_function
 from critcore.chance.exact import LEVELS, Branch, Group, answered_levels, declared_events, group
-from critcore.engine.model import Data, Event, Roll, outcome_tags
+from critcore.model import Data, Event, Roll, outcome_tags
 from critcore.chance.probability import Z95 as Z95, wilson as wilson
 
 if TYPE_CHECKING:
     from critcore.dice.dice import Dice
-    from critcore.engine.hookspecs import RollLookup
+    from critcore.stages.hookspecs import RollLookup
 
 
 Table = tuple[Any, ...]
@@ -54,7 +56,7 @@ exact distribution (which for 20d1000 would take seconds to build, and for 200d1
 class SamplingDice:
     """A :class:`~critcore.dice.dice.Dice` look-alike for simulations: each roll is one random number
     that picks from a table of the roll's results laid out by their exact weights (216 entries
-    for 3d6), and no record is kept. Rolls are shared :class:`~critcore.engine.model.Roll` objects, one
+    for 3d6), and no record is kept. Rolls are shared :class:`~critcore.model.Roll` objects, one
     per result of a table, which lets the simulation recognise a roll by its identity."""
 
     __slots__ = ("_random", "_real_random", "_by_notation", "_tests", "_last", "rolls", "trail")
@@ -475,21 +477,21 @@ def simulate(
     ctx = engine.context(proc, checked, None, target, dice=cast("Dice", dice))
     hook = engine.pm.hook
     tally = _Tally(ctx, dice, (
-        direct_caller(hook.critcore_locate, ("ctx", "determination")),
-        direct_caller(hook.critcore_effect, ("ctx", "determination", "location")),
-        direct_caller(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
+        stage_function(hook.critcore_locate, ("ctx", "determination")),
+        stage_function(hook.critcore_effect, ("ctx", "determination", "location")),
+        stage_function(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
     ))
     step = max(1, min(n // 100, 50_000)) if progress is not None else n
     count: Callable[[int], None]
     if proc.verb == "treat":
-        treat = direct_caller(hook.critcore_treat, ("ctx",))
+        treat = stage_function(hook.critcore_treat, ("ctx",))
 
         def count(m: int) -> None:
             for _ in range(m):
                 tally.treated(treat(ctx))
                 del ctx.notes[:]
     else:
-        determine = direct_caller(hook.critcore_determine, ("ctx",))
+        determine = stage_function(hook.critcore_determine, ("ctx",))
         plain = _plain_determine(engine, ctx, dice) if n > 0 else None
         if plain is not None:
             table, answers = plain

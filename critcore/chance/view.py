@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
 from critcore.chance.probability import LEVELS, Z95, Group, prob_json, wilson
-from critcore.engine.model import Data, _stage_json, thaw
+from critcore.model import Data, _stage_json, thaw
 
 FORMAT = 2
 BAR_WIDTH = 30

@@ -2,5 +2,6 @@
 commands are built from what a system declares (``procedures``); ``campaign``, ``examples`` and
 ``serve`` load only when named. Errors become one line at this edge (``errors``).
 
-May import anything in critcore except ``critcore.web`` (``serve`` imports it when run).
+May import: anything in critcore but ``critcore.testing`` and ``critcore.plugin`` (``serve``
+imports ``critcore.web`` when it runs).
 """

@@ -81,7 +81,7 @@ def _blame_plugin(exc: BaseException) -> str | None:
     ctx = click.get_current_context(silent=True)
     if ctx is None:
         return None
-    from critcore.engine.loader import Registry, plugin_at_fault
+    from critcore.stages.loader import Registry, plugin_at_fault
 
     reg = ctx.find_root().obj
     return plugin_at_fault(exc, reg if isinstance(reg, Registry) else None)
@@ -91,7 +91,7 @@ def registry(ctx: click.Context) -> Any:
     """The plugins available to this invocation (``obj`` of the root context, for tests)."""
     root = ctx.find_root()
     if root.obj is None:
-        from critcore.engine.loader import Registry
+        from critcore.stages.loader import Registry
 
         root.obj = Registry.installed()
     return root.obj

@@ -21,7 +21,7 @@ def collect(ctx: click.Context, systems: tuple[str, ...]) -> list[tuple[str, Any
     """``(system, Example)`` for the named systems (all installed ones if none is named)."""
     from critcore.engine.runner import Engine
     from critcore.errors import InputError, PluginError
-    from critcore.engine.loader import unknown_message
+    from critcore.stages.loader import unknown_message
 
     reg = registry(ctx)
     names = list(systems) or sorted(reg.systems) + sorted(reg.rules)
@@ -39,7 +39,7 @@ def collect(ctx: click.Context, systems: tuple[str, ...]) -> list[tuple[str, Any
             if package is None or package in packages_seen:
                 continue
             packages_seen.add(package)
-            from critcore.engine.examples import package_examples
+            from critcore.stages.examples import package_examples
 
             examples = package_examples(package)
         for example in examples:

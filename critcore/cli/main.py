@@ -135,7 +135,7 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
     from critcore.config.settings import load_config
     from critcore.engine.runner import Engine
     from critcore.errors import UnknownNameError
-    from critcore.engine.loader import unknown_message
+    from critcore.stages.loader import unknown_message
 
     cfg = load_config(config)
     from critcore.config.settings import check_systems
@@ -200,7 +200,7 @@ def show(ctx: click.Context, system: str, target: str, campaign: str | None, jso
     import json
 
     from critcore.cli.procedures import _load
-    from critcore.engine.model import thaw
+    from critcore.model import thaw
 
     engine, (_, loaded) = _load(ctx, system, {"target": target, "campaign": campaign})
     state = loaded[0]
@@ -215,12 +215,12 @@ def show_lines(engine: Any, state: Any) -> list[str]:
     import json
 
     from critcore.dice.dice import RandomRoller
-    from critcore.engine.model import Procedure
+    from critcore.model import Procedure
 
     ctx_ = engine.context(Procedure("show", "show the target", verb="show"), engine.options, RandomRoller(0), state)
     lines = engine.pm.hook.critcore_show(ctx=ctx_)
     if lines is None:
-        from critcore.engine.model import thaw
+        from critcore.model import thaw
 
         return json.dumps(thaw(state), ensure_ascii=False, indent=2).splitlines()
     return list(lines)
@@ -245,7 +245,7 @@ def main() -> None:
 
     pause_gc()
     atexit.register(gc.freeze)
-    from critcore.tables.resources import cache_writes
+    from critcore._speed.diskcache import cache_writes
 
     cache_writes()  # the command keeps parsed tables in the cache; the Python API only reads it
     cli(prog_name="crit")

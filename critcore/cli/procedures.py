@@ -100,7 +100,7 @@ class CheckedParam(ParamType):
         self.name = param.type
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
-        from critcore.engine.runner import coerce_param
+        from critcore.engine.params import coerce_param
         from critcore.errors import ParamError
 
         try:
@@ -122,7 +122,7 @@ def param_option(param: Any) -> click.Option:
     if kind == "choice":
         ptype: Any = click.Choice(list(param.choices))
     elif kind in ("int", "float"):
-        from critcore.engine.runner import describe_range
+        from critcore.engine.params import describe_range
 
         help_text += f"  [range: {describe_range(param)}]"
         ptype = CheckedParam(param)
@@ -309,7 +309,7 @@ def print_outcome_json(outcome: Any, engine: Any, common: dict[str, Any], saved:
     import json
 
     if common["view"] == "player":
-        from critcore.engine.model import OUTCOME_FORMAT
+        from critcore.model import OUTCOME_FORMAT
         from critcore.report.render import render
 
         # the player's view carries only what the player's report says: no rolls, rows or state
@@ -506,7 +506,7 @@ class ProcedureGroup(Group):
         click.echo(ctx.get_help())
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        from critcore.engine.loader import unknown_message
+        from critcore.stages.loader import unknown_message
 
         info = self.info(ctx)
         proc = info.procedure(name)
@@ -550,7 +550,7 @@ class SystemsGroup(Group):
         return sorted(registry(ctx).systems)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        from critcore.engine.loader import unknown_message
+        from critcore.stages.loader import unknown_message
 
         reg = registry(ctx)
         if name not in reg.systems:

@@ -32,7 +32,7 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
     Needs the web extra: pip install ".[web]" from a checkout of critcore. See docs/web.md.
     """
     from critcore.cli.errors import resume_gc
-    from critcore.tables.resources import cache_writes
+    from critcore._speed.diskcache import cache_writes
 
     resume_gc()  # a server runs for hours
     # and keeps what it parsed in memory: it writes no cache entries, which would otherwise be one

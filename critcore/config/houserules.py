@@ -34,8 +34,8 @@ from typing import Any, Iterable
 from critcore.tables import rowschema
 from critcore.files import toml as _toml
 from critcore.errors import ConfigError, TableError, UnknownNameError
-from critcore.engine.model import Note, SystemInfo
-from critcore.engine.loader import did_you_mean
+from critcore.model import Note, SystemInfo
+from critcore.stages.loader import did_you_mean
 from critcore.tables.tableset import Row, Table, TableSet, check_cover, make_row, row_lines
 
 RULE_KEYS = {"system", "name", "summary", "overrides", "options", "tables"}

@@ -68,7 +68,7 @@ def read_config_file(path: str, config: Config) -> None:
 
     for key in data:
         if key not in TOP_KEYS:
-            from critcore.engine.loader import did_you_mean
+            from critcore.stages.loader import did_you_mean
 
             raise ConfigError(f"{at(key)}: unknown setting {key!r}{did_you_mean(key, TOP_KEYS)} "
                               f"(expected rules = [...] or [systems.NAME] sections)")
@@ -132,7 +132,7 @@ def check_systems(config: Config, known: Iterable[str]) -> None:
     for system in config.options:
         if system in known:
             continue
-        from critcore.engine.loader import did_you_mean
+        from critcore.stages.loader import did_you_mean
 
         where = _section_line(config.files, system)
         raise ConfigError(f"{where}: [systems.{system}]: no system named {system!r} is installed"

@@ -1,5 +1,5 @@
 """Dice: the notation (``2d6+1``, ``3d6``), rollers (random from a seed, faces typed in, a prompt
 roll by roll, scripted for tests) and ``Dice``, what a stage rolls with.
 
-May import: ``critcore.errors``, ``critcore.engine.model`` (a roll is recorded as a ``Roll``).
+May import: ``critcore.errors``, ``critcore.model``.
 """

@@ -26,7 +26,7 @@ from math import floor
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
 from critcore.errors import Aborted, DiceError
-from critcore.engine.model import Roll, record
+from critcore.model import Roll, record
 
 if TYPE_CHECKING:
     import _random
@@ -136,8 +136,44 @@ class DiceExpr:
         """Every distinct result with its exact probability, lowest result first."""
         return _expr_distribution(self)
 
+    # --- new expressions from this one: every part not named is kept (a x10 or /2 never vanishes)
+
+    def scaled(self, factor: int) -> DiceExpr:
+        """``factor`` times as many dice, the modifier, multiplier and divisor kept: a critical
+        that doubles the dice makes ``2d6+3`` into ``4d6+3`` and ``1d6x10`` into ``2d6x10``."""
+        return _checked(self, self.count * factor, self.plus, self.times, self.divide)
+
+    def with_dice(self, count: int) -> DiceExpr:
+        """The same expression on ``count`` dice."""
+        return _checked(self, count, self.plus, self.times, self.divide)
+
+    def plus_more(self, amount: int) -> DiceExpr:
+        """``amount`` added to the modifier (before the multiplier and divisor, as ``2d6+1x3`` reads)."""
+        return _checked(self, self.count, self.plus + amount, self.times, self.divide)
+
+    def multiplied(self, factor: int) -> DiceExpr:
+        """The whole result multiplied by ``factor``: ``1d6/2`` doubled is ``1d6x2/2``, which gives
+        twice what ``1d6/2`` gives, rounded as it is."""
+        return _checked(self, self.count, self.plus, self.times * factor, self.divide)
+
+    def divided(self, divisor: int) -> DiceExpr:
+        """The whole result divided by ``divisor``, rounded up like every division here."""
+        return _checked(self, self.count, self.plus, self.times, self.divide * divisor)
+
     def __str__(self) -> str:
         return self.notation
+
+
+def _checked(before: DiceExpr, count: int, plus: int, times: int, divide: int) -> DiceExpr:
+    """A new expression within the limits every parsed one keeps, else a :class:`DiceError`."""
+    made = f"{before.notation} changed to {count} dice, +{plus}, x{times}, /{divide}"
+    if not 1 <= count <= MAX_DICE:
+        raise DiceError(f"{made}: the number of dice must be 1 to {MAX_DICE}")
+    if abs(plus) > MAX_CONSTANT or not 1 <= times <= MAX_CONSTANT or not 1 <= divide <= MAX_CONSTANT:
+        raise DiceError(f"{made}: modifier, multiplier or divisor out of range")
+    if before.sides**count > 10**300 and count > 60:
+        raise DiceError(f"{made}: too many dice")
+    return DiceExpr(count, before.sides, plus, times, divide)
 
 
 @lru_cache(maxsize=None)

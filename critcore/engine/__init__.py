@@ -1,10 +1,7 @@
-"""The stage contract and the engine that runs it.
+"""The engine: a procedure's parameters checked against what the system declares (``params``),
+the stages called in order with their answers checked at the boundary (``runner``,
+``answers``).
 
-Holds the hook specifications (``hookspecs``), the frozen records passed between stages
-(``model``), what a stage is handed (``context``), how plugins are found and loaded from entry
-points (``loader``), the examples a plugin ships (``examples``) and the engine that checks a
-procedure's parameters and calls the stages in order (``runner``).
-
-May import: ``critcore.errors``, ``critcore._speed``, ``critcore.dice``, ``critcore.tables``,
-``critcore.files``, ``critcore.config`` (house rules are composed into an engine).
+May import: ``critcore.errors``, ``critcore._speed``, ``critcore.model``, ``critcore.dice``,
+``critcore.tables``, ``critcore.report``, ``critcore.stages``, ``critcore.config``.
 """

@@ -96,7 +96,7 @@ def foundry_table(table: Any, system: str, version: int = 13) -> dict[str, Any]:
     ``version`` (13: v13 and later, each result's ``name`` and ``description``; 12: the older
     ``text``). A lookup table keeps its numbered ranges (Foundry draws a given number with
     "Draw Specific Result"), is not shown as a roll in chat, and says so in its description."""
-    from critcore.engine.model import thaw
+    from critcore.model import thaw
 
     if version not in FOUNDRY_VERSIONS:
         from critcore.errors import InputError
@@ -201,7 +201,7 @@ def csv_text(tables: Sequence[Any]) -> str:
     import io
     import json
 
-    from critcore.engine.model import thaw
+    from critcore.model import thaw
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

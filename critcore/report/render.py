@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from critcore.engine.model import Effect, Outcome, Roll, thaw
+from critcore.model import Effect, Outcome, Roll, thaw
 
 STAGE_WORDS = {
     "determine": "Is it a critical?",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Sequence
 
-from critcore.engine.model import SEVERITIES, Outcome
+from critcore.model import SEVERITIES, Outcome
 
 
 class Change(NamedTuple):

@@ -2,7 +2,7 @@
 
 A table file declares, for each effect code its rows carry, the numbers and words a row of
 that effect holds (besides ``roll``, ``id``, ``effect`` and ``text``), in the form of
-:mod:`critcore.targets.schema` (the one target schemas use)::
+:mod:`critcore.tables.schema` (the one target schemas use)::
 
     [row_schema.effects.damage]                     # the rows whose effect = "damage"
     multiplier = { type = "int", min = 1, max = 100 }
@@ -68,13 +68,13 @@ from critcore.errors import PluginError, TableError
 ROW_SCHEMA_KEYS = frozenset({"effects", "types", "one_of", "together", "doc"})
 """The file (``row-types.toml``) in a system's tables folder that holds its named row types."""
 TYPES_FILE_KEYS = frozenset({"types", "doc"})
-DICE = "dice"  # the one type row schemas add to critcore.targets.schema's
+DICE = "dice"  # the one type row schemas add to critcore.tables.schema's
 EFFECT = "effect "  # the prefix of the named type each effect's own fields are compiled as
 
 
 def _types() -> type:
-    """The schema class rows are checked with: :class:`critcore.targets.schema.Schema` plus ``dice``."""
-    from critcore.targets.schema import LIMIT, Bad, Schema, show
+    """The schema class rows are checked with: :class:`critcore.tables.schema.Schema` plus ``dice``."""
+    from critcore.tables.schema import LIMIT, Bad, Schema, show
 
     class RowTypes(Schema):
         """Schema types, plus ``dice``: text critcore's dice read (``"2d6"``, ``"1d-3"``), whose
@@ -173,7 +173,7 @@ def row_fields(known: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
 
 def _row_type_error(known: Mapping[str, Any], name: Any, at: str, what: str) -> TableError:
     """``name`` names no row type: unknown (with a did-you-mean), or a type that is not a row."""
-    from critcore.targets.schema import did_you_mean
+    from critcore.tables.schema import did_you_mean
 
     rows = [n for n in known if row_fields(known, n) is not None]
     if isinstance(name, str) and name in known:
@@ -315,7 +315,7 @@ class RowSchema:
         ``where`` names the file (and the row's line); given the file's ``text`` and the row's
         ``line``, the error points at the line of the offending key instead.
         """
-        from critcore.targets.schema import Bad, Walk, path_text
+        from critcore.tables.schema import Bad, Walk, path_text
 
         checker = self.checkers.get(code)
         if checker is None:
@@ -439,7 +439,7 @@ def widen(table: Any, effects: Any, at: Callable[[str | None], str], system_read
                              f"{' or '.join(map(repr, uses)) or '(none: its effects list their own keys)'}, "
                              f"not {name!r}")
         if effect_codes and code not in effect_codes:
-            from critcore.targets.schema import did_you_mean
+            from critcore.tables.schema import did_you_mean
 
             raise TableError(f"{where}: {what}: unknown effect code {code!r}{did_you_mean(code, sorted(effect_codes))}"
                              f" (known: {', '.join(sorted(effect_codes))})")

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from critcore.errors import DiceError, TableError
-from critcore.engine.model import EMPTY, Data, Effect, record, record_field
+from critcore.model import EMPTY, Data, Effect, record, record_field
 
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _ID_CHARS = _ID_FIRST | frozenset("_.-")
@@ -65,7 +65,7 @@ class Row:
         return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
 
     def effect(self, table: str, roll: int | None = None, **extra: Any) -> Effect:
-        """This row as an :class:`~critcore.engine.model.Effect` (``extra`` adds or overrides numbers)."""
+        """This row as an :class:`~critcore.model.Effect` (``extra`` adds or overrides numbers)."""
         data = self.data.replace(**extra) if extra else self.data
         if self.changed_by:
             data = data.replace(changed_by=self.changed_by)
@@ -133,7 +133,7 @@ class Table:
         return self.lookup(roll.total).effect(self.id, roll.total, **extra)
 
     def to_json(self) -> dict[str, Any]:
-        from critcore.engine.model import thaw
+        from critcore.model import thaw
 
         return {
             "id": self.id,

@@ -2,5 +2,5 @@
 (``schema``), reading and saving target files (``state``), and a file's read-change-save session
 (``sessions``).
 
-May import: ``critcore.errors``, ``critcore.files``, ``critcore.engine.model``, ``critcore.tables``.
+May import: ``critcore.errors``, ``critcore.model``, ``critcore.files``.
 """

@@ -25,7 +25,8 @@ def campaign_name(target: str | None) -> str | None:
 class FileSession:
     """A target file read for one command; :meth:`commit` writes the new state back."""
 
-    def __init__(self, path: str, state: Any, dest: str | None, original: str | None) -> None:
+    def __init__(self, path: str, state: Any, dest: str | None, original: str | None, engine: Any = None) -> None:
+        self.engine = engine  # writes a system's own format (critcore_write_target)
         self.path = path
         self.where = path
         self.state = state
@@ -36,11 +37,13 @@ class FileSession:
         """Write the outcome's new state to the save destination (None if nothing is saved)."""
         if self.dest is None or outcome.target is None:
             return None
-        from critcore.engine.model import thaw
+        from critcore.model import thaw
         from critcore.targets.state import dumps, toml_keeping_layout, write_atomic
 
         state = thaw(outcome.target)
-        if self.dest.lower().endswith(".toml"):
+        if self.engine is not None and self.engine.writes(self.dest):
+            text = self.engine.write_target(self.dest, state)
+        elif self.dest.lower().endswith(".toml"):
             same_file = os.path.realpath(self.dest) == os.path.realpath(self.path)
             text = toml_keeping_layout(self.original, state) if same_file and self.original is not None \
                 else dumps(state, "toml")
@@ -66,7 +69,7 @@ def file_session(path: str, engine: Any, *, save: bool = False, save_to: str | N
         dest = save_to
         check_writable(dest)
     elif save:
-        dest = save_path(path)
+        dest = path if engine.writes(path) else save_path(path)
         check_writable(dest, source=path if os.path.realpath(dest) != os.path.realpath(path) else None)
     if dest is None:
         yield _read(path, engine, None)
@@ -102,4 +105,4 @@ def _read(path: str, engine: Any, dest: str | None) -> FileSession:
                 original = fh.read()
         except (OSError, UnicodeDecodeError):
             original = None
-    return FileSession(path, checked, dest, original)
+    return FileSession(path, checked, dest, original, engine)

@@ -12,4 +12,8 @@ program imports :func:`critcore.web.app.create_app` itself).
 - :mod:`critcore.web.security`: the token, the players' link, cross-site form protection,
   request size limits and allowed hosts.
 - :mod:`critcore.web.app`: the routes.
+
+May import: ``critcore.errors``, ``critcore.model``, ``critcore.files``, ``critcore.dice``,
+``critcore.targets``, ``critcore.report``, ``critcore.stages``, ``critcore.engine``,
+``critcore.chance``, ``critcore.campaign``, ``critcore.api``.
 """

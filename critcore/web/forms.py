@@ -23,7 +23,7 @@ def field(p: Any) -> dict[str, Any]:
                            "required": p.required, "default": "" if p.default in (None, False) else p.default,
                            "kind": p.type, "choices": list(p.choices), "suggest": list(getattr(p, "suggest", ()))}
     if p.type in ("int", "float"):
-        from critcore.engine.runner import describe_range
+        from critcore.engine.params import describe_range
 
         out["range"] = describe_range(p)
         out["min"] = "" if p.min is None else p.min

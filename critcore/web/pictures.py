@@ -122,7 +122,7 @@ def picture(engine: Any, state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The target's picture: the system's panels, else its ``critcore_show`` lines, else the
     state as data. A plugin failing to draw is said on the page (and the lines shown instead)."""
     from critcore.dice.dice import RandomRoller
-    from critcore.engine.model import Procedure
+    from critcore.model import Procedure
 
     ctx = engine.context(Procedure("show", "show the target", verb="show"), engine.options, RandomRoller(0), state)
     problem: list[dict[str, Any]] = []
@@ -212,7 +212,7 @@ def result_card(outcome: Any, pm: Any) -> dict[str, Any]:
     target (worst first; changes of no consequence are left for the details), the report's other
     lines (rolls and table rows, shown folded) and the players' report, and the parameters it ran
     with (the procedure's form shows them again)."""
-    from critcore.engine.model import thaw
+    from critcore.model import thaw
     from critcore.report.render import render
     from critcore.report.severity import assess
 

@@ -66,7 +66,7 @@ def check_fields(body: Any, allowed: Sequence[str], what: str) -> dict[str, Any]
         raise InputError(f"{what}: the request body must be a JSON object")
     unknown = [k for k in body if k not in allowed]
     if unknown:
-        from critcore.engine.loader import did_you_mean
+        from critcore.stages.loader import did_you_mean
 
         key = str(unknown[0])[:40]
         raise InputError(f"{what}: unknown field {key!r}{did_you_mean(key, allowed)} (fields: {', '.join(allowed)})")
@@ -104,7 +104,7 @@ def param_json(p: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"name": p.name, "flag": p.flag, "type": p.type, "help": p.help, "default": p.default,
                            "required": p.required, "choices": list(p.choices)}
     if p.type in ("int", "float"):
-        from critcore.engine.runner import describe_range
+        from critcore.engine.params import describe_range
 
         out.update(min=p.min, max=p.max, range=describe_range(p))
     if getattr(p, "suggest", ()):
@@ -119,7 +119,7 @@ class Service:
         from critcore.campaign.campaign import Campaign
 
         if registry is None:
-            from critcore.engine.loader import Registry
+            from critcore.stages.loader import Registry
 
             registry = Registry.installed()
         self.path = path
@@ -155,7 +155,7 @@ class Service:
         """The engine for a system with the campaign's house rules and options."""
         if system not in self.registry.systems:
             from critcore.errors import UnknownNameError
-            from critcore.engine.loader import unknown_message
+            from critcore.stages.loader import unknown_message
 
             raise UnknownNameError(unknown_message("system", system, self.registry.systems))
         return self.campaign().engine(system)
@@ -192,7 +192,7 @@ class Service:
         names = list(engine.tables.names())
         if name not in names:
             from critcore.errors import UnknownNameError
-            from critcore.engine.loader import unknown_message
+            from critcore.stages.loader import unknown_message
 
             raise UnknownNameError(unknown_message(f"{system} table", name, names))
         return engine.tables[name]
@@ -272,7 +272,7 @@ class Service:
 
     def _rendered(self, entry: Any, views: Sequence[str], explain: bool) -> dict[str, list[str]]:
         """A logged resolution's report in each view, in the CLI's words (from the log's record)."""
-        from critcore.engine.model import Outcome
+        from critcore.model import Outcome
         from critcore.report.render import render
 
         if not entry.outcome:
@@ -284,7 +284,7 @@ class Service:
     def _card_of(self, entry: Any) -> dict[str, Any] | None:
         """The result card of a logged resolution (see :func:`critcore.web.pictures.result_card`),
         with the procedure and parameters it ran with (the form shows them again)."""
-        from critcore.engine.model import Outcome
+        from critcore.model import Outcome
         from critcore.web.pictures import result_card
 
         if not entry.outcome or entry.system not in self.registry.systems:
@@ -362,7 +362,7 @@ class Service:
         proc = engine.info.procedure(name)
         if proc is None or (verb != "odds" and proc.verb != verb):
             from critcore.errors import UnknownNameError
-            from critcore.engine.loader import unknown_message
+            from critcore.stages.loader import unknown_message
 
             names = [p.name for p in engine.info.procedures if verb == "odds" or p.verb == verb]
             kind = f"{engine.info.name} {verb} procedure" if verb != "odds" else f"{engine.info.name} procedure"

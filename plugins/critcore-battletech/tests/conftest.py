@@ -55,13 +55,13 @@ def run(bt_registry: Any) -> Callable[..., Any]:
 
 
 def state(outcome: Any) -> dict[str, Any]:
-    from critcore.engine.model import thaw
+    from critcore.plugin import thaw
 
     return thaw(outcome.target)
 
 
 def derived(outcome: Any) -> dict[str, Any]:
-    from critcore.engine.model import thaw
+    from critcore.plugin import thaw
 
     return thaw(outcome.applied.data["derived"])
 

@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 import critcore_battletech.plugin as battletech
-from critcore.campaign.campaign import Campaign
-from critcore.cli.main import cli
-from critcore.engine.loader import Registry
+from critcore.testing import Campaign
+from critcore.testing import cli
+from critcore.testing import Registry
 
 REG = Registry.installed(extra_systems={"battletech": battletech}, discover=False)
 DICE = "5,5,3,2,1,4,3"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from critcore.cli.main import cli
+from critcore.testing import cli
 
 UNITS = Path(__file__).resolve().parent / "units"
 SAMPLES = Path(__file__).resolve().parents[3].parent / "shared" / "mtf-samples"
@@ -136,7 +136,7 @@ def test_worked_example_atlas(bt_registry, tmp_path):
 
 def test_entry_point_is_installed():
     """The installed distribution declares the battletech system entry point."""
-    from critcore.engine.loader import scan_entry_points
+    from critcore.testing import scan_entry_points
 
     spec = scan_entry_points(["critcore.systems"])["critcore.systems"]["battletech"]
     assert spec.value == "critcore_battletech.plugin" and spec.dist == "critcore-battletech"
@@ -149,7 +149,7 @@ def test_every_sample_takes_criticals_and_damage_everywhere(bt_registry, options
     """Every real sample 'Mech takes criticals and damage in every location (seeded dice) and the
     new state keeps the unit's shape; nothing raises."""
     pytest.importorskip("critcore_battletech.units")
-    from critcore.engine.runner import Engine
+    from critcore.testing import Engine
     from critcore_battletech.units import unit_from_mtf
 
     engine = Engine("battletech", registry=bt_registry, options=options)

@@ -22,8 +22,8 @@ hypothesis = pytest.importorskip("hypothesis")
 st = hypothesis.strategies
 
 from click.testing import CliRunner  # noqa: E402
-from critcore.cli.main import cli  # noqa: E402
-from critcore.engine.loader import Registry  # noqa: E402
+from critcore.testing import cli  # noqa: E402
+from critcore.testing import Registry  # noqa: E402
 
 import critcore_battletech.plugin as battletech  # noqa: E402
 

@@ -6,7 +6,7 @@ structure LA 8, LT 12, CT 16, LL 12, HD 3; XL engine (3 engine slots in each sid
 from __future__ import annotations
 
 import pytest
-from critcore.errors import ParamError
+from critcore.plugin import ParamError
 
 
 def test_armor_takes_damage_first(run, mech):

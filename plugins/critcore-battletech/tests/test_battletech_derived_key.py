@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from critcore.dice.dice import RandomRoller
-from critcore.engine.runner import Engine
-from critcore.engine.model import Data
+from critcore.testing import RandomRoller
+from critcore.testing import Engine
+from critcore.plugin import Data
 
 from critcore_battletech.derived import derive, read_key
 from critcore_battletech.unitmemo import KEY, UnitMemo

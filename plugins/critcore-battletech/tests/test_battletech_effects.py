@@ -292,7 +292,7 @@ def test_torso_twelve_is_three_criticals(run, bt, mech):
 def test_effect_numbers_come_from_the_table(bt_registry, tmp_path, mech):
     """The per-component numbers are table data: a house rule replacing the engine row changes
     the heat an engine hit adds."""
-    from critcore.engine.runner import Engine
+    from critcore.testing import Engine
 
     rule = tmp_path / "hot-engines.toml"
     rule.write_text('system = "battletech"\n\n[[tables.components.row]]\nroll = 3\nid = "engine"\n'

@@ -89,8 +89,8 @@ def test_simulated_events_fall_in_their_intervals(atlas):
 
 def test_the_atlas_left_torso_odds_json_is_at_most_2_mb(atlas):
     """Thousands of outcomes, each state stored once as its difference from the unit."""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
 
     odds = exact_odds(Engine("battletech"), "critical", {"location": "LT"}, target=atlas)
     text = json.dumps(odds.to_json(), ensure_ascii=False)

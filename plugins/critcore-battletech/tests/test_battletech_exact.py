@@ -11,7 +11,7 @@ import copy
 from fractions import Fraction
 from typing import Any
 
-from critcore.engine.model import freeze
+from critcore.plugin import freeze
 
 from critcore_battletech import criticals as C
 from critcore_battletech.unitview import Work
@@ -61,8 +61,8 @@ def test_real_dice_keep_the_hits_of_a_destroyed_location(run, mech):
 def test_exact_odds_forget_the_hits_of_a_destroyed_location(bt_registry, mech):
     """Under exact odds a destroyed left torso shows its slots as they were before the critical
     (what was hit in it no longer changes anything), its items disabled; the odds stay whole."""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
 
     odds = exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, mech)
     assert odds.remainder == 0 and sum((b.probability for b in odds.branches), Fraction(0)) == 1
@@ -78,9 +78,9 @@ def test_exact_odds_of_a_cascade_agree_with_simulation(bt_registry, mech):
     """A left-torso critical on Testmech can set off three bins in turn and destroy the 'Mech (its
     XL engine is lost with the torso): the exact chances of the torso lost and of the 'Mech
     destroyed lie within the 95% intervals of 4,000 seeded resolutions."""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
-    from critcore.chance.montecarlo import simulate
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
+    from critcore.testing import simulate
 
     engine = Engine("battletech", registry=bt_registry)
     odds = exact_odds(engine, "critical", {"location": "LT"}, mech)
@@ -97,9 +97,9 @@ def test_exact_odds_of_damage_that_sets_off_a_cascade(bt_registry, mech):
     """25 damage to the left torso (16 armor, then 9 of its 12 structure) calls for a check that
     can set off its bins in turn: the exact odds are whole, and the chance that the torso is lost
     lies within the 95% interval of 4,000 seeded resolutions."""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
-    from critcore.chance.montecarlo import simulate
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
+    from critcore.testing import simulate
 
     engine = Engine("battletech", registry=bt_registry)
     params = {"location": "LT", "amount": 25}
@@ -131,8 +131,8 @@ def test_an_ammunition_explosion_in_a_cascade_is_an_event_under_exact_odds(bt_re
     damage) and destroys the torso it is in. The ammunition-explosion event has that chance, the
     same as the torso lost: a bin whose own explosion destroys its location (which exact odds put
     back as it was) is still an explosion. (Exact odds once gave it 0.)"""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
 
     odds = exact_odds(Engine("battletech", registry=bt_registry), "damage", {"location": "LT", "amount": 27}, mech)
     expected = sum((Fraction(n, 36) * _one_or_more_bins(k) for n, k in ((9, 1), (5, 2), (1, 3))), Fraction(0))
@@ -164,7 +164,7 @@ def _lt_reach(mech: dict[str, Any]) -> C.Reach:
 
 
 def _tables() -> Any:
-    from critcore.engine.runner import Engine
+    from critcore.testing import Engine
 
     return Engine("battletech").tables
 
@@ -200,10 +200,10 @@ def test_odds_that_differ_from_the_slot_rolls_fail_the_check(bt_registry, mech, 
     compared with the enumeration of the rolls. Odds that put every critical on the first slot
     a roll can reach are caught, naming the label; the plugin's own odds pass."""
     import pytest
-    from critcore.engine.runner import Engine
-    from critcore.chance.enumeration import checking_keys
-    from critcore.errors import PluginError
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import checking_keys
+    from critcore.plugin import PluginError
+    from critcore.testing import exact_odds
 
     engine = Engine("battletech", registry=bt_registry)
     with checking_keys():
@@ -224,11 +224,10 @@ def test_the_cascade_key_is_checked_by_check_odds_agree(bt_registry, mech, monke
     explode for 12 and for 2 share it) is a PluginError naming the cascade, and the plugin's own
     key passes the same two runs."""
     import pytest
-    from critcore.chance import enumeration
-    from critcore.engine.runner import Engine
-    from critcore.chance.enumeration import checking_keys
-    from critcore.errors import PluginError
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import checking_keys
+    from critcore.plugin import PluginError
+    from critcore.testing import exact_odds
 
     from critcore_battletech.damage import Resolver
 
@@ -240,10 +239,8 @@ def test_the_cascade_key_is_checked_by_check_odds_agree(bt_registry, mech, monke
         for unit in (mech, weak):
             exact_odds(Engine("battletech", registry=bt_registry), "damage", params, unit)
 
-    monkeypatch.setattr(enumeration, "_UNTIL_CACHE", {})
     with checking_keys():
         both()
-    monkeypatch.setattr(enumeration, "_UNTIL_CACHE", {})
     monkeypatch.setattr(Resolver, "context_key", lambda self, what: (what,))
     with checking_keys(), pytest.raises(PluginError, match="cascade: the key"):
         both()
@@ -258,8 +255,8 @@ def test_real_dice_tell_the_cascade_and_exact_odds_leave_the_story_out(run, bt_r
     in order and keep the second check's rows (its Determining Critical Hits row and the SRM-6
     bin; the first bin's row is the effect stage's). Exact odds run the same code and leave the
     story out of every outcome, this one included: no changes, no rows."""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
 
     out = run("critical", "4,4,4,2,4,4,4,1", unit=mech, location="LT")
     told = out.applied.changes
@@ -284,11 +281,11 @@ def test_a_merge_that_forgets_what_the_cascade_reads_is_caught(bt_registry, mech
     2 structure, and its next check must not strike the same slots again) would give wrong odds;
     under checking_keys (check_odds_agree) it is a PluginError naming the cascade."""
     import pytest
-    from critcore.engine.runner import Engine
-    from critcore.chance.enumeration import checking_keys
-    from critcore.errors import PluginError
-    from critcore.chance.exact import exact_odds
-    from critcore.engine.model import Data
+    from critcore.testing import Engine
+    from critcore.testing import checking_keys
+    from critcore.plugin import PluginError
+    from critcore.testing import exact_odds
+    from critcore.plugin import Data
 
     from critcore_battletech.damage import Resolver
 
@@ -311,8 +308,8 @@ def test_the_odds_of_slot_choices_belong_to_the_engine_that_worked_them_out(bt_r
     """Issue 13: the closed-form odds of the slot choices (criticals.Answers) are kept by the
     preparation of the engine whose exact odds worked them out, not at module level: a second
     engine starts with none of them, and its odds are the same."""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
 
     first = Engine("battletech", registry=bt_registry)
     odds = exact_odds(first, "critical", {"location": "LT"}, mech)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import critcore
 import critcore_battletech.plugin as battletech
-from critcore.engine.loader import Registry
+from critcore.testing import Registry
 
 from critcore_battletech import loads_mtf
 

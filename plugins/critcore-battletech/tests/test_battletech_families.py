@@ -144,14 +144,14 @@ def test_warnings_are_repeated_only_on_the_first_resolution(run: Any) -> None:
     u = unit_from_mtf(fixture("legacy-biped-fb1l.mtf"), "fb1l.mtf")
     first = run("critical", "1,1", unit=u, location="LA")
     assert first.applied.data["warnings"]
-    from critcore.engine.model import thaw
+    from critcore.plugin import thaw
 
     again = run("critical", "1,1", unit=thaw(first.target), location="LA")
     assert "warnings" not in again.applied.data
 
 
 def test_crit_show_lists_the_unrecognised_equipment(bt_registry: Any, tmp_path: Path) -> None:
-    from critcore.cli.main import cli
+    from critcore.testing import cli
 
     path = tmp_path / "fb1l.mtf"
     path.write_bytes(fixture("legacy-biped-fb1l.mtf"))
@@ -174,7 +174,7 @@ def test_stray_bytes_in_free_text_are_read_as_cp1252_then_latin1_with_a_warning(
 
 
 def test_the_cli_reads_a_unit_file_with_stray_bytes(bt_registry: Any, tmp_path: Path) -> None:
-    from critcore.cli.main import cli
+    from critcore.testing import cli
 
     path = tmp_path / "fb1c.mtf"
     shutil.copy(FIXTURES / "cp1252-biped-fb1c.mtf", path)
@@ -186,7 +186,7 @@ def test_the_cli_reads_a_unit_file_with_stray_bytes(bt_registry: Any, tmp_path: 
 
 
 def test_a_json_target_with_stray_bytes_is_still_refused(bt_registry: Any, tmp_path: Path) -> None:
-    from critcore.cli.main import cli
+    from critcore.testing import cli
 
     path = tmp_path / "u.json"
     path.write_bytes(b'{"kind": "battletech-mech", "chassis": "\x96"}')

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from critcore.engine.runner import Engine
-from critcore.engine.loader import Registry
+from critcore.testing import Engine
+from critcore.testing import Registry
 
 import critcore_battletech.plugin as battletech
 from critcore_battletech.data import catalog as catalog_module

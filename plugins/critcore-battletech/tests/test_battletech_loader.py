@@ -7,12 +7,12 @@ from pathlib import Path
 
 import critcore
 import pytest
-from critcore.errors import StateError
-from critcore.targets.state import read_target
+from critcore.plugin import StateError
+from critcore.testing import read_target
 
 import critcore_battletech
 import critcore_battletech.plugin as battletech
-from critcore.engine.loader import Registry
+from critcore.testing import Registry
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REG = Registry.installed(extra_systems={"battletech": battletech}, discover=False)

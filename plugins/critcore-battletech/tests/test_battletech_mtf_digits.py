@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import critcore_battletech.plugin as battletech
-from critcore.errors import StateError
+from critcore.plugin import StateError
 from critcore_battletech import loads_mtf
 
 

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 import critcore_battletech.plugin
-from critcore.cli.main import cli
-from critcore.errors import StateError
-from critcore.engine.loader import Registry
+from critcore.testing import cli
+from critcore.plugin import StateError
+from critcore.testing import Registry
 from critcore_battletech.mtf import parse_mtf
 from critcore_battletech.units import unit_from_mtf
 

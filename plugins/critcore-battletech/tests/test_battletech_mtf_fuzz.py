@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from critcore.errors import StateError
+from critcore.plugin import StateError
 from critcore_battletech.units import unit_from_mtf
 
 hypothesis = pytest.importorskip("hypothesis")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from critcore.cli.main import cli
-from critcore.engine.runner import Engine
-from critcore.errors import ConfigError
+from critcore.testing import cli
+from critcore.testing import Engine
+from critcore.plugin import ConfigError
 
 CRITICALS = """\
 system = "battletech"

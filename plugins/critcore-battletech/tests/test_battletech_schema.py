@@ -24,11 +24,11 @@ from click.testing import CliRunner
 
 import critcore_battletech.plugin as bt
 from critcore import testing
-from critcore.cli.main import cli
-from critcore.engine.runner import Engine
-from critcore.errors import StateError
-from critcore.engine.model import thaw
-from critcore.engine.loader import Registry
+from critcore.testing import cli
+from critcore.testing import Engine
+from critcore.plugin import StateError
+from critcore.plugin import thaw
+from critcore.testing import Registry
 
 REG = Registry.installed(extra_systems={"battletech": bt}, discover=False)
 ENGINE = Engine("battletech", registry=REG)
@@ -119,7 +119,7 @@ def test_a_gurps_character_is_refused_by_name() -> None:
 
 def test_every_imported_fixture_and_every_procedure_passes_the_schema() -> None:
     """What the importer and the rules write is what the schema declares (keep them in step)."""
-    from critcore.targets.state import read_target
+    from critcore.testing import read_target
 
     for path in sorted(FIXTURES.glob("*.mtf")) + sorted(SAMPLES.glob("*.mtf")):  # samples when ../shared is there
         unit, _ = read_target(str(path), ENGINE.read_target)

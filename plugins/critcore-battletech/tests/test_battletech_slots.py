@@ -96,8 +96,8 @@ def test_exact_odds_are_finite_and_fair(bt_registry, mech):
     """Under exact odds the re-rolls stay finite: each slot that can be hit is equally likely in a
     six-slot location, and a cockpit hit or a blown-off head destroys the 'Mech: with life support
     slot 1 destroyed, P = 9/36 x 1/4 + 5/36 x 1/2 + 1/36 = 23/144."""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
 
     mech["locations"]["HD"]["slots"][0]["destroyed"] = True
     odds = exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "HD"}, mech)
@@ -111,8 +111,8 @@ def test_exact_odds_slot_reroll_keeps_the_half(bt_registry, mech):
     """slot_reroll = slot: the half is kept, so in the left torso (upper half 5 slots that can be
     hit, lower half 3: two ammunition bins, emptied here, and a heat sink) one critical strikes the
     heat sink (slot 9) with chance 9/36 x 1/2 x 1/3."""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
 
     for item in ("LT-5", "LT-6", "LT-7"):
         mech["items"][item]["ammo"]["shots"] = 0
@@ -127,8 +127,8 @@ def test_exact_odds_of_two_criticals_in_one_roll(bt_registry, mech):
     either order, half 1/2 then 1/6, then 1/5 in the same half: 2 x 1/12 x 1/10 = 1/60. Slots
     1-3 are one engine item in one half, so exact odds count every pair of them (3 x 1/60) as
     "two upper engine slots" and show it as slots 1 and 2."""
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import Engine
+    from critcore.testing import exact_odds
 
     odds = exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "CT"}, mech)
     two = [b for b in odds.branches if b.determination.data["criticals"] == 2]

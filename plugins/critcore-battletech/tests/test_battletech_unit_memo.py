@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from critcore.dice.dice import ScriptedRoller
-from critcore.engine.runner import Engine
+from critcore.testing import ScriptedRoller
+from critcore.testing import Engine
 
 # Testmech TM-1 (tests/units): LT slot 6 holds an LRM-10 bin (10 damage: the left torso's
 # structure 12 -> 2, then a critical check on it), RT slot 5 a Gauss rifle (20: the torso goes),
@@ -85,7 +85,7 @@ def test_exact_odds_after_real_dice_on_the_same_unit_are_the_fresh_engines(bt_re
     Gauss rifle in RT explodes and takes the torso with it, no check rolled either: exact odds
     forget the hits of a location lost on the way (Resolver.merged), so that answer is not the
     state's alone and is never kept. A real-dice run after the odds still tells the whole story."""
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import exact_odds
 
     dice = bt.one_crit(code, slot)
     engine = Engine("battletech", registry=bt_registry)
@@ -106,7 +106,7 @@ def test_a_kept_start_is_taken_up_alike_by_real_dice_and_exact_odds(bt_registry:
     cascade up to that check (no dice) is (Resolver.start): a later resolution with the same
     critical takes it up (Resolver.resume) and gives a fresh engine's outcome, whatever its
     check rolls, and exact odds on the same unit object give a fresh engine's odds."""
-    from critcore.chance.exact import exact_odds
+    from critcore.testing import exact_odds
 
     from critcore_battletech.unitmemo import KEY
 

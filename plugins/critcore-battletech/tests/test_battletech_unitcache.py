@@ -10,8 +10,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from critcore.tables import resources
-from critcore.errors import StateError
+from critcore._speed import diskcache as resources
+from critcore.plugin import StateError
 from critcore_battletech import unitcache
 from critcore_battletech.importmemo import import_memo
 from critcore_battletech.units import unit_from_mtf

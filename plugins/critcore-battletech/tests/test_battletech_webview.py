@@ -6,9 +6,9 @@ movement, heat and to-hit numbers."""
 from importlib.resources import files
 
 import critcore
-from critcore.engine.runner import Engine
-from critcore.engine.model import thaw
-from critcore.targets.state import read_target
+from critcore.testing import Engine
+from critcore.plugin import thaw
+from critcore.testing import read_target
 
 
 def _unit():
@@ -19,8 +19,8 @@ def _unit():
 
 
 def _panels(engine, state):
-    from critcore.dice.dice import RandomRoller
-    from critcore.engine.model import Procedure
+    from critcore.testing import RandomRoller
+    from critcore.plugin import Procedure
 
     ctx = engine.context(Procedure("show", "show", verb="show"), engine.options, RandomRoller(0), state)
     return engine.pm.hook.critcore_web_view(ctx=ctx)

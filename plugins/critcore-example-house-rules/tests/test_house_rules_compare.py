@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from critcore.cli.main import cli
+from critcore.testing import cli
 
 EXAMPLES = Path(str(files("critcore_example_house_rules") / "examples"))
 ATLAS = Path(__file__).resolve().parents[3].parent / "shared" / "mtf-samples" / "Atlas AS7-D.mtf"

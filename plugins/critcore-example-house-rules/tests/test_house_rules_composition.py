@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import critcore
+import critcore.plugin
 from critcore import hookimpl
-from critcore.engine.model import Determination
-from critcore.engine.loader import RULES_GROUP, Registry, RuleInfo, scan_entry_points
+from critcore.plugin import Determination
+from critcore.plugin import RULES_GROUP, RuleInfo
+from critcore.testing import Registry, scan_entry_points
 
 BODY_2_SERIOUS = {"body": 2, "severity": "serious"}
 NONE = Determination("none", False, "the GM rules there is no critical")
@@ -66,7 +68,7 @@ def registry() -> Registry:
     return Registry.installed(extra_rules={"gm-fiat": GmFiat(), "second-wind": SecondWind(), "tagger": Tagger()})
 
 
-def wound(dice: list[int], rules: list[str]) -> critcore.engine.model.Outcome:
+def wound(dice: list[int], rules: list[str]) -> critcore.plugin.Outcome:
     return critcore.resolve("shadowrun2", "wound", dice=dice, rules=rules, registry=registry(), **BODY_2_SERIOUS)
 
 

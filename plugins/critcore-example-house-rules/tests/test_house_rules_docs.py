@@ -10,10 +10,13 @@ from pathlib import Path
 
 import critcore
 import pytest
-from critcore.files.toml import tomllib
-from critcore.engine.runner import Engine
-from critcore.errors import ConfigError
-from critcore.engine.loader import Registry
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+from critcore.testing import Engine
+from critcore.plugin import ConfigError
+from critcore.testing import Registry
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "house-rules.md"
 
@@ -26,9 +29,10 @@ def files(tmp_path, monkeypatch) -> dict[str, Path]:
     monkeypatch.chdir(tmp_path)
     out = {}
     for name, body in re.findall(r"```(?:python|toml)\n# file: (\S+)\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S):
-        path = tmp_path / name
+        path = tmp_path / name  # the rule package's files are in hard-to-kill/
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body)
-        out[name] = path
+        out[Path(name).name] = path
     assert {"our-gurps.toml", "gritty.toml", "critcore.toml", "critcore_hard_to_kill.py", "pyproject.toml",
             "test_hard_to_kill.py"} <= set(out)
     return out

@@ -17,8 +17,8 @@ import critcore
 import pytest
 from click.testing import CliRunner
 from importlib.resources import files
-from critcore.cli.main import cli
-from critcore.engine.runner import Engine
+from critcore.testing import cli
+from critcore.testing import Engine
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = Path(str(files("critcore_example_house_rules") / "examples"))  # package data, as installed

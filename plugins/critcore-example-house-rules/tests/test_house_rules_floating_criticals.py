@@ -12,14 +12,15 @@ import json
 from fractions import Fraction
 
 import critcore
+import critcore.plugin
 from click.testing import CliRunner
-from critcore.cli.main import cli
+from critcore.testing import cli
 
 RULE = ["floating-criticals"]
 TAC = "through-armor-critical"
 
 
-def hit(dice: str, rules: list[str], **params: object) -> critcore.engine.model.Outcome:
+def hit(dice: str, rules: list[str], **params: object) -> critcore.plugin.Outcome:
     return critcore.resolve("battletech", "hit-location", dice=dice, rules=rules, **params)
 
 

@@ -11,14 +11,15 @@ import json
 from fractions import Fraction
 
 import critcore
+import critcore.plugin
 import pytest
 from click.testing import CliRunner
-from critcore.cli.main import cli
+from critcore.testing import cli
 
 RULE = ["no-dud-criticals"]
 
 
-def crit(dice: str, rules: list[str], procedure: str = "critical-hit", **params: object) -> critcore.engine.model.Outcome:
+def crit(dice: str, rules: list[str], procedure: str = "critical-hit", **params: object) -> critcore.plugin.Outcome:
     params = {"damage": "2d cut", "hp": 20, **params}
     return critcore.resolve("gurps", procedure, dice=dice, rules=rules, **params)
 

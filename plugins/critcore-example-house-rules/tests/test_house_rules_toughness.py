@@ -11,15 +11,16 @@ import json
 from fractions import Fraction
 
 import critcore
+import critcore.plugin
 import pytest
 from click.testing import CliRunner
-from critcore.cli.main import cli
+from critcore.testing import cli
 
 # Body 2, serious wound (TN 6); then a 2d6 hit location (3+4 = 7) and a 1d6 critical (2).
 AFTER = ",3,4,2"
 
 
-def wound(dice: str, rules: list[str], **params: object) -> critcore.engine.model.Outcome:
+def wound(dice: str, rules: list[str], **params: object) -> critcore.plugin.Outcome:
     params = {"body": 2, "severity": "serious", **params}
     return critcore.resolve("shadowrun2", "wound", dice=dice, rules=rules, **params)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from critcore import testing
-from critcore.engine.model import Outcome
+from critcore.plugin import Outcome
 
 import critcore_gurps.plugin as gurps
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from critcore.cli.main import cli
-from critcore.engine.loader import Registry, scan_entry_points
+from critcore.testing import cli
+from critcore.testing import Registry, scan_entry_points
 
 import critcore_gurps.plugin as gurps
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import critcore
 import pytest
-from critcore.errors import StateError
-from critcore.engine.model import thaw
+from critcore.plugin import StateError
+from critcore.plugin import thaw
 
 from critcore_gurps.collapse import owed_for
 from gurps_testkit import REG, faces

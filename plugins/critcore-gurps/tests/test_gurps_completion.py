@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from click.shell_completion import ShellComplete
 from click.testing import CliRunner
-from critcore.cli.main import cli
+from critcore.testing import cli
 
 from gurps_testkit import REG
 

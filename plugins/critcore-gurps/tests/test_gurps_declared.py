@@ -9,8 +9,8 @@ from typing import Any, Generator
 import pytest
 
 from critcore import hookimpl, testing
-from critcore.errors import ParamError
-from critcore.engine.model import Determination
+from critcore.plugin import ParamError
+from critcore.plugin import Determination
 
 import critcore_gurps.plugin as gurps
 from gurps_testkit import faces
@@ -41,12 +41,12 @@ def test_a_bad_location_is_refused_before_any_roll() -> None:
 
 def test_the_plan_is_made_once_per_engine_and_parameters() -> None:
     """Five resolutions with the same parameters share one plan (ctx.prepared)."""
-    from critcore.engine.runner import Engine
+    from critcore.testing import Engine
 
     engine = Engine("gurps", registry=testing.registry(gurps))
     proc = engine.procedure("attack")
-    from critcore.dice.dice import RandomRoller
-    from critcore.engine.runner import check_params
+    from critcore.testing import RandomRoller
+    from critcore.testing import check_params
 
     params = check_params(proc, {"skill": 12})
     plans = {id(engine.context(proc, params, RandomRoller(i)).prepared) for i in range(5)}

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from critcore.cli.main import cli
-from critcore.engine.loader import Registry
+from critcore.testing import cli
+from critcore.testing import Registry
 
 import critcore_gurps.plugin as gurps
 

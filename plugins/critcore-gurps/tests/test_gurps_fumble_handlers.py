@@ -19,7 +19,7 @@ TOLD_IN_WORDS = {"no-effect", "reversed", "demon"}  # spell failures that change
 
 def codes(table: str) -> set[str]:
     """The effect codes the shipped ``table``'s rows carry."""
-    from critcore.engine.runner import Engine
+    from critcore.testing import Engine
 
     return {row.code for row in Engine("gurps", registry=testing.registry(gurps)).tables[table].rows}
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import critcore
 import pytest
-from critcore.errors import ParamError
-from critcore.engine.model import Outcome
-from critcore.engine.loader import Registry
+from critcore.plugin import ParamError
+from critcore.plugin import Outcome
+from critcore.testing import Registry
 
 import critcore_gurps.plugin as gurps
 from critcore_gurps.damage import parse_damage

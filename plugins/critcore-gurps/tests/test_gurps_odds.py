@@ -83,9 +83,9 @@ def test_determine_is_the_plain_lookup_its_lookup_hook_says() -> None:
     name the answer determine gives, from that one roll and nothing else (no note, no other roll)."""
     import pytest
 
-    from critcore.dice.dice import ScriptedRoller
-    from critcore.engine.runner import Engine, check_params
-    from critcore.errors import ParamError
+    from critcore.testing import ScriptedRoller
+    from critcore.testing import Engine, check_params
+    from critcore.plugin import ParamError
     from critcore_gurps import determine
     from gurps_testkit import faces
 

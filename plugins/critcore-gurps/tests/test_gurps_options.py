@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from critcore.engine.runner import Engine
-from critcore.engine.model import Outcome
+from critcore.testing import Engine
+from critcore.plugin import Outcome
 
 from gurps_testkit import REG, faces
 

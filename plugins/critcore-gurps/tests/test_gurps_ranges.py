@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from critcore.cli.main import cli
-from critcore.engine.loader import Registry
+from critcore.testing import cli
+from critcore.testing import Registry
 
 import critcore_gurps.plugin as gurps
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from critcore.engine.model import Outcome
+from critcore.plugin import Outcome
 
 from gurps_testkit import faces, run
 

@@ -9,10 +9,10 @@ import random
 from typing import Any
 
 import critcore
-from critcore.engine.runner import Engine
-from critcore.errors import InputError
-from critcore.engine.model import Outcome, thaw
-from critcore.engine.loader import Registry
+from critcore.testing import Engine
+from critcore.plugin import InputError
+from critcore.plugin import Outcome, thaw
+from critcore.testing import Registry
 
 import critcore_gurps.plugin as gurps
 

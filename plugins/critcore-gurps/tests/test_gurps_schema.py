@@ -21,11 +21,11 @@ import pytest
 from click.testing import CliRunner
 
 from critcore import testing
-from critcore.cli.main import cli
-from critcore.engine.runner import Engine
-from critcore.errors import StateError
-from critcore.engine.model import thaw
-from critcore.engine.loader import Registry
+from critcore.testing import cli
+from critcore.testing import Engine
+from critcore.plugin import StateError
+from critcore.plugin import thaw
+from critcore.testing import Registry
 from gurps_testkit import REG, faces
 
 ENGINE = Engine("gurps", registry=REG)
@@ -65,7 +65,7 @@ def test_a_saved_character_passes_its_schema() -> None:
 MUTATIONS = [
     (("Dr",), 3, "bertram.json: unknown key 'Dr' (did you mean 'dr'?)"),
     (("hp",), math.nan, "bertram.json: hp: must be a whole number, not NaN"),
-    (("hp",), -12, "bertram.json: hp: -12 is out of range (1 to 1000000)"),
+    (("hp",), -12, "bertram.json: hp: -12 is out of range (0 to 1000000)"),
     (("current_hp",), math.inf, "bertram.json: current_hp: must be a whole number, not inf"),
     (("owed_rolls",), None, "bertram.json: owed_rolls: must be a list, not null"),
     (("statuses", 0), 7, "bertram.json: statuses[1]: must be a table, not 7"),

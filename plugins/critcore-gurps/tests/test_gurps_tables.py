@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import critcore
 import pytest
-from critcore.engine.model import Outcome
+from critcore.plugin import Outcome
 
 from gurps_testkit import REG, faces, run
 

@@ -9,8 +9,8 @@ a critical miss too (attacks, dodges, parries and blocks). Otherwise a roll of s
 from __future__ import annotations
 
 import pytest
-from critcore.engine.runner import Engine
-from critcore.errors import ParamError
+from critcore.testing import Engine
+from critcore.plugin import ParamError
 
 from gurps_testkit import REG
 

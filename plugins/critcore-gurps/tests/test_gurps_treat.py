@@ -14,8 +14,8 @@ from typing import Any
 
 import critcore
 import pytest
-from critcore.errors import ParamError, StateError
-from critcore.engine.model import Outcome, thaw
+from critcore.plugin import ParamError, StateError
+from critcore.plugin import Outcome, thaw
 
 from gurps_testkit import REG, faces
 

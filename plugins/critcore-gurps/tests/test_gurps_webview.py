@@ -2,12 +2,12 @@
 full), crippled parts by themselves, every other status with the time it has left, the HT rolls
 owed and the injuries."""
 
-from critcore.engine.runner import Engine
+from critcore.testing import Engine
 
 
 def _panels(state):
-    from critcore.dice.dice import RandomRoller
-    from critcore.engine.model import Procedure
+    from critcore.testing import RandomRoller
+    from critcore.plugin import Procedure
 
     engine = Engine("gurps")
     ctx = engine.context(Procedure("show", "show", verb="show"), engine.options, RandomRoller(0), state)
@@ -40,8 +40,8 @@ def test_fp_are_drawn_when_the_character_file_gives_them():
 
 
 def test_show_gives_fp_when_the_file_does():
-    from critcore.dice.dice import RandomRoller
-    from critcore.engine.model import Procedure
+    from critcore.testing import RandomRoller
+    from critcore.plugin import Procedure
 
     engine = Engine("gurps")
     ctx = engine.context(Procedure("show", "show", verb="show"), engine.options, RandomRoller(0),

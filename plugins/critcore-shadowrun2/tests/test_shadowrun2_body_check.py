@@ -12,9 +12,9 @@ from typing import Any
 import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
-from critcore.errors import ParamError
-from critcore.engine.model import Outcome
-from critcore.engine.loader import Registry
+from critcore.plugin import ParamError
+from critcore.plugin import Outcome
+from critcore.testing import Registry
 
 REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import critcore_shadowrun2.plugin as sr2
 import pytest
 from click.testing import CliRunner, Result
-from critcore.cli.main import cli
-from critcore.engine.loader import Registry, scan_entry_points
+from critcore.testing import cli
+from critcore.testing import Registry, scan_entry_points
 
 REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
 

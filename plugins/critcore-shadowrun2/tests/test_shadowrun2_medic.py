@@ -15,10 +15,10 @@ from typing import Any
 import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
-from critcore.errors import StateError
-from critcore.engine.model import Outcome
-from critcore.engine.loader import Registry
-from critcore.report.render import render
+from critcore.plugin import StateError
+from critcore.plugin import Outcome
+from critcore.testing import Registry
+from critcore.testing import render
 
 REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
 

@@ -11,10 +11,10 @@ from typing import Any
 import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
-from critcore.errors import StateError
-from critcore.engine.model import Outcome, thaw
-from critcore.engine.loader import Registry
-from critcore.report.render import render
+from critcore.plugin import StateError
+from critcore.plugin import Outcome, thaw
+from critcore.testing import Registry
+from critcore.testing import render
 from critcore_shadowrun2.character import read_character
 from critcore_shadowrun2.monitors import modifiers
 

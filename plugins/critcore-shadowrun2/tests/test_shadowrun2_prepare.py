@@ -10,9 +10,9 @@ from __future__ import annotations
 import critcore_shadowrun2.plugin as sr2
 import pytest
 from critcore import testing
-from critcore.dice.dice import RandomRoller
-from critcore.engine.runner import Engine, check_params
-from critcore.errors import ParamError
+from critcore.testing import RandomRoller
+from critcore.testing import Engine, check_params
+from critcore.plugin import ParamError
 
 REG = testing.registry(sr2)
 

@@ -20,11 +20,11 @@ from click.testing import CliRunner
 
 import critcore_shadowrun2.plugin as sr2
 from critcore import testing
-from critcore.cli.main import cli
-from critcore.engine.runner import Engine
-from critcore.errors import InputError, StateError
-from critcore.engine.model import thaw
-from critcore.engine.loader import Registry
+from critcore.testing import cli
+from critcore.testing import Engine
+from critcore.plugin import InputError, StateError
+from critcore.plugin import thaw
+from critcore.testing import Registry
 
 REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
 ENGINE = Engine("shadowrun2", registry=REG)

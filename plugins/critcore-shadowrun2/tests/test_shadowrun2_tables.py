@@ -9,7 +9,7 @@ import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
 from critcore import testing
-from critcore.engine.model import Outcome
+from critcore.plugin import Outcome
 
 REG = testing.registry(sr2)
 

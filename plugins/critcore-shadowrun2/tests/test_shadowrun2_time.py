@@ -11,9 +11,9 @@ from typing import Any
 import critcore
 import critcore_shadowrun2.plugin as sr2
 import pytest
-from critcore.errors import ParamError, StateError
-from critcore.engine.model import Outcome, thaw
-from critcore.engine.loader import Registry
+from critcore.plugin import ParamError, StateError
+from critcore.plugin import Outcome, thaw
+from critcore.testing import Registry
 
 REG = Registry.installed(extra_systems={"shadowrun2": sr2}, discover=False)
 WEEK = 7 * 86400
@@ -163,7 +163,7 @@ def test_dead_characters_are_not_treated() -> None:
 
 def test_player_hears_of_an_undiagnosed_critical_only_vaguely() -> None:
     """Secrecy: healing of a critical nobody has found is told to the player without naming it."""
-    from critcore.report.render import render
+    from critcore.testing import render
 
     engine = critcore.Engine("shadowrun2", registry=REG)
     hidden = natural(char(crit(treatment="medic", diagnosed=False)), "6,6,1,1", hospital=True)

@@ -4,13 +4,13 @@ monitors and each critical's own monitor as ten boxes, the first box of each wou
 and the death clock of a mortal critical."""
 
 import critcore
-from critcore.engine.runner import Engine
-from critcore.engine.model import thaw
+from critcore.testing import Engine
+from critcore.plugin import thaw
 
 
 def _panels(state):
-    from critcore.dice.dice import RandomRoller
-    from critcore.engine.model import Procedure
+    from critcore.testing import RandomRoller
+    from critcore.plugin import Procedure
 
     engine = Engine("shadowrun2")
     ctx = engine.context(Procedure("show", "show", verb="show"), engine.options, RandomRoller(0), state)

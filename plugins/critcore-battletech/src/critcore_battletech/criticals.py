@@ -19,16 +19,16 @@ from __future__ import annotations
 from functools import wraps
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping, Sequence, TypeVar
 
-from critcore.dice.dice import Dice, parse
-from critcore.engine.model import Data, Determination, freeze
-from critcore.tables.tableset import Row, Table
+from critcore.plugin import Dice, parse
+from critcore.plugin import Data, Determination, freeze
+from critcore.plugin import Row, Table
 
 from . import locations as L
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from critcore.dice.dice import DiceExpr
+    from critcore.plugin import DiceExpr
 
     SlotRoll = tuple[Table, DiceExpr, str, dict[str, tuple[int, frozenset[int], str]], str | None, frozenset[int]]
     """How a critical's slot is rolled (:func:`slot_roll`): the half table, its dice and the

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from critcore.dice.dice import Dice
-from critcore.engine.model import Data, Effect
+from critcore.plugin import Dice
+from critcore.plugin import Data, Effect
 
 from . import criticals as C
 from . import effects as E
@@ -24,7 +24,7 @@ from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
 
 if TYPE_CHECKING:
-    from critcore.tables.tableset import Row
+    from critcore.plugin import Row
 
 PILOT_DEAD_AT = 6
 _NO_TAGS: frozenset[str] = frozenset()

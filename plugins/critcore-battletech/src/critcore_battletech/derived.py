@@ -11,7 +11,7 @@ from itertools import count
 from math import ceil
 from typing import Any, Mapping
 
-from critcore.tables.tableset import Table
+from critcore.plugin import Table
 
 from . import locations as L
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Collection, Mapping, Protocol
 
-from critcore.engine.model import Data, Effect
-from critcore.tables.tableset import Table
+from critcore.plugin import Data, Effect
+from critcore.plugin import Table
 
 from . import locations as L
 from .unitview import Work

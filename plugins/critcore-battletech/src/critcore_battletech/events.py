@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from critcore.engine.model import Event
+from critcore.plugin import Event
 
 ON_A_UNIT = ("critical", "damage")
 

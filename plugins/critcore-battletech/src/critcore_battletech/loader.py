@@ -21,8 +21,8 @@ def load_mtf(path: str | os.PathLike[str], memo: MutableMapping[str, Any] | None
     ``memo``: a dict you keep and pass again, in which the importer keeps its catalog and what
     each slot name came to, so reading many files pays for that once (without one, each call
     starts afresh)."""
-    from critcore.errors import StateError
-    from critcore.files.reading import read_bytes
+    from critcore.plugin import StateError
+    from critcore.plugin import read_bytes
 
     from .units import unit_from_mtf
 

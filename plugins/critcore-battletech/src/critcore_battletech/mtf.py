@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, MutableMapping
 
-from critcore.errors import StateError
+from critcore.plugin import StateError
 
 from .data.catalog import Fields, Pattern, catalog
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any, Mapping, MutableMapping, Sequence
 
 from critcore import hookimpl
-from critcore.errors import ParamError
-from critcore.engine.model import Applied, Data, Determination, Effect, Location, Option, Outcome, Param, Procedure, SystemInfo
+from critcore.plugin import ParamError
+from critcore.plugin import Applied, Data, Determination, Effect, Location, Option, Outcome, Param, Procedure, SystemInfo
 
 
 from . import __version__
@@ -357,7 +357,7 @@ def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
 @hookimpl
 def critcore_examples() -> Sequence[Any]:
     """The examples `crit examples` writes: Quillback QBK-3, an original 45-ton 'Mech in MegaMek's .mtf format."""
-    from critcore.engine.examples import package_examples
+    from critcore.plugin import package_examples
 
     return package_examples("critcore_battletech.examples", {"quillback.mtf": "Quillback QBK-3, an original 45-ton 'Mech in MegaMek's .mtf format"})
 

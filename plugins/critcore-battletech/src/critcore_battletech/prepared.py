@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from critcore.dice.dice import parse
-from critcore.engine.model import Applied, Data, Determination, Effect, Location
-from critcore.tables.tableset import Row, Table
+from critcore.plugin import parse
+from critcore.plugin import Applied, Data, Determination, Effect, Location
+from critcore.plugin import Row, Table
 
 from . import criticals as C
 from . import locations as L

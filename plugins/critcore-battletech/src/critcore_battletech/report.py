@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 
-from critcore.engine.model import Effect, Outcome
-from critcore.report.render import roll_line
+from critcore.plugin import Effect, Outcome
+from critcore.plugin import roll_line
 
 from . import locations as L
 from .status import derived_lines

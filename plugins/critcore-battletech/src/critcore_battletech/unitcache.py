@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Callable, MutableMapping
 
-from critcore.tables.resources import cache_dir, cached, digest, read_entry, store, writes_enabled
+from critcore._speed.diskcache import cache_dir, cached, digest, read_entry, store, writes_enabled
 
 from . import __version__
 

@@ -1,5 +1,5 @@
 """What the plugin works out once per unit state and keeps in the engine's per-target memo
-(``ctx.memo``, critcore.engine.targetmemo): the slots hit and lost by kind, the items of a kind and the
+(``ctx.memo``, critcore.stages.targetmemo): the slots hit and lost by kind, the items of a kind and the
 locations they fill, how many of them are knocked out, what derive() reads of the state (its
 key) and the derived numbers.
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, TypeVar
 
-from critcore.engine.model import EMPTY, Data
-from critcore.tables.tableset import Table
+from critcore.plugin import EMPTY, Data
+from critcore.plugin import Table
 
 from .derived import Numbering, counted_items, derive, read_key
 from .prepared import prepared_of

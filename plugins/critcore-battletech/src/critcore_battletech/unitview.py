@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from critcore.errors import StateError
-from critcore.engine.model import EMPTY, Data, freeze
+from critcore.plugin import StateError
+from critcore.plugin import EMPTY, Data, freeze
 
 KIND = "battletech-mech"
 DAMAGE_KEYS = ("engine_hits", "gyro_hits", "sensor_hits", "life_support_hit", "heat_sinks_destroyed",
@@ -36,7 +36,7 @@ def unit_name(state: Mapping[str, Any]) -> str:
 class Work:
     """A unit's state being changed: copy-on-write over the frozen original.
 
-    Every changed part is kept frozen (a new :class:`~critcore.engine.model.Data` per change, sharing
+    Every changed part is kept frozen (a new :class:`~critcore.model.Data` per change, sharing
     what did not change), so taking a snapshot for the cascade's steps (:meth:`overlay`) and
     adopting a snapshot cost a few dictionary copies, not a walk over the unit.
     """

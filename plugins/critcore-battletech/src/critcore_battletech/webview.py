@@ -88,7 +88,7 @@ def panels(state: Mapping[str, Any], derived: Mapping[str, Any]) -> list[dict[st
 def critcore_web_view(ctx: Any) -> Any:
     if ctx.target is None or ctx.target.get("kind") != "battletech-mech":
         return None
-    from critcore.engine.model import thaw
+    from critcore.plugin import thaw
 
     from .derived import derive
 

@@ -22,12 +22,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generator, Sequence
 
 from critcore import hookimpl
-from critcore.engine.model import Effect, Event, Location
-from critcore.engine.loader import RuleInfo
+from critcore.plugin import Effect, Event, Location
+from critcore.plugin import RuleInfo
 from critcore_battletech import plugin as battletech
 
 if TYPE_CHECKING:
-    from critcore.engine.context import Context
+    from critcore.plugin import Context
 
 INFO = RuleInfo("floating-criticals", "battletech",
                 "Floating criticals: a hit-location 2 is rolled again; the new location takes the hit and the "

@@ -13,11 +13,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generator, Sequence
 
 from critcore import hookimpl
-from critcore.engine.model import Effect
-from critcore.engine.loader import RuleInfo
+from critcore.plugin import Effect
+from critcore.plugin import RuleInfo
 
 if TYPE_CHECKING:
-    from critcore.engine.context import Context
+    from critcore.plugin import Context
 
 INFO = RuleInfo("no-dud-criticals", "gurps",
                 "Critical hits never do merely ordinary damage: a 9-11 on the Critical Hit or Head Blow "

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from critcore import hookimpl
-from critcore.engine.model import Determination  # noqa: F401 (the stage's answer type)
-from critcore.engine.loader import RuleInfo
+from critcore.plugin import Determination  # noqa: F401 (the stage's answer type)
+from critcore.plugin import RuleInfo
 from critcore_shadowrun2 import wound
 
 if TYPE_CHECKING:
-    from critcore.engine.context import Context
+    from critcore.plugin import Context
 
 INFO = RuleInfo("toughness", "shadowrun2", "Toughness: one extra die on the Body check against a critical.",
                 changes=("determine",))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from critcore.engine.model import Applied, Data, Effect, freeze
+from critcore.plugin import Applied, Data, Effect, freeze
 
 from . import character as ch
 from .determine import damage_of
@@ -35,10 +35,12 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
     state = ch.state_of(ctx)
     changes: list[str] = []
     row = effect.data if effect is not None else NORMAL
-    where = LOCATIONS[location.id]
+    from .bodies import rule_at
+
+    where = rule_at(ctx, location.id)
     if effect is not None and effect.code == "eye-hit" and where.id != "eye":
         changes.append(f"the blow meant for the {where.name} strikes an eye")
-        where = LOCATIONS[row["redirect_location"]]
+        where = rule_at(ctx, row["redirect_location"])
     spec = damage_of(ctx)
     data: dict[str, Any] = {"location": where.id}
     if row.get("drop_held"):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from critcore.dice.dice import parse
-from critcore.engine.model import Effect, record
+from critcore.plugin import parse
+from critcore.plugin import Effect, record
 
 from .determine import damage_of
 from .reference import RULES, success_roll
@@ -92,7 +92,7 @@ def _broken(row: Any, f: Fumble) -> bool:
 def _treated(ctx: Any, t: Any, row: Any, r: int, new: int, why: str, f: Fumble, reroll_self: bool) -> list[Effect]:
     if t.lookup(new) is row:
         # a (house-rule) row that says "treat as" a roll it covers itself would never end
-        from critcore.errors import TableError
+        from critcore.plugin import TableError
 
         raise TableError(f"{t.source}: row {row.id!r} is treated as roll {new}, which is the same row")
     first = row.effect(t.id, r, outcome=f"{why}: use result {new}")
@@ -189,11 +189,17 @@ def miss_effects(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool, own_f
     return unarmed_miss(ctx, f) if unarmed else armed_miss(ctx, f)
 
 
+def _eye_possible(ctx: Any) -> bool:
+    from .bodies import has_eye
+
+    return has_eye(ctx)
+
+
 def head_effects(ctx: Any) -> list[Effect]:
     t = ctx.tables["head-blow"]
     r = ctx.dice.roll(t.dice, "critical head blow table").total
     row = t.lookup(r)
-    if row.code == "eye-hit" and ctx.params.get("eye_impossible"):
+    if row.code == "eye-hit" and (ctx.params.get("eye_impossible") or not _eye_possible(ctx)):
         new = int(row.data["fallback_roll"])
         return [row.effect(t.id, r, outcome=f"no eye can be hit: use result {new}"),
                 t.lookup(new).effect(t.id, new, treated_from=r)]
@@ -214,9 +220,9 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
     kind = determination.kind if determination is not None else None
     if name == "attack":
         if kind == "critical-hit":
-            from .reference import LOCATIONS
+            from .bodies import rule_at
 
-            return hit_effects(ctx, LOCATIONS[location.id].head_blow)
+            return hit_effects(ctx, rule_at(ctx, location.id).head_blow)
         if kind == "critical-miss":
             return miss_effects(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False,
                                 own_file=False)
@@ -240,10 +246,15 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
             return [ctx.tables["spell-failure"].roll_on(ctx.dice, "critical spell failure table")]
         return None
     if name == "critical-hit":
-        from .reference import LOCATIONS
+        from .bodies import rule_at
 
-        return hit_effects(ctx, location is not None and LOCATIONS[location.id].head_blow)
+        return hit_effects(ctx, location is not None and rule_at(ctx, location.id).head_blow)
     if name == "head-blow":
+        from .bodies import headless
+
+        if headless(ctx):  # a body with no skull, face, eye or brain: the Critical Hit table instead
+            ctx.note(headless(ctx))
+            return hit_effects(ctx, False)
         return head_effects(ctx)
     if name == "critical-miss":
         return miss_effects(ctx, unarmed=False, ranged=bool(p["ranged"]), parrying=bool(p["parrying"]))

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from critcore.errors import ParamError
-from critcore.engine.model import thaw
+from critcore.plugin import ParamError
+from critcore.plugin import thaw
 
 DEFAULT_ATTRIBUTE = 10  # DX or IQ not given: an average human
 
@@ -67,7 +67,7 @@ def default(ctx: Any, key: str) -> int:
 def hp_of(ctx: Any, state: dict[str, Any] | None) -> int:
     hp = number(ctx, state, "hp", default(ctx, "hp"))
     assert hp is not None
-    if hp < 1:  # the file's hp is at least 1 (the schema says), so it is --hp or default_hp
+    if hp < 1 and (ctx.params.get("hp") is not None or state is None or "hp" not in state):  # --hp or default_hp
         raise ParamError(f"--hp: {hp} is too low: hit points must be at least 1")
     return hp
 
@@ -123,7 +123,7 @@ def remove(state: dict[str, Any], doomed: Iterable[dict[str, Any]]) -> None:
 
 
 def _span(seconds: Any) -> str:
-    from critcore.report.render import duration
+    from critcore.plugin import duration
 
     return duration(seconds) if isinstance(seconds, int) and not isinstance(seconds, bool) else str(seconds)
 
@@ -156,6 +156,11 @@ def show(ctx: Any) -> list[str]:
     fp = f"FP {data.get('current_fp', data['fp'])}/{data['fp']}, " if "fp" in data else ""
     lines = [f"{data.get('name', 'character')}: HP {data.get('current_hp', hp)}/{hp}, {fp}"
              f"HT {data.get('ht', default(ctx, 'ht'))}, game time {_span(now)}"]
+    if "body" in data or "traits" in data:
+        from .bodies import show_body
+        from .traits import show as show_traits
+
+        lines.extend(show_body(data.get("body")) + show_traits(data.get("traits") or {}))
     for s in data.get("statuses", []):
         lines.append("  status: " + describe(s, now))
     from .collapse import describe as owed_line

@@ -52,6 +52,10 @@ def describe(item: dict[str, Any]) -> str:
 def note(state: dict[str, Any] | None, changes: list[str], before: int, after: int, hp: int) -> None:
     """Say what an HP loss demands and, with a character, record it: owed rolls, or death."""
     owed = owed_for(before, after, hp)
+    if state is not None and state.get("traits"):
+        from .traits import adjust_owed
+
+        owed = adjust_owed(state["traits"], owed, before, after, hp)
     statuses = state["statuses"] if state is not None else []
     if any(s.get("id") == "dead" for s in statuses):
         return

@@ -10,9 +10,9 @@ import math
 import re
 from typing import Any, Mapping
 
-from critcore.dice.dice import DiceExpr, parse
-from critcore.errors import DiceError, ParamError
-from critcore.engine.model import record
+from critcore.plugin import DiceExpr, parse
+from critcore.plugin import DiceError, ParamError
+from critcore.plugin import record
 
 from .reference import DAMAGE_TYPES, LEAST_BASIC, RULES, LocationRule, wounding_modifier
 
@@ -126,15 +126,19 @@ def compute_injury(
     male: bool = False,
     high_pain: bool = False,
     low_pain: bool = False,
+    wounding: float | None = None,
+    multiplier: int = 1,
+    most: int | None = None,
 ) -> Injury:
     """The whole injury computation for one blow of ``basic`` damage (already multiplied or
     maximised by the critical row) to ``location``."""
     eff = effective_dr(dr, location, divisor, row, divided_round)
     penetrating = max(0, basic - eff)
-    mod = wounding_modifier(location, dtype)
+    mod = wounding_modifier(location, dtype) if wounding is None else wounding
     raw = math.floor(penetrating * mod)
     if penetrating > 0:
-        raw = max(1, raw)
+        raw = max(1, raw) * multiplier  # a Vulnerability multiplies the injury (B161)
+        raw = raw if most is None else min(raw, most)  # a Diffuse body's most per blow (B60)
     injury = raw
     crippled = dismembered = False
     if location.cripple_divisor and raw > 0:
@@ -171,4 +175,4 @@ def compute_injury(
     funny = 0
     if row.get("funny_bone") and penetrating > 0 and location.limb_like and not crippled:
         funny = max(int(row["funny_bone_min"]), int(row["funny_bone_base"]) - ht)
-    return Injury(basic, eff, penetrating, mod, injury, raw, major, crippled, dismembered, shock, cap, knock, why, funny)
+    return Injury(basic, eff, penetrating, float(mod), injury, raw, major, crippled, dismembered, shock, cap, knock, why, funny)

@@ -6,18 +6,21 @@ merge under exact odds and the hot path allocates almost nothing.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from critcore.dice.dice import parse
-from critcore.errors import ParamError
-from critcore.engine.hookspecs import RollLookup
-from critcore.engine.model import Data, Determination, Location, Procedure, record
+from critcore.plugin import parse
+from critcore.plugin import ParamError
+from critcore.plugin import RollLookup
+from critcore.plugin import Data, Determination, Location, Procedure, record
 
 from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
 from .reference import HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, bounds, grade
 
 D3 = parse("3d6")
+DEFERRED = ("attack", "critical-hit", "head-blow")  # procedures whose --location may name a body's own part
+_BODY_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 BODY_PARTS = tuple(LOCATIONS)
 
 ATTACK_RESULTS = {
@@ -63,8 +66,10 @@ def check_location(procedure: str, params: Data, damage: DamageSpec | None,
     if where is None or (where == "random" and allowed is None):
         return
     rule = LOCATIONS.get(where)
+    if rule is None and procedure in DEFERRED and _BODY_KEY.match(where):
+        return  # a location of the character's own body type (a wing, a brain): checked by locate
     if rule is None or (allowed is not None and where not in allowed):
-        from critcore.engine.loader import did_you_mean
+        from critcore.plugin import did_you_mean
 
         names = allowed or (*LOCATIONS, "random")
         what = "unknown location" if rule is None else f"{procedure} cannot use location"
@@ -89,6 +94,9 @@ class Plan:
     label: str
     location: Location | None  # the aimed location; None: roll it (or none to locate)
     damage: DamageSpec | None  # --damage, read
+    aim: str | None = None  # the location aimed at, by name (a body type's own part is looked up by locate)
+    aim_given: bool = False  # --location was given (not the default torso)
+    deferred: bool = False  # aim is none of the humanoid's locations: checked against the target's body
 
 
 
@@ -124,7 +132,9 @@ def prepare(procedure: Procedure, params: Data, options: Data) -> Plan:
         if where is None and not (name == "attack" and options["random_location"]):
             where = DEFAULT_LOCATION
         location = AIMED.get(where) if where is not None else None
-    return Plan(name, results, label, location, damage)
+    aim = where if where not in (None, "random") else None
+    return Plan(name, results, label, location, damage, aim, p.get("location") not in (None, "random"),
+                aim is not None and aim not in LOCATIONS)
 
 
 def plan_of(ctx: Any) -> Plan:
@@ -141,8 +151,21 @@ def damage_of(ctx: Any) -> DamageSpec | None:
     return plan_of(ctx).damage
 
 
+def check_aim(ctx: Any, plan: Plan) -> None:
+    """A --location that is none of the humanoid's, checked against the target's own body
+    before any roll (a wing of a winged quadruped); without such a body, the usual refusal."""
+    if ctx.target is not None and "body" in ctx.target:
+        from .bodies import aimed_part
+
+        aimed_part(ctx, plan)
+    else:
+        check_location("hit", Data(location=plan.aim), None)
+
+
 def determine(ctx: Any) -> Determination | None:
     plan = plan_of(ctx)
+    if plan.deferred or (plan.aim is not None and ctx.target is not None and "body" in ctx.target):
+        check_aim(ctx, plan)
     if plan.results:
         found: Determination | None = plan.results[ctx.dice.roll(D3, plan.label).total]
         return found
@@ -184,8 +207,20 @@ def locate(ctx: Any, determination: Determination | None) -> Location | None:
         if determination is None or determination.kind not in HIT_KINDS:
             return None
     elif name == "hit-location":
+        if ctx.target is not None and "body" in ctx.target:
+            from .bodies import locate_on_body
+
+            return locate_on_body(ctx, plan_of(ctx))
         return roll_location(ctx)
     elif name != "critical-hit" and name != "head-blow":
         return None
-    found = plan_of(ctx).location
+    plan = plan_of(ctx)
+    if ctx.target is not None and "body" in ctx.target:
+        from .bodies import locate_on_body
+
+        return locate_on_body(ctx, plan)
+    found = plan.location
+    if found is None and plan.aim is not None:
+        check_location("hit", Data(location=plan.aim), None)  # raises the usual line
     return found if found is not None else roll_location(ctx)
+

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from critcore.engine.model import Event
+from critcore.plugin import Event
 
 from .collapse import owed_for
 

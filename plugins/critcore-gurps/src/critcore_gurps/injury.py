@@ -43,8 +43,11 @@ def blow(
     divisor = ctx.params.get("armor_divisor") or spec.divisor
     basic = roll_basic(ctx, spec, row, fraction, ctx.options["half_damage_rounding"])
     opts = ctx.options
+    from . import traits
+
+    extra = traits.injury_terms(state, location, spec.dtype, changes)
     inj = compute_injury(
-        basic, spec.dtype, ch.dr_at(ctx, state, location.id), divisor, location, hp, ht, row,
+        basic, spec.dtype, dr_here(ctx, state, location.id, spec.dtype), divisor, location, hp, ht, row, **extra,
         divided_round=opts["divided_dr_rounding"],
         crippling_major=bool(opts["crippling_is_major_wound"]),
         male=ch.flag(ctx, state, "male"),
@@ -147,6 +150,18 @@ def plain_injury(ctx: Any, state: dict[str, Any] | None, changes: list[str], amo
 def injury_data(inj: Injury) -> dict[str, Any]:
     """The injury numbers as plain data (the fields of :class:`Injury`)."""
     return dict(inj.__dict__)
+
+
+def dr_here(ctx: Any, state: dict[str, Any] | None, location: str, dtype: str) -> int:
+    """DR at ``location`` against ``dtype``: --dr, else the body's own DR there (a GCS
+    character's, as GCS computed it), else the character file's ``dr``."""
+    if ctx.params.get("dr") is None and state is not None and "body" in state:
+        from .bodies import body_of, dr_for
+
+        body = body_of(ctx)
+        if body is not None and location in body.parts:
+            return dr_for(body.parts[location], dtype)
+    return ch.dr_at(ctx, state, location)
 
 
 def location_rule(location_id: str) -> LocationRule:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from critcore import hookimpl
-from critcore.engine.model import Applied, Data, Procedure, SystemInfo
+from critcore.plugin import Applied, Data, Procedure, SystemInfo
 
 from . import apply as _apply
 from . import chains, determine
@@ -44,6 +44,26 @@ def critcore_treat(ctx: Any) -> Applied | None:
 
 
 @hookimpl
+def critcore_read_target(path: str, text: str) -> dict[str, Any] | None:
+    """A GCS character (``.gcs``) as a GURPS target (gcs.py, imported only for such a file)."""
+    if not path.lower().endswith(".gcs"):
+        return None
+    from . import gcs
+
+    return gcs.read(path, text)
+
+
+@hookimpl
+def critcore_write_target(path: str, state: Any) -> str | None:
+    """A GCS character's injuries written back into its own ``.gcs`` text (gcs.py)."""
+    if not path.lower().endswith(".gcs"):
+        return None
+    from . import gcs
+
+    return gcs.write(path, state)
+
+
+@hookimpl
 def critcore_show(ctx: Any) -> Sequence[str] | None:
     if ctx.target is None:
         return None
@@ -55,7 +75,7 @@ def critcore_show(ctx: Any) -> Sequence[str] | None:
 @hookimpl
 def critcore_examples() -> Sequence[Any]:
     """The examples `crit examples` writes: Sir Bertram, a knight: HP 12, HT 11, DR 4 on torso and skull."""
-    from critcore.engine.examples import package_examples
+    from critcore.plugin import package_examples
 
     return package_examples("critcore_gurps.examples", {"bertram.json": "Sir Bertram, a knight: HP 12, HT 11, DR 4 on torso and skull"})
 

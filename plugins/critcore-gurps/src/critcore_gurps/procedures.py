@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from critcore.engine.model import Option, Param, Procedure, SystemInfo
+from critcore.plugin import Option, Param, Procedure, SystemInfo
 
 from . import __version__
 from .reference import LOCATIONS as KNOWN_LOCATIONS
@@ -97,7 +97,8 @@ SPELL_FAILURE = Procedure(
     "spell-failure", "Roll on the Critical Spell Failure table; --target is the caster.",
     (Param("spell", "str", "Name of the spell."), Param("harmful", "bool", "The spell is meant to harm."), HP, HT, IQ),
 )
-HIT_LOCATION = Procedure("hit-location", "Roll 3d6 for a random hit location on a humanoid.", (), target="none")
+HIT_LOCATION = Procedure("hit-location", "Roll 3d6 for a random hit location: on a humanoid, or on the body table "
+                         "of the character given with --target (a GCS file's own body type).", (), target="optional")
 
 TREAT_WAIT = Procedure(
     "wait", "Let time pass: timed effects run out, periodic recovery rolls are made as they fall due.",
@@ -180,6 +181,8 @@ INFO = SystemInfo(
     effect_codes=EFFECT_CODES,
     target_noun="character",
     target_schema="critcore_gurps.data:target-schema.toml",  # every key of a character, checked by critcore
+    writes=(".gcs",),  # --save on a GCS character writes its injuries back into the .gcs (gcs.py)
+    target_memo=True,  # a character's body table is built once per target (bodies.body_of)
     events=EVENTS,  # the outcome tags the stages set (events.py)
     procedures=(ATTACK, DEFENSE, SPELL, CRITICAL_HIT, HEAD_BLOW, CRITICAL_MISS, UNARMED_MISS, SPELL_FAILURE,
                 HIT_LOCATION, TREAT_WAIT, TREAT_RECOVER, TREAT_KNOCKDOWN, TREAT_SURVIVE, TREAT_AFTER_FIGHT, TREAT_HEAL),

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from critcore.engine.model import record
-from critcore.tables.resources import load_data
+from critcore.plugin import record
+from critcore.plugin import load_data
 
 
 def _load(name: str) -> dict[str, Any]:

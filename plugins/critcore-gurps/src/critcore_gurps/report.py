@@ -6,7 +6,7 @@ ranked by what it says happened, using the injury's numbers where the apply stag
 
 from __future__ import annotations
 
-from critcore.engine.model import Outcome
+from critcore.plugin import Outcome
 
 # (severity, words in a line of this plugin's own): the first that matches ranks the line
 _RANKS: tuple[tuple[str, tuple[str, ...]], ...] = (

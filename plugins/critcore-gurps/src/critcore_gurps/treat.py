@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from critcore.errors import ParamError, StateError
-from critcore.engine.model import Applied, freeze
-from critcore.report.render import duration
+from critcore.plugin import ParamError, StateError
+from critcore.plugin import Applied, freeze
+from critcore.plugin import duration
 
 from . import character as ch
 from .reference import RULES, SECONDS, TURN_SECONDS, success_roll

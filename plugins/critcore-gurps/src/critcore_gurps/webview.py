@@ -59,6 +59,6 @@ def panels(ctx: Any, data: Mapping[str, Any]) -> list[dict[str, Any]]:
 def critcore_web_view(ctx: Any) -> Any:
     if ctx.target is None:
         return None
-    from critcore.engine.model import thaw
+    from critcore.plugin import thaw
 
     return panels(ctx, thaw(ctx.target))

@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from critcore.errors import StateError
-from critcore.engine.model import thaw
+from critcore.plugin import StateError
+from critcore.plugin import thaw
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ can arrive (apply, against the wound procedure's ``--help-minutes``)."""
 
 from __future__ import annotations
 
-from critcore.engine.model import Event
+from critcore.plugin import Event
 
 EVENTS = (
     Event("mortal", "Mortal critical (dies unless treated)"),

@@ -8,15 +8,15 @@ from dataclasses import replace
 from math import ceil
 from typing import TYPE_CHECKING
 
-from critcore.errors import ParamError, StateError
-from critcore.engine.model import Applied, Data
+from critcore.plugin import ParamError, StateError
+from critcore.plugin import Applied, Data
 
 from .character import Character, Critical, alive, read_character
 from .monitors import level_name, modifiers, pass_time, penalty, set_boxes
 from .words import clock_text, successes_text
 
 if TYPE_CHECKING:
-    from critcore.engine.context import Context
+    from critcore.plugin import Context
 
 _ITEM = re.compile(r"^\s*(physical|#?\d+)\s*[=:]\s*(-?\d+)\s*$", re.IGNORECASE)
 

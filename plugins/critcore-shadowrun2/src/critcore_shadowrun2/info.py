@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from critcore.engine.model import Option, Param, Procedure, SystemInfo
+from critcore.plugin import Option, Param, Procedure, SystemInfo
 
 from . import __version__
 from .events import EVENTS

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from critcore.tables.tableset import Row
+from critcore.plugin import Row
 
 from .character import Character, Critical
 from .words import clock_text

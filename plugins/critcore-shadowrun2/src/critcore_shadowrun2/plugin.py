@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from critcore import hookimpl
-from critcore.engine.model import Applied, Data, Outcome, Procedure, SystemInfo
+from critcore.plugin import Applied, Data, Outcome, Procedure, SystemInfo
 
 from . import wound
 from .info import INFO
 
 if TYPE_CHECKING:
-    from critcore.engine.context import Context
-    from critcore.tables.tableset import TableSet
+    from critcore.plugin import Context
+    from critcore.plugin import TableSet
 
 TREATMENTS: dict[str, tuple[str, str]] = {  # procedure -> (module, function), imported when used
     "diagnose": ("medicine", "diagnose"),
@@ -78,7 +78,7 @@ def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
 @hookimpl
 def critcore_examples() -> Sequence[object]:
     """The examples `crit examples` writes: Ghost, a street samurai with Body 4, unhurt."""
-    from critcore.engine.examples import package_examples
+    from critcore.plugin import package_examples
 
     return package_examples("critcore_shadowrun2.examples", {"runner.toml": "Ghost, a street samurai with Body 4, unhurt"})
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from critcore.engine.model import SEVERITIES as SEVERITY_ORDER, Outcome
-from critcore.report.render import roll_line
+from critcore.plugin import Outcome
+from critcore.plugin import roll_line
 
 from .words import clock_text
 
@@ -102,6 +102,9 @@ def show_lines(tables: Mapping[str, Any], char: Character, name: str = "") -> Se
     return lines
 
 
+_ORDER = ("none", "minor", "serious", "grave", "deadly")  # critcore's severities, least first (the hook's words)
+
+
 def changes(outcome: Outcome, view: str) -> list[tuple[str, str]]:
     """What a wound or a treatment did, most serious first (``critcore_changes``): a Mortal
     critical is ``deadly`` (the character dies unless treated), a Crippling one ``grave``, a
@@ -142,6 +145,6 @@ def changes(outcome: Outcome, view: str) -> list[tuple[str, str]]:
     if det is not None and det.critical and out and applied.summary:
         # the wound's own summary says it best ("Mortal critical in the chest: ...; dies in 50 min
         # unless treated"): it leads, as serious as the worst line under it
-        worst = max((s for s, _ in out), key=SEVERITY_ORDER.index)
+        worst = max((s for s, _ in out), key=_ORDER.index)
         out.insert(0, (worst, applied.summary))
     return out

@@ -71,6 +71,6 @@ def panels(tables: Mapping[str, Any], state: Mapping[str, Any]) -> list[dict[str
 def critcore_web_view(ctx: Any) -> Any:
     if ctx.target is None:
         return None
-    from critcore.engine.model import thaw
+    from critcore.plugin import thaw
 
     return panels(ctx.tables, thaw(ctx.target))

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from critcore.errors import ParamError, StateError
-from critcore.engine.model import Applied, Data, Determination, Effect, Location
-from critcore.tables.tableset import Row, Table, TableSet
+from critcore.plugin import ParamError, StateError
+from critcore.plugin import Applied, Data, Determination, Effect, Location
+from critcore.plugin import Row, Table, TableSet
 
 from .events import DEAD_BEFORE_HELP, LETHALITY_TAGS, dies_before_help
 from .info import SEVERITIES
 from .words import clock_text
 
 if TYPE_CHECKING:
-    from critcore.engine.context import Context
+    from critcore.plugin import Context
 
 SEVERITY_ROW = {name: i for i, name in enumerate(SEVERITIES, 1)}
 MAX_DICE = 200

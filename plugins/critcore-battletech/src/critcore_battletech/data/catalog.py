@@ -12,7 +12,7 @@ import re
 from functools import cached_property
 from typing import Any, Iterable, Mapping, MutableMapping
 
-from critcore.tables.resources import load_data
+from critcore.plugin import load_data
 
 from ..importmemo import ImportMemo, import_memo
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import os
 import sys
-from types import FunctionType, MethodType, ModuleType
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import pluggy
 
-from critcore.engine import hookspecs
+from critcore.stages import hookspecs
 from critcore.errors import PluginError, UnknownNameError
-from critcore.engine.model import RuleInfo as RuleInfo  # re-exported: rule plugins import it from here
+from critcore.model import RuleInfo as RuleInfo  # re-exported: rule plugins import it from here
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -97,64 +96,19 @@ def exception_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}".rstrip(": ")[:300]
 
 
-def _parse_entry_points(text: str) -> dict[str, list[tuple[str, str]]]:
-    groups: dict[str, list[tuple[str, str]]] = {}
-    current: list[tuple[str, str]] | None = None
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line[0] in "#;":
-            continue
-        if line[0] == "[" and line[-1] == "]" and len(line) > 2 and "]" not in line[1:-1]:  # [section]
-            current = groups.setdefault(line[1:-1].strip(), [])
-            continue
-        if current is not None and "=" in line:
-            name, _, value = line.partition("=")
-            current.append((name.strip(), value.strip()))
-    return groups
-
-
-def _dist_name_version(dirname: str) -> tuple[str, str]:
-    stem = dirname.rsplit(".", 1)[0]
-    name, _, version = stem.partition("-")
-    return name.replace("_", "-"), version
-
-
 def scan_entry_points(groups: Iterable[str], paths: Iterable[str] | None = None) -> dict[str, dict[str, PluginSpec]]:
-    """Find entry points of ``groups`` on ``sys.path`` without importing importlib.metadata.
+    """The entry points of ``groups`` installed on ``sys.path`` (or ``paths``), by group and name.
 
     The first distribution of a given name on the path wins, as for imports. Two distributions
     claiming one plugin name make that name an error naming both (never a silent winner).
     """
+    from critcore._speed.entrypoints import installed_entry_points
+
     wanted = set(groups)
     found: dict[str, dict[str, PluginSpec]] = {g: {} for g in wanted}
-    seen: set[str] = set()
     blocked = disabled_names()
-    for path in paths if paths is not None else sys.path:
-        try:
-            entries = os.scandir(path or ".")
-        except OSError:
-            continue
-        with entries:
-            for entry in entries:
-                name = entry.name
-                if not (name.endswith(".dist-info") or name.endswith(".egg-info")):
-                    continue
-                dist, version = _dist_name_version(name)
-                key = dist.lower()
-                if key in seen:
-                    continue
-                seen.add(key)
-                try:
-                    with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as fh:
-                        text = fh.read()
-                except OSError:
-                    continue
-                if "critcore." not in text:
-                    continue
-                for group, items in _parse_entry_points(text).items():
-                    if group in wanted:
-                        for ep_name, value in items:
-                            _claim(found[group], PluginSpec(ep_name, group, value, dist, version), blocked)
+    for group, name, value, dist, version in installed_entry_points(wanted, paths):
+        _claim(found[group], PluginSpec(name, group, value, dist, version), blocked)
     return found
 
 
@@ -253,47 +207,9 @@ def unknown_message(kind: str, name: str, known: Iterable[str]) -> str:
     return f"unknown {kind} {name!r}{did_you_mean(name, known)}; installed: {listing}"
 
 
-class _PluginManager(pluggy.PluginManager):
-    """pluggy's manager, reading a module's hooks straight from its namespace.
-
-    pluggy looks at every name in a plugin (and in the hook specifications) with
-    ``inspect.getattr_static``, so that a class's properties and other descriptors are never
-    run. A module's namespace holds no descriptors, so for a module the same answer comes from
-    one dictionary look-up: a plain function carrying the marker, as pluggy finds it. The
-    static methods, class methods and bound methods pluggy also accepts, and every plugin that
-    is not a module, still go to pluggy. Overriding these two methods is pluggy's documented
-    way to change how hooks are found; with pluggy 1.7 it saves about 3 M instructions (0.7 ms) of every command
-    (docs/architecture.md, "Speed trade-offs").
-    """
-
-    def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
-        if type(plugin) is not ModuleType:
-            return super().parse_hookimpl_opts(plugin, name)
-        return _marked(self, plugin, name, PROJECT + "_impl")
-
-    def parse_hookspec_opts(self, module_or_class: Any, name: str) -> Any:
-        if type(module_or_class) is not ModuleType:
-            return super().parse_hookspec_opts(module_or_class, name)
-        return _marked(self, module_or_class, name, PROJECT + "_spec")
-
-
-def _marked(pm: _PluginManager, module: ModuleType, name: str, marker: str) -> Any:
-    """The marker options of ``module.name`` (None when it carries none): a plain function's
-    own attribute, or pluggy's answer for the kinds of callable it unwraps."""
-    value = module.__dict__.get(name)
-    if type(value) is FunctionType:
-        opts = value.__dict__.get(marker)
-        return opts if isinstance(opts, dict) else None
-    if isinstance(value, (staticmethod, classmethod, MethodType)):
-        parse = (pluggy.PluginManager.parse_hookimpl_opts if marker.endswith("_impl")
-                 else pluggy.PluginManager.parse_hookspec_opts)
-        return parse(pm, module, name)
-    return None
-
-
 def new_plugin_manager() -> pluggy.PluginManager:
     """An empty plugin manager that knows critcore's hook specifications."""
-    pm = _PluginManager(PROJECT)
+    pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     return pm
 

@@ -34,7 +34,7 @@ through, checked only as JSON; the default ``"refuse"`` names them with a did-yo
 ``"items"``), and ``doc``. Numbers are always finite and, unless a bound says otherwise,
 within ±2**53 (what a JSON reader keeps exactly).
 
-Checking walks the value once and returns it frozen (:func:`critcore.engine.model.freeze`), so a
+Checking walks the value once and returns it frozen (:func:`critcore.model.freeze`), so a
 checked target costs no second walk. Every failure is one :class:`~critcore.errors.StateError`
 line: ``SOURCE: PATH: what is wrong`` with the path written as ``statuses[1].check.every`` or
 ``items["LT-1"]`` (list entries counted from 1, as they stand in the file). The form is not tied to targets: a table row type can be declared the same way.
@@ -47,7 +47,7 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from critcore.errors import CritcoreError, PluginError, StateError
-from critcore.engine.model import Data, _wrap
+from critcore.model import Data, _wrap
 
 Checker = Callable[[Any, "Walk"], Any]
 
@@ -699,7 +699,7 @@ def load_schema(declared: str | Mapping[str, Any]) -> Schema:
 
 
 def schema_of(info: Any) -> Schema | None:
-    """The compiled target schema a :class:`~critcore.engine.model.SystemInfo` declares, or None."""
+    """The compiled target schema a :class:`~critcore.model.SystemInfo` declares, or None."""
     declared = getattr(info, "target_schema", None)
     return None if declared is None else load_schema(declared)
 

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 import pluggy
 
 if TYPE_CHECKING:
-    from critcore.engine.context import Context
+    from critcore.stages.context import Context
     from critcore.dice.dice import DiceExpr
-    from critcore.engine.model import Applied, Data, Determination, Effect, Location, Outcome, Procedure, RuleInfo, SystemInfo
+    from critcore.model import Applied, Data, Determination, Effect, Location, Outcome, Procedure, RuleInfo, SystemInfo
     from critcore.tables.tableset import TableSet
 
 hookspec = pluggy.HookspecMarker("critcore")
@@ -44,7 +44,7 @@ def critcore_system() -> SystemInfo | None:
     holding its tables, its options and the effect codes its engine acts on.
 
     Called once when a system is loaded (for ``crit systems``, ``crit tables``, ``crit resolve``
-    and the Python API), before any stage. Return a :class:`~critcore.engine.model.SystemInfo`.
+    and the Python API), before any stage. Return a :class:`~critcore.model.SystemInfo`.
     Only the system plugin answers; a house rule may adjust the answer with a
     ``wrapper=True`` implementation (for example to add an option). First answer wins.
     """
@@ -52,7 +52,7 @@ def critcore_system() -> SystemInfo | None:
 
 @hookspec
 def critcore_rule() -> RuleInfo | None:
-    """Describe a house-rule plugin: a :class:`~critcore.engine.model.RuleInfo` with its name, the
+    """Describe a house-rule plugin: a :class:`~critcore.model.RuleInfo` with its name, the
     system it is for, a summary, the stages or tables it changes and the events it adds.
 
     Called when a rule plugin is enabled, before it is registered for a command (a rule for
@@ -83,7 +83,7 @@ def critcore_determine(ctx: Context) -> Determination | None:
 
     Called first for every ``resolve`` procedure. Roll with ``ctx.dice``, read tables from
     ``ctx.tables``, parameters from ``ctx.params`` and options from ``ctx.options``.
-    Return a :class:`~critcore.engine.model.Determination` (``final=True`` stops the procedure there),
+    Return a :class:`~critcore.model.Determination` (``final=True`` stops the procedure there),
     or ``None`` when this procedure has no determine stage. First answer wins.
 
     A determine stage that is only a look-up on one roll may say so in
@@ -109,7 +109,7 @@ def critcore_locate(ctx: Context, determination: Determination | None) -> Locati
     """Decide where the critical landed.
 
     Called after ``critcore_determine`` (unless it returned a final determination) with its
-    answer, which may be ``None``. Return a :class:`~critcore.engine.model.Location`, or ``None`` when
+    answer, which may be ``None``. Return a :class:`~critcore.model.Location`, or ``None`` when
     there is nothing to locate. First answer wins.
     """
 
@@ -121,7 +121,7 @@ def critcore_effect(
     """Decide exactly what happened: the table rows that apply.
 
     Called after ``critcore_locate`` with the answers so far. Return a sequence of
-    :class:`~critcore.engine.model.Effect` (usually built with ``table.lookup(roll).effect(...)``), or
+    :class:`~critcore.model.Effect` (usually built with ``table.lookup(roll).effect(...)``), or
     ``None`` when there is no effect stage for this procedure. First answer wins.
     """
 
@@ -137,7 +137,7 @@ def critcore_apply(
 
     Called last for a ``resolve`` procedure, with every earlier answer. The target's current
     state is ``ctx.target`` (frozen data, or ``None`` when no target was given: then say what
-    would happen without one). Never write files. Return an :class:`~critcore.engine.model.Applied`
+    would happen without one). Never write files. Return an :class:`~critcore.model.Applied`
     whose ``target`` is the new state; ``None`` means this procedure changes no target.
     First answer wins.
     """
@@ -148,7 +148,7 @@ def critcore_treat(ctx: Context) -> Applied | None:
     """Heal, treat, repair or let time pass: a ``treat`` procedure.
 
     Called alone for procedures whose ``verb`` is ``treat``. The target is ``ctx.target``.
-    Return an :class:`~critcore.engine.model.Applied` with the new state; ``None`` means the system
+    Return an :class:`~critcore.model.Applied` with the new state; ``None`` means the system
     does not know this procedure (the engine then reports an error). First answer wins.
     """
 
@@ -167,6 +167,19 @@ def critcore_read_target(path: str, text: str, memo: dict[str, Any]) -> Mapping[
     Return the target's state as plain JSON data, or ``None`` when the file is not in a format
     this plugin reads. Raise :class:`~critcore.errors.StateError` (with the file and line) for a
     broken file. First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_write_target(path: str, state: Mapping[str, Any]) -> str | None:
+    """Write a target's state in a format of the system's own (a GCS ``.gcs`` character, say).
+
+    Called by ``--save`` / ``--save-to`` and ``crit campaign export`` when the file's suffix is
+    one the system lists in ``SystemInfo.writes``; otherwise critcore writes JSON or TOML itself.
+    ``state`` is the checked state the stages returned (plain data). Return the file's whole
+    text, or ``None`` when ``path`` is not a format this plugin writes (critcore then refuses
+    the save with one line). Raise :class:`~critcore.errors.StateError` for a state that cannot
+    go into that format. Never write the file: critcore writes it atomically. First answer wins.
     """
 
 
@@ -195,7 +208,7 @@ def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
 def critcore_changes(outcome: Outcome, view: str) -> Sequence[tuple[str, str]] | None:
     """What an outcome did, most serious first, as ``(severity, text)`` pairs.
 
-    ``severity`` is one of :data:`critcore.engine.model.SEVERITIES` (``none`` ... ``deadly``);
+    ``severity`` is one of :data:`critcore.model.SEVERITIES` (``none`` ... ``deadly``);
     ``text`` is one short line a reader at the table understands (``"IS Ammo SRM-4 explodes: 8
     damage to internal structure"``). The first pair is the headline when it is at least
     ``serious``; the highest severity is the outcome's (the report's colour, the web page's card,
@@ -222,9 +235,9 @@ def critcore_examples() -> Sequence[Any] | None:
     """Example targets the plugin ships: a character, a unit, a house-rule file.
 
     Called by ``crit examples``, which writes them into the current folder. Return a sequence of
-    :class:`critcore.engine.examples.Example` (``name``: a plain file name; ``text``: the file's
+    :class:`critcore.stages.examples.Example` (``name``: a plain file name; ``text``: the file's
     content; ``about``: one line saying what it is), or ``None`` for none.
-    :func:`critcore.engine.examples.package_examples` reads them from package data. First answer wins.
+    :func:`critcore.stages.examples.package_examples` reads them from package data. First answer wins.
     """
 
 

@@ -6,7 +6,7 @@ answers the hook with::
 
     @hookimpl
     def critcore_examples():
-        from critcore.engine.examples import package_examples
+        from critcore.stages.examples import package_examples
         return package_examples("critcore_gurps.examples")
 
 ``crit examples`` writes them into the current folder, so the tour and the docs run anywhere.

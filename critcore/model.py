@@ -232,7 +232,7 @@ class RuleInfo:
     system: str
     summary: str
     changes: tuple[str, ...] = ()  # the stages or tables it changes, for crit systems
-    events: tuple[Any, ...] = ()  # critcore.engine.model.Event: tags this rule's stages set, added to the system's
+    events: tuple[Any, ...] = ()  # critcore.model.Event: tags this rule's stages set, added to the system's
 
 
 @record
@@ -257,8 +257,9 @@ class SystemInfo:
     target_noun: str = "target"  # the CLI adds --NOUN as another name for --target (e.g. --unit)
     treat_note: str = ""  # said by `crit treat SYSTEM` when the system has no treat procedures
     events: tuple[Event, ...] = ()  # the outcome tags its stages set that players ask about
-    target_schema: Any = None  # "package:file.toml" (or the parsed table): the target's schema (critcore.targets.schema)
-    target_memo: bool = False  # the stages want ctx.memo, kept by the engine per target (critcore.engine.targetmemo)
+    target_schema: Any = None  # "package:file.toml" (or the parsed table): the target's schema (critcore.tables.schema)
+    target_memo: bool = False  # the stages want ctx.memo, kept by the engine per target (critcore.stages.targetmemo)
+    writes: tuple[str, ...] = ()  # suffixes (".gcs") of its own formats that critcore_write_target writes back
 
     def procedure(self, name: str) -> Procedure | None:
         for p in self.procedures:

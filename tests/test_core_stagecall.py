@@ -1,7 +1,7 @@
-"""critcore.engine.stagecalls: the engine's stage calls give what pluggy's own hook call gives.
+"""critcore._speed.stagecall: the engine's stage calls give what pluggy's own hook call gives.
 
-The engine calls a stage's implementations itself (one plain implementation directly, plain ones
-with ``wrapper=True`` wrappers through ``_call_chain``). The rule checked here is pluggy's
+The engine calls a stage's one plain implementation directly and hands every other case to
+pluggy (a speed piece: docs/architecture.md, "Speed machinery"). The rule checked here is pluggy's
 documented ``firstresult`` semantics: implementations run from the last registered (``tryfirst``
 ones first), wrappers run to their ``yield`` before them, the first answer that is not None wins,
 and the wrappers are resumed the last entered first with that answer or with the exception. Every
@@ -15,9 +15,9 @@ import itertools
 import pluggy
 import pytest
 
-from critcore.engine import hookspecs
-from critcore.engine.loader import hookimpl
-from critcore.engine.stagecalls import stage_caller
+from critcore.stages import hookspecs
+from critcore.stages.loader import hookimpl
+from critcore._speed.stagecall import stage_function as stage_caller
 
 NAMES = ("ctx", "determination")
 
@@ -185,33 +185,12 @@ def test_old_style_hookwrappers_are_left_to_pluggy():
     assert seen == ["a"]
 
 
-def test_a_system_whose_stages_no_house_rule_touches_never_imports_stagecalls() -> None:
-    """With one implementation per stage taking the hook's arguments, and none for a stage a
-    system does not have (GURPS and BattleTech have no treat stage), the engine calls the
-    system's functions itself: this module (0.2 ms of start-up) is not imported."""
-    import subprocess
-    import sys
-
-    from critcore.engine.loader import Registry
-
-    systems = tuple(s for s in ("gurps", "shadowrun2", "battletech") if s in Registry.installed().systems)
-    if not systems:
-        pytest.skip("no shipped system installed")
-    code = ("import sys; from critcore.engine.runner import Engine\n"
-            f"for s in {systems!r}:\n"
-            "    Engine(s).run({'gurps': 'attack', 'shadowrun2': 'wound', 'battletech': 'hit-location'}[s],"
-            " {'gurps': {'skill': 14}, 'shadowrun2': {'body': 4, 'severity': 'serious'}, 'battletech': {}}[s], seed=1)\n"
-            "print('critcore.engine.stagecalls' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["False"]
-
-
 def test_an_implementation_taking_the_first_arguments_is_called_without_stagecalls() -> None:
     """pluggy lets an implementation leave out the hook's last arguments (GURPS's prepare takes
     no tables): the engine calls it with the first ones, as pluggy would."""
     from critcore import hookimpl
-    from critcore.engine.runner import direct_caller
-    from critcore.engine.loader import new_plugin_manager
+    from critcore._speed.stagecall import stage_function as direct_caller
+    from critcore.stages.loader import new_plugin_manager
 
     class Plugin:
         @staticmethod
@@ -228,8 +207,8 @@ def test_an_implementation_taking_the_first_arguments_is_called_without_stagecal
 
 
 def test_a_stage_with_no_implementation_answers_none_as_pluggy_does() -> None:
-    from critcore.engine.runner import direct_caller
-    from critcore.engine.loader import new_plugin_manager
+    from critcore._speed.stagecall import stage_function as direct_caller
+    from critcore.stages.loader import new_plugin_manager
 
     pm = new_plugin_manager()
     call = direct_caller(pm.hook.critcore_treat, ("ctx",))

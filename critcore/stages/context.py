@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from critcore.dice.dice import Dice
-from critcore.engine.model import Data, Note, Procedure, SystemInfo, record, record_field
+from critcore.model import Data, Note, Procedure, SystemInfo, record, record_field
 from critcore.tables.tableset import TableSet
 
 if TYPE_CHECKING:  # imported by an engine only for a system that declares target_memo
-    from critcore.engine.targetmemo import Memo, TargetMemo
+    from critcore.stages.targetmemo import Memo, TargetMemo
 
 
 @record
@@ -38,7 +38,7 @@ class Context:
     notes: list[Note] = record_field(default_factory=list, compare=False)
     stage: list[str] = record_field(default_factory=lambda: [""], compare=False)
     prepared: Any = None  # what critcore_prepare built for this procedure and parameters
-    memo: Memo | None = record_field(default=None, compare=False)  # the per-target memo (critcore.engine.targetmemo)
+    memo: Memo | None = record_field(default=None, compare=False)  # the per-target memo (critcore.stages.targetmemo)
     memos: TargetMemo | None = record_field(default=None, compare=False, repr=False)  # the engine's, for hand_on
 
     def note(self, text: str, by: str = "") -> None:
