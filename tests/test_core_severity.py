@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from critcore.cli.main import cli
 from critcore.model import SEVERITIES, Applied, Data, Determination, Outcome, Step
-from critcore.report.severity import assess, rank
+from critcore.report.render import judge
+from critcore.report.severity import rank
 from critcore.report.style import STYLES
 
 INSTALLED = {ep.name for ep in entry_points(group="critcore.systems")}
@@ -116,7 +117,7 @@ def test_every_system_ranks_its_outcomes(system: str) -> None:
                 break
             answer = engine.pm.hook.critcore_changes(outcome=outcome, view="gm")
             assert answer is not None, f"{system} {proc.name} ranks nothing"
-            judged = assess(outcome, "gm", engine.pm)
+            judged = judge(outcome, "gm", engine.pm)
             assert judged.severity in SEVERITIES
             seen.add(judged.severity)
     assert seen, f"no {system} procedure could be run"
@@ -127,13 +128,13 @@ def test_without_a_ranking_the_changes_are_minor_and_a_player_sees_none() -> Non
     outcome = Outcome("fake", "attack", Data(), (), (Step("determine", "critical"), Step("apply", "hurt")),
                       determination=Determination("critical", True, "critical"),
                       applied=Applied("hurt", ("HP 30 -> 18",)))
-    judged = assess(outcome)
+    judged = judge(outcome)
     assert judged.severity == "minor" and judged.changes[0].text == "HP 30 -> 18"
     assert judged.to_json()["changes"] == [{"severity": "minor", "text": "HP 30 -> 18"}]
-    assert assess(outcome, "player").changes == ()
+    assert judge(outcome, "player").changes == ()
     calm = Outcome("fake", "attack", Data(), (), (Step("determine", "miss"),),
                    determination=Determination("miss", False, "miss"))
-    assert assess(calm).severity == "none" and assess(calm).headline == "Miss"
+    assert judge(calm).severity == "none" and judge(calm).headline == "Miss"
 
 
 def test_an_unknown_severity_word_ranks_as_minor() -> None:

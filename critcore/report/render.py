@@ -237,6 +237,14 @@ def param_defaults(pm: Any, procedure: str) -> dict[str, Any] | None:
     return None
 
 
+def judge(outcome: Outcome, view: str = "gm", pm: Any = None) -> Any:
+    """The outcome's :class:`critcore.report.severity.Assessment` against the core's headline:
+    ``severity``, ``summary`` and the ranked ``changes`` of ``--json``, the API and the web card."""
+    from critcore.report.severity import assess
+
+    return assess(outcome, view, pm, headline(outcome))
+
+
 def _lead(outcome: Outcome, head: str, view: str, pm: Any) -> tuple[Line, bool]:
     """The headline line, styled by the outcome's severity (``headline-grave``), and whether it is
     the report's own headline (False: a more serious change took its place)."""

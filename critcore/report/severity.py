@@ -70,10 +70,10 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
     return sorted(out, key=lambda c: -rank(c.severity))
 
 
-def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str | None = None) -> Assessment:
-    """The outcome's :class:`Assessment`. ``headline`` is the report's own first line (the core's
-    :func:`critcore.report.render.headline` if not given): it stays the headline unless a change
-    of at least ``serious`` outranks it, which then leads."""
+def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "") -> Assessment:
+    """The outcome's :class:`Assessment`. ``headline`` is the report's own first line
+    (:func:`critcore.report.render.judge` passes the core's): it stays the headline unless a
+    change of at least ``serious`` outranks it, which then leads."""
     answer: Sequence[Any] | None = None
     if pm is not None:
         try:
@@ -85,16 +85,12 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str | N
     elif view == "gm":
         changes = _fallback(outcome)
     else:  # a system that ranks nothing for a player: nothing a player's report does not say
-        return Assessment("minor", _clean(headline) if headline is not None else "", ())
+        return Assessment("minor", _clean(headline), ())
     if changes:
         severity = changes[0].severity
     else:
         det = outcome.determination
         severity = "minor" if det is not None and det.critical else "none"
-    if headline is None:
-        from critcore.report.render import headline as core_headline
-
-        headline = core_headline(outcome)
     head = _clean(headline)
     if changes and rank(changes[0].severity) >= rank("serious"):
         top = changes[0].text

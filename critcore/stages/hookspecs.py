@@ -208,6 +208,9 @@ def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
 def critcore_changes(outcome: Outcome, view: str) -> Sequence[tuple[str, str]] | None:
     """What an outcome did, most serious first, as ``(severity, text)`` pairs.
 
+    Called by every report of an outcome (:mod:`critcore.report.severity`): the CLI's headline
+    and its colour, ``--json`` and the API, the web page's result card.
+
     ``severity`` is one of :data:`critcore.model.SEVERITIES` (``none`` ... ``deadly``);
     ``text`` is one short line a reader at the table understands (``"IS Ammo SRM-4 explodes: 8
     damage to internal structure"``). The first pair is the headline when it is at least

@@ -213,10 +213,9 @@ def result_card(outcome: Any, pm: Any) -> dict[str, Any]:
     lines (rolls and table rows, shown folded) and the players' report, and the parameters it ran
     with (the procedure's form shows them again)."""
     from critcore.model import thaw
-    from critcore.report.render import render
-    from critcore.report.severity import assess
+    from critcore.report.render import judge, render
 
-    judged = assess(outcome, "gm", pm)
+    judged = judge(outcome, "gm", pm)
     detail = render(outcome, explain=False, view="gm", pm=pm).splitlines()[1:]
     while detail and not detail[0].strip():
         detail.pop(0)

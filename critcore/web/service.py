@@ -414,10 +414,10 @@ class Service:
         else:
             data = outcome.to_dict()
             data["report"] = report
-        from critcore.report.severity import assess
+        from critcore.report.render import judge
 
         if req["view"] != "player":  # the player's view carries only the player's report
-            data.update(assess(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
+            data.update(judge(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
             data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
             from critcore.web.pictures import result_card
