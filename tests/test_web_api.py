@@ -92,7 +92,9 @@ def test_tables_json_foundry_csv(client, invoke):
     assert [r["range"] for r in foundry["results"]] == [[1, 2], [3, 5], [6, 6]]  # the confirm table's rows
     csv = client.get("/api/systems/fake/tables/confirm?format=csv")
     assert csv.text.startswith("table,low,high,") and "attachment" in csv.headers["content-disposition"]
-    assert "use foundry, csv or json" in error_of(client.get("/api/systems/fake/tables/confirm?format=pdf"), 400)
+    roll20 = client.get("/api/systems/fake/tables/confirm?format=roll20").json()
+    assert [i["weight"] for i in roll20["tableitems"]] == [2, 3, 1]  # 1d6: a weight per face each row covers
+    assert "use foundry, roll20, csv or json" in error_of(client.get("/api/systems/fake/tables/confirm?format=pdf"), 400)
     assert "unknown fake table" in error_of(client.get("/api/systems/fake/tables/nosuch"), 404)
 
 

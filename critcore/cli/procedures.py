@@ -323,7 +323,10 @@ def print_outcome_json(outcome: Any, engine: Any, common: dict[str, Any], saved:
         data = {"format": OUTCOME_FORMAT, "system": outcome.system, "procedure": outcome.procedure, "view": "player",
                 "report": render(outcome, view="player", pm=engine.pm).splitlines()}
     else:
+        from critcore.report.render import judge
+
         data = outcome.to_dict()
+        data.update(judge(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
     if saved:
         data["saved"] = saved
     if logged:

@@ -1,6 +1,6 @@
 """``crit serve``: the game master's screen in a browser, and an HTTP API, over a campaign.
 
-The web part is optional (``pip install "critcore[web]"``); this module imports none of it
+The web part is optional (``pip install ".[web]"`` from a checkout); this module imports none of it
 until the command runs, and says how to install it when it is missing.
 """
 
@@ -29,7 +29,7 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
           players_key: str | None) -> None:
     """Serve a campaign in a browser (the GM's page, a read-only players' link) and as a JSON API.
 
-    Needs the web extra: pip install "critcore[web]". See docs/web.md.
+    Needs the web extra: pip install ".[web]" from a checkout of critcore. See docs/web.md.
     """
     from critcore.cli.errors import resume_gc
     from critcore._speed.diskcache import cache_writes
@@ -52,7 +52,7 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
         from critcore.errors import CritcoreError
 
         raise CritcoreError(f"crit serve needs the web extra ({exc.name or exc} is missing): "
-                            'pip install "critcore[web]"') from None
+                            'pip install ".[web]" from a checkout of critcore (it is not on the package index yet)') from None
     from critcore.campaign.campaign import find_campaign
     from critcore.errors import CampaignError
 

@@ -351,7 +351,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                     "targets": [t.name for t in service.campaign().targets() if t.system == system],
                                     "chosen": body, "target": target}
             if body.get("procedure"):
-                result, _ = service.odds("odds", body, deadline=deadline)
+                try:
+                    result, _ = service.odds("odds", body, deadline=deadline)
+                except InputError as exc:  # a value the procedure needs: asked for on the form, not an error page
+                    data["problem"] = str(exc)
+                    return data
                 events, groups = chart_rows(result)
                 title = f"{system} {result.procedure}: exact odds" + (f" on {target}" if target else "")
                 from markupsafe import Markup
@@ -373,18 +377,21 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return await call(_table_response, system, table, fmt)
 
     def _table_response(system: str, name: str, fmt: str) -> Response:
-        from critcore.report.export import csv_text, foundry_table
+        from critcore.report.export import csv_text, foundry_table, roll20_table
 
         table = service.table(system, name)
         if fmt == "foundry":
             body = json.dumps(foundry_table(table, system), ensure_ascii=False, indent=2)
             kind, file = "application/json", f"fvtt-RollTable-{system}-{name}.json"
+        elif fmt == "roll20":
+            body = json.dumps(roll20_table(table, system), ensure_ascii=False, indent=2)
+            kind, file = "application/json", f"roll20-{system}-{name}.json"
         elif fmt == "csv":
             body, kind, file = csv_text([table]), "text/csv; charset=utf-8", f"{system}-{name}.csv"
         elif fmt == "json":
             body, kind, file = json.dumps(table.to_json(), ensure_ascii=False), "application/json", f"{system}-{name}.json"
         else:
-            raise InputError(f"format {fmt[:20]!r}: use foundry, csv or json")
+            raise InputError(f"format {fmt[:20]!r}: use foundry, roll20, csv or json")
         return Response(body, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{file}"'})
 
     # --- the players' link ------------------------------------------------------------------------------
@@ -405,6 +412,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             status, line = _status_and_line(exc, policy)
             return page(request, "error.html", {"status": status, "message": line, "back": ""}, status)
         response = page(request, "players.html", {"feed": data["feed"], "version": data["version"],
+                                                   "targets": data["targets"],
                                                   "key": request.path_params["key"]})
         return response
 

@@ -291,6 +291,19 @@ class Service:
             pm = None
         return {v: render(outcome, explain=explain and v == "gm", view=v, pm=pm).splitlines() for v in views}
 
+    def _card_of(self, entry: Any) -> dict[str, Any] | None:
+        """The result card of a logged resolution (see :func:`critcore.web.pictures.result_card`),
+        with the procedure and parameters it ran with (the form shows them again)."""
+        from critcore.model import Outcome
+        from critcore.web.pictures import result_card
+
+        if not entry.outcome or entry.system not in self.registry.systems:
+            return None
+        outcome = Outcome.from_dict({**entry.outcome, "target": None})
+        card = result_card(outcome, self.engine(entry.system).pm)
+        card["procedure"] = outcome.procedure
+        return card
+
     def reports(self, entry_id: int) -> dict[str, Any]:
         """One log entry with its report for the game master (every roll explained) and for the players."""
         with self.campaign().store.transaction() as tx:
@@ -300,7 +313,8 @@ class Service:
                 raise CampaignError(f"{self.path}: no log entry #{entry_id}") from None
         if entry is None:
             raise CampaignError(f"{self.path}: no log entry #{entry_id}")
-        return {"entry": entry.to_dict(), **self._rendered(entry, ("gm", "player"), explain=True)}
+        return {"entry": entry.to_dict(), "card": self._card_of(entry),
+                **self._rendered(entry, ("gm", "player"), explain=True)}
 
     def player_feed(self, limit: int) -> dict[str, Any]:
         """What the players' link shows: the latest resolutions and treatments in the player view
@@ -312,7 +326,20 @@ class Service:
                 continue
             feed.append({"id": e.id, "at": e.at, "target": e.name, "system": e.system, "undone": e.undone,
                          "report": self._rendered(e, ("player",), explain=False)["player"]})
-        return {"version": entries[-1].id if entries else 0, "feed": feed}
+        return {"version": entries[-1].id if entries else 0, "feed": feed, "targets": self._public_targets()}
+
+    def _public_targets(self) -> list[dict[str, Any]]:
+        """Each target of an installed system with what the characters can see of it (the panels
+        its system marks public; never a secret roll, a death clock or an undiagnosed critical)."""
+        from critcore.web.pictures import public_picture
+
+        camp = self.campaign()
+        out = []
+        for t in camp.targets():
+            if t.installed:
+                out.append({"name": t.name, "system": t.system,
+                            "panels": public_picture(self.engine(t.system), camp.state(t.name))})
+        return out
 
     # --- resolve and treat ------------------------------------------------------------------
 
@@ -397,8 +424,15 @@ class Service:
         else:
             data = outcome.to_dict()
             data["report"] = report
+        from critcore.report.render import judge
+
+        if req["view"] != "player":  # the player's view carries only the player's report
+            data.update(judge(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
             data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
+            from critcore.web.pictures import result_card
+
+            data["card"] = result_card(outcome, engine.pm)
         logged = getattr(session, "entry_id", None)
         if logged:
             data["saved"] = f"{session.row.name} in {self.path}"
