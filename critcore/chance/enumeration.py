@@ -121,7 +121,7 @@ class EnumeratingRoller:
     sibling.
     """
 
-    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff", "lost", "met")
+    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff", "lost", "met", "below")
 
     def __init__(self, path: Sequence[int] = (), cutoff: Fraction | None = None,
                  met: dict[Any, Any] | None = None) -> None:
@@ -139,6 +139,7 @@ class EnumeratingRoller:
         self.cut_num = self.cutoff.numerator
         self.cut_den = self.cutoff.denominator
         self.lost = [0, 1]  # probability cut off inside sub-enumerations first met on this run
+        self.below = False  # the run's probability fell below the cut-off: it may not roll again
 
     @property
     def prob(self) -> Fraction:
@@ -147,6 +148,19 @@ class EnumeratingRoller:
         return Fraction(self.num, self.den)
 
     def _choose(self, weights: tuple[tuple[tuple[Any, int], ...], int]) -> Any:
+        """The answer of the next roll on this run's path (a new roll: its first answer, its
+        siblings left to later runs).
+
+        A run is cut off only when it would roll *again* after its probability fell below the
+        cut-off: the roll that took it below is answered like any other, so a run that ends
+        there is counted exactly. A procedure that rolls a bounded number of times is exact
+        whatever the chance of its rarest run (a pool of 30 dice all showing 1 is 1/6^30); only a
+        run that goes on rolling with less than the cut-off left is stopped, and its whole
+        probability (that of every way it could have gone on) is the remainder. The runs made
+        are those of cutting at the roll that went below: its siblings were enumerated then too.
+        """
+        if self.below:
+            raise Pruned()  # num/den is the chance of everything this run could still do
         weighted, den = weights
         if self.pos < len(self.path):
             value, w = weighted[self.path[self.pos]]
@@ -157,7 +171,7 @@ class EnumeratingRoller:
         self.num *= w
         self.den *= den
         if self.cut_num and self.num * self.cut_den < self.cut_num * self.den:
-            raise Pruned()
+            self.below = True
         return value
 
     def _choose_sub(self, weights: tuple[tuple[tuple[Any, int], ...], int]) -> Any:
