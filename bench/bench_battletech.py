@@ -42,21 +42,10 @@ def _time(cmd: list[str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _answers_entry() -> str | None:
-    """The cache entry of the importer's kept answers (slot names and the like), if any."""
-    from critcore._speed import diskcache as resources
-    from critcore_battletech import unitcache
-
-    folder = resources.cache_dir()
-    return None if folder is None else resources._cache_file(folder, unitcache._NAMES_ENTRY)
-
-
 def startup(runs: int) -> list[tuple[str, float, float]]:
     """One `crit resolve battletech critical --unit X.mtf` against the floor, interleaved: the
-    unit as a later command finds it (its import kept in critcore's cache folder), a unit file
-    no command has imported yet (a copy whose text changes before each run) whose slot names
-    earlier commands have met, and the same with none of the importer's answers kept (the
-    first unit file after an install or an upgrade)."""
+    unit as a later command finds it (its import kept in critcore's cache folder), and a unit
+    file no command has imported yet (a copy whose text changes before each run)."""
     import tempfile
 
     beside = os.path.join(os.path.dirname(sys.executable), "crit")
@@ -67,23 +56,18 @@ def startup(runs: int) -> list[tuple[str, float, float]]:
         fresh = Path(tmp) / unit_file().name
         fresh.write_text(text, encoding="utf-8")
         cold = "  the same, a unit file not imported before"
-        colder = "  the same, and no slot name met before"
         commands = {
             "floor: python -c 'import click'": [sys.executable, "-c", "import click"],
             f"crit resolve battletech critical --unit {unit_file().name}": resolve + [str(unit_file())],
             cold: resolve + [str(fresh)],
-            colder: resolve + [str(fresh)],
         }
-        answers = _answers_entry()
         times: dict[str, list[float]] = {k: [] for k in commands}
         for cmd in commands.values():  # warm the file cache once
             _time(cmd)
         for n in range(runs):
             for name, cmd in commands.items():
-                if name in (cold, colder):  # new text: the cache has no entry for it
-                    fresh.write_text(text + f"# run {n}, {name == colder}\n", encoding="utf-8")
-                if name == colder and answers is not None and os.path.exists(answers):
-                    os.remove(answers)
+                if name == cold:  # new text: the cache has no entry for it
+                    fresh.write_text(text + f"# run {n}\n", encoding="utf-8")
                 times[name].append(_time(cmd))
     floor = statistics.median(times["floor: python -c 'import click'"])
     return [(name, statistics.median(t) * 1000, statistics.median(t) / floor) for name, t in times.items()]
@@ -141,12 +125,6 @@ def criticals(seconds: float) -> list[tuple[str, float]]:
     for code in ("HD", "LA", "CT", "RT"):
         critcore.odds("battletech", "critical", target=copy, location=code)
     found.append(("  the same, after exact odds on a copy of the unit", rate(one, seconds)))
-    # every run calling the stages (no kept outcomes, critcore/replay.py): what a run on a state
-    # never met before costs, and what the kept outcomes save
-    engine = Engine("battletech")
-    engine.keep_outcomes = False
-    unit = engine.check_target(unit_from_mtf(unit_file().read_bytes(), str(unit_file())))
-    found.append(("  the same, the stages run every time", rate(one, seconds)))
     found.append(("hand-written reference (2d6 and a slot)", rate(hand, seconds)))
     return found
 
@@ -158,7 +136,6 @@ def corpus_import(limit: int | None = None) -> list[tuple[str, float]] | None:
     from critcore_battletech.units import unit_from_mtf
 
     files = [(str(p), p.read_bytes()) for p in sorted(CORPUS.rglob("*.mtf"))][:limit]
-    memo: dict[str, Any] = {}  # one reader memo for the whole corpus, as an engine reading every file keeps
 
     def naive() -> None:
         for _, data in files:
@@ -167,11 +144,15 @@ def corpus_import(limit: int | None = None) -> list[tuple[str, float]] | None:
                 key, _, value = line.partition(":")
                 out[key.strip().lower()] = value.strip()
 
+    from critcore_battletech.data.catalog import catalog
+
+    cat = catalog()  # one catalog for the whole corpus, as one engine reading every file keeps
+
     def full() -> None:
         for source, data in files:
-            unit_from_mtf(data, source, memo)
+            unit_from_mtf(data, source, cat)
 
-    full()  # the first pass reads the data files and fills the memo
+    full()  # the first pass reads the data files
     results = []
     for name, fn in (("naive key:value split", naive), ("unit_from_mtf", full)):
         runs = []

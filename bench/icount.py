@@ -31,7 +31,8 @@ import os
 from critcore._speed import diskcache as resources
 from critcore_battletech import unitcache
 folder = resources.cache_dir()
-entry = folder and resources._cache_file(folder, unitcache._NAMES_ENTRY)
+names = getattr(unitcache, "_NAMES_ENTRY", None)  # an install from before the answers were removed
+entry = folder and names and resources._cache_file(folder, names)
 if entry and os.path.exists(entry):
     os.remove(entry)
 """

@@ -62,3 +62,31 @@ class CampaignError(InputError):
 
 class BusyError(CritcoreError):
     """Another process held a campaign's or a target file's lock for longer than the busy timeout."""
+
+
+class DiskError(CritcoreError):
+    """The disk refused a read or a write (full, read-only, a file-size limit, an I/O error):
+    one line naming the file and the cause; what was on disk before is unchanged."""
+
+
+_CAUSES = {
+    "ENOSPC": "the disk is full",
+    "EDQUOT": "the disk quota is used up",
+    "EFBIG": "the file would be larger than the system allows (a file-size limit, ulimit -f)",
+    "EROFS": "the disk is read-only",
+    "EIO": "a disk input/output error",
+}
+_BAD_PLACES = frozenset(("ENOENT", "ENOTDIR", "EISDIR", "EACCES", "EPERM", "EINVAL", "ENAMETOOLONG", "ELOOP",
+                         "ENXIO", "EEXIST"))
+
+
+def os_error(exc: OSError, where: str, unchanged: str) -> CritcoreError:
+    """The one-line error for an ``OSError`` met writing ``where``: the disk's fault
+    (:class:`DiskError`, exit 1) or a place that cannot be written (:class:`StateError`, exit 2).
+    ``unchanged`` says what stayed as it was ("the old file is unchanged")."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    cause = _CAUSES.get(name) or exc.strerror or str(exc)
+    line = f"{where}: cannot write it: {cause}; {unchanged}"
+    return StateError(line) if name in _BAD_PLACES else DiskError(line)

@@ -274,6 +274,15 @@ class SystemInfo:
         return None
 
 
+SEVERITIES: tuple[str, ...] = ("none", "minor", "serious", "grave", "deadly")
+"""How serious an outcome, or one thing it did, is, least first: ``none`` (nothing happened to
+anyone), ``minor`` (a plain hit, a scratch, a clumsy miss), ``serious`` (a critical that costs
+something: a major wound, a weapon lost, a hit on the crew), ``grave`` (lasting harm: a limb
+crippled, ammunition exploding, a location destroyed, a wound that kills unless treated) and
+``deadly`` (someone or something dies). A system says which its outcomes are with the
+``critcore_changes`` hook; the report, the terminal's colours and the web page's card follow it."""
+
+
 # --- the record ---------------------------------------------------------------------------
 
 

@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time the names load lazily (
         StateError as StateError,
         TableError as TableError,
     )
+    from critcore._speed import diskcache as diskcache
     from critcore.files.reading import read_bytes as read_bytes
     from critcore.report.render import duration as duration, roll_line as roll_line
     from critcore.tables.resources import load_data as load_data
@@ -102,6 +103,9 @@ _FACE: dict[str, tuple[str, str, tuple[int, int]]] = {
     "TableSet": ("critcore.tables.tableset", "TableSet", (1, 0)),
     "load_data": ("critcore.tables.resources", "load_data", (1, 0)),
     "read_bytes": ("critcore.files.reading", "read_bytes", (1, 0)),
+    # what a plugin keeps between commands, the way the core keeps its parsed tables (the disk
+    # cache of the speed seam: cached, digest, read_entry, store, cache_dir, writes_enabled)
+    "diskcache": ("critcore._speed", "diskcache", (1, 1)),
     # examples a plugin ships (crit examples)
     "Example": ("critcore.stages.examples", "Example", (1, 0)),
     "package_examples": ("critcore.stages.examples", "package_examples", (1, 0)),
@@ -130,7 +134,7 @@ def __getattr__(name: str) -> Any:
         from importlib import import_module
 
         module, attr, _ = _FACE[name]
-        value = getattr(import_module(module), attr)
+        value = import_module(f"{module}.{attr}") if name == "diskcache" else getattr(import_module(module), attr)
         globals()[name] = value
         return value
     raise AttributeError(f"critcore.plugin has no {name!r} (the plugin face lists: {', '.join(sorted(_FACE))})")

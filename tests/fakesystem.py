@@ -192,3 +192,14 @@ def critcore_upgrade_state(state, version):
         upgraded["hp"] = state["hit_points"]
         return upgraded
     return None
+
+
+@hookimpl
+def critcore_changes(outcome, view):
+    """What an attack did: each change the apply stage lists, ``minor``, and a target brought to 0
+    HP or below ``deadly`` (the fake's own ranking; nothing for the player's view)."""
+    if outcome.system != "fake" or outcome.applied is None or view != "gm":
+        return None if outcome.system != "fake" else []
+    hp = (outcome.applied.target or {}).get("hp")
+    return [("deadly" if isinstance(hp, int) and hp <= 0 and c.startswith("hp") else "minor", c)
+            for c in outcome.applied.changes]

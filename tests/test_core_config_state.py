@@ -107,7 +107,9 @@ def test_interrupted_write_leaves_the_old_file(tmp_path, monkeypatch):
         raise OSError("disk pulled out")
 
     monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(OSError):
-        write_atomic(str(path), '{"hp": 0}')
+    from critcore.errors import CritcoreError
+
+    with pytest.raises(CritcoreError, match="hero.json: cannot write it: disk pulled out; the old file is unchanged"):
+        write_atomic(str(path), '{"hp": 0}')  # one line (issue 29), not the OSError
     assert path.read_text() == '{"hp": 5}'
     assert [p.name for p in folder.iterdir()] == ["hero.json"]  # no temporary file left behind

@@ -150,6 +150,44 @@ def test_prompt_roller_asks_again_for_a_six_under_rule_of_six():
     assert roll.successes == 1 and roll.faces == (6, 4, 3)
 
 
+def test_prompt_says_when_a_die_stops_being_rolled_again():
+    """Rule of Six (issue 28): a 6 short of the TN is rolled again and added; a die that reached
+    the TN is not rolled again, even on a 6. TN 10: the first question says so; die 1 shows 6,
+    then 6 (12: done, and the prompt says it is done although it showed a 6); die 2 shows 6, then
+    3 (9: no 6, so it stops short); die 3 (a 2) is not asked again."""
+    asked = []
+    answers = iter(["6 6 2", "6", "3"])
+    d = Dice(PromptRoller(lambda q: (asked.append(q), next(answers))[1], lambda m: asked.append("!" + m)))
+    roll = d.test(3, 10, "Body")
+    assert roll.faces == (6, 6, 6, 3, 2) and roll.successes == 1
+    assert "a 6 is rolled again and added until that die reaches 10, then it stops, even on a 6" in asked[0]
+    assert "die 1 showed 6 (6 so far" in asked[1] and "stop once the die reaches the TN" in asked[1]
+    assert asked[2] == "!die 1 has 12, TN 10 reached: it is done, not rolled again even on a 6"
+    assert "die 2 showed 6 (6 so far" in asked[3]
+    assert len(asked) == 4
+
+
+def test_prompt_at_tn_6_or_less_says_no_die_is_rolled_again():
+    """TN 6: a 6 already reaches it, so no die is rolled again; the question says so."""
+    asked = []
+    d = Dice(PromptRoller(lambda q: (asked.append(q), "6 6")[1], lambda m: asked.append("!" + m)))
+    assert d.test(2, 6, "Body").faces == (6, 6)
+    assert asked == ["Roll 2d6 vs TN 6 for Body (TN 6: no die is rolled again, not even a 6) (2 faces)"]
+
+
+def test_roll_by_roll_labels_say_when_to_stop():
+    """Roll by roll (the web's step, a scripted roller that runs out): each die's question carries
+    the stopping rule, and so does the question for a 6 rolled again."""
+    from critcore.errors import DiceError
+
+    with pytest.raises(DiceError, match=r"Body \(die 1 of 2; TN 9: a 6 is rolled again and added until that die "
+                                        r"reaches 9, then it stops, even on a 6\)"):
+        Dice(ScriptedRoller([])).test(2, 9, "Body")
+    with pytest.raises(DiceError, match=r"die 1 showed 6 \(6 so far, short of the TN\), roll it again and add it; "
+                                        r"stop once the die reaches the TN"):
+        Dice(ScriptedRoller([6])).test(2, 9, "Body")
+
+
 def test_prompt_roller_end_of_input_aborts():
     def ask(_):
         raise EOFError
@@ -584,9 +622,25 @@ def test_a_simulation_rolls_the_choice():
     assert d.choose(lambda dd: dd.roll("1d4", "slot").total, QUARTERS, "slot") in (1, 2, 3, 4)
 
 
-def test_the_cli_warns_of_faces_the_scripted_roller_never_rolled(invoke):
+def test_the_cli_refuses_faces_the_scripted_roller_never_rolled(invoke):
     """Fake attack, AC 10: a 5 misses (final), so the faces 3 and 4 are never rolled; the CLI
-    reads them from the roller's declared unused and says so."""
+    reads them from the roller's declared unused and refuses them in one line, exit 2 (issue 28:
+    a misplaced face must not go unnoticed); --allow-extra-dice makes it a warning."""
     result = invoke("resolve", "fake", "attack", "--ac", "10", "--dice", "5,3,4")
-    assert result.exit_code == 0, result.output
-    assert "2 dice face(s) not used: 3,4" in result.output
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "Error: --dice: 2 dice face(s) not used: 3,4 (nothing saved; --allow-extra-dice accepts them)"]
+    allowed = invoke("resolve", "fake", "attack", "--ac", "10", "--dice", "5,3,4", "--allow-extra-dice")
+    assert allowed.exit_code == 0, allowed.output
+    assert "warning: 2 dice face(s) not used: 3,4" in allowed.stderr
+
+
+def test_extra_faces_refused_leave_the_target_file_as_it_was(invoke, tmp_path):
+    """Fake attack, AC 10: it rolls 20, 1 and 5 (as test_core_cli's --save test does); the 6 is
+    left over: refused, and with --save the file is not written."""
+    target = tmp_path / "t.json"
+    target.write_text('{"hp": 10}')
+    result = invoke("resolve", "fake", "attack", "--ac", "10", "--dice", "20,1,5,6", "--target", str(target), "--save")
+    assert result.exit_code == 2, result.output
+    assert target.read_text() == '{"hp": 10}'

@@ -1,4 +1,4 @@
-"""Every command in README.md and docs/ runs and prints what the doc shows (issue 15: "a doc that
+"""Every command in every document (README.md, docs/, the plugin READMEs) runs and prints what the doc shows (issue 15: "a doc that
 drifts fails CI"). The convention is in tests/doc_harness.py and DEVELOPERS.md. The documents
 need the systems of this repository installed; without them (the core alone) this skips."""
 
@@ -13,8 +13,11 @@ import pytest
 from doc_harness import Block, Command, blocks, check_document, matches
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "docs" / "systems").glob("*.md")]) \
+DOCS = sorted([*ROOT.glob("*.md"), *(ROOT / "docs").rglob("*.md"), *(ROOT / "plugins").glob("*/README.md"),
+               *(ROOT / "plugins").glob("*/docs/**/*.md")]) \
     if (ROOT / "docs").is_dir() else []
+"""Every document of the repository: README.md and DEVELOPERS.md, docs/ and docs/systems/, and
+each plugin's README (issue 30: the plugin READMEs had gone untested and drifted)."""
 NEEDED_SYSTEMS = {"gurps", "shadowrun2", "battletech"}
 
 

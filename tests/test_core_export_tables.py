@@ -8,7 +8,7 @@ import json
 import pytest
 
 from critcore.engine.runner import Engine
-from critcore.report.export import csv_text, foundry_formula, foundry_id, foundry_table, runs
+from critcore.report.export import csv_text, foundry_formula, foundry_id, foundry_table, roll20_table, runs
 from critcore.stages.loader import Registry
 
 
@@ -39,7 +39,7 @@ def _check_round_trip(system, table):
     for roll, row_id in seen.items():
         assert table.lookup(roll).id == row_id
     for result in doc["results"]:
-        assert result["text"] == table.row(result["flags"]["critcore"]["row"]).text
+        assert result["description"] == table.row(result["flags"]["critcore"]["row"]).text
         assert result["type"] == "text" and result["drawn"] is False
         assert len(result["_id"]) == 16 and result["_id"].isalnum()
     assert doc["name"] == table.title and doc["formula"]
@@ -99,3 +99,90 @@ def test_cli_format_foundry_needs_one_table(invoke):
     result = invoke("tables", "fake", "--format", "foundry")
     assert result.exit_code == 2
     assert "name the table" in result.output
+
+
+# Foundry VTT v13's TableResult fields. Source: Foundry VTT issue #12049 "Change several fields in
+# `TableResult` schema" (foundryvtt/foundryvtt, a breaking change of v13): `text` split into `name`
+# and `description`, `documentId` + `documentCollection` merged into `documentUuid`, the
+# "compendium" type gone; with the fields v13 kept from v12 (`_id`, `type`, `img`, `weight`,
+# `range`, `drawn`, `flags`; https://foundryvtt.com/api/ TableResultData).
+FOUNDRY_V13_RESULT_FIELDS = {"_id", "type", "name", "description", "documentUuid", "img", "weight", "range",
+                             "drawn", "flags"}
+FOUNDRY_V13_RESULT_TYPES = {"text", "document"}  # CONST.TABLE_RESULT_TYPES
+FOUNDRY_V12_RESULT_FIELDS = {"_id", "type", "text", "img", "documentCollection", "documentId", "weight", "range",
+                             "drawn", "flags"}
+# RollTableData (https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.RollTableData.html)
+FOUNDRY_TABLE_FIELDS = {"_id", "_stats", "name", "description", "displayRoll", "flags", "folder", "formula", "img",
+                        "ownership", "replacement", "results", "sort"}
+
+
+@pytest.mark.parametrize("system,table", _all_tables(), ids=lambda x: getattr(x, "id", x))
+def test_foundry_export_has_the_v13_shape(system, table):
+    doc = foundry_table(table, system)
+    assert set(doc) <= FOUNDRY_TABLE_FIELDS and {"name", "formula", "results"} <= set(doc)
+    for result in doc["results"]:
+        assert set(result) <= FOUNDRY_V13_RESULT_FIELDS, set(result) - FOUNDRY_V13_RESULT_FIELDS
+        assert "text" not in result  # deprecated in v13
+        assert result["type"] in FOUNDRY_V13_RESULT_TYPES
+        row = table.row(result["flags"]["critcore"]["row"])
+        assert result["description"] == row.text and result["name"] in (row.text, row.id)
+    old = foundry_table(table, system, version=12)
+    for result in old["results"]:
+        assert set(result) <= FOUNDRY_V12_RESULT_FIELDS and "name" not in result and "description" not in result
+
+
+def test_foundry_version_option_and_its_bad_value(invoke):
+    new = json.loads(invoke("tables", "fake", "confirm", "--format", "foundry").output)
+    old = json.loads(invoke("tables", "fake", "confirm", "--format", "foundry", "--foundry-version", "12").output)
+    assert "description" in new["results"][0] and "text" in old["results"][0]
+    bad = invoke("tables", "fake", "confirm", "--format", "foundry", "--foundry-version", "11")
+    assert bad.exit_code == 2
+
+
+def test_a_lookup_table_is_exported_as_a_lookup():
+    """BattleTech's components table is found by slot kind; its numbers are only an index."""
+    reg = Registry.installed()
+    if "battletech" not in reg.systems:
+        pytest.skip("needs battletech")
+    table = Engine("battletech", registry=reg).tables["components"]
+    doc = foundry_table(table, "battletech")
+    assert doc["flags"]["critcore"]["lookup"] is True and doc["displayRoll"] is False
+    assert "lookup table" in doc["description"] and "roll 1d30" not in doc["description"]
+    rolled = foundry_table(Engine("battletech", registry=reg).tables["determining-critical-hits"], "battletech")
+    assert rolled["flags"]["critcore"]["lookup"] is False and rolled["displayRoll"] is True
+    r20 = roll20_table(table, "battletech")
+    assert r20["critcore"]["lookup"] is True
+    assert [i["weight"] for i in r20["tableitems"]] == [len(row.covers()) for row in table.rows]
+
+
+# The Roll20 API's objects (https://help.roll20.net/hc/en-us/articles/360037772793-API-Objects):
+# a `rollabletable` has `_id`, `_type`, `name`, `showplayers`; a `tableitem` has `_id`, `_type`,
+# `_rollabletableid`, `avatar`, `name`, `weight`. The export leaves out what Roll20 assigns (`_id`,
+# `_type`, `_rollabletableid`): a script or the API creates the objects from the rest.
+ROLL20_TABLE_FIELDS = {"name", "showplayers"}
+ROLL20_ITEM_FIELDS = {"name", "weight", "avatar"}
+
+
+@pytest.mark.parametrize("system,table", _all_tables(), ids=lambda x: getattr(x, "id", x))
+def test_roll20_export_has_the_api_shape_and_the_dice_weights(system, table):
+    doc = json.loads(json.dumps(roll20_table(table, system)))
+    assert set(doc["rollabletable"]) == ROLL20_TABLE_FIELDS
+    assert " " not in doc["rollabletable"]["name"]  # a roll names the table: [[1t[NAME]]]
+    assert len(doc["tableitems"]) == len(table.rows)
+    for item, row in zip(doc["tableitems"], table.rows):
+        assert set(item) == ROLL20_ITEM_FIELDS
+        assert isinstance(item["weight"], int) and item["weight"] >= 0
+        assert item["name"].startswith(f"{row.roll_text}: ")
+
+
+def test_roll20_weights_follow_the_dice():
+    """2d6: a 7 comes up six ways in 36, a 2 one way; the weights add up to 36."""
+    reg = Registry.installed()
+    if "battletech" not in reg.systems:
+        pytest.skip("needs battletech")
+    table = Engine("battletech", registry=reg).tables["determining-critical-hits"]
+    doc = roll20_table(table, "battletech")
+    assert sum(i["weight"] for i in doc["tableitems"]) == 36
+    by_roll = {row.roll_text: item["weight"] for row, item in zip(table.rows, doc["tableitems"])}
+    assert by_roll["2-7"] == 21  # 1+2+3+4+5+6
+    assert by_roll["8-9"] == 9   # 5+4

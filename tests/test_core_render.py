@@ -58,12 +58,15 @@ GURPS_CRIT = ("resolve", "gurps", "attack", "--skill", "16", "--damage", "2d+1 c
 @needs_gurps
 def test_report_reads_as_words_with_the_headline_first() -> None:
     """GURPS attack roll 5 at skill 16 (a critical hit), Critical Hit table 18 (triple damage):
-    the first line is the critical itself; stages are named in words, not determine:/locate:;
-    a flag is shown by its name; a parameter at its default is not shown; 2d+1 shows its +1."""
+    the first line is the most serious thing it did (45 injury take an assumed HP 10 down to -35:
+    a roll to avoid death is owed at -1xHP, -2xHP and -3xHP), the critical itself next; stages are named in words, not
+    determine:/locate:; a flag is shown by its name; a parameter at its default is not shown;
+    2d+1 shows its +1."""
     out = run_cli(*GURPS_CRIT)
     lines = out.splitlines()
-    assert lines[0].startswith("Critical hit") and "tripled" in lines[0]
-    assert "fine True" not in out and ", fine" in lines[1]
+    assert lines[0] == "Owes 3 HT rolls to avoid death (down to -3xHP = -30 HP)"
+    assert lines[1].startswith("Critical hit") and "tripled" in lines[1]
+    assert "fine True" not in out and ", fine" in lines[2]
     assert "technique-penalty" not in out  # declared default 0
     for internal in ("determine:", "locate:", "effect:", "apply:"):
         assert internal not in out
@@ -109,7 +112,8 @@ def test_cli_colour_flags_and_json_untouched() -> None:
     and NO_COLOR keep them out; --json never carries them."""
     assert "\x1b[" not in run_cli(*GURPS_CRIT)
     coloured = run_cli(*GURPS_CRIT, "--color")
-    assert coloured.startswith("\x1b[1;33mCritical hit") and RESET in coloured
+    # a roll to avoid death owed: grave, bold red (critcore.report.style)
+    assert coloured.startswith("\x1b[1;31mOwes 3 HT rolls to avoid death") and RESET in coloured
     assert "\x1b[" not in run_cli(*GURPS_CRIT, "--no-color")
     assert "\x1b[" not in run_cli(*GURPS_CRIT, env={"NO_COLOR": "1"})
     data = json.loads(run_cli(*GURPS_CRIT, "--json", "--color"))

@@ -92,7 +92,9 @@ def test_tables_json_foundry_csv(client, invoke):
     assert [r["range"] for r in foundry["results"]] == [[1, 2], [3, 5], [6, 6]]  # the confirm table's rows
     csv = client.get("/api/systems/fake/tables/confirm?format=csv")
     assert csv.text.startswith("table,low,high,") and "attachment" in csv.headers["content-disposition"]
-    assert "use foundry, csv or json" in error_of(client.get("/api/systems/fake/tables/confirm?format=pdf"), 400)
+    roll20 = client.get("/api/systems/fake/tables/confirm?format=roll20").json()
+    assert [i["weight"] for i in roll20["tableitems"]] == [2, 3, 1]  # 1d6: a weight per face each row covers
+    assert "use foundry, roll20, csv or json" in error_of(client.get("/api/systems/fake/tables/confirm?format=pdf"), 400)
     assert "unknown fake table" in error_of(client.get("/api/systems/fake/tables/nosuch"), 404)
 
 
@@ -368,3 +370,13 @@ def test_undo_buttons_only_on_each_targets_latest_change_in_force(client):
     assert buttons() == {first}  # the second is taken back: the first is now the latest in force
     client.post("/api/targets/ogre/redo", json={})
     assert buttons() == {second}
+
+
+def test_the_log_table_links_each_report_without_reading_the_outcomes(client):
+    """The index and a target's page list the log without reading its outcomes (issue 25: they
+    read what they show), and still link the report of each resolution, and of nothing else."""
+    entry = client.post("/api/resolve", json={"target": "ogre", "procedure": "attack", "dice": "20,1,1"}).json()["log"]
+    client.post("/api/targets/ogre/undo", json={})
+    for page in (client.get("/").text, client.get("/t/ogre").text):
+        linked = {int(i) for i in re.findall(r'\?shown=(\d+)#result">report', page)}
+        assert linked == {entry}  # the resolution, not the adding nor the undo

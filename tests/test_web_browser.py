@@ -134,8 +134,12 @@ def test_gm_resolves_a_critical_sees_the_slot_destroyed_undoes_and_players_see_t
     marked = right_torso.locator(".slot.destroyed")
     assert marked.count() == len(struck)
     assert [t.replace(" destroyed", "").strip() for t in marked.all_inner_texts()] == struck
+    assert gm.locator(".result-card .headline").inner_text().strip()  # the headline leads the card
+    assert not gm.locator(".gm-report").is_visible()  # the rolls are folded, one click away
+    gm.click("#result details.rolls summary")
     gm_report = gm.inner_text(".gm-report")
     assert "Determining Critical Hits" in gm_report and "4+4 = 8" in gm_report  # every roll explained
+    assert gm_report.count("Determining Critical Hits: Right Torso") == 1  # the report appears once
     shots(gm, "03-critical-resolved.png")
 
     # undo
@@ -160,6 +164,8 @@ def test_gm_resolves_a_critical_sees_the_slot_destroyed_undoes_and_players_see_t
     form.locator("input[name=seed]").fill("3")
     form.locator("button[type=submit]").click()
     gm.wait_for_url("**/t/ghost?shown=*")
+    assert "DEADLY" in gm.inner_text(".result-card .headline")  # a Mortal critical (seed 3), said in words
+    gm.click("#result details.rolls summary")
     assert "Body check" in gm.inner_text(".gm-report")
     assert "Body check" not in gm.inner_text(".player-report")
     assert gm.locator("#picture .boxes").count() >= 2  # the condition monitors as boxes

@@ -19,7 +19,7 @@ def serving(campaign: str, **kwargs: Any) -> Iterator[tuple[str, Any]]:
     from critcore.web.app import create_app, with_limits
 
     app = create_app(campaign, **kwargs)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY, as crit serve's
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(2048)

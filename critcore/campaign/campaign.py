@@ -57,7 +57,7 @@ def find_campaign(cwd: str | None = None) -> str | None:
 
 
 def check_name(name: str) -> str:
-    if not re.match(NAME, name):
+    if not re.fullmatch(NAME, name):  # fullmatch: ``$`` alone lets a final newline through
         shown = name if len(name) <= 40 else name[:40] + "..."
         raise CampaignError(f"{shown!r} is not a usable target name: use letters, digits, '-', '_' and '.', "
                             "starting with a letter or digit, at most 64 characters")
@@ -150,6 +150,8 @@ class Campaign:
         self.who = who or _who()
         self._registry = registry
         self._engines: dict[tuple[str, tuple[str, ...], str], Engine] = {}
+        # the engine last returned for (system, rules), with the store's data version it was read at
+        self._latest: dict[tuple[str, tuple[str, ...]], tuple[int, Engine]] = {}
 
     @classmethod
     def new(cls, path: str, **kwargs: Any) -> Campaign:
@@ -234,11 +236,19 @@ class Campaign:
             tx.set_setting(key, change(tx.setting(key, default)))
             tx.add_log({"at": _now(), "who": self.who, "kind": "settings", "summary": summary})
         self._engines.clear()
+        self._latest.clear()
 
     def engine(self, system: str, rules: Iterable[str] = ()) -> Engine:
         """The engine for ``system`` with the campaign's house rules and options (plus ``rules``)."""
         from critcore.engine.runner import Engine
 
+        rules = tuple(rules)
+        # nothing committed by another connection since the last call: the same settings, the same
+        # engine (one statement instead of a read transaction, for every request crit serve answers)
+        version = self.store.data_version()
+        latest = self._latest.get((system, rules))
+        if latest is not None and version is not None and latest[0] == version:
+            return latest[1]
         enabled, options = self.settings(system)
         enabled += rules
         # the options are part of the key: another process may have changed them since
@@ -249,6 +259,10 @@ class Campaign:
                 self._engines.clear()
             found = self._engines[key] = Engine(system, rules=enabled, options=options, registry=self.registry,
                                                 option_sources={n: f"{self.path} (campaign option)" for n in options})
+        if version is not None:
+            if len(self._latest) >= 64:
+                self._latest.clear()
+            self._latest[(system, rules)] = (version, found)
         return found
 
     # --- targets ------------------------------------------------------------------------
@@ -295,7 +309,7 @@ class Campaign:
         import tempfile
 
         base = os.path.basename(file_name.replace("\\", "/"))
-        if not base or base.startswith("."):
+        if not base or base.startswith(".") or any(ord(c) < 32 or c == "\x7f" for c in base):  # a NUL: open() raises
             raise InputError(f"{file_name!r} is not a usable file name")
         with tempfile.TemporaryDirectory(prefix="critcore-") as folder:
             path = os.path.join(folder, base)
@@ -310,12 +324,8 @@ class Campaign:
         """Every target, by name, with how many changes its log holds."""
         systems = self.registry.systems
         with self.store.transaction() as tx:
-            out = []
-            for row in tx.targets():
-                entries = tx.log(row.id)
-                out.append(TargetInfo(row.name, row.system, row.system in systems, len(entries),
-                                      entries[-1].at if entries else row.created))
-        return out
+            return [TargetInfo(row.name, row.system, row.system in systems, entries, updated)
+                    for row, entries, updated in tx.summaries()]
 
     def _current(self, tx: Transaction, row: TargetRow, engine: Engine) -> Data | None:
         """The target's current state, upgraded by its plugin if an older version wrote it, checked
@@ -399,17 +409,28 @@ class Campaign:
 
     # --- the log, undo and redo ------------------------------------------------------------
 
-    def log(self, name: str | None = None, limit: int | None = None) -> list[LogEntry]:
-        """The log, oldest first: of one target or the whole campaign (the newest ``limit`` entries)."""
+    def log(self, name: str | None = None, limit: int | None = None, *, outcomes: bool = True) -> list[LogEntry]:
+        """The log, oldest first: of one target or the whole campaign (the newest ``limit`` entries).
+        ``outcomes=False`` for a listing: each entry's ``outcome`` is then ``{}`` (it has one,
+        unread) or None."""
         with self.store.transaction() as tx:
             target = self._live(tx, name).id if name is not None else None
-            return tx.log(target, limit)
+            return tx.log(target, limit, outcomes)
+
+    def in_force(self, name: str | None = None) -> dict[str, LogEntry]:
+        """Each live target's latest change still in force (what :meth:`undo` takes back), by name
+        (of one target, or of all): read through an index, not from the log (the web page puts its
+        undo buttons there)."""
+        with self.store.transaction() as tx:
+            rows = [self._live(tx, name)] if name is not None else tx.targets()
+            found = {row.name: tx.in_force(row.id) for row in rows}
+        return {name: entry for name, entry in found.items() if entry is not None}
 
     def undo(self, name: str) -> LogEntry:
         """Take back the target's latest change (itself logged; :meth:`redo` brings it back)."""
         with self.store.transaction(write=True) as tx:
             row = self._find_for_undo(tx, name)
-            latest = in_force(tx.log(row.id)).get(row.id)
+            latest = tx.in_force(row.id)
             if latest is None or latest.kind == "add":
                 raise CampaignError(f"{self.path}: {name}: nothing to undo (its log holds only its adding)"
                                     if latest else f"{self.path}: {name}: nothing to undo")
@@ -419,14 +440,7 @@ class Campaign:
         """Bring back the change the latest undo took back (while no new change came after it)."""
         with self.store.transaction(write=True) as tx:
             row = self._find_for_undo(tx, name)
-            entries = tx.log(row.id)
-            redoable: LogEntry | None = None
-            for e in reversed(entries):
-                if e.kind in ("resolve", "treat", "remove") and not e.undone:
-                    break  # a change after the undo: nothing to redo
-                if e.kind == "undo" and e.ref is not None and tx.entry(e.ref).undone:
-                    redoable = tx.entry(e.ref)
-                    break
+            redoable = tx.redoable(row.id)
             if redoable is None:
                 raise CampaignError(f"{self.path}: {name}: nothing to redo")
             return self._flip(tx, row, redoable, undo=False)
@@ -448,9 +462,9 @@ class Campaign:
         row = tx.target(name)
         if row is not None:
             return row
-        for entry in reversed(tx.log()):
-            if entry.kind == "remove" and entry.name == name and entry.target is not None and not entry.undone:
-                return tx.target_by_id(entry.target)
+        removed = tx.last_removed(name)
+        if removed is not None:
+            return tx.target_by_id(removed)
         return self._live(tx, name)  # raises the usual error
 
     def remove(self, name: str) -> LogEntry:

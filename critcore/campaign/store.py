@@ -19,7 +19,10 @@ from typing import Any, Protocol
 
 from critcore._speed.records import record
 
-SCHEMA_VERSION = 1  # what this critcore writes; a newer campaign is refused, an older one upgraded
+SCHEMA_VERSION = 2  # what this critcore writes; a newer campaign is refused, an older one upgraded
+# 1: the first campaigns. 2 (issue 25): each target keeps how many log entries it has and when the
+# latest was written, and the log has indexes for undo, redo and removed targets, so that no
+# command reads the whole log (a campaign as fast at its 100,000th entry as at its first).
 
 # the kinds of log entry
 CHANGES = ("add", "resolve", "treat", "remove")  # what undo takes back, newest first
@@ -95,6 +98,10 @@ class Transaction(Protocol):
     def targets(self) -> list[TargetRow]:
         """Every live target, by name."""
 
+    def summaries(self) -> list[tuple[TargetRow, int, str]]:
+        """Every live target, by name, with how many log entries it has and when the latest was
+        written (its creation if none): kept with the target, not counted from the log."""
+
     def new_target(self, name: str, system: str, at: str) -> TargetRow:
         """Make a target (its head is set by :meth:`set_head`)."""
 
@@ -113,11 +120,23 @@ class Transaction(Protocol):
     def set_undone(self, entry_id: int, undone: bool) -> None:
         """Mark a change as undone (or as done again)."""
 
-    def log(self, target_id: int | None = None, limit: int | None = None) -> list[LogEntry]:
-        """Log entries, oldest first (the newest ``limit`` of them), of one target or all."""
+    def log(self, target_id: int | None = None, limit: int | None = None, outcomes: bool = True) -> list[LogEntry]:
+        """Log entries, oldest first (the newest ``limit`` of them), of one target or all.
+        ``outcomes=False`` leaves the outcomes unread (a listing): an entry's ``outcome`` is then
+        ``{}`` when it has one, None when not."""
 
     def entry(self, entry_id: int) -> LogEntry:
         """One log entry."""
+
+    def in_force(self, target_id: int) -> LogEntry | None:
+        """The target's latest change (add, resolve, treat, remove) not undone: what undo takes back."""
+
+    def redoable(self, target_id: int) -> LogEntry | None:
+        """The change the target's latest undo took back, if it is still undone and no change in
+        force came after that undo: what redo brings back."""
+
+    def last_removed(self, name: str) -> int | None:
+        """The id of the target of that name removed last (the removal not undone), if any."""
 
     def setting(self, key: str, default: Any = None) -> Any:
         """A campaign setting (JSON data)."""
@@ -136,6 +155,11 @@ class Store(Protocol):
 
         ``write=True`` takes the write lock at once (before the first read).
         """
+
+    def data_version(self) -> int | None:
+        """A number that changes whenever another connection or process committed a change since
+        this one last looked (None: this store cannot tell, read every time). A campaign kept open
+        reads its settings again only when it changed."""
 
     def close(self) -> None:
         """Release the store."""

@@ -123,7 +123,7 @@ def show(ctx: click.Context, name: str, json_out: bool) -> None:
 def log(ctx: click.Context, name: str | None, last: int | None, json_out: bool) -> None:
     """The log: every change to every target (or to NAME), oldest first."""
     with _where(ctx) as camp:
-        entries = camp.log(name, last)
+        entries = camp.log(name, last, outcomes=json_out)  # the lines need no outcome: none is read
         if json_out:
             click.echo(json.dumps([e.to_dict() for e in entries], ensure_ascii=False))
             return
@@ -250,3 +250,42 @@ def add_examples(ctx: click.Context, systems: tuple[str, ...]) -> None:
             file_name, name = ex[0], os.path.splitext(ex[0])[0]
             camp.add_text(system, name, file_name, ex[1], origin=f"the {system} example {file_name}")
             out(f"added {name} ({system}) to {camp.path}: use it with --target @{name}")
+
+
+@campaign.command(cls=Command)
+@click.option("--repair", is_flag=True,
+              help="Move the damaged rows aside (their text saved beside the campaign first), touching nothing else.")
+@click.pass_context
+@guarded
+def check(ctx: click.Context, repair: bool) -> None:
+    """Check the campaign: the file's integrity, and every row critcore reads (settings, states,
+    log entries, each target through its system's checks). Exit code 1 while something is damaged."""
+    from critcore.campaign.check import check as run_check, repair as run_repair
+    from critcore.errors import CritcoreError
+
+    with _where(ctx) as camp:
+        found, counts = run_check(camp)
+        installed = camp.registry.systems
+        for t in camp.targets():
+            if not t.installed and t.system not in installed:
+                out(f"kept: {t.name} is a {t.system} target, and {t.system} is not installed")
+        for f in found:
+            out(f.line())
+        set_aside = any(f.kind == "aside" for f in found)
+        found = [f for f in found if f.kind != "aside"]
+        sizes = ", ".join(f"{n} {what}" for what, n in counts.items())
+        if not found:
+            out(f"{camp.path}: whole ({sizes}); nothing {'else ' if set_aside else ''}is damaged")
+            return
+        if repair:
+            aside = run_repair(camp, found)
+            left = [f for f in found if not f.repair]
+            if aside is not None:
+                out(f"moved {len(found) - len(left)} damaged row(s) aside; their text is in {aside}")
+            if left:
+                raise CritcoreError(f"{camp.path}: {len(left)} damaged thing(s) --repair cannot mend: "
+                                    "restore the campaign from a backup")
+            return
+        mendable = sum(1 for f in found if f.repair)
+        hint = "; crit campaign check --repair moves them aside" if mendable else ""
+        raise CritcoreError(f"{camp.path}: {len(found)} damaged row(s) among {sizes}{hint}")

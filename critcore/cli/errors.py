@@ -62,6 +62,11 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise Failed(str(exc)) from None
         except (click.exceptions.Exit, click.Abort, click.ClickException):
             raise
+        except OSError as exc:
+            line = _disk_line(exc)
+            if line is None:
+                raise  # not the disk's doing: critcore's own bug, with its traceback
+            raise Failed(line) from None
         except (Exception, SystemExit) as exc:
             blamed = _blame_plugin(exc)
             if blamed is None:
@@ -69,6 +74,21 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise Failed(blamed) from None
 
     return wrapper
+
+
+_DISK_FAULTS = ("ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EIO")
+
+
+def _disk_line(exc: OSError) -> str | None:
+    """The disk refused a read or a write that no critcore code turned into a line of its own
+    (a full disk under a cache or lock file, say): one line naming the file and the cause."""
+    import errno
+
+    from critcore.errors import os_error
+
+    if errno.errorcode.get(exc.errno or 0) not in _DISK_FAULTS:
+        return None
+    return str(os_error(exc, str(exc.filename or "a file critcore needed"), "nothing was changed"))
 
 
 def _blame_plugin(exc: BaseException) -> str | None:

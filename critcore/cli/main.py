@@ -118,14 +118,17 @@ def systems(ctx: click.Context, json_out: bool, rule: tuple[str, ...], config: s
 @click.argument("system", shell_complete=complete.systems)
 @click.argument("table", required=False, shell_complete=complete.tables)
 @click.option("--json", "json_out", is_flag=True, help="Print JSON.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "foundry", "csv"]), default=None,
-              help="text (default), json (= --json), foundry (a Foundry VTT RollTable document: give TABLE) or csv.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "foundry", "roll20", "csv"]), default=None,
+              help="text (default), json (= --json), foundry (a Foundry VTT RollTable document: give TABLE), "
+                   "roll20 (a Roll20 rollable table: give TABLE) or csv.")
+@click.option("--foundry-version", type=click.Choice(["12", "13"]), default="13", show_default=True,
+              help="With --format foundry: 13 for Foundry VTT v13 and later, 12 for the versions before.")
 @click.option("--rule", multiple=True, help="Show the tables as this house rule changes them; repeatable.")
 @click.option("--config", type=FILE, help="Config file instead of ./critcore.toml.")
 @click.pass_context
 @guarded
 def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, rule: tuple[str, ...],
-           config: str | None, fmt: str | None = None) -> None:
+           config: str | None, fmt: str | None = None, foundry_version: str = "13") -> None:
     """Print a system's tables (rows a house rule changed are marked with *)."""
     import json
 
@@ -146,18 +149,21 @@ def tables(ctx: click.Context, system: str, table: str | None, json_out: bool, r
         raise UnknownNameError(unknown_message(f"{system} table", table, names))
     chosen = [table] if table else names
     loaded = [engine.tables[n] for n in chosen]
-    if fmt in ("foundry", "csv"):
-        from critcore.report.export import csv_text, foundry_table
+    if fmt in ("foundry", "roll20", "csv"):
+        from critcore.report.export import csv_text, foundry_table, roll20_table
 
         if fmt == "csv":
             click.echo(csv_text(loaded), nl=False)
         elif table is None:
             from critcore.errors import InputError
 
-            raise InputError(f"--format foundry writes one RollTable: name the table (crit tables {system} TABLE; "
+            what = "one RollTable" if fmt == "foundry" else "one rollable table"
+            raise InputError(f"--format {fmt} writes {what}: name the table (crit tables {system} TABLE; "
                              f"tables: {', '.join(names)})")
+        elif fmt == "foundry":
+            click.echo(json.dumps(foundry_table(loaded[0], system, int(foundry_version)), ensure_ascii=False, indent=2))
         else:
-            click.echo(json.dumps(foundry_table(loaded[0], system), ensure_ascii=False, indent=2))
+            click.echo(json.dumps(roll20_table(loaded[0], system), ensure_ascii=False, indent=2))
         return
     if json_out or fmt == "json":
         click.echo(json.dumps([t.to_json() for t in loaded], ensure_ascii=False))

@@ -18,7 +18,9 @@ def _run_options() -> list[click.Option]:
     return [
         click.Option(["--seed"], help="Seed for random dice: the same seed gives the same outcome."),
         click.Option(["--dice"], help="Faces you rolled, in the order rolled, e.g. 6,6,5 "
-                                      "(an exploding die's extra face right after it)."),
+                                      "(an exploding die's extra face right after it). Faces left over are refused."),
+        click.Option(["--allow-extra-dice"], is_flag=True,
+                     help="With --dice: faces left over only warn (they are otherwise refused, nothing saved)."),
         click.Option(["--prompt"], is_flag=True, help="Ask for each roll by its label (roll real dice)."),
         click.Option(["--json", "json_out"], is_flag=True, help="Print one JSON object (see docs/cli.md)."),
         click.Option(["--explain"], is_flag=True, help="Say why, in detail: every roll, row, option and note."),
@@ -81,7 +83,7 @@ def _simulate_options() -> list[click.Option]:
 OPTIONS: dict[str, Callable[[], list[click.Option]]] = {
     "resolve": _run_options, "treat": _run_options, "odds": _odds_options, "simulate": _simulate_options,
 }
-RESERVED = {"seed", "dice", "prompt", "json_out", "explain", "view", "target", "save", "save_to", "rule",
+RESERVED = {"seed", "dice", "allow_extra_dice", "prompt", "json_out", "explain", "view", "target", "save", "save_to", "rule",
             "campaign", "preview",
             "config", "depth", "runs", "progress", "target_alias", "color",
             "compare", "against", "chart"}
@@ -287,19 +289,24 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
     params = {k: v for k, v in values.items() if v is not None}
     with opened as session:
         outcome = engine.run(proc.name, params, roller=roller, target=None if session is None else session.state)
+        _check_unused_faces(roller, bool(common["allow_extra_dice"]))  # before anything is saved
         saved = session.commit(outcome) if session is not None else None
-    _warn_unused_faces(roller)
     if common["json_out"]:
         print_outcome_json(outcome, engine, common, saved, getattr(session, "entry_id", None))
     else:
         print_outcome_report(outcome, engine, common, saved, session)
 
 
-def _warn_unused_faces(roller: Any) -> None:
-    """--dice gave more faces than the procedure rolled: say which were left over."""
+def _check_unused_faces(roller: Any, allowed: bool) -> None:
+    """--dice gave more faces than the procedure rolled: refused (a face in the wrong place would
+    go unnoticed), or with --allow-extra-dice only a warning naming them."""
     unused = roller.unused  # every roller says (the Roller protocol): scripted faces never rolled
-    if unused:
-        warn(f"warning: {len(unused)} dice face(s) not used: {','.join(map(str, unused))}")
+    if not unused:
+        return
+    faces = f"{len(unused)} dice face(s) not used: {','.join(map(str, unused))}"
+    if not allowed:
+        raise BadInput(f"--dice: {faces} (nothing saved; --allow-extra-dice accepts them)")
+    warn(f"warning: {faces}")
 
 
 def print_outcome_json(outcome: Any, engine: Any, common: dict[str, Any], saved: str | None,
@@ -316,7 +323,10 @@ def print_outcome_json(outcome: Any, engine: Any, common: dict[str, Any], saved:
         data = {"format": OUTCOME_FORMAT, "system": outcome.system, "procedure": outcome.procedure, "view": "player",
                 "report": render(outcome, view="player", pm=engine.pm).splitlines()}
     else:
+        from critcore.report.render import judge
+
         data = outcome.to_dict()
+        data.update(judge(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
     if saved:
         data["saved"] = saved
     if logged:

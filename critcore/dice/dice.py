@@ -400,7 +400,8 @@ class FaceRoller:
 
     def extra_face(self, label: str, notation: str, die: int, so_far: int) -> int:
         """The extra face of a die that showed 6 under the Rule of Six."""
-        return self.faces(6, 1, f"{label}: die {die} showed 6, roll it again", notation)[0]
+        return self.faces(6, 1, f"{label}: die {die} showed 6 ({so_far} so far, short of the TN), roll it again "
+                                f"and add it; stop once the die reaches the TN", notation)[0]
 
     def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
         faces = self.faces(expr.sides, expr.count, label, expr.notation)
@@ -412,8 +413,9 @@ class FaceRoller:
         flat: list[int] = []
         first: list[int] = []
         successes = 0
+        note = reroll_note(test)
         for i in range(1, test.dice + 1):
-            face = self.faces(6, 1, f"{label} (die {i} of {test.dice})", test.notation)[0]
+            face = self.faces(6, 1, f"{label} (die {i} of {test.dice}{note})", test.notation)[0]
             first.append(face)
             flat.append(face)
             total = face
@@ -424,6 +426,17 @@ class FaceRoller:
             if total >= tn:
                 successes += 1
         return tuple(flat), successes, bool(first) and all(f == 1 for f in first)
+
+
+def reroll_note(test: SuccessTest) -> str:
+    """What a person rolling ``test`` by hand must know about rolling a die again (Rule of Six),
+    as "; ..." to add to a roll's label (empty without the Rule of Six)."""
+    if not test.rule_of_six:
+        return ""
+    tn = test.effective_tn
+    if tn <= 6:
+        return f"; TN {tn}: no die is rolled again, not even a 6"
+    return f"; TN {tn}: a 6 is rolled again and added until that die reaches {tn}, then it stops, even on a 6"
 
 
 class RandomRoller(FaceRoller):
@@ -600,16 +613,22 @@ class PromptRoller(FaceRoller):
     def roll_test(self, test: SuccessTest, label: str) -> tuple[tuple[int, ...], int, bool]:
         """All dice at once, then one question per die that must be rolled again."""
         tn = test.effective_tn
-        first = self.faces(6, test.dice, label, test.notation) if test.dice else []
+        note = reroll_note(test)
+        first = self.faces(6, test.dice, label + (f" ({note[2:]})" if note else ""), test.notation) if test.dice else []
         flat: list[int] = []
         successes = 0
         for i, face in enumerate(first, 1):
             flat.append(face)
             total = face
+            rolled_again = False
             while test.rule_of_six and face == 6 and total < tn:
                 face = self.extra_face(label, test.notation, i, total)
                 flat.append(face)
                 total += face
+                rolled_again = True
+            if rolled_again and face == 6:
+                # a player who keeps rolling 6s must know when to stop: the die is done
+                self.tell(f"die {i} has {total}, TN {tn} reached: it is done, not rolled again even on a 6")
             if total >= tn:
                 successes += 1
         return tuple(flat), successes, bool(first) and all(f == 1 for f in first)

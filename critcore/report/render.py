@@ -21,7 +21,8 @@ STAGE_WORDS = {
 """The words a report uses for each stage (the stage names themselves are for code)."""
 
 Line = tuple[str, str]
-"""One line of a report and its style: ``headline``, ``title``, ``stage``, ``roll``, ``detail``,
+"""One line of a report and its style: ``headline-SEVERITY`` (the first line, by the outcome's
+severity: ``headline-none`` ... ``headline-deadly``), ``title``, ``stage``, ``roll``, ``detail``,
 ``note`` or ``plain``."""
 
 def _modifiers(notation: str) -> str:
@@ -236,25 +237,51 @@ def param_defaults(pm: Any, procedure: str) -> dict[str, Any] | None:
     return None
 
 
+def judge(outcome: Outcome, view: str = "gm", pm: Any = None) -> Any:
+    """The outcome's :class:`critcore.report.severity.Assessment` against the core's headline:
+    ``severity``, ``summary`` and the ranked ``changes`` of ``--json``, the API and the web card."""
+    from critcore.report.severity import assess
+
+    return assess(outcome, view, pm, headline(outcome))
+
+
+def _lead(outcome: Outcome, head: str, view: str, pm: Any) -> tuple[Line, bool]:
+    """The headline line, styled by the outcome's severity (``headline-grave``), and whether it is
+    the report's own headline (False: a more serious change took its place)."""
+    from critcore.report.severity import assess
+
+    judged = assess(outcome, view, pm, head)
+    kept = _clean(judged.headline).lower() == _clean(head).lower()
+    return (f"headline-{judged.severity}", head if kept else judged.headline), kept
+
+
 def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None) -> list[Line]:
-    """The whole report as ``(style, text)`` lines: the headline, then the system's report
-    (``critcore_report``) or the core's, then with ``explain`` the step-by-step detail."""
+    """The whole report as ``(style, text)`` lines: the headline (the most serious thing that
+    happened, see :mod:`critcore.report.severity`), then the system's report (``critcore_report``)
+    or the core's, then with ``explain`` the step-by-step detail."""
     defaults = option_defaults(pm) if explain else None
     own: Sequence[str] | None = None
     if pm is not None:
         own = pm.hook.critcore_report(outcome=outcome, view=view)
     if own is None:
-        lines: list[Line] = [("headline", headline(outcome))]
+        head = headline(outcome)
+        lead, kept = _lead(outcome, head, view, pm)
+        lines: list[Line] = [lead] if kept else [lead, ("plain", head)]  # the critical itself, under what it led to
         lines.extend(generic_lines(outcome, explain, defaults, param_defaults(pm, outcome.procedure)))
         return lines
-    if view != "gm":  # the system decides what a player learns: its report alone, its first line the headline
-        return [("headline" if i == 0 else _plugin_style(text, False), text) for i, text in enumerate(own)]
-    head = headline(outcome)
     own = list(own)
+    if view != "gm":  # the system decides what a player learns: its report alone, its first line the headline
+        if not own:
+            return []
+        lead, kept = _lead(outcome, own[0], view, pm)
+        rest = own[1:] if kept else own
+        return [lead] + [(_plugin_style(text, False), text) for text in rest]
+    head = headline(outcome)
     same = [i for i, text in enumerate(own) if _clean(text).lower() == _clean(head).lower()]
     if same:  # the system's report already says it: that line goes first, emphasised
         head = own.pop(same[0]).strip()
-    lines = [("headline", head)]
+    lead, _ = _lead(outcome, head, view, pm)
+    lines = [lead]
     lines.extend((_plugin_style(text, i == 0), text) for i, text in enumerate(own))
     if explain and view == "gm":
         lines.append(("plain", ""))

@@ -16,7 +16,14 @@ from critcore.report.render import STAGE_WORDS, Line
 
 RESET = "\x1b[0m"
 STYLES = {
-    "headline": "\x1b[1;33m",  # bold yellow: the critical itself
+    # the headline by the outcome's severity (critcore.report.severity): a plain hit, a critical
+    # miss and a mortal wound no longer look alike; the words say it too (colour is never the only sign)
+    "headline": "\x1b[1;33m",              # bold yellow: a headline of no known severity (odds)
+    "headline-none": "\x1b[1m",            # bold: nothing happened
+    "headline-minor": "\x1b[1;32m",        # bold green: a plain hit, a clumsy miss
+    "headline-serious": "\x1b[1;33m",      # bold yellow: a critical that costs something
+    "headline-grave": "\x1b[1;31m",        # bold red: lasting harm
+    "headline-deadly": "\x1b[1;97;41m",    # bold white on red: someone or something dies
     "title": "\x1b[1m",        # bold
     "stage": "\x1b[36m",       # cyan: the stage's words only
     "roll": "\x1b[2m",         # dim: the dice

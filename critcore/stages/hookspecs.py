@@ -205,6 +205,23 @@ def critcore_report(outcome: Outcome, view: str) -> Sequence[str] | None:
 
 
 @hookspec(firstresult=True)
+def critcore_changes(outcome: Outcome, view: str) -> Sequence[tuple[str, str]] | None:
+    """What an outcome did, most serious first, as ``(severity, text)`` pairs.
+
+    Called by every report of an outcome (:mod:`critcore.report.severity`): the CLI's headline
+    and its colour, ``--json`` and the API, the web page's result card.
+
+    ``severity`` is one of :data:`critcore.model.SEVERITIES` (``none`` ... ``deadly``);
+    ``text`` is one short line a reader at the table understands (``"IS Ammo SRM-4 explodes: 8
+    damage to internal structure"``). The first pair is the headline when it is at least
+    ``serious``; the highest severity is the outcome's (the report's colour, the web page's card,
+    ``severity``, ``summary`` and ``changes`` in ``--json``). For ``view="player"`` say only what
+    the character notices. Return ``None`` to let critcore rank the apply stage's changes as
+    ``minor``. First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
 def critcore_upgrade_state(state: Mapping[str, Any], version: str) -> Mapping[str, Any] | None:
     """Bring a target state written by an older version of this plugin up to date.
 

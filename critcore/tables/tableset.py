@@ -6,6 +6,7 @@ A table file looks like this (keys other than the ones named here become the row
     title = "Critical Hit Table"
     dice = "3d6"                 # the roll that reads the table
     range = [3, 18]              # optional; defaults to the dice's lowest and highest result
+    lookup = false               # optional; true: a table found by number or id, never rolled
 
     [[row]]
     roll = "3"                   # a number, "9-11", or a list of them
@@ -85,6 +86,7 @@ class Table:
     _index: tuple[Row, ...] = record_field(default=(), repr=False, compare=False)
     row_schema: Any = record_field(default=None, repr=False, compare=False)  # [row_schema] as declared
     row_types: Any = record_field(default=None, repr=False, compare=False)  # the system's (SystemTypes)
+    lookup_only: bool = record_field(default=False, compare=False)  # `lookup = true`: found by number or id, never rolled
 
     def __post_init__(self) -> None:
         v = self.__dict__
@@ -138,6 +140,7 @@ class Table:
             "title": self.title,
             "dice": self.dice,
             "range": [self.low, self.high],
+            **({"lookup": True} if self.lookup_only else {}),
             "rows": [
                 {"roll": r.roll_text, "id": r.id, "effect": r.code, "text": r.text, **thaw(r.data),
                  **({"changed_by": r.changed_by} if r.changed_by else {})}
@@ -346,8 +349,11 @@ def build_table(
         compiled = RowSchema(declared, source, row_types, text)
         check(compiled, rows, source, text)
     rows.sort(key=lambda r: r.low)
+    lookup = data.get("lookup", False)
+    if not isinstance(lookup, bool):
+        raise TableError(f"{source}: lookup must be true or false")
     table = Table(table_id, str(data.get("title", table_id)), dice_text, low, high, tuple(rows), source,
-                  row_schema=declared, row_types=row_types)
+                  row_schema=declared, row_types=row_types, lookup_only=lookup)
     if compiled is not None:
         table.__dict__["_row_checker"] = compiled  # kept for house rules (see rowschema.of)
     return table

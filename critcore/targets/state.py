@@ -113,30 +113,46 @@ def write_atomic(path: str, text: str) -> None:
 
     A symbolic link is followed: the file it points to is replaced, the link stays. A new file
     gets the user's usual permissions (the umask); an existing one keeps its own.
+
+    Any ``OSError`` on the way (a full disk, a file-size limit, a read-only disk, an I/O error
+    at a write or at the fsync) removes the temporary file and becomes one line
+    (:func:`critcore.errors.os_error`): the old file is unchanged.
     """
     import secrets
+
+    from critcore.errors import os_error
 
     real = os.path.realpath(path)
     folder = os.path.dirname(real)
     tmp = os.path.join(folder, f"{_temp_prefix(real)}{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # 0o666 less the umask
+    data = text.encode("utf-8")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # 0o666 less the umask
+    except OSError as exc:
+        raise os_error(exc, path, "nothing was written") from None
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         try:
             os.chmod(tmp, os.stat(real).st_mode & 0o7777)
         except FileNotFoundError:
             pass
         os.replace(tmp, real)
-        _fsync_folder(folder)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
-        except FileNotFoundError:
+        except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise os_error(exc, path, "the old file is unchanged" if os.path.exists(real)
+                           else "nothing was written") from None
         raise
+    _fsync_folder(folder)
 
 
 def _fsync_folder(folder: str) -> None:
@@ -191,7 +207,18 @@ def check_writable(dest: str, source: str | None = None) -> None:
             raise StateError(f"{dest}: the file is read-only; make it writable or save elsewhere with --save-to FILE "
                              "(nothing was rolled)")
     if not os.access(folder, os.W_OK | os.X_OK):
+        if _read_only_disk(folder):
+            from critcore.errors import DiskError
+
+            raise DiskError(f"{dest}: cannot save there: the disk is read-only (nothing was rolled)")
         raise StateError(f"{dest}: cannot save there: no permission to write in {folder} (nothing was rolled)")
+
+
+def _read_only_disk(folder: str) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows)
+        return False
 
 
 def lock_for(path: str) -> Any:

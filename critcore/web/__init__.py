@@ -11,6 +11,8 @@ program imports :func:`critcore.web.app.create_app` itself).
   else its ``critcore_show`` lines, else the state as data) and the odds chart as SVG.
 - :mod:`critcore.web.security`: the token, the players' link, cross-site form protection,
   request size limits and allowed hosts.
+- :mod:`critcore.web.longwork`: odds and simulations one at a time, each with a time limit, one
+  more refused with 503 (issue 25).
 - :mod:`critcore.web.app`: the routes.
 
 May import: ``critcore.errors``, ``critcore.model``, ``critcore.files``, ``critcore.dice``,

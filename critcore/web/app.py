@@ -26,6 +26,7 @@ from starlette.templating import Jinja2Templates
 from critcore.errors import CritcoreError, InputError
 from critcore.report.textsafe import error_line
 from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
+from critcore.web.longwork import Deadline, LongWork
 from critcore.web.service import Service, error_status
 
 HERE = Path(__file__).resolve().parent
@@ -46,10 +47,10 @@ class WebError(Exception):
 # --- the edge: errors, tokens, cross-site checks -------------------------------------------------
 
 
-def _status_and_line(exc: BaseException) -> tuple[int, str]:
+def _status_and_line(exc: BaseException, policy: Policy) -> tuple[int, str]:
     if isinstance(exc, WebError):
         return exc.status, str(exc)
-    return error_status(exc), error_line(str(exc))
+    return error_status(exc), policy.public(error_line(str(exc)))
 
 
 def _check_host(request: Request, policy: Policy) -> None:
@@ -82,7 +83,7 @@ def api(policy: Policy, write: bool = False) -> Callable[[Callable[[Request], Aw
                         raise WebError(415, "send the request body as JSON (Content-Type: application/json)")
                 data = await fn(request)
             except (CritcoreError, WebError) as exc:
-                status, line = _status_and_line(exc)
+                status, line = _status_and_line(exc, policy)
                 return JSONResponse({"error": line, "status": status}, status_code=status)
             if isinstance(data, Response):
                 return data
@@ -93,17 +94,20 @@ def api(policy: Policy, write: bool = False) -> Callable[[Callable[[Request], Aw
     return wrap
 
 
-async def _json_body(request: Request) -> Any:
+async def _json_body(request: Request, what: str) -> Any:
+    """The request's JSON body, checked against the route's declared schema
+    (:mod:`critcore.web.schemas`) before anything runs."""
     from critcore.files.reading import load_json
+    from critcore.web.schemas import check_body
 
     raw = await request.body()
     if not raw.strip():
-        return {}
+        return check_body(what, {})
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("the request body is not UTF-8 text") from None
-    return load_json(text, "request body")
+    return check_body(what, load_json(text, "request body"))
 
 
 def _int_query(request: Request, key: str, low: int, high: int) -> int | None:
@@ -123,7 +127,9 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     """The ASGI app serving ``campaign`` (a campaign file); ``app.state.policy`` holds its token
     and the players' key."""
     policy = Policy(host, token, players_key)
+    policy.keep_private(campaign)
     service = Service(campaign, registry=registry, who=who)
+    long_work = LongWork()  # odds and simulate: bounded, timed, refused when full
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True)
@@ -167,7 +173,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                                 "and send it again")
                     return await (fn(request, form) if write else fn(request))
                 except (CritcoreError, WebError) as exc:
-                    status, line = _status_and_line(exc)
+                    status, line = _status_and_line(exc, policy)
                     return page(request, "error.html", {"status": status, "message": line, "back": "/"}, status)
 
             return endpoint
@@ -183,23 +189,27 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             card: dict[str, Any] = {"name": t.name, "system": t.system, "installed": t.installed,
                                     "changes": t.changes, "updated": t.updated, "panels": []}
             if t.installed:
-                card["panels"] = picture(service.engine(t.system), camp.state(t.name))
+                try:
+                    card["panels"] = picture(service.engine(t.system), camp.state(t.name))
+                except CritcoreError as exc:  # a damaged target is shown as damaged; the rest of the page works
+                    card["damaged"] = policy.public(error_line(str(exc)))
+                    card["panels"] = [{"type": "alert", "tone": "bad", "text": f"damaged: {card['damaged']}"}]
             cards.append(card)
         return cards
 
-    def _undoable(entries: Any) -> set[int]:
+    def _undoable(name: str | None = None) -> set[int]:
         """The entries an undo button takes back: each target's latest change still in force
-        (undo always takes back a target's latest change, so only that one gets a button)."""
-        from critcore.campaign.campaign import in_force
-
-        return {e.id for e in in_force(entries).values() if e.kind in ("resolve", "treat")}
+        (undo always takes back a target's latest change, so only that one gets a button); found
+        through the campaign's index, whatever the log's length."""
+        found = service.campaign().in_force(name)
+        return {e.id for e in found.values() if e.kind in ("resolve", "treat")}
 
     @gm_page()
     async def index(request: Request) -> Response:
         def work() -> dict[str, Any]:
-            everything = service.campaign().log(limit=LOG_SHOWN * 10)
-            return {"cards": _target_cards(), "log": list(reversed(everything[-LOG_SHOWN:])),
-                    "undoable": _undoable(everything),
+            shown = service.campaign().log(limit=LOG_SHOWN, outcomes=False)  # the table links to each report
+            return {"cards": _target_cards(), "log": list(reversed(shown)),
+                    "undoable": _undoable(),
                     "systems": sorted(service.registry.systems), "examples": service.examples()}
 
         data = await call(work)
@@ -220,8 +230,8 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             data: dict[str, Any] = {"name": name, "system": system,
                                     "panels": picture(engine, camp.state(name)),
                                     "forms": procedure_forms(engine.info),
-                                    "log": list(reversed(camp.log(name, limit=LOG_SHOWN)))}
-            data["undoable"] = _undoable(camp.log(name, limit=LOG_SHOWN * 10))
+                                    "log": list(reversed(camp.log(name, limit=LOG_SHOWN, outcomes=False)))}
+            data["undoable"] = _undoable(name)
             if shown is not None:
                 data["result"] = service.reports(shown)
             return data
@@ -331,7 +341,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         if not request.query_params.get("system"):
             return page(request, "odds.html", {"system": "", "choose": sorted(service.registry.systems), "forms": []})
 
-        def work() -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
             from critcore.web.forms import procedure_forms
             from critcore.web.pictures import chart_rows, odds_svg
 
@@ -341,7 +351,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                     "targets": [t.name for t in service.campaign().targets() if t.system == system],
                                     "chosen": body, "target": target}
             if body.get("procedure"):
-                result, _ = service.odds("odds", body)
+                try:
+                    result, _ = service.odds("odds", body, deadline=deadline)
+                except InputError as exc:  # a value the procedure needs: asked for on the form, not an error page
+                    data["problem"] = str(exc)
+                    return data
                 events, groups = chart_rows(result)
                 title = f"{system} {result.procedure}: exact odds" + (f" on {target}" if target else "")
                 from markupsafe import Markup
@@ -350,7 +364,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                             exact=result.exact)
             return data
 
-        return page(request, "odds.html", await call(work))
+        return page(request, "odds.html", await long_work.run("odds", work))
 
     @gm_page()
     async def tables_page(request: Request) -> Response:
@@ -363,18 +377,21 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return await call(_table_response, system, table, fmt)
 
     def _table_response(system: str, name: str, fmt: str) -> Response:
-        from critcore.report.export import csv_text, foundry_table
+        from critcore.report.export import csv_text, foundry_table, roll20_table
 
         table = service.table(system, name)
         if fmt == "foundry":
             body = json.dumps(foundry_table(table, system), ensure_ascii=False, indent=2)
             kind, file = "application/json", f"fvtt-RollTable-{system}-{name}.json"
+        elif fmt == "roll20":
+            body = json.dumps(roll20_table(table, system), ensure_ascii=False, indent=2)
+            kind, file = "application/json", f"roll20-{system}-{name}.json"
         elif fmt == "csv":
             body, kind, file = csv_text([table]), "text/csv; charset=utf-8", f"{system}-{name}.csv"
         elif fmt == "json":
             body, kind, file = json.dumps(table.to_json(), ensure_ascii=False), "application/json", f"{system}-{name}.json"
         else:
-            raise InputError(f"format {fmt[:20]!r}: use foundry, csv or json")
+            raise InputError(f"format {fmt[:20]!r}: use foundry, roll20, csv or json")
         return Response(body, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{file}"'})
 
     # --- the players' link ------------------------------------------------------------------------------
@@ -389,8 +406,13 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             _players_check(request)
         except WebError as exc:
             return page(request, "error.html", {"status": exc.status, "message": str(exc), "back": ""}, exc.status)
-        data = await call(service.player_feed, LOG_SHOWN)
+        try:
+            data = await call(service.player_feed, LOG_SHOWN)
+        except CritcoreError as exc:  # the campaign cannot be read (damaged, busy): one line, no 500
+            status, line = _status_and_line(exc, policy)
+            return page(request, "error.html", {"status": status, "message": line, "back": ""}, status)
         response = page(request, "players.html", {"feed": data["feed"], "version": data["version"],
+                                                   "targets": data["targets"],
                                                   "key": request.path_params["key"]})
         return response
 
@@ -399,7 +421,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             _players_check(request)
         except WebError as exc:
             return JSONResponse({"error": str(exc), "status": exc.status}, status_code=exc.status)
-        return JSONResponse({"version": await call(service.version)})
+        try:
+            return JSONResponse({"version": await call(service.version)})
+        except CritcoreError as exc:
+            status, line = _status_and_line(exc, policy)
+            return JSONResponse({"error": line, "status": status}, status_code=status)
 
     # --- the JSON API ----------------------------------------------------------------------------------
 
@@ -426,7 +452,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     @api(policy, write=True)
     async def api_add(request: Request) -> Any:
-        body = await _json_body(request)
+        body = await _json_body(request, "add a target")
         return JSONResponse(await call(service.add, body), status_code=201)
 
     @api(policy)
@@ -435,6 +461,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     @api(policy, write=True)
     async def api_remove(request: Request) -> Any:
+        await _json_body(request, "remove request")
         return await call(service.remove, request.path_params["name"])
 
     @api(policy, write=True)
@@ -442,6 +469,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         which = request.path_params["which"]
         if which not in ("undo", "redo"):
             raise WebError(404, f"{request.url.path}: not found (POST .../undo or .../redo)")
+        await _json_body(request, f"{which} request")
         return await call(service.undo if which == "undo" else service.redo, request.path_params["name"])
 
     @api(policy)
@@ -452,7 +480,12 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     def run_route(verb: str, step: bool) -> Endpoint:
         @api(policy, write=True)
         async def endpoint(request: Request) -> Any:
-            body = await _json_body(request)
+            body = await _json_body(request, f"{verb} {'step' if step else 'request'}")
+            if isinstance(body, dict) and not body.get("target"):
+                # no campaign target: no write, no lock to wait for, a few hundred microseconds of
+                # work: done here, which is cheaper than the hand-over to a worker thread and back
+                # (the GIL lets only one run at a time either way; see docs/performance.md)
+                return (service.step if step else service.run)(verb, body)
             return await call(service.step if step else service.run, verb, body)
 
         return endpoint
@@ -460,8 +493,8 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     def odds_route(mode: str) -> Endpoint:
         @api(policy, write=True)  # a POST with a JSON body, like the others; it changes nothing
         async def endpoint(request: Request) -> Any:
-            body = await _json_body(request)
-            return (await call(service.odds, mode, body))[1]
+            body = await _json_body(request, f"{mode} request")
+            return (await long_work.run(mode, lambda deadline: service.odds(mode, body, deadline=deadline)))[1]
 
         return endpoint
 
@@ -521,6 +554,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
     app.state.policy = policy
     app.state.service = service
+    app.state.long_work = long_work
     return app
 
 

@@ -17,7 +17,9 @@ alert      ``text``
 grid       ``label``, ``columns``, ``cells``: each ``{"row", "col", "label", "panels"}``
 =========  ==================================================================================
 
-Every panel may carry ``tone``: ``ok``, ``warn`` or ``bad``.
+Every panel may carry ``tone``: ``ok``, ``warn`` or ``bad``, and ``public: true`` when the
+characters can see what it shows (a 'Mech's visible damage, a character's visible wounds): the
+players' link draws those panels only, so a panel is the game master's unless its system says so.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def clean(panels: Any, depth: int = 0, budget: list[int] | None = None) -> list[
         kind = raw.get("type")
         tone = raw.get("tone") if raw.get("tone") in TONES else ""
         label = _str(raw.get("label", ""))
-        panel: dict[str, Any] = {"type": kind, "label": label, "tone": tone}
+        panel: dict[str, Any] = {"type": kind, "label": label, "tone": tone, "public": raw.get("public") is True}
         if kind == "meter":
             top = max(_int(raw.get("max"), 1), 1)
             value = _int(raw.get("value"))
@@ -197,3 +199,41 @@ def odds_svg(title: str, events: Sequence[tuple[str, float, str]], groups: Seque
         y += row_h
     parts.append("</svg>")
     return "".join(parts)
+
+
+SEVERITY_WORDS = {"none": "nothing lasting", "minor": "minor", "serious": "serious", "grave": "grave",
+                  "deadly": "deadly"}
+"""The word the result card shows beside its colour (colour is never the only sign)."""
+
+
+def result_card(outcome: Any, pm: Any) -> dict[str, Any]:
+    """An outcome as the page's result card: the headline (the most serious thing that happened,
+    :mod:`critcore.report.severity`), its severity as a word and a class, what changed on the
+    target (worst first; changes of no consequence are left for the details), the report's other
+    lines (rolls and table rows, shown folded) and the players' report, and the parameters it ran
+    with (the procedure's form shows them again)."""
+    from critcore.model import thaw
+    from critcore.report.render import judge, render
+
+    judged = judge(outcome, "gm", pm)
+    detail = render(outcome, explain=False, view="gm", pm=pm).splitlines()[1:]
+    while detail and not detail[0].strip():
+        detail.pop(0)
+    player = render(outcome, view="player", pm=pm).splitlines()
+    from critcore.report.render import param_defaults
+
+    defaults = param_defaults(pm, outcome.procedure) or {}
+    params = {k: v for k, v in thaw(outcome.params).items()
+              if v is not None and not (k in defaults and v == defaults[k] and type(v) is type(defaults[k]))}
+    return {"severity": judged.severity, "word": SEVERITY_WORDS.get(judged.severity, judged.severity),
+            "headline": judged.headline,
+            "changes": [{"severity": c.severity, "word": SEVERITY_WORDS.get(c.severity, c.severity), "text": c.text}
+                        for c in judged.changes if c.severity != "none" and c.text != judged.headline][:12],
+            "detail": detail, "player": player, "params": params, "procedure": outcome.procedure}
+
+
+def public_picture(engine: Any, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What the characters can see of a target: only the panels its system marks ``public``
+    (none for a system that marks none; the ``crit show`` lines a system without pictures falls
+    back on are the game master's)."""
+    return [p for p in picture(engine, state) if p.get("public") is True]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import os
 import secrets
 from typing import Any, Awaitable, Callable, Mapping
 
@@ -70,6 +71,24 @@ class Policy:
         self.token = token
         self.players_key = players_key or new_secret()
 
+    def keep_private(self, campaign: str) -> None:
+        """Say where the campaign lives, which :meth:`public` keeps out of every answer."""
+        import os
+
+        full = os.path.abspath(campaign)
+        self._private = [(full, os.path.basename(full)), (campaign, os.path.basename(full)),
+                         (os.path.dirname(full) + os.sep, "")]
+
+    def public(self, line: str) -> str:
+        """An error line as the server may show it: no absolute path (the campaign's folder, a
+        temporary folder, a house-rule file's), only file names."""
+        import re
+
+        for private, shown in getattr(self, "_private", ()):
+            if private and os.sep in private:
+                line = line.replace(private, shown)
+        return re.sub(r"(?<![\w.~])/(?:[^/\s'\":]+/)+", "", line)
+
     def host_allowed(self, host_header: str) -> bool:
         """Without a token, only loopback names (see the module's docstring)."""
         if self.token is not None:
@@ -103,7 +122,12 @@ class Policy:
 
 class BodyLimit:
     """ASGI middleware: a request body larger than ``limit`` bytes is answered 413, whether it
-    says its length or streams it."""
+    says its length or streams it (``Transfer-Encoding: chunked``).
+
+    The body is read here, up to the limit, before the app sees the request, and handed to it
+    whole: a body found too large half way through the app (after it began answering) could only
+    end in a 500 and a reset connection.
+    """
 
     def __init__(self, app: Callable[..., Awaitable[None]], limit: int) -> None:
         self.app = app
@@ -123,23 +147,44 @@ class BodyLimit:
                 if too_big:
                     await _too_large(send, self.limit)
                     return
+        chunks: list[bytes] = []
         seen = 0
-        refused = False
-
-        async def limited() -> dict[str, Any]:
-            nonlocal seen, refused
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    refused = True
-                    raise _TooLarge()
-            return message
+            if message["type"] != "http.request":  # the client went away: nothing to answer
+                return
+            body = message.get("body", b"")
+            seen += len(body)
+            if seen > self.limit:
+                if message.get("more_body", False):  # (after the last part, receive waits for the client to leave)
+                    await _drain(receive, 4 * self.limit)
+                await _too_large(send, self.limit)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole = b"".join(chunks)
+        sent = False
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await _too_large(send, self.limit)
+        async def replay() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()  # after the body: wait for the client to go away, as the server says
+
+        await self.app(scope, replay, send)
+
+
+async def _drain(receive: Callable[[], Awaitable[dict[str, Any]]], most: int) -> None:
+    """Read and drop the rest of a refused body (up to ``most`` bytes), so the client reads the
+    413 rather than a reset connection."""
+    dropped = 0
+    while dropped <= most:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
+        dropped += len(message.get("body", b""))
 
 
 class _TooLarge(Exception):

@@ -27,6 +27,7 @@ from critcore.errors import CampaignError, CritcoreError, DiceError, InputError
 
 if TYPE_CHECKING:
     from critcore.campaign.campaign import Campaign
+    from critcore.web.longwork import Deadline
     from critcore.engine.runner import Engine
     from critcore.chance.exact import Odds
     from critcore.chance.montecarlo import Simulation
@@ -162,7 +163,7 @@ class Service:
 
     def version(self) -> int:
         """The newest log entry's id: it changes with every change to the campaign."""
-        entries = self.campaign().log(limit=1)
+        entries = self.campaign().log(limit=1, outcomes=False)  # asked every 2 s by each players' page
         return entries[-1].id if entries else 0
 
     # --- what is installed -----------------------------------------------------------------
@@ -277,9 +278,31 @@ class Service:
 
         if not entry.outcome:
             return {v: [entry.summary] for v in views}
-        outcome = Outcome.from_dict({**entry.outcome, "target": None})
-        pm = self.engine(entry.system).pm if entry.system in self.registry.systems else None
+        damaged = [f"(log entry #{entry.id} is damaged and cannot be shown: crit campaign check names it)"]
+        if "damaged" in entry.outcome:
+            return {v: damaged for v in views}
+        try:
+            outcome = Outcome.from_dict({**entry.outcome, "target": None})
+        except Exception:  # noqa: BLE001 - JSON of the wrong shape (edited by hand): shown as damaged, never a 500
+            return {v: damaged for v in views}
+        try:
+            pm = self.engine(entry.system).pm if entry.system in self.registry.systems else None
+        except CritcoreError:  # the campaign's settings are damaged: the report in critcore's own words
+            pm = None
         return {v: render(outcome, explain=explain and v == "gm", view=v, pm=pm).splitlines() for v in views}
+
+    def _card_of(self, entry: Any) -> dict[str, Any] | None:
+        """The result card of a logged resolution (see :func:`critcore.web.pictures.result_card`),
+        with the procedure and parameters it ran with (the form shows them again)."""
+        from critcore.model import Outcome
+        from critcore.web.pictures import result_card
+
+        if not entry.outcome or entry.system not in self.registry.systems:
+            return None
+        outcome = Outcome.from_dict({**entry.outcome, "target": None})
+        card = result_card(outcome, self.engine(entry.system).pm)
+        card["procedure"] = outcome.procedure
+        return card
 
     def reports(self, entry_id: int) -> dict[str, Any]:
         """One log entry with its report for the game master (every roll explained) and for the players."""
@@ -290,7 +313,8 @@ class Service:
                 raise CampaignError(f"{self.path}: no log entry #{entry_id}") from None
         if entry is None:
             raise CampaignError(f"{self.path}: no log entry #{entry_id}")
-        return {"entry": entry.to_dict(), **self._rendered(entry, ("gm", "player"), explain=True)}
+        return {"entry": entry.to_dict(), "card": self._card_of(entry),
+                **self._rendered(entry, ("gm", "player"), explain=True)}
 
     def player_feed(self, limit: int) -> dict[str, Any]:
         """What the players' link shows: the latest resolutions and treatments in the player view
@@ -302,7 +326,20 @@ class Service:
                 continue
             feed.append({"id": e.id, "at": e.at, "target": e.name, "system": e.system, "undone": e.undone,
                          "report": self._rendered(e, ("player",), explain=False)["player"]})
-        return {"version": entries[-1].id if entries else 0, "feed": feed}
+        return {"version": entries[-1].id if entries else 0, "feed": feed, "targets": self._public_targets()}
+
+    def _public_targets(self) -> list[dict[str, Any]]:
+        """Each target of an installed system with what the characters can see of it (the panels
+        its system marks public; never a secret roll, a death clock or an undiagnosed critical)."""
+        from critcore.web.pictures import public_picture
+
+        camp = self.campaign()
+        out = []
+        for t in camp.targets():
+            if t.installed:
+                out.append({"name": t.name, "system": t.system,
+                            "panels": public_picture(self.engine(t.system), camp.state(t.name))})
+        return out
 
     # --- resolve and treat ------------------------------------------------------------------
 
@@ -387,8 +424,15 @@ class Service:
         else:
             data = outcome.to_dict()
             data["report"] = report
+        from critcore.report.render import judge
+
+        if req["view"] != "player":  # the player's view carries only the player's report
+            data.update(judge(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
             data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
+            from critcore.web.pictures import result_card
+
+            data["card"] = result_card(outcome, engine.pm)
         logged = getattr(session, "entry_id", None)
         if logged:
             data["saved"] = f"{session.row.name} in {self.path}"
@@ -431,14 +475,16 @@ class Service:
     # --- odds ---------------------------------------------------------------------------------
 
     @overload
-    def odds(self, mode: Literal["odds"], body: Any) -> tuple[Odds, dict[str, Any]]: ...
+    def odds(self, mode: Literal["odds"], body: Any, deadline: Deadline | None = None) -> tuple[Odds, dict[str, Any]]: ...
     @overload
-    def odds(self, mode: Literal["simulate"], body: Any) -> tuple[Simulation, dict[str, Any]]: ...
+    def odds(self, mode: Literal["simulate"], body: Any,
+             deadline: Deadline | None = None) -> tuple[Simulation, dict[str, Any]]: ...
     @overload
-    def odds(self, mode: str, body: Any) -> tuple[Odds | Simulation, dict[str, Any]]: ...
+    def odds(self, mode: str, body: Any, deadline: Deadline | None = None) -> tuple[Odds | Simulation, dict[str, Any]]: ...
 
-    def odds(self, mode: str, body: Any) -> tuple[Odds | Simulation, dict[str, Any]]:
-        """``crit odds|simulate ... --json``: (the result object, its JSON)."""
+    def odds(self, mode: str, body: Any, deadline: Deadline | None = None) -> tuple[Odds | Simulation, dict[str, Any]]:
+        """``crit odds|simulate ... --json``: (the result object, its JSON). ``deadline`` stops
+        the run when its time is up (checked at each progress report)."""
         req = self._request("odds", body, ODDS_FIELDS)
         from critcore.chance.exact import LEVELS
 
@@ -451,7 +497,8 @@ class Service:
         if mode == "odds":
             from critcore.chance.exact import exact_odds
 
-            result = exact_odds(engine, req["proc"].name, req["params"], target=state)
+            result = exact_odds(engine, req["proc"].name, req["params"], target=state,
+                                progress=deadline.check if deadline is not None else None)
         else:
             runs = req["body"].get("runs", 10_000)
             if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_SIMULATE_RUNS:
@@ -460,7 +507,8 @@ class Service:
             from critcore.chance.montecarlo import simulate
 
             seed = req["seed"] if req["seed"] is not None else 0
-            result = simulate(engine, req["proc"].name, req["params"], runs, parse_seed(seed), target=state)
+            result = simulate(engine, req["proc"].name, req["params"], runs, parse_seed(seed), target=state,
+                              progress=deadline.check if deadline is not None else None)
         return result, result.to_json(LEVELS[:depth])
 
 

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/mtf-corpu
 EXPLOSIVE_WORDS = ("gauss", "hag", "improvedheavy", "improvedmediumheavy", "improvedsmallheavy",
                    "improvedlargeheavy", "tsemp", "sbgr", "magshot")
 # Bins the published rules make inert: Gauss slugs of every kind, plasma, and fills that do no
-# damage (fluid guns, tasers, nail/rivet guns, coolant).
-INERT_WORDS = ("gauss", "hag", "sbg", "silverbullet", "magshot", "plasma", "fluid", "taser", "nail", "coolant",
+# damage (fluid guns, nail/rivet guns, coolant); taser charges explode (MegaMek createISMekTaserAmmo).
+INERT_WORDS = ("gauss", "hag", "sbg", "silverbullet", "magshot", "plasma", "fluid", "nail", "coolant",
                "sprayer")
 
 
@@ -32,10 +32,12 @@ def _norm(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def corpus() -> list[tuple[Path, dict[str, Any]]]:
+    from critcore_battletech.data.catalog import catalog
+
+    cat = catalog()  # one catalog for the whole corpus, as one engine reading every file keeps
     units = []
-    memo: dict[str, Any] = {}  # one reader memo for the whole corpus, as one engine reading every file keeps
     for path in sorted(CORPUS.rglob("*.mtf")):
-        units.append((path, unit_from_mtf(path.read_bytes(), str(path), memo)))  # a refused file fails here
+        units.append((path, unit_from_mtf(path.read_bytes(), str(path), cat)))  # a refused file fails here
     return units
 
 

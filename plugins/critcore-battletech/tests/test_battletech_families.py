@@ -54,9 +54,18 @@ def item_at(u: dict[str, Any], code: str, index: int, key: str = "item") -> dict
     ("CLIMPAmmoAC10", "Clan", "AC/10", 10, 10, 1),                       # improved AC, not a ProtoMech AC
     ("ISMG Ammo (100)", "Inner Sphere", "Machine Gun", 100, 2, 1),       # a half-ton bin by its count
     ("ISLightMG Ammo (200)", "Inner Sphere", "Light Machine Gun", 200, 1, 1),
-    ("ISiNarc Pods", "Inner Sphere", "iNarc", 4, 2, 1),
+    ("ISiNarc Pods", "Inner Sphere", "iNarc", 4, 3, 1),               # MegaMek createISiNarcAmmo: 3 a pod
+    ("ISiNarc Explosive Pods", "Inner Sphere", "iNarc", 4, 6, 1),     # createISiNarcExplosiveAmmo: 6
+    ("ISNarc ExplosivePods", "Inner Sphere", "Narc", 6, 4, 1),        # createISNarcExplosiveAmmo: 4
+    ("IS Ammo Heavy Rifle", "Inner Sphere", "Heavy Rifle", 6, 9, 1),  # createISHeavyRifleAmmo
+    ("ISHeavy Rifle Ammo", "Inner Sphere", "Heavy Rifle", 6, 9, 1),
+    ("IS Ammo Medium Rifle", "Inner Sphere", "Medium Rifle", 9, 6, 1),  # createISMediumRifleAmmo
+    ("ISLightRifle Ammo", "Inner Sphere", "Light Rifle", 18, 3, 1),     # createISLightRifleAmmo
+    ("CLSmallChemLaserAmmo", "Clan", "Small Chemical Laser", 60, 3, 1),    # createCLSmallChemicalLaserAmmo
+    ("CLMediumChemLaserAmmo", "Clan", "Medium Chemical Laser", 30, 5, 1),  # createCLMediumChemicalLaserAmmo
+    ("CLLargeChemLaserAmmo", "Clan", "Large Chemical Laser", 10, 8, 1),    # createCLLargeChemicalLaserAmmo
     ("CL Heavy Flamer Ammo", "Clan", "Heavy Flamer", 10, 4, 1),
-    ("Clan Ammo SC Mortar-4", "Clan", "'Mech Mortar/4", 6, 4, 1),
+    ("Clan Ammo SC Mortar-4", "Clan", "'Mech Mortar/4", 6, 8, 1),   # MegaMek createCLAPMortar4Ammo: 2 a shell
     ("ISSniperCannonAmmo", "Inner Sphere", "Sniper Cannon", 10, 10, 1),
 ])
 def test_ammunition_families(name: str, tech: str, weapon: str, shots: int, damage: int, per_turn: int) -> None:

@@ -1,6 +1,6 @@
-"""The plugin keeps a state's stage answers that roll no dice in the engine's per-target memo
-(unitmemo.py): the same state and the same dice must give the same outcome whatever the engine
-resolved before, and an answer after which a critical check was rolled is never given again."""
+"""The plugin keeps numbers of a unit state (tallies, item counts, derived numbers by key) in the
+engine's per-target memo (unitmemo.py), never a stage's answer: the same state and the same dice
+must give the same outcome whatever the engine resolved on that unit object before."""
 
 from __future__ import annotations
 
@@ -98,63 +98,6 @@ def test_exact_odds_after_real_dice_on_the_same_unit_are_the_fresh_engines(bt_re
     assert found.to_json() == expected
     assert all(not b.applied.changes for b in found.branches if b.applied is not None)
     assert _run(engine, unit, code, dice) == told
-
-
-def test_a_kept_start_is_taken_up_alike_by_real_dice_and_exact_odds(bt_registry: Any, bt: Any,
-                                                                     mech: dict[str, Any]) -> None:
-    """The LRM-10 bin in LT explodes and its check is rolled, so the answer is not kept, but the
-    cascade up to that check (no dice) is (Resolver.start): a later resolution with the same
-    critical takes it up (Resolver.resume) and gives a fresh engine's outcome, whatever its
-    check rolls, and exact odds on the same unit object give a fresh engine's odds."""
-    from critcore.testing import exact_odds
-
-    from critcore_battletech.unitmemo import KEY
-
-    engine = Engine("battletech", registry=bt_registry)
-    unit = engine.check_target(mech)
-    quiet, loud = scripts(bt.one_crit)[0], scripts(bt.one_crit)[1]
-    _run(engine, unit, *quiet)
-    assert engine.memos is not None  # BattleTech declares target_memo
-    kept = engine.memos.of(unit)
-    assert kept is not None
-    memo = kept[KEY]
-    starts = [k for k in memo.answers if k[0] == "start"]
-    assert len(starts) == 1 and not [k for k in memo.answers if k[0] == "applied"]
-    for code, dice in (loud, quiet, loud):
-        fresh = Engine("battletech", registry=bt_registry)
-        assert _run(engine, unit, code, dice) == _run(fresh, fresh.check_target(mech), code, dice)
-    fresh = Engine("battletech", registry=bt_registry)
-    expected = exact_odds(fresh, "critical", {"location": "LT"}, target=fresh.check_target(mech)).to_json()
-    assert exact_odds(engine, "critical", {"location": "LT"}, target=unit).to_json() == expected
-
-
-def test_a_cascade_step_and_its_end_are_kept_and_taken_up_with_this_runs_roll(bt_registry: Any, bt: Any,
-                                                                              mech: dict[str, Any]) -> None:
-    """The LT bin's explosion calls for a check on the left torso, rolled 2 and then 3: the same
-    row (no critical), so what follows the check's dice (Resolver._step) and what follows the
-    cascade (plugin._finish) are the same. The first resolution keeps one of each in the memo,
-    the second takes them up (nothing new kept) and gives a fresh engine's outcome: the same
-    unit, and the check's row with this run's roll, 3."""
-    from critcore_battletech.unitmemo import KEY
-
-    engine = Engine("battletech", registry=bt_registry)
-    unit = engine.check_target(mech)
-    lt = bt.one_crit("LT", 6)
-    first = _run(engine, unit, "LT", lt + ",1,1")
-    assert engine.memos is not None
-    kept = engine.memos.of(unit)
-    assert kept is not None
-    answers = kept[KEY].answers
-    steps = [k for k in answers if k[0] == "step"]
-    ends = [k for k in answers if k[0] == "finish"]
-    assert len(steps) == 1 and len(ends) == 1
-    second = _run(engine, unit, "LT", lt + ",1,2")
-    assert [k for k in answers if k[0] == "step"] == steps and [k for k in answers if k[0] == "finish"] == ends
-    fresh = Engine("battletech", registry=bt_registry)
-    assert second == _run(fresh, fresh.check_target(mech), "LT", lt + ",1,2")
-    assert second["target"] == first["target"]
-    checks = [e["roll"] for e in second["effects"] if e["table"] == "determining-critical-hits"]
-    assert checks == [None, 3]  # the determine stage's row (its roll is among the rolls), then the check's
 
 
 def test_a_kept_step_is_told_apart_by_the_row_its_check_read(bt_registry: Any, mech: dict[str, Any]) -> None:

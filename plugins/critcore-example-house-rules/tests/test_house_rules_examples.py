@@ -85,7 +85,8 @@ def test_battletech_total_warfare_explosion() -> None:
     """Per turn (as written): one AC/20 shot, 20 damage. Total Warfare: all 5 shots, 100, which
     destroys the right torso (12 structure) and the centre torso behind it (16): the 'Mech dies."""
     plain = CliRunner().invoke(cli, EXPLOSION + ["--json"])
-    ruled = CliRunner().invoke(cli, EXPLOSION + ["--json", "--rule", BT_TW])
+    # the 'Mech destroyed, the rule's run rolls no more after 4,4,4,5 (faces left over are refused)
+    ruled = CliRunner().invoke(cli, EXPLOSION[:-1] + ["4,4,4,5", "--json", "--rule", BT_TW])
     assert plain.exit_code == 0 and ruled.exit_code == 0, ruled.output
     plain_data, ruled_data = json.loads(plain.stdout), json.loads(ruled.stdout)
     assert [e["explosion_damage"] for e in plain_data["effects"] if "explosion_damage" in e] == [20]

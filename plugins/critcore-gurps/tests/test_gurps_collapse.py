@@ -106,35 +106,38 @@ def wounded(**extra: Any) -> Any:
 
 
 def test_survive_death_rolls_then_consciousness() -> None:
-    """HT 11: death rolls 9 and 11 succeed; the consciousness roll 12 fails: unconscious, and at
-    -28 (below -1xHP) he wakes only on one HT roll after 12 hours. The knockdown roll stays owed."""
-    out = treat("survive", faces(9) + faces(11) + faces(12), wounded())
+    """HT 11: death rolls 9 and 11 succeed; the consciousness roll is at -2 (B419: -28 is two full
+    multiples of HP 12 below zero), so 10 fails against 9: unconscious, and at -28 (below -1xHP) he
+    wakes only on one HT roll after 12 hours. The knockdown roll stays owed; below 1/3 HP he reels."""
+    out = treat("survive", faces(9) + faces(11) + faces(10), wounded())
     assert [r.label for r in out.rolls] == [
         "HT roll to avoid death (down to -1xHP = -12 HP)", "HT roll to avoid death (down to -2xHP = -24 HP)",
-        "HT roll to stay conscious (at 0 HP or less)"]
-    assert status_ids(out.target) == ["unconscious"]
+        "HT-2 roll to stay conscious (at 0 HP or less; -2: 2 full multiples of HP below zero)"]
+    assert status_ids(out.target) == ["reeling", "unconscious"]
     assert out.target["statuses"][-1]["check"]["next"] == 12 * 3600
     assert kinds(out.target) == ["knockdown"]
 
 
 def test_a_failed_death_roll_kills() -> None:
-    """HT 11: the first death roll 12 fails: dead; nothing else is rolled and nothing stays owed."""
-    out = treat("survive", faces(12), wounded())
-    assert len(out.rolls) == 1 and status_ids(out.target) == ["dead"] and kinds(out.target) == []
+    """HT 11: the first death roll 14 fails by 3 (more than the 1 or 2 of a mortal wound, B423):
+    dead; nothing else is rolled and nothing stays owed."""
+    out = treat("survive", faces(14), wounded())
+    assert len(out.rolls) == 1 and status_ids(out.target) == ["reeling", "dead"] and kinds(out.target) == []
 
 
 def test_staying_conscious_is_rolled_again_each_turn() -> None:
-    """HT 11: all three rolls made: alive and awake, but the consciousness roll is owed next turn
-    too; the next `survive` rolls only that one."""
-    first = treat("survive", faces(9) + faces(9) + faces(11), wounded())
-    assert status_ids(first.target) == [] and kinds(first.target) == ["knockdown", "consciousness"]
+    """HT 11: all three rolls made (the consciousness roll 9 against HT-2 = 9, B419): alive and
+    awake, but the consciousness roll is owed next turn too; the next `survive` rolls only that one."""
+    first = treat("survive", faces(9) + faces(9) + faces(9), wounded())
+    assert status_ids(first.target) == ["reeling"] and kinds(first.target) == ["knockdown", "consciousness"]
     second = treat("survive", faces(10), first.target)
-    assert [r.label for r in second.rolls] == ["HT roll to stay conscious (at 0 HP or less)"]
+    assert [r.label for r in second.rolls] == [
+        "HT-2 roll to stay conscious (at 0 HP or less; -2: 2 full multiples of HP below zero)"]
 
 
 def test_healing_above_zero_ends_the_consciousness_rolls() -> None:
     """Back above 0 HP no roll to stay conscious is owed."""
-    state = dict(thaw(treat("survive", faces(9) + faces(9) + faces(11), wounded()).target))
+    state = dict(thaw(treat("survive", faces(9) + faces(9) + faces(9), wounded()).target))
     healed = treat("heal", [], state, hp=30)
     assert healed.target["current_hp"] == 2 and kinds(healed.target) == ["knockdown"]
 

@@ -5,7 +5,7 @@ fractions dropped) is the penetrating damage; times the wounding modifier of the
 that location, rounded down, is the injury, at least 1 when anything got through. A limb is
 crippled by injury over HP/2, an extremity over HP/3, an eye over HP/10; limbs and extremities
 lose injury beyond the least amount that cripples them. A major wound is injury over HP/2.
-Shock is -1 per point (per HP/10 points from 20 HP), at most -4.
+Shock is -1 per point (per full HP/10 points, HP/10 rounded down, from 20 HP), at most -4.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def test_crushing_can_do_zero_basic_damage_other_types_at_least_one() -> None:
     ("pi++", 8, 8, 8, 8, 4),     # x2; limbs x1
     ("burn", 4, 4, 8, 4, 4),
     ("cor", 4, 6, 8, 6, 4),      # neck and face x1.5
-    ("tox", 4, 4, 2, 4, 4),      # toxic: x1 even on the skull (DR 2 leaves 2)
+    ("tox", 4, 4, 4, 4, 4),      # toxic: x1 even on the skull, and no skull DR 2 (B399)
 ])
 def test_wounding_modifiers_by_type_and_location(dtype: str, torso: int, neck: int, skull: int, face: int,
                                                  limb: int) -> None:
@@ -159,9 +159,11 @@ def test_major_wound_is_over_half_hp() -> None:
 
 
 def test_shock_caps_at_4_and_scales_from_20_hp() -> None:
-    """HP 10: 9 injury -> -4. HP 25: 7 injury -> 7 x 10 // 25 = 2 -> -2."""
+    """HP 10: 9 injury -> -4. HP 25 (B419): -1 per HP/10 = 2 points (rounded down), so 7 injury
+    -> 7 // 2 = 3 -> -3; 3 injury -> -1."""
     assert hit([5, 4], {"hp": 10}, damage="2d cr").applied.data["shock"] == 4
-    assert hit([4, 3], {"hp": 25}, damage="2d cr").applied.data["shock"] == 2
+    assert hit([4, 3], {"hp": 25}, damage="2d cr").applied.data["shock"] == 3
+    assert hit([2, 1], {"hp": 25}, damage="2d cr").applied.data["shock"] == 1
 
 
 def test_critical_8_doubles_shock_to_minus_8_and_numbs_a_limb() -> None:

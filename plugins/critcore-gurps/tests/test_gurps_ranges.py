@@ -77,9 +77,9 @@ def test_fumbler_stats_are_on_the_gurps_scale(flag, value):
 
 
 def test_skill_range_is_declared_from_the_rules_table():
-    """The effective-skill bounds (1 to 99) come from data/rules.toml, shown in --help."""
+    """The effective-skill bounds (3 to 99 for an attack) come from data/rules.toml, shown in --help."""
     out = " ".join(crit("resolve", "gurps", "attack", "--help").output.split())  # help text wraps
-    assert "[range: 1 to 99]" in out and "[range: 0 to 10,000]" in out and "[range: 0.1 to 100]" in out
+    assert "[range: 3 to 99]" in out and "[range: 0 to 10,000]" in out and "[range: 0.1 to 100]" in out
 
 
 def test_wait_of_ten_to_the_thirty_weeks_changes_nothing(tmp_path: Path):

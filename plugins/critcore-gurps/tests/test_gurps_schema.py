@@ -126,15 +126,16 @@ def test_a_state_saved_by_another_system_is_refused_by_its_system_key() -> None:
 
 
 def test_every_procedure_leaves_a_character_its_schema_accepts() -> None:
-    """What the plugin writes is what the schema declares (so a saved file loads again)."""
+    """What the plugin writes is what the schema declares (so a saved file loads again), a mortal
+    wound's check included. (A dead character is refused, so the blow leaves him alive.)"""
     state: Any = SAVED
     for proc, params, dice in [
-        ("critical-hit", {"damage": "4d cr", "location": "skull"}, faces(3) + [6, 6, 6, 6] + faces(10) * 6),
+        ("critical-hit", {"damage": "1d cr", "location": "torso"}, faces(10) + [6] + faces(10) * 6),
         ("unarmed-miss", {}, faces(17) * 4),
         ("critical-miss", {}, faces(15) * 4),
         ("spell-failure", {"spell": "Fireball"}, faces(17) * 4),
         ("knockdown", {}, faces(18) * 4),
-        ("survive", {}, faces(10) * 8),
+        ("survive", {}, faces(12) + faces(10) * 8),  # the first death roll fails by 1: a mortal wound
         ("wait", {"minutes": 30}, faces(10) * 200),
         ("after-fight", {}, faces(10) * 8 + [3]),
         ("heal", {"hp": 30}, []),

@@ -72,17 +72,6 @@ _NO_STORY: Story = ((), ())
 Start = tuple[tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str], Story], tuple[str, ...]]
 
 
-def _untold(story: Story) -> Story:
-    return _NO_STORY
-
-
-def told(dice: Dice, story: Story) -> Story:
-    """A story kept from another resolution (an answer in the unit's memo), as ``dice`` keep
-    stories (:meth:`Dice.keep`): whole with real dice, left out under exact odds and in
-    simulations, as the cascade's ``merge`` (:meth:`Resolver.merged`) leaves it out."""
-    return dice.keep(story, _untold)
-
-
 def _disable_contents(w: Work, code: str) -> None:
     """Knock out the items in a destroyed location's slots (a superheavy's second items too)."""
     for s in w.loc(code)["slots"]:
@@ -112,8 +101,7 @@ class Resolver:
         self.events: list[str] = []
         self.tags: frozenset[str] = _NO_TAGS  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # actions not yet carried out (see drain)
-        self.rolled = False  # a critical check was rolled (the answer is then not the state's alone)
-        self.started: Start | None = None  # where the cascade starts (start, resume)
+        self.started: Start | None = None  # where the cascade starts (start)
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = prep.known_rows, prep.skip
         self.batch, counted = memo.counted_damage()  # this resolution's number, and its damage record
@@ -249,6 +237,9 @@ class Resolver:
         while remaining > 0 and code is not None:
             loc = self.w.loc(code)
             if loc.get("destroyed"):
+                if case and self.has_case(code):  # an explosion in a location already gone (double slot)
+                    self.change(f"CASE in the {L.name(code)}: the {remaining} explosion damage is vented")
+                    break
                 nxt = L.INWARD[code]
                 if nxt is None or not self.w.has(nxt):
                     self.change(f"{L.name(code)} is already destroyed: {remaining} damage is lost")
@@ -333,18 +324,15 @@ class Resolver:
         state is its identity: the story is left out, and so are the hits of a location
         destroyed on the way (the state handed in is merged too, even with nothing left to
         roll). The actions before the first roll, and the settling after them, are carried
-        out by :meth:`start` unless a start kept from an earlier resolution was taken up
-        (:meth:`resume`). Returns the state the cascade leaves, as :meth:`Work.overlay` gives it.
+        out by :meth:`start`. Returns the state the cascade leaves, as :meth:`Work.overlay`
+        gives it.
         """
         start = (self.started or self.start())[0]
         end = self.dice.iterate(start, self._step, _no_pending, "cascade", key=self.context_key("cascade"),
                                 merge=self.merged)
         if end is start:  # nothing rolled, nothing left out: this resolver holds the state already
-            if self._forgotten(start[0]):  # exact odds would have forgotten these hits: not the state's alone
-                self.rolled = True
             kept: tuple[Data, Data, Data] = start[0]
             return kept
-        self.rolled = True  # the answer came through the dice (a check rolled, or the story left out)
         overlay, events, _, tags, (changes, effects) = end
         self.w.adopt(overlay)
         self.tags = tags
@@ -356,8 +344,7 @@ class Resolver:
 
     def until_rolled(self) -> Start:
         """Carry out the pending actions before the first that rolls dice (:meth:`drain`'s
-        start): the state the cascade starts from, with the events noted so far. No dice: the
-        same actions on the same state give the same start (:meth:`resume` takes it up again)."""
+        start): the state the cascade starts from, with the events noted so far (no dice)."""
         queue, self.pending = tuple(self.pending), []
         while queue and not self._rolls(queue[0]):  # no dice: nothing to enumerate or merge yet
             queue = self._carry_out(queue)
@@ -365,19 +352,10 @@ class Resolver:
 
     def start(self) -> Start:
         """The settling after the pending actions queued, and the actions before the first that
-        rolls dice carried out: where :meth:`drain` takes up the cascade (the caller may keep
-        it for a resolution with the same actions on the same state: :meth:`resume`)."""
+        rolls dice carried out: where :meth:`drain` takes up the cascade."""
         self.pending.append(("settle",))
         self.started = self.until_rolled()
         return self.started
-
-    def resume(self, start: Start) -> None:
-        """Take up a start :meth:`start` gave on the same state with the same actions pending
-        (no dice were rolled to reach it) instead of carrying those actions out again."""
-        (overlay, _, queue, self.tags, (changes, effects)), events = start
-        self.w.adopt(overlay)
-        self.changes, self.effects, self.events = list(changes), list(effects), list(events)
-        self.started = start
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
@@ -406,29 +384,12 @@ class Resolver:
         the next that rolls dice.
 
         A step starts with a critical check that rolls (:meth:`until_rolled` and every step stop
-        before one). Once its dice have answered (the row, the slots struck), the rest rolls
-        none: on the same state with the same answers it comes to the same state and adds the
-        same to the story, so it is kept in the unit's memo (the state a resolution starts from)
-        and taken up again; only the check's own row, which tells its roll, is made each time."""
+        before one): its row and slots, then what they do, up to the next check that rolls."""
         overlay, events, queue, tags, (changes, effects) = state
         sub = self.fork(dice, overlay)
         sub.tags = tags
-        if not sub._rolls(queue[0]):  # not met from a start or a step; carried out as it comes
-            sub.changes, sub.effects = list(changes), list(effects)
-            return sub._until_roll(sub._carry_out(queue), events, (), ())
-        code = queue[0][1]
-        row, effect, picks = sub._roll_check(code)
-        key = ("step", overlay, events, queue, tags, row.id, picks, self.turn)
-        found: tuple[Any, ...] | None = self.memo.answers.get(key)
-        if found is None:
-            sub._checked(code, row, picks)
-            rest = queue[1:]
-            if sub.pending:
-                rest = tuple(sub.pending) + rest
-                sub.pending = []
-            found = self.memo.remember(key, sub._until_roll(rest, events, (), ()))
-        overlay, events, queue, tags, (more_changes, more_effects) = found
-        return overlay, events, queue, tags, (changes + more_changes, effects + (effect,) + more_effects)
+        sub.changes, sub.effects = list(changes), list(effects)
+        return sub._until_roll(sub._carry_out(queue), events, (), ())
 
     def _until_roll(self, queue: tuple[Any, ...], events: tuple[str, ...], changes: tuple[str, ...],
                     effects: tuple[Effect, ...]) -> tuple[Any, ...]:
@@ -486,7 +447,6 @@ class Resolver:
         """Roll Determining Critical Hits for a location, and the slots of the criticals it calls
         for: the row, its effect (with the roll) and the slots (:meth:`picks`; none when the
         location is blown off or no critical follows). :meth:`_checked` carries them out."""
-        self.rolled = True
         label = self.prep.check_label(code)
         table = self.crit_table
         # one roll; its answer is the row read and the total (shown in the effect), and under
@@ -563,17 +523,7 @@ class Resolver:
 
     def reach(self, code: str) -> C.Reach:
         """Where the criticals of a roll in ``code`` can land (:data:`criticals.Reach`): ``code``,
-        then (``no_slot_left = transfer``) each location inward that the unit has. Kept in the
-        memo of the state handed in while no location has changed (the effect stage's rolls)."""
-        if self.w.locs:
-            return self._reach(code)
-        key = ("reach", code)
-        found: C.Reach | None = self.memo.answers.get(key)
-        if found is None:
-            found = self.memo.remember(key, self._reach(code))
-        return found
-
-    def _reach(self, code: str) -> C.Reach:
+        then (``no_slot_left = transfer``) each location inward that the unit has."""
         transfer = self.prep.transfer
         out = []
         where: str | None = code
@@ -591,7 +541,7 @@ class Resolver:
         (no dice: the same picks on the same state give the same effects)."""
         out: list[Effect] = []
         knocked: set[str] = set()
-        option = self.prep.explosion
+        option, ammunition = self.prep.explosion, self.prep.ammunition_damage
         for where, idx in picks:
             if where != code:
                 self.change(f"Nothing left to hit in the {L.name(code)}: a critical passes to the {L.name(where)}")
@@ -603,12 +553,13 @@ class Resolver:
             item = slot.get("item")
             if item is not None and row_id != "absorbed":
                 knocked.add(item)
-            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option))
+            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, ammunition=ammunition))
             if slot.get("item2") is not None:  # a superheavy's double slot: the hit strikes both items
                 row_id = E.classify(self.w, where, idx, self.known_rows, knocked, second=True)
                 if row_id != "absorbed":
                     knocked.add(slot["item2"])
-                out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True))
+                out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True,
+                                         ammunition=ammunition))
         return out
 
     def apply_batch(self, batch: list[Effect], record: bool = True) -> None:

@@ -36,11 +36,15 @@ class Acting(Protocol):
 ITEM_KINDS = frozenset({"weapon", "equipment", "heat-sink", "jump-jet", "ammo"})
 
 
-def explosion_damage(item: Mapping[str, Any], option: str) -> int:
+def explosion_damage(item: Mapping[str, Any], option: str, ammunition: bool = False) -> int:
     """Damage of an exploding ammunition bin: one turn's shots (``per-turn``) or every shot left
-    (``total-warfare``). A bin holding fewer shots than a turn's worth explodes with what it has."""
+    (``total-warfare``). A bin holding fewer shots than a turn's worth explodes with what it has.
+    ``ammunition``: a shot does what the ammunition record carries where the bin keeps that apart
+    from the weapon's damage (a heavy flamer's: option ``heavy_flamer_explosion``)."""
     ammo = item.get("ammo") or {}
     per = int(ammo.get("damage_per_shot", 0))
+    if ammunition:
+        per = int(ammo.get("ammunition_damage_per_shot", per))
     shots = int(ammo.get("shots", 0))
     if option == "total-warfare":
         return per * shots
@@ -70,7 +74,7 @@ def classify(view: Any, code: str, index: int, known_rows: Collection[str],
 
 
 def slot_effect(components: Table, row_id: str, view: Any, code: str, index: int, option: str,
-                second: bool = False) -> Effect:
+                second: bool = False, ammunition: bool = False) -> Effect:
     """The Effect for a critical on a slot (or on the second item of a double slot), with the
     numbers the engine acts on."""
     slot = view.loc(code)["slots"][index]
@@ -80,10 +84,12 @@ def slot_effect(components: Table, row_id: str, view: Any, code: str, index: int
     if "item2" in slot:  # a double slot: each of its two items by its own name
         name = (view.item(item_id) or {}).get("name", name)
     extra: dict[str, Any] = {"location": code, "slot": index + 1, "component": name}
+    if second:  # struck by the same critical as the slot's first item (a superheavy's double slot)
+        extra["double_slot"] = True
     if item_id is not None:
         extra["item"] = item_id
     if row.code == "ammo-explosion":
-        extra["explosion_damage"] = explosion_damage(view.item(item_id) or {}, option)
+        extra["explosion_damage"] = explosion_damage(view.item(item_id) or {}, option, ammunition)
     elif row.code == "component-explosion":
         extra["explosion_damage"] = int((view.item(item_id) or {}).get("explosion_damage", 0))
     return row.effect(components.id, None, **extra)
@@ -100,9 +106,13 @@ def consequences(res: Acting, effect: Effect) -> None:
     if code in ("disabled", "heat-sink", "jump-jet") or (code in ("ammo-explosion", "component-explosion")):
         if item_id is not None:
             res.disable_item(item_id)
-    if code in ("ammo-explosion", "component-explosion") and res.w.loc(where).get("destroyed"):
+    if (code in ("ammo-explosion", "component-explosion") and res.w.loc(where).get("destroyed")
+            and not data.get("double_slot")):
         # the location went earlier in this batch (another slot's explosion): what was in it is
-        # lost with it and does not explode (nor through CASE into the next location)
+        # lost with it and does not explode (nor through CASE into the next location). The second
+        # item of a superheavy's double slot is struck by the same critical as the first, so it
+        # explodes with it even when the first's explosion took the location: its damage then
+        # passes inward (or is vented by CASE there)
         res.change(f"{name} ({place}) was lost with the {L.name(where)}: it does not explode")
         return
     if code == "ammo-explosion":

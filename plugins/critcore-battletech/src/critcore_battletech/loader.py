@@ -12,28 +12,23 @@ JSON). Reading is size-limited like every file critcore reads; a broken file rai
 from __future__ import annotations
 
 import os
-from typing import Any, MutableMapping
+from typing import Any
 
 
-def load_mtf(path: str | os.PathLike[str], memo: MutableMapping[str, Any] | None = None) -> dict[str, Any]:
-    """Read the ``.mtf`` file at ``path`` and return the unit as critcore's plain unit data.
-
-    ``memo``: a dict you keep and pass again, in which the importer keeps its catalog and what
-    each slot name came to, so reading many files pays for that once (without one, each call
-    starts afresh)."""
+def load_mtf(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read the ``.mtf`` file at ``path`` and return the unit as critcore's plain unit data (the
+    importer's catalog is built by the first call of a process and shared by the next)."""
     from critcore.plugin import StateError
     from critcore.plugin import read_bytes
 
     from .units import unit_from_mtf
 
     source = os.fspath(path)
-    return unit_from_mtf(read_bytes(source, "unit file", StateError), source, memo)
+    return unit_from_mtf(read_bytes(source, "unit file", StateError), source)
 
 
-def loads_mtf(text: str | bytes, source: str = "<mtf text>",
-              memo: MutableMapping[str, Any] | None = None) -> dict[str, Any]:
-    """The unit in ``text`` (an ``.mtf`` file's content; bytes in UTF-8 or Windows-1252);
-    ``memo`` as for :func:`load_mtf`."""
+def loads_mtf(text: str | bytes, source: str = "<mtf text>") -> dict[str, Any]:
+    """The unit in ``text`` (an ``.mtf`` file's content; bytes in UTF-8 or Windows-1252)."""
     from .units import unit_from_mtf
 
-    return unit_from_mtf(text, source, memo)
+    return unit_from_mtf(text, source)

@@ -13,11 +13,11 @@ What the lines MEAN (configuration, slot kinds, engine slots) is decided in
 
 from __future__ import annotations
 
-from typing import Any, Iterator, MutableMapping
+from typing import Iterator
 
-from critcore.plugin import StateError
+from critcore.plugin import StateError, load_data
 
-from .data.catalog import Fields, Pattern, catalog
+from .records import Fields, Pattern
 
 __all__ = ["MtfArmor", "MtfFile", "MtfLocation", "MtfSlot", "MtfValue", "parse_mtf", "fail"]
 
@@ -515,9 +515,18 @@ def decode(data: bytes) -> str:
         return data.decode("utf-8", "surrogateescape")
 
 
-def parse_mtf(text: str | bytes, source: str, memo: MutableMapping[str, Any] | None = None) -> MtfFile:
-    """Read the text of an .mtf file. ``source`` names the file in error messages; ``memo``, a
-    reader memo whose importer keeps the catalog (see :mod:`.importmemo`; fresh without one).
+def location_headers() -> frozenset[str]:
+    """Every location header of every configuration (lower case, without the colon), from the
+    configurations' data file (``data/configs.toml``: each location's name and aliases). Which
+    configuration the headers belong to is the catalog's question, asked after parsing."""
+    cfg = load_data("critcore_battletech.data", "configs.toml")
+    return frozenset(h.lower() for c in cfg["config"] for loc in c["locations"]
+                     for h in (loc["name"], *loc.get("aliases", ())))
+
+
+def parse_mtf(text: str | bytes, source: str, headers: frozenset[str] | None = None) -> MtfFile:
+    """Read the text of an .mtf file. ``source`` names the file in error messages; ``headers``,
+    the location headers to know (:func:`location_headers` when not given).
 
     Raises :class:`~critcore.errors.StateError` (``"FILE, line N: what is wrong"``) for a file
     that does not parse: a bad number, an unknown location header or armor location, more than
@@ -526,6 +535,6 @@ def parse_mtf(text: str | bytes, source: str, memo: MutableMapping[str, Any] | N
     """
     if isinstance(text, (bytes, bytearray)):
         text = decode(bytes(text))
-    reader = _Reader(text, source, catalog(memo).headers)
+    reader = _Reader(text, source, location_headers() if headers is None else headers)
     reader.run()
     return reader.build()

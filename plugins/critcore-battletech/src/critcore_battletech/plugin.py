@@ -7,7 +7,7 @@ Critical Hits and the slots struck, with every component effect and cascade) and
 
 from __future__ import annotations
 
-from typing import Any, Mapping, MutableMapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from critcore import hookimpl
 from critcore.plugin import ParamError
@@ -17,13 +17,12 @@ from critcore.plugin import Applied, Data, Determination, Effect, Location, Opti
 from . import __version__
 from . import criticals as C
 from . import locations as L
-from .damage import Resolver, Start, told
+from .damage import Resolver
 from .derived import derive, read_key_after
 from .events import EVENTS, LOCATION_DESTROYED, unit_tags
 from .prepared import Prepared, prepared_of
 from .status import show_lines
-from .unitmemo import KEY as UNIT_MEMO
-from .unitmemo import UnitMemo, unit_memo
+from .unitmemo import unit_memo
 from .unitview import KIND, Work, check_unit, counted, unit_name
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
@@ -56,6 +55,10 @@ INFO = SystemInfo(
         Option("case", "bool", False,
                "CASE: explosion damage stops in a location holding CASE (every location of a Clan 'Mech) "
                "instead of passing inward."),
+        Option("heavy_flamer_explosion", "choice", "weapon",
+               "A heavy flamer bin's shot when it explodes: the weapon's damage, 4 (weapon, the rule document's "
+               "Damage Value of one turn's shots) or what MegaMek's ammunition carries, 2 (ammunition).",
+               ("weapon", "ammunition")),
         Option("slot_reroll", "choice", "slot",
                "When a critical lands on a slot that cannot take it: roll only the slot die again in the same "
                "half (slot) or both dice again (both).", ("slot", "both")),
@@ -175,14 +178,8 @@ def critcore_effect(ctx: Any, determination: Determination | None,
                 extra["half"] = which
             out.append(comp.row("slot-roll").effect(comp.id, None, **extra))
         return out
-    memo = unit_memo(ctx)
-    res = Resolver(Work(ctx.target), ctx.dice, prep, memo, cascade=False)
-    picks = tuple(res.picks(code, count, "critical"))
-    key = ("struck", code, picks)  # the same slots struck on the same state: the same effects
-    struck: tuple[Effect, ...] | None = memo.answers.get(key)
-    if struck is None:
-        struck = memo.remember(key, tuple(res.struck(code, picks)))
-    out.extend(struck)
+    res = Resolver(Work(ctx.target), ctx.dice, prep, unit_memo(ctx), cascade=False)
+    out.extend(res.struck(code, res.picks(code, count, "critical")))
     return out
 
 
@@ -209,40 +206,14 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         turn = ctx.param("turn")
         if not determination.data["blown_off"] and not determination.data["criticals"]:
             return _no_critical(ctx, determination, turn)
-        memo = unit_memo(ctx)
-        # what the criticals do when no check follows them depends only on the state and the
-        # effects; its story is told as these dice keep stories (damage.told: exact odds none),
-        # and no resolver is built for it
-        key = ("applied", location.id, determination, tuple(effects), turn)
-        found: tuple[Applied, Handed] | None = memo.answers.get(key)
-        if found is not None:
-            applied, handed = found
-            story = told(ctx.dice, (applied.changes, applied.effects))
-            if story[0] is not applied.changes or story[1] is not applied.effects:
-                applied = Applied(applied.summary, story[0], applied.target, story[1], applied.data, tags=applied.tags)
-            ctx.hand_on(applied.target, handed)
-            return applied
-        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), memo, turn)
-        # the cascade up to its first roll rolls no dice either: kept when the answer is not
-        # (a check rolled after it), and taken up again (Resolver.start, Resolver.resume)
-        start_key = ("start", location.id, determination, key[3], turn)
-        start: Start | None = memo.answers.get(start_key)
-        if start is not None:
-            res.resume(start)
+        res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), unit_memo(ctx), turn)
+        if determination.data["blown_off"]:
+            if res.w.loc(location.id).get("destroyed"):
+                res.change(f"The {location.name} was already gone: nothing more happens")
+            res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
-            if determination.data["blown_off"]:
-                if res.w.loc(location.id).get("destroyed"):
-                    res.change(f"The {location.name} was already gone: nothing more happens")
-                res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
-            else:
-                res.apply_batch([e for e in effects if e.table == "components"], record=False)
-            start = res.start()
-        applied, handed = _finish(ctx, res, determination.summary)
-        if not res.rolled:
-            memo.remember(key, (applied, handed))
-        else:
-            memo.remember(start_key, start)
-        return applied
+            res.apply_batch([e for e in effects if e.table == "components"], record=False)
+        return _finish(ctx, res, determination.summary)
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
@@ -251,60 +222,38 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         rear = bool(ctx.param("rear"))
         res.damage(location.id, amount, rear=rear)
         side = " (rear)" if rear else ""
-        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}")[0]
+        return _finish(ctx, res, f"{amount} damage to the {location.name}{side}")
     return None
 
 
-Handed = dict[str, UnitMemo]  # the memo handed on to the state a resolution leaves (ctx.hand_on)
-
-
-def _finish(ctx: Any, res: Resolver, summary: str) -> tuple[Applied, Handed]:
-    res_memo = res.memo
-    # what follows the cascade (the damage counters, the PSRs, the new state with its derived
-    # numbers and memo, the events) reads only the state it leaves, its events and tags: the
-    # same on the same state (cascades that roll differently often end alike), so it is kept in
-    # the memo of the state the resolution started from
-    left = res.drain()  # the cascade carried out: the state it leaves
-    key = ("finish", left, tuple(res.events), res.tags)
-    found: tuple[Data, Data, Handed, frozenset[str]] | None = res_memo.answers.get(key)
-    if found is None:
-        res.count_up()
-        state = res.w.result()
-        derived_key = read_key_after(res.w, res_memo.key(), res_memo.counted(), res_memo.numbering)
-        data = Data(psr_now=tuple(res.events), derived=res_memo.derived.of(derived_key, state))
-        if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
-            # the first resolution after an import repeats what the import could not read
-            data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
-        # the memo of the new state, handed on to the next resolution on it
-        found = res_memo.remember(key, (state, data, {UNIT_MEMO: res_memo.after(state, derived_key)},
-                                        unit_tags(res.w, res.tags)))
-    state, data, handed, tags = found
-    ctx.hand_on(state, handed)
+def _finish(ctx: Any, res: Resolver, summary: str) -> Applied:
+    """The cascade carried out, the damage counters and PSRs brought up to date, and the new
+    state with its derived numbers and events."""
+    res.drain()
+    res.count_up()
+    state = res.w.result()
+    memo = res.memo
+    derived_key = read_key_after(res.w, memo.key(), memo.counted(), memo.numbering)
+    data = Data(psr_now=tuple(res.events), derived=memo.derived.of(derived_key, state))
+    if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
+        # the first resolution after an import repeats what the import could not read
+        data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
     if state.get("destroyed") and not ctx.target.get("destroyed"):
         summary += f"; the 'Mech is destroyed ({state.get('destroyed_reason')})"
     # the story (changes told, rows rolled) is what real dice keep; exact odds left it out of
     # the cascade's merged states (Resolver.merged), so their outcomes have none
-    return Applied(summary, tuple(res.changes), state, tuple(res.effects), data, tags=tags), handed
+    return Applied(summary, tuple(res.changes), state, tuple(res.effects), data, tags=unit_tags(res.w, res.tags))
 
 
 def _no_critical(ctx: Any, determination: Determination, turn: int | None) -> Applied:
     """No critical on a unit (most rolls): nothing is struck, only the resolution is counted (and
-    the turn kept), so the work of a resolver is skipped, and the new state's derived numbers and
-    their key are those of the state before (nothing derive() reads changed). The answer is the
-    state's alone: kept in its memo."""
-    memo = unit_memo(ctx)
-    key = ("none", determination, turn)
-    found: tuple[Applied, Handed] | None = memo.answers.get(key)
-    if found is None:
-        target = ctx.target
-        state = counted(target, turn)
-        data = memo.quiet()
-        if not (target.get("damage") or {}).get("resolutions") and target.get("import_warnings"):
-            data = data.replace(warnings=tuple(target["import_warnings"]))
-        applied = Applied(determination.summary, (), state, (), data)  # nothing struck: no event
-        found = memo.remember(key, (applied, {UNIT_MEMO: memo.after(state, memo.key())}))
-    ctx.hand_on(found[0].target, found[1])
-    return found[0]
+    the turn kept); the new state's derived numbers are those of the state before (nothing
+    derive() reads changed)."""
+    target = ctx.target
+    data = unit_memo(ctx).quiet()
+    if not (target.get("damage") or {}).get("resolutions") and target.get("import_warnings"):
+        data = data.replace(warnings=tuple(target["import_warnings"]))
+    return Applied(determination.summary, (), counted(target, turn), (), data)  # nothing struck: no event
 
 
 def _apply_generic(determination: Determination, location: Location, effects: Sequence[Effect]) -> Applied:
@@ -328,13 +277,22 @@ def critcore_read_target(path: str, text: str, memo: dict[str, Any]) -> Mapping[
         return None
     from .unitcache import cached_import
 
-    return cached_import(text, path, memo, _import_mtf)  # what the importer learns is kept in the engine's memo
+    # the importer's catalog is kept in the engine's reader memo: the units one engine reads after
+    # the first (a campaign's, a server's) do not build it again
+    return cached_import(text, path, lambda t, p: _import_mtf(t, p, memo))
 
 
-def _import_mtf(text: str, path: str, memo: MutableMapping[str, Any]) -> dict[str, Any]:
-    from .units import unit_from_mtf  # the importer is only imported when the cache has no entry
+_CATALOG_KEY = "critcore_battletech.catalog"
 
-    return unit_from_mtf(text, path, memo)
+
+def _import_mtf(text: str, path: str, memo: dict[str, Any]) -> dict[str, Any]:
+    from .data.catalog import Catalog, catalog  # the importer is only imported when the cache has no entry
+    from .units import unit_from_mtf
+
+    cat = memo.get(_CATALOG_KEY)
+    if not isinstance(cat, Catalog):
+        cat = memo[_CATALOG_KEY] = catalog()
+    return unit_from_mtf(text, path, cat)
 
 
 @hookimpl
@@ -368,3 +326,13 @@ def critcore_web_view(ctx: Any) -> Any:
     from .webview import critcore_web_view as view
 
     return view(ctx)
+
+
+@hookimpl
+def critcore_changes(outcome: Outcome, view: str) -> Sequence[tuple[str, str]] | None:
+    """What an outcome did, most serious first (report.py)."""
+    if outcome.system != INFO.name:
+        return None
+    from .report import changes
+
+    return changes(outcome, view)

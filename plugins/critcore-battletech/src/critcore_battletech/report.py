@@ -56,3 +56,38 @@ def report_lines(outcome: Outcome, view: str) -> list[str]:
             lines.append("")
             lines.extend(derived_lines(derived))
     return lines
+
+
+# (severity, words in a change line of this plugin's own: damage.py, effects.py, plugin.py): the
+# first that matches ranks the line
+_RANKS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("deadly", ("the 'mech is destroyed", "mechwarrior killed", "the mechwarrior is killed")),
+    ("grave", (" explodes", " blown off", " destroyed (", "engine", "gyro")),
+    ("serious", ("is knocked out", " destroyed", "mechwarrior takes", "passes to the", "passes inward")),
+)
+_QUIET = ("can take the critical: it is lost", "does not explode", "nothing more happens", "already destroyed")
+
+
+def rank_line(line: str) -> str:
+    low = line.lower()
+    if any(q in low for q in _QUIET):
+        return "none"
+    for severity, words in _RANKS:
+        if any(w in low for w in words):
+            return severity
+    return "minor"
+
+
+def changes(outcome: Outcome, view: str) -> list[tuple[str, str]]:
+    """What a resolution did to the unit, most serious first (``critcore_changes``): a 'Mech or
+    MechWarrior lost is ``deadly``; ammunition exploding, a location destroyed or blown off, an
+    engine or gyro hit ``grave``; a weapon or system knocked out, a hit on the MechWarrior
+    ``serious``; armour and structure lost ``minor``; a critical with nothing left to hit
+    ``none``. Consciousness and piloting rolls owed are ``serious``."""
+    applied = outcome.applied
+    if applied is None:
+        det = outcome.determination
+        return [("minor", det.summary)] if det is not None and det.critical else []
+    out = [(rank_line(c), c) for c in applied.changes]
+    out += [("serious", f"now: {ev}") for ev in applied.data.get("psr_now", ())]
+    return out

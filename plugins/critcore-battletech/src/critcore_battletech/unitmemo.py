@@ -6,23 +6,19 @@ key) and the derived numbers.
 Every :class:`~.unitview.Work` of a run starts from the run's target, so these are the numbers of
 its ``base``; what a resolution changes is added on top (``damage.Resolver.tally``,
 ``count_items``, ``derived.read_key_after``). The memo lives as long as the engine runs on the
-same target: every run of exact odds, of a simulation, of a bot resolving on one unit. A
-resolution with real dice hands a memo on to the state it leaves (:meth:`UnitMemo.after`), so
-the next resolution on that state starts from its key; what is shared by content (a location's
-tally, the derived numbers by key, the numbering of key parts) goes along.
+same target: the branches of exact odds (``crit odds``), which meet the same states again and
+again, are what it is for. Only numbers of states are kept here, never a stage's answer.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, TypeVar
+from typing import Any, Mapping
 
 from critcore.plugin import EMPTY, Data
 from critcore.plugin import Table
 
 from .derived import Numbering, counted_items, derive, read_key
-from .prepared import prepared_of
 
-R = TypeVar("R")
 Tally = dict[str, int]  # slot kind -> count (read only once returned)
 LocTally = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
 Places = tuple[tuple[str, tuple[int, ...]], ...]  # (location code, slot indexes) an item fills
@@ -30,7 +26,6 @@ Items = tuple[tuple[str, Places], ...]
 
 KEY = "battletech"  # the plugin's entry in ctx.memo
 LOC_TALLIES = 8192  # location tallies kept by content before they are forgotten
-ANSWERS = 4096  # stage answers kept per state before they are forgotten
 DERIVED = 4096  # derived numbers kept by key before they are forgotten
 
 
@@ -115,15 +110,6 @@ class UnitMemo:
         self._counted: frozenset[str] | None = None
         self._quiet: Data | None = None
         self._counted_damage: tuple[int, Data] | None = None
-        self.answers: dict[Any, Any] = {}  # stage answers that rolled no dice, by what they depend on
-
-    def remember(self, key: Any, answer: R) -> R:
-        """Keep a stage's answer on this state that rolled no dice: the same inputs give it again."""
-        answers = self.answers
-        if len(answers) >= ANSWERS:
-            answers.clear()
-        answers[key] = answer
-        return answer
 
     def counted_damage(self) -> tuple[int, Data]:
         """The number of a resolution on the state (its resolutions so far plus one), and the
@@ -215,27 +201,6 @@ class UnitMemo:
             found = self._quiet = Data(psr_now=(), derived=self.numbers())
         return found
 
-    def after(self, state: Mapping[str, Any], key: tuple[Any, ...]) -> UnitMemo:
-        """The memo of ``state``, which a resolution on this one left, with its key (worked out
-        from this one's and the changes): what is shared by content goes along, and so does
-        the unit's layout (which items fill which slots, and of what kind: a resolution never
-        changes it); the tallies and counts only when the new state shares the locations (and
-        items) they were worked out of."""
-        memo = UnitMemo(state, self.derived.comp, self.numbering, self.derived, self.tallies)
-        memo._key = key
-        memo._items, memo._by_code, memo._counted = self._items, self._by_code, self._counted
-        if memo.locations is self.locations:
-            memo._tally = self._tally
-            if memo.items is self.items:
-                memo._counts = self._counts
-        return memo
-
-
-Shared = tuple[Numbering, DerivedNumbers, dict[Any, LocTally]]
-"""What unit memos share by content: the numbering of keys, the derived numbers by key and the
-locations' tallies (kept in the engine's preparation, so a target met again, or a new one,
-starts with what the engine's runs worked out before)."""
-
 
 def unit_memo(ctx: Any) -> UnitMemo:
     """The memo of ``ctx.target`` (kept in the engine's ``ctx.memo``; a context made without one
@@ -243,12 +208,7 @@ def unit_memo(ctx: Any) -> UnitMemo:
     memo = ctx.memo
     found: UnitMemo | None = None if memo is None else memo.get(KEY)
     if found is None:
-        prep = prepared_of(ctx)
-        comp = ctx.tables["components"]
-        shared: Shared | None = prep.unit_shared
-        if shared is None:
-            shared = prep.unit_shared = (Numbering(), DerivedNumbers(comp), {})
-        found = UnitMemo(ctx.target, comp, *shared)
+        found = UnitMemo(ctx.target, ctx.tables["components"])
         if memo is not None:
             memo[KEY] = found
     return found

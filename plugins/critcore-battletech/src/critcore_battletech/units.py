@@ -20,17 +20,13 @@ Every error is a :class:`~critcore.errors.StateError` reading ``FILE, line N: wh
 
 from __future__ import annotations
 
-from typing import Any, Callable, MutableMapping, Sequence, TypeVar
+from typing import Any
 
-from .data.catalog import (AmmoMatch, AmmoType, Catalog, ConfigSpec, Equipment, LocationSpec, Pattern, Record,
-                           catalog_of, norm)
-from .importmemo import MOST_CLASSIFIED, MOST_NORMS, MOST_SLOT_NAMES, ImportMemo, import_memo, kept, remember
+from .data.catalog import AmmoMatch, Catalog, ConfigSpec, Equipment, LocationSpec, catalog
 from .mtf import MtfFile, MtfLocation, fail, parse_mtf
-from .unitcache import add_answer, known_answers
+from .records import Pattern, Record, norm
 
 __all__ = ["KIND", "FORMAT", "SlotName", "parse_slot_name", "unit_from_mtf", "unit_from_parsed"]
-
-_S = TypeVar("_S")
 
 KIND = "battletech-mech"
 FORMAT = 1
@@ -61,26 +57,8 @@ class SlotName(Record):
 _EMPTY_SLOT = SlotName("-Empty-", empty=True)
 
 
-def parse_slot_name(text: str, memo: MutableMapping[str, Any] | None = None) -> SlotName:
-    """``"CLERMediumLaser (T) (OMNIPOD)"`` -> name ``CLERMediumLaser``, flags turret, omnipod.
-
-    ``memo``: a reader memo whose importer keeps the answer (see :mod:`.importmemo`)."""
-    return _slot_name(text, import_memo(memo))
-
-
-def _slot_name(text: str, scope: ImportMemo) -> SlotName:
-    """:func:`parse_slot_name`, the answer kept in the importer's memo (a unit repeats its lines)."""
-    found: SlotName = kept(scope.slot_names, text, _parse_slot_name, MOST_SLOT_NAMES)
-    return found
-
-
-def _norm(name: str, scope: ImportMemo) -> str:
-    """:func:`~critcore_battletech.data.catalog.norm`, the answer kept in the importer's memo."""
-    found: str = kept(scope.norms, name, norm, MOST_NORMS)
-    return found
-
-
-def _parse_slot_name(text: str) -> SlotName:
+def parse_slot_name(text: str) -> SlotName:
+    """``"CLERMediumLaser (T) (OMNIPOD)"`` -> name ``CLERMediumLaser``, flags turret, omnipod."""
     name = text.strip()
     size: float | None = None
     m = _SIZE.search(name) if ":" in name else None
@@ -164,12 +142,37 @@ def _match_locations(mtf: MtfFile, spec: ConfigSpec) -> dict[str, MtfLocation]:
     return found
 
 
-def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, scope: ImportMemo, notes: list[str],
+_Answer = tuple[str, Equipment | None, AmmoMatch | None]
+
+
+class _Names:
+    """What the slot names of one file came to (a unit repeats its lines: an LRM 20 is five)."""
+
+    __slots__ = ("cat", "slot_names", "classified")
+
+    def __init__(self, cat: Catalog) -> None:
+        self.cat = cat
+        self.slot_names: dict[str, SlotName] = {}
+        self.classified: dict[tuple[str, str], _Answer] = {}
+
+    def slot_name(self, text: str) -> SlotName:
+        found = self.slot_names.get(text)
+        if found is None:
+            found = self.slot_names[text] = parse_slot_name(text)
+        return found
+
+    def classify(self, name: str, tech_base: str) -> _Answer:
+        found = self.classified.get((name, tech_base))
+        if found is None:
+            found = self.classified[(name, tech_base)] = _classify(self.cat, name, tech_base)
+        return found
+
+
+def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, names: _Names, notes: list[str],
              warnings: list[str], unknown: list[str]) -> list[_Slot]:
     slots: list[_Slot] = []
-    known = scope.slot_names
     for index, line in enumerate(loc.slots):
-        sn = known.get(line.text) or _slot_name(line.text, scope)
+        sn = names.slot_name(line.text)
         if index >= ls.slots:
             if not sn.empty:
                 raise fail(mtf.source, line.line, f"too many slots: the {ls.name} has {ls.slots} slots, "
@@ -180,21 +183,21 @@ def _resolve(mtf: MtfFile, ls: LocationSpec, loc: MtfLocation, scope: ImportMemo
             continue
         if "|" in sn.name:
             first, other = (p.strip() for p in sn.name.split("|", 1))
-            a = _what(mtf, ls, index, line.line, SlotName(first, sn.flags, sn.size), scope, notes, warnings, unknown)
-            b = _what(mtf, ls, index, line.line, SlotName(other, sn.flags, sn.size), scope, notes, warnings, unknown)
+            a = _what(mtf, ls, index, line.line, SlotName(first, sn.flags, sn.size), names, notes, warnings, unknown)
+            b = _what(mtf, ls, index, line.line, SlotName(other, sn.flags, sn.size), names, notes, warnings, unknown)
             slots.append(_Slot(ls.code, index, line.line, a.slot, a.kind, a.entry, a.ammo, b, sn.name, a.key))
             continue
-        slots.append(_what(mtf, ls, index, line.line, sn, scope, notes, warnings, unknown))
+        slots.append(_what(mtf, ls, index, line.line, sn, names, notes, warnings, unknown))
     for index in range(len(slots), ls.slots):
         slots.append(_Slot(ls.code, index, loc.line, _EMPTY_SLOT, "empty", None, None))
     return slots
 
 
-def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName, scope: ImportMemo,
+def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName, names: _Names,
           notes: list[str], warnings: list[str], unknown: list[str]) -> _Slot:
     """One slot name read: ammunition, known equipment, or an unrecognised plain component."""
-    kind, entry, match = scope.classified.get((sn.name, mtf.tech_base)) or _classify(sn.name, mtf.tech_base, scope)
-    key = scope.norms.get(sn.name) or _norm(sn.name, scope)
+    kind, entry, match = names.classify(sn.name, mtf.tech_base)
+    key = norm(sn.name)
     if kind == "ammo":
         assert match is not None
         if match.unknown:
@@ -216,78 +219,12 @@ def _what(mtf: MtfFile, ls: LocationSpec, index: int, number: int, sn: SlotName,
     return _Slot(ls.code, index, number, sn, kind, entry, None, key=key)
 
 
-_Answer = tuple[str, Equipment | None, AmmoMatch | None]
-
-
-def _classify(name: str, tech_base: str, scope: ImportMemo) -> _Answer:
-    """(slot kind, equipment entry, ammunition) of a slot name for a tech base. Remembered: the
-    same names come back in every unit, in the importer's memo (an engine's) and, through the
-    cache folder, in the next command (:func:`~critcore_battletech.unitcache.known_answers`), so
-    a new unit file whose names were met before needs neither the catalog's name data nor its
-    regular expressions."""
-    key = (name, tech_base)
-    found: _Answer | None = scope.classified.get(key)
-    if found is not None:
-        return found
-    plain_key = f"slot\0{tech_base}\0{name}"
-    found = _from_plain(known_answers(scope).get(plain_key))
-    if found is None:
-        cat = catalog_of(scope)
-        if cat.looks_like_ammo(name):
-            match = cat.ammo(name, tech_base) or cat.unknown_ammo(name)
-            found = ("ammo", None, match)
-        else:
-            entry = cat.equipment(name, tech_base)
-            found = ("equipment", None, None) if entry is None else (entry.kind, entry, None)
-        add_answer(scope, plain_key, _plain(found))
-    remember(scope.classified, key, found, MOST_CLASSIFIED)
-    return found
-
-
-def _asked(scope: ImportMemo, question: str, ask: Callable[[], _S], valid: Callable[[Any], bool]) -> _S:
-    """``ask()``, a plain answer of the catalog about the text in ``question``, remembered like
-    the slot names' classifications (the same configuration, engine and heat sink texts come
-    back in every unit, and each answer compiles a regular expression or two). A remembered
-    answer that is not ``valid`` is worked out again."""
-    found = known_answers(scope).get(question)
-    if found is not None and valid(found):
-        return found  # type: ignore[no-any-return]  # what valid() accepts
-    found = ask()
-    add_answer(scope, question, found)
-    return found
-
-
-def _is_bool(answer: Any) -> bool:
-    return type(answer) is bool
-
-
-def _spec(scope: ImportMemo, kind: str, text: str, specs: Sequence[_S], find: Callable[[str], _S | None]) -> _S | None:
-    """The spec of ``specs`` that ``text`` names (``find(text)``), remembered by its index."""
-    def ask() -> int:
-        found = find(text)
-        return next((i for i, s in enumerate(specs) if s is found), -1)
-
-    index = _asked(scope, f"{kind}\0{text}", ask, lambda i: type(i) is int and -1 <= i < len(specs))
-    return specs[index] if index >= 0 else None
-
-
-def _plain(answer: _Answer) -> tuple[Any, ...]:
-    """A classification as plain tuples (what :mod:`marshal` keeps)."""
-    kind, entry, match = answer
-    return (kind, None if entry is None else entry.astuple(),
-            None if match is None else (match.ammo.astuple(), *match.astuple()[1:]))
-
-
-def _from_plain(plain: Any) -> _Answer | None:
-    """A classification back from :func:`_plain`'s form (None for none, or for one not of that form)."""
-    if plain is None:
-        return None
-    try:
-        kind, entry, match = plain
-        return (kind, None if entry is None else Equipment(*entry),
-                None if match is None else AmmoMatch(AmmoType(*match[0]), *match[1:]))
-    except (TypeError, ValueError):
-        return None
+def _classify(cat: Catalog, name: str, tech_base: str) -> _Answer:
+    """(slot kind, equipment entry, ammunition) of a slot name for a tech base."""
+    if cat.looks_like_ammo(name):
+        return ("ammo", None, cat.ammo(name, tech_base) or cat.unknown_ammo(name))
+    entry = cat.equipment(name, tech_base)
+    return ("equipment", None, None) if entry is None else (entry.kind, entry, None)
 
 
 def _runs(slots: list[_Slot]) -> list[list[_Slot]]:
@@ -367,6 +304,8 @@ def _ammo_state(s: _Slot) -> dict[str, Any]:
         "damage_per_shot": m.damage_per_shot, "shots_per_turn": m.ammo.shots_per_turn,
         "tons": 0.5 if m.half else 1.0,
     }
+    if m.ammo.ammunition_damage_per_shot:  # the ammunition record's own figure (option heavy_flamer_explosion)
+        out["ammunition_damage_per_shot"] = m.ammo.ammunition_damage_per_shot
     if m.variants:
         out["munition"] = ", ".join(m.variants)
     if m.unknown:
@@ -443,11 +382,9 @@ def _armor(mtf: MtfFile, ls: LocationSpec, cat: Catalog) -> tuple[int, int | Non
     return front.points, rear.points
 
 
-def _engine(mtf: MtfFile, scope: ImportMemo, cat: Catalog, slots: dict[str, list[_Slot]],
-            notes: list[str]) -> dict[str, Any]:
-    spec = _spec(scope, "engine", mtf.engine_text, cat.engines, cat.engine)
-    clan = _asked(scope, f"clan-engine\0{mtf.tech_base}\0{mtf.engine_text}",
-                  lambda: cat.engine_is_clan(mtf.engine_text, mtf.tech_base), _is_bool)
+def _engine(mtf: MtfFile, cat: Catalog, slots: dict[str, list[_Slot]], notes: list[str]) -> dict[str, Any]:
+    spec = cat.engine(mtf.engine_text)
+    clan = cat.engine_is_clan(mtf.engine_text, mtf.tech_base)
     line = mtf.line_of("engine")
     if spec is None:
         notes.append(f"line {line}: engine type '{mtf.engine_text}' is not known: type 'other', slots not checked")
@@ -478,12 +415,12 @@ def _case(slots: list[_Slot]) -> str:
     return "none"
 
 
-def unit_from_parsed(mtf: MtfFile, memo: MutableMapping[str, Any] | None = None) -> dict[str, Any]:
+def unit_from_parsed(mtf: MtfFile, cat: Catalog | None = None) -> dict[str, Any]:
     """The unit state for a parsed file (see :func:`unit_from_mtf`)."""
-    scope = import_memo(memo)
-    cat = catalog_of(scope)
+    if cat is None:
+        cat = catalog()
     notes = list(mtf.notes)
-    spec = _spec(scope, "config", mtf.config, cat.configs, cat.config)
+    spec = cat.config(mtf.config)
     if spec is None:
         raise fail(mtf.source, mtf.line_of("config"), f"unknown configuration '{mtf.config}' "
                    "(expected Biped, Quad, Tripod, LAM or QuadVee, with 'Omnimech' for an OmniMech)")
@@ -495,7 +432,8 @@ def unit_from_parsed(mtf: MtfFile, memo: MutableMapping[str, Any] | None = None)
     file_locs = _match_locations(mtf, spec)
     warnings = list(mtf.warnings)
     unknown: list[str] = []
-    slots = {ls.code: _resolve(mtf, ls, file_locs[ls.code], scope, notes, warnings, unknown) for ls in spec.locations}
+    names = _Names(cat)
+    slots = {ls.code: _resolve(mtf, ls, file_locs[ls.code], names, notes, warnings, unknown) for ls in spec.locations}
     items = _cut(spec, slots, notes)
     item_of: dict[tuple[str, int], str] = {}
     for item in items:
@@ -529,7 +467,7 @@ def unit_from_parsed(mtf: MtfFile, memo: MutableMapping[str, Any] | None = None)
     if mtf.walk_mp != mtf.engine_rating // mtf.mass:
         notes.append(f"line {mtf.line_of('walk mp')}: Walk MP {mtf.walk_mp}, but a {mtf.engine_rating}-rated engine "
                      f"in a {mtf.mass}-ton 'Mech gives {mtf.engine_rating // mtf.mass}: the file's value is kept")
-    hs = _spec(scope, "heat-sink", mtf.heat_sink_text, cat.heat_sinks, cat.heat_sink)
+    hs = cat.heat_sink(mtf.heat_sink_text)
     if hs is None:
         notes.append(f"line {mtf.line_of('heat sinks')}: heat sink type '{mtf.heat_sink_text}' is not known: "
                      "counted as single")
@@ -539,11 +477,11 @@ def unit_from_parsed(mtf: MtfFile, memo: MutableMapping[str, Any] | None = None)
         "chassis": mtf.chassis,
         "model": mtf.model,
         "config": spec.id,
-        "omni": _asked(scope, f"omni\0{mtf.config}", lambda: cat.is_omni(mtf.config), _is_bool),
+        "omni": cat.is_omni(mtf.config),
         "tech_base": tech_base,
         "tonnage": mtf.mass,
         "superheavy": cat.superheavy(mtf.mass),
-        "engine": _engine(mtf, scope, cat, slots, notes),
+        "engine": _engine(mtf, cat, slots, notes),
         "heat_sinks": {
             "count": mtf.heat_sink_count,
             "type": hs.type if hs else "single",
@@ -575,16 +513,14 @@ def unit_from_parsed(mtf: MtfFile, memo: MutableMapping[str, Any] | None = None)
     return unit
 
 
-def unit_from_mtf(text: str | bytes, source: str, memo: MutableMapping[str, Any] | None = None) -> dict[str, Any]:
+def unit_from_mtf(text: str | bytes, source: str, cat: Catalog | None = None) -> dict[str, Any]:
     """The unit state (docs/systems/battletech.md, "The unit state") of an .mtf file's text.
 
     ``source`` names the file in error messages. Raises :class:`~critcore.errors.StateError`
     with ``FILE, line N: what is wrong`` for a file that does not parse or does not describe a
     'Mech this importer can build. Unknown equipment is kept by name as kind ``equipment``.
-    ``memo``: a dict kept between calls (an engine's reader memo, or one of the caller's) in
-    which the importer keeps its catalog and what each name came to, for the next file
-    (:mod:`.importmemo`); without one the import starts from a fresh memo.
+    The three steps run one way: the file is parsed (:mod:`.mtf`), each name classified (the
+    catalog, :mod:`.data.catalog`), and the unit built from the answers (here). ``cat``: a catalog
+    kept by the caller for many units (:func:`~.data.catalog.catalog`; built afresh without one).
     """
-    if memo is None:
-        memo = {}
-    return unit_from_parsed(parse_mtf(text, source, memo), memo)
+    return unit_from_parsed(parse_mtf(text, source), cat)

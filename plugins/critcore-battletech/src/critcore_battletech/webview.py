@@ -58,7 +58,8 @@ def panels(state: Mapping[str, Any], derived: Mapping[str, Any]) -> list[dict[st
     name = f"{state.get('chassis', '')} {state.get('model', '')}".strip()
     if derived.get("destroyed") or state.get("destroyed"):
         why = derived.get("destroyed_reason") or state.get("destroyed_reason") or ""
-        out.append({"type": "alert", "tone": "bad", "text": f"{name or 'the unit'} is destroyed" + (f": {why}" if why else "")})
+        out.append({"type": "alert", "tone": "bad", "public": True,
+                    "text": f"{name or 'the unit'} is destroyed" + (f": {why}" if why else "")})
     heat_sinks = derived.get("heat_sinks", {})
     weapons = derived.get("weapons", {})
     to_hit = [["weapons", _signed(weapons.get("all", {}).get("to_hit", 0))]]
@@ -77,7 +78,9 @@ def panels(state: Mapping[str, Any], derived: Mapping[str, Any]) -> list[dict[st
     ]})
     if derived.get("notes"):
         out.append({"type": "list", "label": "notes", "items": [str(n) for n in derived["notes"]]})
-    out.append({"type": "grid", "label": "armor, structure and critical slots", "columns": 5, "cells": cells})
+    # the damage anyone at the table sees on the 'Mech: public (the players' link shows it)
+    out.append({"type": "grid", "label": "armor, structure and critical slots", "columns": 5, "cells": cells,
+                "public": True})
     return out
 
 

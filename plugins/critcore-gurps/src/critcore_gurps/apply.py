@@ -10,7 +10,7 @@ from . import character as ch
 from .determine import damage_of
 from .events import FUMBLE_TAGS, injury_tags
 from .injury import blow, injury_data, plain_injury
-from .reference import LOCATIONS, RULES, SECONDS, TURN_SECONDS
+from .reference import LOCATIONS, RULES, SECONDS, TURN_SECONDS, met_by
 
 MINUTE = SECONDS["minutes"]
 WEEK = SECONDS["weeks"]
@@ -37,11 +37,12 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
     row = effect.data if effect is not None else NORMAL
     from .bodies import rule_at
 
-    where = rule_at(ctx, location.id)
+    spec = damage_of(ctx)
+    dtype = spec.dtype if spec is not None else None
+    where = met_by(rule_at(ctx, location.id), dtype)
     if effect is not None and effect.code == "eye-hit" and where.id != "eye":
         changes.append(f"the blow meant for the {where.name} strikes an eye")
-        where = rule_at(ctx, row["redirect_location"])
-    spec = damage_of(ctx)
+        where = met_by(rule_at(ctx, row["redirect_location"]), dtype)
     data: dict[str, Any] = {"location": where.id}
     if row.get("drop_held"):
         ch.add_status(state, changes, {"id": "dropped-held", "text": "let go of everything he held", "ends_by": "ready"},
@@ -336,6 +337,7 @@ def _self_blow(ctx: Any, state: dict[str, Any] | None, changes: list[str], who: 
         from dataclasses import replace
 
         spec = replace(spec, dtype=force_type)
+    where = met_by(where, spec.dtype)
     inj = blow(ctx, state, changes, spec, where, NORMAL, "own blow", fraction)
     data.update(injury_data(inj))
 

@@ -206,6 +206,15 @@ def head_effects(ctx: Any) -> list[Effect]:
     return [row.effect(t.id, r)]
 
 
+def _head_blow(ctx: Any, location_id: str) -> bool:
+    """A critical hit here rolls on the Critical Head Blow table (not for toxic damage to the skull)."""
+    from .bodies import rule_at
+    from .reference import met_by
+
+    damage = damage_of(ctx)
+    return met_by(rule_at(ctx, location_id), damage.dtype if damage is not None else None).head_blow
+
+
 def hit_effects(ctx: Any, head: bool) -> list[Effect]:
     if head:
         return head_effects(ctx)
@@ -220,9 +229,7 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
     kind = determination.kind if determination is not None else None
     if name == "attack":
         if kind == "critical-hit":
-            from .bodies import rule_at
-
-            return hit_effects(ctx, rule_at(ctx, location.id).head_blow)
+            return hit_effects(ctx, _head_blow(ctx, location.id))
         if kind == "critical-miss":
             return miss_effects(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False,
                                 own_file=False)
@@ -246,9 +253,7 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
             return [ctx.tables["spell-failure"].roll_on(ctx.dice, "critical spell failure table")]
         return None
     if name == "critical-hit":
-        from .bodies import rule_at
-
-        return hit_effects(ctx, location is not None and rule_at(ctx, location.id).head_blow)
+        return hit_effects(ctx, location is not None and _head_blow(ctx, location.id))
     if name == "head-blow":
         from .bodies import headless
 

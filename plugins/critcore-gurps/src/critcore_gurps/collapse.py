@@ -9,13 +9,40 @@ character's ``owed_rolls`` (``kind`` ``consciousness`` or ``death``) for
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
+
+from critcore.plugin import StateError
 
 from .reference import RULES
 
 THRESHOLDS: tuple[tuple[int, str], ...] = tuple(
     (int(t["multiple"]), str(t["check"])) for t in RULES["hp_thresholds"])
-OUT_COLD = ("unconscious", "knocked-out", "dead")  # statuses in which no roll to stay conscious is made
+OUT_COLD = ("unconscious", "knocked-out", "mortal-wound", "dead")  # no roll to stay conscious is made in these
+REELING = RULES["reeling"]
+
+
+def consciousness_penalty(current: int, hp: int) -> int:
+    """B419: the roll to stay conscious is at ``penalty_per_multiple`` for each full multiple of
+    the HP attribute below zero (HP 10: -1 from -10 HP, -2 from -20)."""
+    if current >= 0:
+        return 0
+    return int(RULES["consciousness"]["penalty_per_multiple"]) * (-current // hp)
+
+
+def is_reeling(current: int, hp: int) -> bool:
+    """B419: less than 1/3 of the HP left (``below_fraction``)."""
+    return current * int(REELING["below_fraction"]) < hp
+
+
+def reel(state: dict[str, Any] | None, changes: list[str], before: int, after: int, hp: int) -> None:
+    """An HP loss from ``before`` to ``after`` that leaves less than 1/3 of the HP: reeling (B419)."""
+    if is_reeling(before, hp) or not is_reeling(after, hp) or after <= THRESHOLDS[-1][0] * hp:
+        return  # not crossing 1/3 HP, or dead at once
+    if state is not None:
+        if any(s.get("id") in ("reeling", "dead") for s in state["statuses"]):
+            return
+        state["statuses"].append({"id": "reeling", "text": REELING["text"], "since": state.get("clock", 0)})
+    changes.append(f"reeling: {REELING['text']}")
 
 
 def reached(before: int, after: int, hp: int) -> list[tuple[int, str]]:
@@ -46,7 +73,8 @@ def describe(item: dict[str, Any]) -> str:
         return f"owes an {ht} roll to avoid death ({why})"
     if kind == "consciousness":
         return f"owes an {ht} roll now and each turn to stay conscious ({why})"
-    return f"owes an {ht} roll against knockdown and stunning ({why})"
+    times = int(item.get("times", 1))
+    return f"owes an {ht} roll against knockdown and stunning ({why})" + (f", {times} times" if times > 1 else "")
 
 
 def note(state: dict[str, Any] | None, changes: list[str], before: int, after: int, hp: int) -> None:
@@ -69,4 +97,19 @@ def note(state: dict[str, Any] | None, changes: list[str], before: int, after: i
             state["owed_rolls"] = []  # the dead roll for nothing
             state["statuses"].append({"id": "dead", "duration": "permanent", "text": "dead", "since": state.get("clock", 0)})
             return
+        if item["kind"] == "consciousness" and item in state["owed_rolls"]:
+            continue  # one roll a turn to stay conscious, however many blows brought him there
         state["owed_rolls"].append(item)
+
+
+def dead(state: Any) -> bool:
+    """The (checked) character has the ``dead`` status."""
+    return any(isinstance(s, Mapping) and s.get("id") == "dead" for s in state.get("statuses") or ())
+
+
+def refuse_dead(state: Any) -> None:
+    """A dead character is refused in one line (as Shadowrun refuses one): a corpse takes no more
+    injury, makes no more rolls and heals no more."""
+    if dead(state):
+        who = state.get("name") or "the character"
+        raise StateError(f"character: {who} is dead: a dead character is not struck, rolled for or treated again")

@@ -66,11 +66,14 @@ def least_basic(dtype: str) -> int:
 def effective_dr(dr: int, location: LocationRule, divisor: float, row: Mapping[str, Any],
                  divided_round: str = "down") -> int:
     """DR at the location (plus its natural DR), divided by the armor divisor (fractions
-    dropped, or rounded up with ``divided_round="up"``), then scaled by the critical row's
+    dropped, or rounded up with ``divided_round="up"``; a fractional divisor leaves at least
+    ``fractional_least_dr``, so no DR counts as DR 1, B378), then scaled by the critical row's
     ``dr_factor`` rounded as ``dr_round`` says."""
     total = dr + location.extra_dr
     divided = total / divisor
     after_divisor = math.ceil(divided) if divided_round == "up" else math.floor(divided)
+    if divisor < 1:
+        after_divisor = max(after_divisor, RULES["armor_divisor"]["fractional_least_dr"])
     factor = row.get("dr_factor", 1)
     if factor == 1:
         return after_divisor
@@ -104,10 +107,12 @@ def cripple_least(hp: int, location: LocationRule) -> int:
 
 
 def shock_penalty(injury: int, hp: int, factor: int, cap: int) -> int:
-    """Shock points: one per point of injury (one per HP/10 from 20 HP), times ``factor``, capped."""
+    """Shock points: one per point of injury; from ``large_hp`` HP one per full HP/10 points
+    (HP/10 rounded down: HP 29 takes one per 2 points), times ``factor``, capped."""
     if injury <= 0 or factor <= 0:
         return 0
-    units = injury if hp < RULES["shock"]["large_hp"] else injury * 10 // hp
+    rules = RULES["shock"]
+    units = injury if hp < rules["large_hp"] else injury // (hp // rules["large_hp_divisor"])
     return min(units * factor, cap)
 
 

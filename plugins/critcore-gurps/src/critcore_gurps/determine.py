@@ -14,9 +14,11 @@ from critcore.plugin import ParamError
 from critcore.plugin import RollLookup
 from critcore.plugin import Data, Determination, Location, Procedure, record
 
+from .collapse import dead, refuse_dead
 from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
-from .reference import HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, bounds, grade
+from .reference import (HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, bounds, grade,
+                        met_by)
 
 D3 = parse("3d6")
 DEFERRED = ("attack", "critical-hit", "head-blow")  # procedures whose --location may name a body's own part
@@ -126,6 +128,12 @@ def prepare(procedure: Procedure, params: Data, options: Data) -> Plan:
     elif name in ("critical-hit", "head-blow", "critical-miss", "unarmed-miss"):
         allowed = HEAD_BLOW_LOCATIONS if name == "head-blow" else BODY_PARTS if name == "unarmed-miss" else None
         check_location(name, p, damage, allowed)
+        if name == "head-blow" and damage is not None:
+            base = LOCATIONS.get(p.get("location") or DEFAULT_HEAD)
+            aimed = met_by(base, damage.dtype) if base is not None else None
+            if aimed is not None and not aimed.head_blow:
+                raise ParamError(f"--damage: {damage.dtype} damage to the {aimed.name} does not use the Critical Head "
+                                 "Blow table (none of the skull's rules apply to it): use critical-hit")
     where = p.get("location")
     location = None
     if name in ("attack", "critical-hit", "head-blow"):
@@ -163,6 +171,8 @@ def check_aim(ctx: Any, plan: Plan) -> None:
 
 
 def determine(ctx: Any) -> Determination | None:
+    if ctx.target is not None:
+        refuse_dead(ctx.target)  # a dead character is refused before any roll
     plan = plan_of(ctx)
     if plan.deferred or (plan.aim is not None and ctx.target is not None and "body" in ctx.target):
         check_aim(ctx, plan)
@@ -179,7 +189,9 @@ def determine_lookup(ctx: Any) -> RollLookup | None:
     nothing else (no note, no other roll) for as long as this says so.
     """
     plan = plan_of(ctx)
-    return RollLookup(D3, plan.label, plan.results) if plan.results else None
+    if not plan.results or (ctx.target is not None and dead(ctx.target)):
+        return None  # determine refuses a dead character (a look-up cannot)
+    return RollLookup(D3, plan.label, plan.results)
 
 
 # --- locate ---------------------------------------------------------------------------------
@@ -188,6 +200,7 @@ AIMED = {k: Location(k, r.name, f"{r.name} ({r.penalty:+d} to hit)", Data(penalt
 ROLLED = {k: Location(k, r.name, f"{r.name}, rolled on the hit-location table ({r.penalty:+d} to hit when aimed)",
                       Data(penalty=r.penalty, rolled=True)) for k, r in LOCATIONS.items()}
 DEFAULT_LOCATION = "torso"
+DEFAULT_HEAD = "skull"  # head-blow's --location when none is given (procedures.HEAD_BLOW)
 
 
 def roll_location(ctx: Any) -> Location:

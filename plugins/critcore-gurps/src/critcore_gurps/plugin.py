@@ -86,3 +86,13 @@ def critcore_web_view(ctx: Any) -> Any:
     from .webview import critcore_web_view as view
 
     return view(ctx)
+
+
+@hookimpl
+def critcore_changes(outcome: Any, view: str) -> Any:
+    """What an outcome did, most serious first (report.py, imported only when a report asks)."""
+    if outcome.system != INFO.name:
+        return None
+    from .report import changes
+
+    return changes(outcome, view)

@@ -6,19 +6,23 @@ from critcore.plugin import Option, Param, Procedure, SystemInfo
 
 from . import __version__
 from .reference import LOCATIONS as KNOWN_LOCATIONS
-from .reference import HIGHEST_SKILL, LOWEST_DEFENSE
+from .reference import HIGHEST_SKILL, LOWEST_DEFENSE, LOWEST_SKILL
 from .events import EVENTS
 
 # --- parameters shared by several procedures -------------------------------------------------
 
 # Ranges (issue 14): what GURPS's scale allows; where the rules set no bound, a generous one
 # (docs/systems/gurps.md, "Where the rules are silent").
-SKILL = Param("skill", "int", "Effective skill (or active defense score) after every modifier.", required=True,
-              min=LOWEST_DEFENSE, max=HIGHEST_SKILL)
+SKILL = Param("skill", "int", "Effective skill after every modifier.", required=True,
+              min=LOWEST_SKILL, max=HIGHEST_SKILL)  # below 3 GURPS allows no roll (the help says what is checked)
+DEFENSE_SKILL = Param("skill", "int", "Active defense score after every modifier.", required=True,
+                      min=LOWEST_DEFENSE, max=HIGHEST_SKILL)
 LOCATION = Param("location", "str", "Hit location: skull, face, eye, neck, torso, vitals, groin, right-arm, "
                  "left-arm, right-leg, left-leg, hand, foot, or 'random' to roll it.",
                  suggest=(*KNOWN_LOCATIONS, "random"))
-DAMAGE = Param("damage", "dice", "The weapon's damage: dice and type, e.g. \"2d+1 cut\" or \"6d (2) pi\".")
+# "str", not "dice": the plugin reads the whole text (an armor divisor may follow the dice with no
+# space, "2d(2) pi"), and refuses what it cannot read in one line naming --damage
+DAMAGE = Param("damage", "str", "The weapon's damage: dice and type, e.g. \"2d+1 cut\" or \"6d(2) pi\".")
 ARMOR_DIVISOR = Param("armor_divisor", "float", "Armor divisor, if not given in --damage (the published ones "
                       "run from 0.1 to 100).", min=0.1, max=100)
 DR = Param("dr", "int", "DR at the hit location (else the target file's dr).", min=0, max=10_000)
@@ -66,7 +70,7 @@ ATTACK = Procedure(
 DEFENSE = Procedure(
     "defense",
     "Roll an active defense; a critical success makes the attacker roll on a miss table, a critical failure hurts the defender.",
-    (SKILL, Param("defense", "choice", "Which active defense.", required=True, choices=("dodge", "parry", "block")),
+    (DEFENSE_SKILL, Param("defense", "choice", "Which active defense.", required=True, choices=("dodge", "parry", "block")),
      Param("bare_handed", "bool", "Parrying bare-handed."),
      Param("attacker_unarmed", "bool", "The attacker struck unarmed (his miss uses the unarmed table)."),
      RANGED, ATTACK_KIND, DAMAGE, DR, HP, HT, *WEAPON, FOOTING, *UNARMED),
@@ -121,7 +125,9 @@ TREAT_KNOCKDOWN = Procedure(
 TREAT_SURVIVE = Procedure(
     "survive", "Roll the HT rolls low HP left owing: to avoid death at each multiple of -HP, then this "
     "turn's roll to stay conscious at 0 HP or less.",
-    (), verb="treat", target="required",
+    (Param("do_nothing", "bool", "He takes Do Nothing this turn: no roll to stay conscious (it is owed again "
+           "next turn); rolls to avoid death are made all the same."),),
+    verb="treat", target="required",
 )
 TREAT_AFTER_FIGHT = Procedure(
     "after-fight", "After the fight: an HT roll for each crippled part (and deafness, broken claws or teeth): "

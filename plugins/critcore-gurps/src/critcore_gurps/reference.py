@@ -41,6 +41,8 @@ class LocationRule:
     male_knockdown_major: int = 0
     male_crushing_shock_factor: int = 1
     male_shock_cap: int = 0
+    exempt_types: tuple[str, ...] = ()  # damage types the location's own rules leave alone
+    exempt: tuple[tuple[str, Any], ...] = ()  # ... and the values those types meet instead
 
     @property
     def limb_like(self) -> bool:
@@ -50,11 +52,27 @@ class LocationRule:
 
 def _location(key: str, raw: Mapping[str, Any]) -> LocationRule:
     fields = dict(raw)
+    exempt = dict(fields.pop("exempt", {}))
+    fields["exempt_types"] = tuple(exempt.pop("types", ()))
+    fields["exempt"] = tuple(sorted(exempt.items()))
     fields["aim_types"] = tuple(fields.get("aim_types", ()))
     return LocationRule(id=key, **fields)
 
 
 LOCATIONS: dict[str, LocationRule] = {k: _location(k, v) for k, v in _LOCATIONS_RAW.items()}
+
+
+def met_by(rule: LocationRule, dtype: str | None) -> LocationRule:
+    """A location's rules as damage of type ``dtype`` meets them: a type the location exempts
+    (``[X.exempt]``: toxic damage at the skull, B399) gets the exempt values instead of the
+    location's own; None (no damage given) gets the usual rules."""
+    if dtype is None or dtype not in rule.exempt_types:
+        return rule
+    from dataclasses import replace
+
+    return replace(rule, **dict(rule.exempt))
+
+
 HEAD_BLOW_LOCATIONS = tuple(k for k, v in LOCATIONS.items() if v.head_blow)
 
 DAMAGE_TYPES: dict[str, str] = {k: v["name"] for k, v in _WOUNDING_RAW["types"].items()}

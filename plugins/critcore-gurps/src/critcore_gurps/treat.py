@@ -10,6 +10,7 @@ from critcore.plugin import Applied, freeze
 from critcore.plugin import duration
 
 from . import character as ch
+from .collapse import OUT_COLD, consciousness_penalty, is_reeling, refuse_dead
 from .reference import RULES, SECONDS, TURN_SECONDS, success_roll
 
 MAX_ROLLS = 1000  # periodic rolls made by one `wait`, per status, before giving up
@@ -23,19 +24,45 @@ def _attribute(ctx: Any, state: dict[str, Any], roll: str) -> int:
     return value
 
 
+ENDS_ON = {"success": SUCCESS, "critical-success": ("critical-success",)}
+
+
 def _check(ctx: Any, state: dict[str, Any], status: dict[str, Any], changes: list[str], extra: int = 0) -> bool:
-    """One recovery roll for ``status``; True when it ends the status."""
+    """One recovery roll for ``status``; True when it ends the status. The check says which
+    result ends it (``ends_on``, a success unless it says otherwise) and what a failure does
+    (``on_failure``: ``dead`` for a mortal wound; otherwise the status goes on)."""
     check = status["check"]
     roll = str(check.get("roll", "ht"))
     target = _attribute(ctx, state, roll) + int(check.get("modifier", 0)) + extra
     what = status.get("id")
-    label = f"{roll.upper()} roll to recover from {what}" + (f" ({status['spell']})" if status.get("spell") else "")
+    dies = check.get("on_failure") == "dead"
+    verb = "to avoid death" if dies else "to recover from"
+    label = f"{roll.upper()} roll {verb} ({what})" if dies else \
+        f"{roll.upper()} roll to recover from {what}" + (f" ({status['spell']})" if status.get("spell") else "")
     result, _ = success_roll(ctx.dice, target, label)
+    ends_on = str(check.get("ends_on", "success"))
+    if result in ENDS_ON[ends_on]:
+        made = "a critical success" if ends_on == "critical-success" else "made"
+        changes.append(f"{what}: {roll.upper()} roll {made}, it ends")
+        return True
     if result in SUCCESS:
-        changes.append(f"{what}: {roll.upper()} roll made, it ends")
+        changes.append(f"{what}: {roll.upper()} roll made, it goes on")
+        return False
+    if dies:
+        die(state, changes, f"{what}: {roll.upper()} roll {verb} failed: dead")
         return True
     changes.append(f"{what}: {roll.upper()} roll failed, it goes on")
     return False
+
+
+def die(state: dict[str, Any], changes: list[str], line: str) -> None:
+    """Death: no roll is owed any more, and nothing else will end."""
+    state["owed_rolls"] = []  # the dead roll for nothing
+    ch.add_status(state, changes, {"id": "dead", "duration": "permanent", "text": "dead"}, line)
+
+
+def is_dead(state: dict[str, Any]) -> bool:
+    return ch.find_status(state, "dead") is not None
 
 
 def wait(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
@@ -54,7 +81,7 @@ def wait(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
             changes.append(f"{s.get('id')} ({s.get('location', '')}) wears off".replace(" ()", ""))
             continue
         check = s.get("check")
-        if isinstance(check, dict):
+        if isinstance(check, dict) and not is_dead(state):
             n = 0
             while int(check["next"]) <= end and n < MAX_ROLLS:
                 n += 1
@@ -63,6 +90,8 @@ def wait(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
                     ended.append(s)
                     break
                 check["next"] = int(check["next"]) + int(check["every"])
+    if is_dead(state):  # a death in the meantime: the rolls of the living stop with it
+        ended += [s for s in state["statuses"] if isinstance(s.get("check"), dict)]
     ch.remove(state, ended)
     state["clock"] = end
     span = duration(step)
@@ -111,7 +140,7 @@ def knockdown(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
     hp = ch.hp_of(ctx, state)
     now = ch.clock(state)
     worst = "none"
-    for item in owed:
+    for item in [o for o in owed for _ in range(int(o.get("times", 1)))]:  # a roll owed N times: N rolls
         mod = int(item.get("modifier", 0))
         result, margin = success_roll(ctx.dice, ht + mod, f"HT{mod:+d} roll against knockdown and stunning ({item.get('why', '')})"
                                       if mod else f"HT roll against knockdown and stunning ({item.get('why', '')})")
@@ -181,18 +210,34 @@ def survive(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
         mod = int(item.get("modifier", 0))
         ht_text = f"HT{mod:+d}" if mod else "HT"
         if item["kind"] == "death":
-            result, _ = success_roll(ctx.dice, ht + mod, f"{ht_text} roll to avoid death ({item.get('why', '')})")
+            result, margin = success_roll(ctx.dice, ht + mod, f"{ht_text} roll to avoid death ({item.get('why', '')})")
             if result in SUCCESS:
                 changes.append(f"{ht_text} roll to avoid death made ({item.get('why', '')}): still alive")
                 continue
-            state["owed_rolls"] = []  # the dead roll for nothing
-            ch.add_status(state, changes, {"id": "dead", "duration": "permanent", "text": "dead"},
-                          f"{ht_text} roll to avoid death failed ({item.get('why', '')}): dead")
+            if _mortally_wounded(ctx, state, changes, result, margin, f"{ht_text} roll to avoid death failed by "
+                                 f"{-margin} ({item.get('why', '')})"):
+                summary = "mortally wounded"
+                continue
+            die(state, changes, f"{ht_text} roll to avoid death failed ({item.get('why', '')}): dead")
             return "dead", changes
-        if any(s.get("id") in ("unconscious", "knocked-out") for s in state["statuses"]):
+        if ch.find_status(state, "mortal-wound") is not None:
+            keep.append(item)  # owed again should he pull through
+            changes.append("mortally wounded, so incapacitated: no roll to stay conscious for now")
+            continue
+        if any(s.get("id") in OUT_COLD for s in state["statuses"]):
             changes.append("already unconscious: no roll to stay conscious")
             continue
-        result, _ = success_roll(ctx.dice, ht + mod, f"{ht_text} roll to stay conscious ({item.get('why', '')})")
+        if ctx.params.get("do_nothing"):
+            keep.append(item)
+            changes.append("takes Do Nothing this turn: no roll to stay conscious (owed again next turn)")
+            continue
+        low = consciousness_penalty(ch.current_hp(state, hp), hp)
+        mod += low
+        ht_text = f"HT{mod:+d}" if mod else "HT"
+        multiples = -ch.current_hp(state, hp) // hp
+        why = str(item.get("why", "")) + (f"; {low}: {multiples} full multiple{'s' if multiples > 1 else ''} of HP "
+                                          "below zero" if low else "")
+        result, _ = success_roll(ctx.dice, ht + mod, f"{ht_text} roll to stay conscious ({why})")
         if result in SUCCESS:
             keep.append(item)
             changes.append(f"{ht_text} roll made: stays conscious this turn (rolls again next turn)")
@@ -202,6 +247,26 @@ def survive(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
         summary = "falls unconscious"
     state["owed_rolls"] = keep
     return summary, changes
+
+
+def _mortally_wounded(ctx: Any, state: dict[str, Any], changes: list[str], result: str, margin: int,
+                      line: str) -> bool:
+    """B423: a roll to avoid death failed by ``margin`` (``[mortal_wound]``) or less, not a critical
+    failure, leaves him mortally wounded instead of dead: incapacitated, an HT roll every half
+    hour (a failure kills, a critical success ends the wound). True when that is so."""
+    rules = RULES["mortal_wound"]
+    if result == "critical-failure" or -margin > int(rules["margin"]):
+        return False
+    if ch.find_status(state, "mortal-wound") is not None:
+        changes.append(f"{line}: already mortally wounded")
+        return True
+    every = int(rules["check_minutes"]) * SECONDS["minutes"]
+    ch.add_status(state, changes, {"id": "mortal-wound", "text": rules["text"],
+                                   "check": {"roll": "ht", "every": every, "next": ch.clock(state) + every,
+                                             "modifier": 0, "ends_on": "critical-success", "on_failure": "dead"}},
+                  f"{line}: mortally wounded, not dead: incapacitated; an HT roll every "
+                  f"{rules['check_minutes']} minutes (failure: dead; critical success: no longer mortally wounded)")
+    return True
 
 
 def after_fight(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
@@ -253,6 +318,10 @@ def heal(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
     after = min(hp, before + int(ctx.params["hp"]))
     state["current_hp"] = after
     changes = [f"HP {before} -> {after}"]
+    reeling = ch.find_status(state, "reeling")
+    if reeling is not None and not is_reeling(after, hp):
+        ch.remove(state, [reeling])
+        changes.append("back to 1/3 of his HP or more: no longer reeling")
     if after > 0 and any(o.get("kind") == "consciousness" for o in state["owed_rolls"]):
         state["owed_rolls"] = [o for o in state["owed_rolls"] if o.get("kind") != "consciousness"]
         changes.append("above 0 HP: no more rolls to stay conscious")
@@ -260,6 +329,7 @@ def heal(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
     return f"{after - before} HP restored", changes
 
 
+FOR_THE_DEAD = ("wait", "survive")  # time passes for a corpse too; survive says no roll can help
 PROCEDURES = {"wait": wait, "recover": recover, "knockdown": knockdown, "after-fight": after_fight, "heal": heal,
               "survive": survive}
 
@@ -271,5 +341,7 @@ def treat(ctx: Any) -> Applied | None:
     state = ch.state_of(ctx)
     if state is None:
         raise StateError(f"gurps {ctx.procedure.name} needs a character (--target FILE)")
+    if ctx.procedure.name not in FOR_THE_DEAD:
+        refuse_dead(state)
     summary, changes = fn(ctx, state)
     return Applied(summary, tuple(changes), freeze(state))

@@ -39,17 +39,17 @@ def panels(ctx: Any, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     statuses = [s for s in data.get("statuses", []) if isinstance(s, Mapping)]
     crippled = [s for s in statuses if s.get("id") == "crippled"]
     if crippled:
-        out.append({"type": "list", "label": "crippled", "tone": "bad",
+        out.append({"type": "list", "label": "crippled", "tone": "bad", "public": True,
                     "items": [str(s.get("text") or s.get("location", "?")) for s in crippled]})
     others = [s for s in statuses if s.get("id") != "crippled"]
     if others:
-        out.append({"type": "list", "label": "statuses", "tone": "warn", "items": [describe(dict(s), now) for s in others]})
+        out.append({"type": "list", "label": "statuses", "tone": "warn", "public": True, "items": [describe(dict(s), now) for s in others]})
     owed = data.get("owed_rolls", [])
     if owed:
         out.append({"type": "list", "label": "HT rolls owed", "tone": "warn", "items": [owed_line(o) for o in owed]})
     injuries = data.get("injuries", [])
     if injuries:
-        out.append({"type": "list", "label": "injuries", "items": [
+        out.append({"type": "list", "label": "injuries", "public": True, "items": [
             f"{i.get('injury')} {i.get('type', '')} to the {i.get('location')}" + (f" ({i['why']})" if i.get("why") else "")
             for i in injuries if isinstance(i, Mapping)]})
     return out

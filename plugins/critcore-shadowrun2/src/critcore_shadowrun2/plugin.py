@@ -89,3 +89,13 @@ def critcore_web_view(ctx: Any) -> Any:
     from .webview import critcore_web_view as view
 
     return view(ctx)
+
+
+@hookimpl
+def critcore_changes(outcome: Outcome, view: str) -> Sequence[tuple[str, str]] | None:
+    """What an outcome did, most serious first (report.py)."""
+    if outcome.system != INFO.name:
+        return None
+    from . import report
+
+    return report.changes(outcome, view)

@@ -100,3 +100,51 @@ def show_lines(tables: Mapping[str, Any], char: Character, name: str = "") -> Se
         lines.append("  tests using: " + ", ".join(f"the {k} +{mods.general + v}" for k, v in by_loc.items())
                      + f"; any other test +{mods.general}")
     return lines
+
+
+_ORDER = ("none", "minor", "serious", "grave", "deadly")  # critcore's severities, least first (the hook's words)
+
+
+def changes(outcome: Outcome, view: str) -> list[tuple[str, str]]:
+    """What a wound or a treatment did, most serious first (``critcore_changes``): a Mortal
+    critical is ``deadly`` (the character dies unless treated), a Crippling one ``grave``, a
+    Critical one ``serious``, the boxes on a track ``minor`` (``serious`` when the track fills).
+    The player's view ranks only what the player's report says, as ``minor``: the boxes, never the
+    Body check (a severity above the player's report would give the secret roll away)."""
+    applied = outcome.applied
+    if applied is None:
+        return []
+    if view != "gm":
+        track = applied.data.get("boxes")
+        if outcome.procedure == "wound" and track is not None and track[0] != track[1]:
+            return [("minor", f"{applied.data['track'].capitalize()} {track[0]} -> {track[1]} boxes")]
+        return [("minor", line) for line in applied.data.get("player", ())]
+    import re
+
+    out: list[tuple[str, str]] = []
+    for line in applied.changes:
+        low = line.lower()
+        if low.startswith("total modifier"):
+            severity = "minor"
+        elif re.search(r"\bdead\b|\bdies\b(?! in)|\bdied\b", low) and not low.startswith(("new critical", "death clock")):
+            severity = "deadly"  # a treatment or a clock that ran out: the character is dead
+        elif "death clock" in low:
+            severity = "deadly"  # a Mortal critical: dies unless treated
+        elif "crippled" in low:
+            severity = "grave"
+        elif low.startswith("new critical") or "-> 10 boxes" in low:
+            severity = "serious"
+        else:
+            severity = "minor"
+        out.append((severity, line))
+    out.sort(key=lambda pair: not pair[1].startswith("new critical"))  # the critical before the boxes
+    if outcome.procedure != "wound":  # a treatment: what it made better is no alarm, a death is
+        return [("deadly" if re.search(r"\bdead\b|\bdied\b|\bdies\b(?! in)", line.lower())
+                 and "clock stops" not in line.lower() else "minor", line) for _, line in out]
+    det = outcome.determination
+    if det is not None and det.critical and out and applied.summary:
+        # the wound's own summary says it best ("Mortal critical in the chest: ...; dies in 50 min
+        # unless treated"): it leads, as serious as the worst line under it
+        worst = max((s for s, _ in out), key=_ORDER.index)
+        out.insert(0, (worst, applied.summary))
+    return out

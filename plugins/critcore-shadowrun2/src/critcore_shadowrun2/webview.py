@@ -38,7 +38,7 @@ def panels(tables: Mapping[str, Any], state: Mapping[str, Any]) -> list[dict[str
     name = state.get("name") if isinstance(state.get("name"), str) else ""
     out: list[dict[str, Any]] = []
     if char.dead:
-        out.append({"type": "alert", "tone": "bad",
+        out.append({"type": "alert", "tone": "bad", "public": True,
                     "text": f"{name or 'the character'} is dead" + (f" ({char.cause_of_death})" if char.cause_of_death else "")})
     out.append({"type": "facts", "label": name or "character",
                 "items": [["Body", str(char.body)], ["clock", clock_text(char.clock)],
@@ -46,7 +46,7 @@ def panels(tables: Mapping[str, Any], state: Mapping[str, Any]) -> list[dict[str
     for label, boxes in (("Physical", char.physical), ("Stun", char.stun)):
         out.append({"type": "boxes", "label": label, "filled": boxes, "total": BOXES, "marks": marks,
                     "note": level_name(tables, boxes) + (", unconscious" if boxes >= BOXES else ""),
-                    "tone": "bad" if boxes >= BOXES else "warn" if boxes else ""})
+                    "tone": "bad" if boxes >= BOXES else "warn" if boxes else "", "public": True})
     for c in char.criticals:
         bits = [c.cause, "diagnosed" if c.diagnosed else "not diagnosed",
                 "open wound" if c.open_wound else "closed"]

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from typing import Any, Iterable, Mapping, MutableMapping
+from typing import Any, Iterable, Mapping
 
 from critcore.plugin import load_data
 
-from ..importmemo import ImportMemo, import_memo
+from ..records import Fields, Pattern, Record, norm
+
+__all__ = ["SLOT_KINDS", "TECHS", "Catalog", "Equipment", "AmmoType", "AmmoMatch", "ConfigSpec", "LocationSpec",
+           "HeatSinkSpec", "EngineSpec", "Fields", "Pattern", "Record", "norm", "catalog", "prefix_order"]
 
 #: Slot kinds of the unit state contract (docs/systems/battletech.md).
 SLOT_KINDS = frozenset({
@@ -26,15 +29,6 @@ SLOT_KINDS = frozenset({
 
 #: Tech bases an item can belong to in equipment.toml / ammo.toml.
 TECHS = ("is", "clan", "any")
-
-_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-
-
-def norm(name: str) -> str:
-    """A name compared without case, spaces or punctuation: ``"LRM-20"`` -> ``"lrm20"``. (The
-    importer keeps the answers for the slot names of its units in its memo: ``units._norm``.)"""
-    return "".join(filter(_ALNUM.__contains__, name.lower()))  # no regular expression to compile at import
-
 
 def _keys(n: str, tech: str) -> tuple[list[str], list[str]]:
     """(strong, weak) look-up keys of one spelling (as :func:`norm` gives it) of an item of ``tech``."""
@@ -54,46 +48,6 @@ def prefix_order(tech_base: str) -> tuple[str, ...]:
     if "clan" in low and not ("mixed" in low and "is chassis" in low):
         return ("cl", "", "is")
     return ("", "is", "cl")
-
-
-class Fields:
-    """A record of plain attributes given by keyword: unlike a named tuple or a dataclass, no
-    code is generated when the class is defined, so defining the importer's classes costs its
-    start-up nothing (the annotations list the fields; a default is a class attribute)."""
-
-    def __init__(self, **fields: Any) -> None:
-        declared = type(self).__dict__.get("__annotations__", {})
-        unknown = [name for name in fields if name not in declared]
-        if unknown:  # a misspelt field (one left out is read from the class, or made later: Catalog)
-            raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(unknown)}")
-        self.__dict__.update(fields)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
-
-
-class Record:
-    """A small value record of the importer (what a slot name is): its fields are its
-    ``__slots__``, set by the subclass's ``__init__``; records of one class with equal fields are
-    equal and hash alike, and :meth:`astuple` gives the fields as the plain tuple the kept answers
-    hold (:mod:`critcore_battletech.unitcache`). Defining one generates no code, where each
-    ``NamedTuple`` compiled its ``__new__`` at every start-up that imports a unit (0.7 M
-    instructions a class, four classes)."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def astuple(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.__slots__])
-
-    def __eq__(self, other: object) -> bool:
-        return other is self or (type(other) is type(self) and isinstance(other, Record)
-                                 and self.astuple() == other.astuple())
-
-    def __hash__(self) -> int:
-        return hash(self.astuple())
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}{self.astuple()!r}"
 
 
 class Equipment(Record):
@@ -117,10 +71,11 @@ class Equipment(Record):
 class AmmoType(Record):
     """What a bin of one weapon's ammunition holds (from a family of ammo.toml)."""
 
-    __slots__ = ("weapon", "tech", "shots_per_ton", "damage_per_shot", "shots_per_turn", "explosive", "family")
+    __slots__ = ("weapon", "tech", "shots_per_ton", "damage_per_shot", "shots_per_turn", "explosive", "family",
+                 "ammunition_damage_per_shot")
 
     def __init__(self, weapon: str, tech: str, shots_per_ton: int, damage_per_shot: int, shots_per_turn: int,
-                 explosive: bool, family: str = "") -> None:
+                 explosive: bool, family: str = "", ammunition_damage_per_shot: int = 0) -> None:
         self.weapon = weapon
         self.tech = tech
         self.shots_per_ton = shots_per_ton
@@ -128,6 +83,8 @@ class AmmoType(Record):
         self.shots_per_turn = shots_per_turn
         self.explosive = explosive
         self.family = family
+        # a shot's damage as MegaMek's ammunition record carries it, where it differs (0: it does not)
+        self.ammunition_damage_per_shot = ammunition_damage_per_shot
 
 
 class AmmoMatch(Record):
@@ -178,6 +135,7 @@ class AmmoFamily(Fields):
     damage_per_unit: int
     shots_per_turn: int
     explosive: bool
+    ammunition_damage_per_shot: int
 
     def bin(self, size: int | None, clan: bool) -> AmmoType | None:
         """The ammunition of this family for a launcher of ``size`` (None: a size it lacks)."""
@@ -191,7 +149,7 @@ class AmmoFamily(Fields):
             damage = self.damage_per_shot
         label = self.label.replace("{size}", str(size)) if size is not None else self.label
         return AmmoType(label, "clan" if clan else "is", shots, damage, self.shots_per_turn, self.explosive,
-                        self.id)
+                        self.id, self.ammunition_damage_per_shot)
 
 
 class EquipmentFamily(Fields):
@@ -292,7 +250,7 @@ class Variant(Fields):
 
 
 class Catalog(Fields):
-    """All importer data. Build it with :func:`catalog` (kept in the reader memo given)."""
+    """All importer data, built by :func:`catalog` (read-only once built)."""
 
     structure_head: int
     structure_rows: Mapping[int, Mapping[str, int]]
@@ -314,16 +272,6 @@ class Catalog(Fields):
     ammo_variants: tuple[Variant, ...]
     unknown_damage: int
     equipment_families: tuple[EquipmentFamily, ...]
-    headers: frozenset[str] = frozenset()
-
-    def __getattr__(self, attr: str) -> Any:
-        """The slot-name data (equipment.toml, ammo.toml, families.toml: most of the catalog) is
-        read the first time a slot name is looked up, so an import whose names were all
-        classified by earlier commands (:mod:`critcore_battletech.unitcache`) never builds it."""
-        if attr not in _NAME_PARTS:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
-        self.__dict__.update(_load_names())
-        return self.__dict__[attr]
 
     # --- configurations and structure -------------------------------------------------------
     def config(self, text: str) -> ConfigSpec | None:
@@ -483,98 +431,7 @@ def _read(name: str) -> dict[str, Any]:
     return load_data("critcore_battletech.data", name)  # parsed once, then cached by critcore
 
 
-def _read_frame(scope: ImportMemo, name: str) -> dict[str, Any]:
-    """A data file of the catalog's frame, every unit needs all four: kept with the importer's
-    answers (:func:`critcore_battletech.unitcache.kept_data`)."""
-    from ..unitcache import kept_data
-
-    return kept_data(scope, name, _read)
-
-
-class Pattern:
-    """A regular expression of the data, compiled the first time it is needed (a unit file uses
-    a few of the hundred-odd patterns, and compiling them all would cost a resolve's start-up)
-    and skipped without compiling when the text lacks every literal a match must contain."""
-
-    __slots__ = ("text", "lower", "_needs", "_rx")
-
-    def __init__(self, text: str, ignore_case: bool = False) -> None:
-        self.text = text
-        self.lower = ignore_case
-        self._needs: Any = _UNSET  # worked out on first use, like the compiled expression
-        self._rx: re.Pattern[str] | None = None
-
-    def _compiled(self) -> re.Pattern[str]:
-        rx = self._rx
-        if rx is None:
-            rx = self._rx = re.compile(self.text, re.IGNORECASE if self.lower else 0)
-        return rx
-
-    def _hopeless(self, s: str) -> bool:
-        needs = self._needs
-        if needs is _UNSET:
-            needs = _literals(self.text)
-            if needs is not None and self.lower:
-                needs = tuple(x.lower() for x in needs)
-            self._needs = needs
-        if needs is None:
-            return False
-        if self.lower:
-            s = s.lower()
-        return not any(x in s for x in needs)
-
-    def search(self, s: str) -> re.Match[str] | None:
-        return None if self._hopeless(s) else self._compiled().search(s)
-
-    def match(self, s: str) -> re.Match[str] | None:
-        return None if self._hopeless(s) else self._compiled().match(s)
-
-    def sub(self, repl: str, s: str) -> str:
-        return s if self._hopeless(s) else self._compiled().sub(repl, s)
-
-
-_UNSET = object()
-_NARC_PODS = Pattern(r"narc.*\bpods?\b")  # compiled for the first name with "narc" in it
-_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -/'")
-
-
-def _literals(pattern: str) -> tuple[str, ...] | None:
-    """Texts one of which every match of ``pattern`` contains: the literal start of each
-    alternative (split at every ``|``, so alternatives inside groups only add candidates), or
-    None when an alternative starts with no literal text."""
-    out = []
-    for alt in pattern.split("|"):
-        a = alt
-        while True:
-            if a.startswith("(?:"):
-                a = a[3:]
-            elif a.startswith("(") and not a.startswith("(?"):
-                a = a[1:]
-            elif a.startswith("^"):
-                a = a[1:]
-            elif a.startswith("\\b"):
-                a = a[2:]
-            else:
-                break
-        lit = []
-        i = 0
-        while i < len(a):
-            c = a[i]
-            if c == "\\" and i + 1 < len(a) and a[i + 1] in "()/-":
-                lit.append(a[i + 1])
-                i += 2
-                continue
-            if c not in _PLAIN:
-                break
-            lit.append(c)
-            i += 1
-        if i < len(a) and a[i] in "?*{" and lit:
-            lit.pop()  # an optional last character is not certain
-        text = "".join(lit)
-        if not text:
-            return None
-        out.append(text)
-    return tuple(out)
+_NARC_PODS = Pattern(r"narc.*pods?\b")  # "ISNarc Pods", also glued: "ISNarc ExplosivePods"
 
 
 def _rx(pattern: str) -> Pattern:
@@ -627,6 +484,7 @@ def _load_ammo() -> tuple[tuple[AmmoFamily, ...], dict[str, Any]]:
             shots_per_ton=int(f.get("shots_per_ton", 0)), clan_shots_per_ton=int(f.get("clan_shots_per_ton", 0)),
             damage_per_shot=int(f.get("damage_per_shot", 0)), damage_per_unit=int(f.get("damage_per_unit", 0)),
             shots_per_turn=int(f.get("shots_per_turn", 1)), explosive=bool(f.get("explosive", True)),
+            ammunition_damage_per_shot=int(f.get("ammunition_damage_per_shot", 0)),
         )
         for f in data["family"]
     )
@@ -648,24 +506,16 @@ def _load_families() -> tuple[EquipmentFamily, ...]:
     return tuple(out)
 
 
-def catalog(memo: MutableMapping[str, Any] | None = None) -> Catalog:
-    """The importer's data, built once per reader memo (an engine's, or a dict of the caller's
-    that it keeps: see :mod:`critcore_battletech.importmemo`); built afresh without one."""
-    return catalog_of(import_memo(memo))
+def catalog() -> Catalog:
+    """The importer's data, built from the package's data files (about 2 ms; the files are parsed
+    once and kept by critcore). Read-only once built: a caller that imports many units keeps one
+    and passes it on (the plugin keeps it in the engine's reader memo; no module keeps one)."""
+    return _build()
 
 
-def catalog_of(scope: ImportMemo) -> Catalog:
-    """The catalog kept in the importer's memo, built the first time it is asked for."""
-    found = scope.catalog
-    if found is None:
-        found = scope.catalog = _build(scope)
-    return found
-
-
-def _build(scope: ImportMemo) -> Catalog:
-    """The catalog's frame, its small data files read through the memo's kept answers; the
-    slot-name data is read on first use (:meth:`Catalog.__getattr__`)."""
-    structure = _read_frame(scope, "structure.toml")
+def _build() -> Catalog:
+    """The catalog from the package's data files."""
+    structure = _read("structure.toml")
     rows = {
         int(r[0]): {"head": int(head), "center_torso": int(r[1]), "side_torso": int(r[2]), "arm": int(r[3]),
                     "leg": int(r[4])}
@@ -673,9 +523,9 @@ def _build(scope: ImportMemo) -> Catalog:
                             (structure["superheavy_head"], structure["superheavy_rows"]))
         for r in table
     }
-    cfg = _read_frame(scope, "configs.toml")
+    cfg = _read("configs.toml")
     configs = tuple(ConfigSpec(id=c["id"], pattern=_rx(c["match"]), table=c["locations"]) for c in cfg["config"])
-    eng = _read_frame(scope, "engines.toml")
+    eng = _read("engines.toml")
     engines = tuple(
         EngineSpec(
             type=e["type"], pattern=_rx(e["match"]), ct_slots=int(e["ct_slots"]),
@@ -683,13 +533,11 @@ def _build(scope: ImportMemo) -> Catalog:
         )
         for e in eng["engine"]
     )
-    hs = _read_frame(scope, "heat_sinks.toml")
+    hs = _read("heat_sinks.toml")
     heat_sinks = tuple(
         HeatSinkSpec(variant=h["variant"], pattern=_rx(h["match"]), type=h["type"], dissipation=int(h["dissipation"]))
         for h in hs["heat_sink"]
     )
-    headers = frozenset(h.lower() for c in cfg["config"] for loc in c["locations"]
-                        for h in (loc["name"], *loc.get("aliases", ())))  # LocationSpec.headers of them all
     return Catalog(
         structure_head=int(structure["head"]),
         structure_rows=rows,
@@ -701,15 +549,8 @@ def _build(scope: ImportMemo) -> Catalog:
         engine_is_pattern=_rx(eng["is_pattern"]),
         largest_checked_rating=int(eng["largest_checked_rating"]),
         heat_sinks=heat_sinks,
-        headers=headers,
-    )  # the slot-name parts come from _load_names() on first use (Catalog.__getattr__)
-
-
-#: The parts of the catalog :func:`_load_names` gives.
-_NAME_PARTS = frozenset({
-    "equipment_strong", "equipment_weak", "ammo_families", "ammo_strip", "ammo_half", "ammo_count", "prefix",
-    "ammo_variants", "unknown_damage", "equipment_families",
-})
+        **_load_names(),
+    )
 
 
 def _load_names() -> dict[str, Any]:

@@ -1,0 +1,99 @@
+"""How serious an outcome is: its ranked changes, its severity and the line that names the worst.
+
+A system ranks what its outcome did with the ``critcore_changes`` hook (``(severity, text)``
+pairs, most serious first); without an answer the apply stage's changes count as ``minor``.
+:func:`assess` turns that into an :class:`Assessment`: the CLI's colours, the web page's card and
+the JSON's ``severity``, ``summary`` and ``changes`` all read it, so one ranking drives them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Sequence
+
+from critcore.model import SEVERITIES, Outcome
+
+
+class Change(NamedTuple):
+    """One thing an outcome did, with how serious it is."""
+
+    severity: str
+    text: str
+
+
+class Assessment(NamedTuple):
+    """An outcome's severity, the one line a reader sees first, and what it changed, worst first."""
+
+    severity: str
+    headline: str
+    changes: tuple[Change, ...]
+
+    @property
+    def rank(self) -> int:
+        return rank(self.severity)
+
+    def to_json(self) -> dict[str, Any]:
+        """``severity``, ``summary`` and ``changes`` as ``--json`` and the API carry them."""
+        return {"severity": self.severity, "summary": self.headline,
+                "changes": [{"severity": c.severity, "text": c.text} for c in self.changes]}
+
+
+def rank(severity: str) -> int:
+    """The place of a severity in :data:`SEVERITIES` (0 for ``none``); an unknown word ranks as
+    ``minor`` (a plugin's typo must not hide a change or fail a report)."""
+    try:
+        return SEVERITIES.index(severity)
+    except ValueError:
+        return 1
+
+
+def _clean(text: str) -> str:
+    text = " ".join(str(text).split()).rstrip(".;")
+    return text[:1].upper() + text[1:]
+
+
+def _fallback(outcome: Outcome) -> list[Change]:
+    applied = outcome.applied
+    return [Change("minor", c) for c in applied.changes] if applied is not None else []
+
+
+def _ranked(answer: Sequence[Any]) -> list[Change]:
+    out: list[Change] = []
+    for item in answer:
+        try:
+            severity, text = item
+        except (TypeError, ValueError):
+            continue  # not a pair: left out rather than failing the report
+        severity = severity if severity in SEVERITIES else "minor"
+        if str(text).strip():
+            out.append(Change(severity, _clean(text)))
+    # stable: a system's own order is kept among changes of the same severity
+    return sorted(out, key=lambda c: -rank(c.severity))
+
+
+def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "") -> Assessment:
+    """The outcome's :class:`Assessment`. ``headline`` is the report's own first line
+    (:func:`critcore.report.render.judge` passes the core's): it stays the headline unless a
+    change of at least ``serious`` outranks it, which then leads."""
+    answer: Sequence[Any] | None = None
+    if pm is not None:
+        try:
+            answer = pm.hook.critcore_changes(outcome=outcome, view=view)
+        except Exception:  # a report must not fail because a plugin misbehaves here
+            answer = None
+    if answer is not None:
+        changes = _ranked(answer)
+    elif view == "gm":
+        changes = _fallback(outcome)
+    else:  # a system that ranks nothing for a player: nothing a player's report does not say
+        return Assessment("minor", _clean(headline), ())
+    if changes:
+        severity = changes[0].severity
+    else:
+        det = outcome.determination
+        severity = "minor" if det is not None and det.critical else "none"
+    head = _clean(headline)
+    if changes and rank(changes[0].severity) >= rank("serious"):
+        top = changes[0].text
+        if top.lower() not in head.lower():
+            head = top
+    return Assessment(severity, head, tuple(changes))
