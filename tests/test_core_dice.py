@@ -412,9 +412,10 @@ def test_iterate_that_may_never_end_shows_a_remainder():
 
 def test_what_a_branch_cuts_off_counts_in_the_remainder():
     """A branch that rolls a d6 again on every 6, for ever: with a cut-off of 1/1000, after three
-    6s in a row (1/216) every face of the next roll is a run of 1/1296 < 1/1000 and is cut, so
-    1/216 is the remainder of the whole enumeration, not silently lost; "two or more 6s" keeps
-    1/36 - 1/216."""
+    6s in a row (1/216) each face of the fourth roll is a run of 1/1296 < 1/1000. A run is cut off
+    only when it would roll again below the cut-off: the five faces that end the branch there are
+    counted, and the fourth 6 (1/1296), which would roll again, is the remainder of the whole
+    enumeration, not silently lost; "two or more 6s" keeps 1/36 - 1/1296."""
     def sixes(d):
         n = 0
         while d.roll("1d6", "again").total == 6:
@@ -422,21 +423,29 @@ def test_what_a_branch_cuts_off_counts_in_the_remainder():
         return n
 
     result, remainder = enumerate_runs(lambda r: Dice(r).branch(sixes, "sixes") >= 2, cutoff=Fraction(1, 1000))
-    assert remainder == Fraction(1, 216)
-    assert result[True] == Fraction(1, 36) - Fraction(1, 216) and sum(result.values()) + remainder == 1
+    assert remainder == Fraction(1, 1296)
+    assert result[True] == Fraction(1, 36) - Fraction(1, 1296) and sum(result.values()) + remainder == 1
 
 
 def test_cut_off_is_lowered_until_what_branches_lose_is_below_the_tolerance():
-    """The same endless branch under enumerate_within (tolerance one in a million): the first
-    cut-off (1e-6) loses seven 6s in a row inside the branch (1/6^7, about 3.6e-6: too much), so
-    the cut-off is lowered and what is left unaccounted ends below one in a million."""
-    def sixes(d):
+    """An endless branch with two rows of 6s, one after the other (tolerance one in a million).
+    One row alone loses only 1/6^8 at the first cut-off (1e-6): the runs that would roll a
+    ninth time. Two rows have a run about to roll below the cut-off for every length of the
+    first row, about 2.4e-5 together: too much, so the cut-off is lowered and what is left
+    unaccounted ends below one in a million."""
+    def two_rows(d):
         n = 0
-        while d.roll("1d6", "again").total == 6:
-            n += 1
+        for _ in range(2):
+            while d.roll("1d6", "again").total == 6:
+                n += 1
         return n
 
-    result, remainder = enumerate_within(lambda r: Dice(r).branch(sixes, "endless sixes") >= 2)
+    def run(r):
+        return Dice(r).branch(two_rows, "endless sixes") >= 2
+
+    _, first = enumerate_runs(run, cutoff=Fraction(1, 10**6))
+    assert first > Fraction(1, 10**6)
+    result, remainder = enumerate_within(run)
     assert 0 < remainder < Fraction(1, 10**6)
     assert sum(result.values()) + remainder == 1
 

@@ -121,12 +121,10 @@ class EnumeratingRoller:
     sibling.
     """
 
-    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff", "lost", "met")
+    __slots__ = ("path", "pos", "num", "den", "widths", "cut_num", "cut_den", "cutoff", "lost", "met", "below")
 
     def __init__(self, path: Sequence[int] = (), cutoff: Fraction | None = None,
-                 met: dict[Any, Any] | None = None) -> None:
-        from fractions import Fraction
-
+                 met: dict[Any, Any] | None = None, cut: tuple[int, int] | None = None) -> None:
         self.path = path
         # sub-enumerations worked out by earlier runs of the same enumeration, by the choices
         # that led to them (see _met)
@@ -135,10 +133,16 @@ class EnumeratingRoller:
         self.num = 1
         self.den = 1
         self.widths: list[int] = []
-        self.cutoff = cutoff if cutoff is not None else Fraction(0)
-        self.cut_num = self.cutoff.numerator
-        self.cut_den = self.cutoff.denominator
+        if cutoff is None:
+            from fractions import Fraction
+
+            cutoff = Fraction(0)
+        self.cutoff = cutoff
+        # the cut-off as whole numbers (``cut``: worked out once per enumeration by its caller,
+        # reading a Fraction's numerator and denominator for every run was a tenth of a small run)
+        self.cut_num, self.cut_den = cut if cut is not None else (cutoff.numerator, cutoff.denominator)
         self.lost = [0, 1]  # probability cut off inside sub-enumerations first met on this run
+        self.below = False  # the run's probability fell below the cut-off: it may not roll again
 
     @property
     def prob(self) -> Fraction:
@@ -147,6 +151,19 @@ class EnumeratingRoller:
         return Fraction(self.num, self.den)
 
     def _choose(self, weights: tuple[tuple[tuple[Any, int], ...], int]) -> Any:
+        """The answer of the next roll on this run's path (a new roll: its first answer, its
+        siblings left to later runs).
+
+        A run is cut off only when it would roll *again* after its probability fell below the
+        cut-off: the roll that took it below is answered like any other, so a run that ends
+        there is counted exactly. A procedure that rolls a bounded number of times is exact
+        whatever the chance of its rarest run (a pool of 30 dice all showing 1 is 1/6^30); only a
+        run that goes on rolling with less than the cut-off left is stopped, and its whole
+        probability (that of every way it could have gone on) is the remainder. The runs made
+        are those of cutting at the roll that went below: its siblings were enumerated then too.
+        """
+        if self.below:
+            raise Pruned()  # num/den is the chance of everything this run could still do
         weighted, den = weights
         if self.pos < len(self.path):
             value, w = weighted[self.path[self.pos]]
@@ -157,7 +174,7 @@ class EnumeratingRoller:
         self.num *= w
         self.den *= den
         if self.cut_num and self.num * self.cut_den < self.cut_num * self.den:
-            raise Pruned()
+            self.below = True
         return value
 
     def _choose_sub(self, weights: tuple[tuple[tuple[Any, int], ...], int]) -> Any:
@@ -446,10 +463,15 @@ def enumerate_weights(
 ) -> tuple[dict[T, list[int]], list[int]]:
     """:func:`enumerate_runs` with probabilities as ``[numerator, denominator]`` pairs."""
     sums: dict[Any, list[int]] = {}  # answer -> [numerator, denominator]
-    cut = [0, 1]
     stack: list[list[int]] = [[]]
     met: dict[Any, Any] = {}  # sub-enumerations by the choices that led to them (EnumeratingRoller._met)
     budget = _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)
+    if cutoff is None:
+        from fractions import Fraction
+
+        cutoff = Fraction(0)
+    cut = (cutoff.numerator, cutoff.denominator)
+    lost = [0, 1]  # what runs cut off (``cut`` above is the cut-off itself)
     while stack:
         path = stack.pop()
         budget -= 1
@@ -458,7 +480,7 @@ def enumerate_weights(
 
             raise TooMuchWork(f"exact odds would take more than {_limit('CRITCORE_MAX_ODDS_RUNS', MAX_RUNS):,} "
                               f"runs of the procedure (CRITCORE_MAX_ODDS_RUNS){_SIMULATE}")
-        roller = EnumeratingRoller(path, cutoff, met)
+        roller = EnumeratingRoller(path, cutoff, met, cut)
         try:
             answer = run(roller)
             acc = sums.get(answer)
@@ -467,13 +489,13 @@ def enumerate_weights(
             else:
                 add_to(acc, roller.num, roller.den)
         except Pruned:
-            add_to(cut, roller.num, roller.den)
+            add_to(lost, roller.num, roller.den)
         if roller.lost[0]:
-            add_to(cut, roller.lost[0], roller.lost[1])
+            add_to(lost, roller.lost[0], roller.lost[1])
         for j, width in enumerate(roller.widths):
             for alt in range(1, width):
                 stack.append(path + [0] * j + [alt])
-    return sums, cut
+    return sums, lost
 
 
 def add_to(acc: list[int], num: int, den: int) -> None:

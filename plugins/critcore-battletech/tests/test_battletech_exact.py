@@ -184,6 +184,27 @@ def test_the_odds_of_a_rolls_slots_are_those_of_rolling_them_one_by_one(mech):
         assert bins == _one_or_more_bins(k)
 
 
+def test_merged_odds_class_by_class_are_those_of_every_set_of_slots_merged(mech):
+    """merged_odds works class by class (how many of each class struck so far); it must give the
+    chances of every set of slots rolled one by one (picks_odds) with interchangeable slots
+    merged (merge_picks): 1 to 5 criticals in the left torso, whole and with the XL engine's
+    first slot and the LRM 10 already struck, alone and passing inward to a centre torso of
+    the same slots (more criticals than slots left: -1 picks)."""
+    w = Work(freeze(mech))
+    slots = w.loc("LT")["slots"]
+    half = _tables()["critical-slot-half"]
+    for ok in (tuple(range(9)), (1, 2, 5, 6, 7, 8), (7, 8)):
+        classes = C.slot_classes(w, slots, ok)
+        alone = (("LT", 2, len(slots), ok),)
+        inward = alone + (("CT", 3, len(slots), (0, 1, 2)),)
+        for reach, cls in ((alone, (("LT", 2, ok, classes),)),
+                           (inward, (("LT", 2, ok, classes), ("CT", 3, (0, 1, 2), (0, 0, 0))))):
+            for k in range(1, 6):
+                merged = C.merged_odds(reach, k, "slot", half, cls)
+                assert merged == C.merged_by_slots(reach, k, "slot", half, cls)
+                assert sum((p for _, p in merged), Fraction(0)) == 1
+
+
 def test_interchangeable_slots_merge_into_the_first_of_their_class(mech):
     """The XL engine's slots 1-3 are one class: two criticals on slots 2 and 3 read as slots 1
     and 2 (two engine hits), a critical that found nothing to hit stays where it is."""
