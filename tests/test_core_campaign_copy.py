@@ -10,7 +10,7 @@ import pytest
 
 from campaign_stores import drop, new_location, postgres_dsn, raw
 from critcore.campaign.campaign import Campaign
-from critcore.campaign.copy import COLUMNS
+from critcore.campaign.store import COLUMNS
 
 
 def _fill(camp):

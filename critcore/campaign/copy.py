@@ -13,17 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "meta": ("key", "value"),
-    "settings": ("key", "value"),
-    "targets": ("id", "name", "system", "head", "created", "entries", "updated"),
-    "states": ("id", "target", "system", "plugin_version", "state"),
-    "log": ("id", "at", "who", "kind", "target", "name", "system", "procedure", "summary", "outcome",
-            "before_state", "after_state", "ref", "undone"),
-}
-"""Every column of a campaign (format 2), in both stores."""
-
-ORDER = {"meta": "key", "settings": "key", "targets": "id", "states": "id", "log": "id"}
+from critcore.campaign.store import COLUMNS
 
 _NOT_COPIED = ("format", "gm_token_sha256", "players_key_sha256")
 """``meta`` rows that belong to the store a campaign is in, not to the campaign."""
@@ -53,17 +43,18 @@ def copy_campaign(source: str, dest: str) -> tuple[str, str, int, int]:
     try:
         if out.location == shown:
             raise CampaignError(f"{dest}: the same campaign as the source")
-        with out.transaction(write=True) as tx:
+        with out.transaction(write=True) as tx_:
+            dst: Any = tx_  # both stores' transactions have rows() and insert_rows() (not in the interface)
             # a target's head names a state, and a state its target: targets first without heads
-            tx.insert_rows("targets", [(*r[:3], None, *r[4:]) for r in rows["targets"]])
-            tx.insert_rows("states", rows["states"])
+            dst.insert_rows("targets", [(*r[:3], None, *r[4:]) for r in rows["targets"]])
+            dst.insert_rows("states", rows["states"])
             for r in rows["targets"]:
                 if r[3] is not None:
-                    tx.set_head(r[0], r[3])
-            tx.insert_rows("log", rows["log"])
-            tx.insert_rows("settings", rows["settings"])
+                    dst.set_head(r[0], r[3])
+            dst.insert_rows("log", rows["log"])
+            dst.insert_rows("settings", rows["settings"])
             now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            tx.insert_rows("meta", [r for r in rows["meta"] if r[0] not in _NOT_COPIED]
+            dst.insert_rows("meta", [r for r in rows["meta"] if r[0] not in _NOT_COPIED]
                            + [("copied_from", f"{shown} at {now}")])
         return shown, out.location, len(rows["targets"]), len(rows["log"])
     except BaseException:

@@ -42,7 +42,7 @@ except ImportError as _exc:  # pragma: no cover - said as one line by the caller
 
     raise _CampaignError('a PostgreSQL campaign needs psycopg: pip install "critcore[postgresql]"') from _exc
 
-from critcore.campaign.copy import COLUMNS, ORDER
+from critcore.campaign.store import COLUMNS, ORDER
 from critcore.campaign.store import SCHEMA_VERSION, LogEntry, StoredState, TargetRow
 from critcore.errors import BusyError, CampaignError, InputError
 from critcore.files.timeouts import busy_timeout

@@ -329,13 +329,13 @@ class _Tx:
     # --- whole tables, for crit campaign copy (critcore.campaign.copy) ------------------------
 
     def rows(self, table: str) -> list[tuple[Any, ...]]:
-        from critcore.campaign.copy import COLUMNS, ORDER
+        from critcore.campaign.store import COLUMNS, ORDER
 
         return [tuple(r) for r in self._db.execute(
             f"SELECT {', '.join(COLUMNS[table])} FROM {table} ORDER BY {ORDER[table]}").fetchall()]
 
     def insert_rows(self, table: str, rows: list[tuple[Any, ...]]) -> None:
-        from critcore.campaign.copy import COLUMNS
+        from critcore.campaign.store import COLUMNS
 
         columns = COLUMNS[table]
         self._db.executemany(f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "

@@ -147,8 +147,8 @@ class HostedApp:
             app = await run_in_threadpool(self.app, found.group(1))
         except CritcoreError as exc:
             status = 404 if "no campaign there" in str(exc) else 503
-            message = "no such campaign" if status == 404 else str(exc).splitlines()[0]
-            await _json(send, status, {"error": f"/c/{found.group(1)}: {message}", "status": status})
+            said = "no such campaign" if status == 404 else str(exc).splitlines()[0]
+            await _json(send, status, {"error": f"/c/{found.group(1)}: {said}", "status": status})
             return
         prefix = f"/c/{found.group(1)}"
         if found.group(2) is None:  # /c/NAME: its page is /c/NAME/
