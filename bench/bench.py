@@ -230,6 +230,10 @@ def main() -> None:
         shown = f"{plugin:10.2f} x" if plugin is not None else "not installed"
         print(f"  {name:<30} {us:7.2f} us   {toml:8.2f} x   {shown:>12}")
     campaign["report"](systems, quick=args.quick)
+    campaign["history"](systems, quick=args.quick)  # a campaign of 100,000 log entries; a knight after 2,000 hits
+    web = os.path.join(here, "bench_web.py")  # crit serve against a bare Starlette app
+    if os.path.exists(web):
+        runpy.run_path(web, run_name="bench_web")["report"](systems, quick=args.quick)
     targets = os.path.join(here, "bench_targets.py")  # what checking targets against their schemas costs
     if os.path.exists(targets):
         runpy.run_path(targets, run_name="bench_targets")["report"](systems, quick=args.quick)

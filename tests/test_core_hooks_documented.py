@@ -1,7 +1,10 @@
-"""Every hook is documented in docs/hooks.md with its exact signature, and is firstresult or
-says otherwise; every hook is exercised by the fake system's tests."""
+"""Every hook is documented in docs/hooks.md with its exact signature, since when it exists and who
+implements it, and is firstresult or says otherwise; every hook is exercised by the fake system's
+tests. Every name of the plugin face (critcore.plugin) and of critcore.testing is documented in
+docs/plugin-face.md with the version it arrived in."""
 
 import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -9,6 +12,8 @@ import pytest
 from critcore.stages import hookspecs
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "hooks.md"
+FACE_DOC = DOC.with_name("plugin-face.md")
+ADVANCED = DOC.with_name("hooks-advanced.md")
 HOOKS = [name for name in dir(hookspecs) if name.startswith("critcore_")]
 
 
@@ -21,6 +26,99 @@ def test_hook_documented_with_exact_signature(name):
     if not DOC.exists():
         pytest.skip("docs/ not present (installed-package run)")
     assert f"### `{signature(name)}`" in DOC.read_text(encoding="utf-8")
+
+
+def _section(text: str, name: str) -> str:
+    """The part of hooks.md from the hook's heading to the next heading."""
+    start = text.index(f"### `{signature(name)}`")
+    end = re.compile(r"^##", re.M).search(text, start + 4)
+    return text[start:end.start() if end else len(text)]
+
+
+def _version(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")
+    return int(major), int(minor)
+
+
+@pytest.mark.parametrize("name", HOOKS)
+def test_hook_says_since_when_and_who_implements_it(name):
+    """Each hook's section has a "Since" line naming a version of the plugin contract (no later
+    than the face's own), and an "Implemented by" line naming the system or house rules."""
+    from critcore.plugin import FACE_VERSION
+
+    if not DOC.exists():
+        pytest.skip("docs/ not present (installed-package run)")
+    section = _section(DOC.read_text(encoding="utf-8"), name)
+    since = re.findall(r"^- \*\*Since:\*\* (\d+\.\d+)$", section, re.M)
+    assert len(since) == 1, f"{name}: no single '- **Since:** X.Y' line in its section of hooks.md"
+    assert (1, 0) <= _version(since[0]) <= FACE_VERSION, f"{name}: since {since[0]}, but the face is {FACE_VERSION}"
+    who = re.findall(r"^- \*\*Implemented by:\*\* (.+)$", section, re.M)
+    assert len(who) == 1 and re.search(r"system|house rule", who[0]), f"{name}: no 'Implemented by' line"
+    for part in ("**When:**", "**Arguments:**", "**Return:**", "```python"):
+        assert part in section, f"{name}: its section of hooks.md has no {part}"
+
+
+def test_the_stages_come_first():
+    """The reference starts with the stages, in the order the engine calls them."""
+    if not DOC.exists():
+        pytest.skip("docs/ not present (installed-package run)")
+    text = DOC.read_text(encoding="utf-8")
+    headings = re.findall(r"^### `(critcore_\w+)\(", text, re.M)
+    assert headings[:5] == ["critcore_determine", "critcore_locate", "critcore_effect", "critcore_apply",
+                            "critcore_treat"]
+
+
+def test_speed_machinery_is_not_in_the_hook_reference():
+    """What the core no longer has is not documented, and the rule for exact odds is stated once,
+    on the advanced page."""
+    if not DOC.exists():
+        pytest.skip("docs/ not present (installed-package run)")
+    both = DOC.read_text(encoding="utf-8") + ADVANCED.read_text(encoding="utf-8")
+    for gone in ("kept outcome", "keep_outcomes", "stagecall", "trusted", "replay.py", "may not call a stage"):
+        assert gone not in both.lower(), gone
+    assert both.count("## The rule for exact odds") == 1
+    assert "## The rule for exact odds" in ADVANCED.read_text(encoding="utf-8")
+
+
+def _face_rows() -> dict[str, str]:
+    """name -> its 'since' column, for every table row of plugin-face.md."""
+    rows = {}
+    for line in FACE_DOC.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^\| `(\w+)` \| .+ \| (\d+\.\d+) \|$", line)
+        if m:
+            assert m.group(1) not in rows, f"{m.group(1)} documented twice in plugin-face.md"
+            rows[m.group(1)] = m.group(2)
+    return rows
+
+
+def test_every_face_name_is_documented_with_its_version():
+    """docs/plugin-face.md has one row for every name of critcore.plugin, saying the version it
+    arrived in (critcore.plugin.SINCE), and no row for a name the face does not have."""
+    from critcore import plugin
+
+    if not FACE_DOC.exists():
+        pytest.skip("docs/ not present (installed-package run)")
+    rows = _face_rows()
+    names = set(plugin.SINCE) | {"FACE_VERSION", "SINCE"}
+    missing = sorted(names - set(rows))
+    assert not missing, f"names of critcore.plugin not in docs/plugin-face.md: {missing}"
+    for name, since in plugin.SINCE.items():
+        assert _version(rows[name]) == since, f"{name}: plugin-face.md says {rows[name]}, SINCE says {since}"
+
+
+def test_every_testing_name_is_documented():
+    """docs/plugin-face.md has one row for every helper and driver of critcore.testing."""
+    from critcore import plugin, testing
+
+    if not FACE_DOC.exists():
+        pytest.skip("docs/ not present (installed-package run)")
+    rows = _face_rows()
+    missing = sorted(set(testing.__all__) - set(rows))
+    assert not missing, f"names of critcore.testing not in docs/plugin-face.md: {missing}"
+    unknown = sorted(set(rows) - set(testing.__all__) - set(plugin.__all__))
+    assert not unknown, f"plugin-face.md documents names neither module has: {unknown}"
+    for name in testing.__all__:
+        assert (1, 0) <= _version(rows[name]) <= plugin.FACE_VERSION
 
 
 def test_every_hook_has_its_heading_by_critcore_testing():

@@ -41,7 +41,8 @@ def _dist_name_version(dirname: str) -> tuple[str, str]:
 
 
 def installed_entry_points(groups: Iterable[str], paths: Iterable[str] | None = None) -> Iterator[Found]:
-    """Every entry point of ``groups`` on ``paths`` (``sys.path``), in path order."""
+    """Every entry point of ``groups`` on ``paths`` (``sys.path``), in path order. A file that
+    names none of the groups is not parsed (most installed distributions have nothing for us)."""
     wanted = set(groups)
     seen: set[str] = set()
     for path in paths if paths is not None else sys.path:
@@ -50,7 +51,7 @@ def installed_entry_points(groups: Iterable[str], paths: Iterable[str] | None = 
         except OSError:
             continue
         with entries:
-            for entry in sorted(entries, key=lambda e: e.name):
+            for entry in entries:
                 name = entry.name
                 if not (name.endswith(".dist-info") or name.endswith(".egg-info")):
                     continue
@@ -63,6 +64,8 @@ def installed_entry_points(groups: Iterable[str], paths: Iterable[str] | None = 
                     with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as fh:
                         text = fh.read()
                 except (OSError, UnicodeDecodeError):
+                    continue
+                if not any(group in text for group in wanted):
                     continue
                 for group, items in _parse_entry_points(text).items():
                     if group in wanted:

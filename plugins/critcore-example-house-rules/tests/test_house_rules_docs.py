@@ -29,9 +29,10 @@ def files(tmp_path, monkeypatch) -> dict[str, Path]:
     monkeypatch.chdir(tmp_path)
     out = {}
     for name, body in re.findall(r"```(?:python|toml)\n# file: (\S+)\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S):
-        path = tmp_path / name
+        path = tmp_path / name  # the rule package's files are in hard-to-kill/
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body)
-        out[name] = path
+        out[Path(name).name] = path
     assert {"our-gurps.toml", "gritty.toml", "critcore.toml", "critcore_hard_to_kill.py", "pyproject.toml",
             "test_hard_to_kill.py"} <= set(out)
     return out

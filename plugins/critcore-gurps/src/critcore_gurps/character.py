@@ -106,7 +106,10 @@ def add_status(state: dict[str, Any] | None, changes: list[str], status: dict[st
     changes.append(line)
     if state is not None:
         status.setdefault("since", clock(state))
-        state["statuses"].append(status)
+        same = {k: v for k, v in status.items() if k != "since"}
+        # the same status again says nothing more: the one in force since earlier stays (issue 25)
+        if not any({k: v for k, v in s.items() if k != "since"} == same for s in state["statuses"]):
+            state["statuses"].append(status)
 
 
 def find_status(state: dict[str, Any], status_id: str) -> dict[str, Any] | None:

@@ -46,7 +46,8 @@ def describe(item: dict[str, Any]) -> str:
         return f"owes an {ht} roll to avoid death ({why})"
     if kind == "consciousness":
         return f"owes an {ht} roll now and each turn to stay conscious ({why})"
-    return f"owes an {ht} roll against knockdown and stunning ({why})"
+    times = int(item.get("times", 1))
+    return f"owes an {ht} roll against knockdown and stunning ({why})" + (f", {times} times" if times > 1 else "")
 
 
 def note(state: dict[str, Any] | None, changes: list[str], before: int, after: int, hp: int) -> None:
@@ -69,4 +70,6 @@ def note(state: dict[str, Any] | None, changes: list[str], before: int, after: i
             state["owed_rolls"] = []  # the dead roll for nothing
             state["statuses"].append({"id": "dead", "duration": "permanent", "text": "dead", "since": state.get("clock", 0)})
             return
+        if item["kind"] == "consciousness" and item in state["owed_rolls"]:
+            continue  # one roll a turn to stay conscious, however many blows brought him there
         state["owed_rolls"].append(item)

@@ -11,6 +11,12 @@ from . import collapse
 from .damage import DamageSpec, Injury, compute_injury, least_basic, shock_penalty
 from .reference import LOCATIONS, RULES, TURN_SECONDS, LocationRule
 
+INJURIES_KEPT = 20
+"""The latest injuries a character's state lists (what ``crit show`` and the web page show). No
+rule reads them, HP and statuses carry what the rules need, and a campaign's log keeps every one,
+so a character's state stays the same size however many hits he takes (issue 25; see "Where the
+rules are silent" in docs/systems/gurps.md)."""
+
 
 def roll_basic(ctx: Any, spec: DamageSpec, row: Mapping[str, Any], fraction: float = 1.0,
                rounding: str = "down") -> int:
@@ -100,6 +106,7 @@ def lose_hp(state: dict[str, Any] | None, changes: list[str], amount: int, locat
     before = ch.current_hp(state, hp)
     state["current_hp"] = before - amount
     state["injuries"].append({"location": location, "injury": amount, "type": dtype, "why": why, "at": ch.clock(state)})
+    del state["injuries"][:-INJURIES_KEPT]  # the latest only: the campaign's log keeps them all
     changes.append(f"HP {before} -> {before - amount}")
     collapse.note(state, changes, before, before - amount, hp)
 
@@ -127,6 +134,10 @@ def owe(state: dict[str, Any] | None, changes: list[str], modifier: int, why: st
     item = {"roll": "ht", "kind": "knockdown", "modifier": modifier, "why": why}
     changes.append(collapse.describe(item))
     if state is not None and not any(s.get("id") == "dead" for s in state["statuses"]):
+        for owed in state["owed_rolls"]:  # the same roll owed already: owed once more (``times``)
+            if {k: v for k, v in owed.items() if k != "times"} == item:
+                owed["times"] = int(owed.get("times", 1)) + 1
+                return
         state["owed_rolls"].append(item)
 
 

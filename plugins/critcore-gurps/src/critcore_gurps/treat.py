@@ -111,7 +111,7 @@ def knockdown(ctx: Any, state: dict[str, Any]) -> tuple[str, list[str]]:
     hp = ch.hp_of(ctx, state)
     now = ch.clock(state)
     worst = "none"
-    for item in owed:
+    for item in [o for o in owed for _ in range(int(o.get("times", 1)))]:  # a roll owed N times: N rolls
         mod = int(item.get("modifier", 0))
         result, margin = success_roll(ctx.dice, ht + mod, f"HT{mod:+d} roll against knockdown and stunning ({item.get('why', '')})"
                                       if mod else f"HT roll against knockdown and stunning ({item.get('why', '')})")
