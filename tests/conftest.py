@@ -55,3 +55,39 @@ def invoke(registry):
         return CliRunner().invoke(cli, list(args), obj=obj if obj is not None else registry, input=input)
 
     return run
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_kind(request):
+    """Each campaign test runs on both stores (tests/campaign_stores.py)."""
+    if request.param == "postgresql":
+        from campaign_stores import postgres_dsn
+
+        postgres_dsn()
+    return request.param
+
+
+@pytest.fixture
+def campaign_at(store_kind, isolated_config):
+    """A function giving the location of a new campaign of the store under test; the PostgreSQL
+    ones are dropped when the test ends."""
+    from campaign_stores import drop, new_location
+
+    made = []
+
+    def where(stem="c"):
+        made.append(new_location(store_kind, isolated_config, stem))
+        return made[-1]
+
+    yield where
+    for location in made:
+        drop(location)
+
+
+def pytest_terminal_summary(terminalreporter):
+    from campaign_stores import SKIPPED
+
+    if SKIPPED:
+        line = "!" * 10
+        terminalreporter.write_line(f"{line} POSTGRESQL CAMPAIGN TESTS SKIPPED ({len(SKIPPED)}): {SKIPPED[0]} {line}",
+                                    red=True, bold=True)

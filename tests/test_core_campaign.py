@@ -1,4 +1,6 @@
 """Campaigns: named targets in one SQLite file, the log, undo and redo, settings, versions.
+Every test with ``camp`` or ``campaign_at`` runs on both stores: an SQLite file and a campaign of
+a PostgreSQL database (tests/campaign_stores.py).
 
 The fake system (tests/fakesystem.py): ``rest`` heals 1d4 hp, so ``--dice 1`` heals exactly one
 and a target's hp count the changes that reached it.
@@ -9,13 +11,23 @@ import sqlite3
 
 import pytest
 
+from campaign_stores import raw, set_format
 from critcore.campaign.campaign import Campaign, find_campaign
 from critcore.errors import CampaignError, StateError, UnknownNameError
 from critcore.stages.loader import Registry
 
 
 @pytest.fixture
-def camp(registry, isolated_config):
+def camp(registry, campaign_at):
+    c = Campaign.new(campaign_at(), registry=registry, who="gm")
+    c.add("fake", "ogre", {"hp": 10})
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def sqlite_camp(registry, isolated_config):
+    """A campaign file, for what only SQLite has (its journal)."""
     c = Campaign.new(str(isolated_config / "critcore.db"), registry=registry, who="gm")
     c.add("fake", "ogre", {"hp": 10})
     yield c
@@ -111,13 +123,10 @@ def test_settings_enable_options_for_the_whole_campaign(camp):
     assert [e.kind for e in camp.log()][-2:] == ["settings", "resolve"]
 
 
-def test_a_newer_campaign_format_is_a_clear_error(isolated_config, registry):
-    path = isolated_config / "new.db"
+def test_a_newer_campaign_format_is_a_clear_error(campaign_at, registry):
+    path = campaign_at()
     Campaign.new(str(path), registry=registry).close()
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA user_version = 99")
-    db.commit()
-    db.close()
+    set_format(path, 99)
     with pytest.raises(CampaignError, match="newer critcore.*format 99.*upgrade critcore"):
         Campaign(str(path), registry=registry)
 
@@ -154,22 +163,16 @@ def test_a_state_of_an_uninstalled_system_is_listed_and_kept(camp, isolated_conf
     with pytest.raises(UnknownNameError):
         c.resolve("ogre", "attack", dice="20,1,1")
     c.close()
-    db = sqlite3.connect(path)
-    assert json.loads(db.execute("SELECT state FROM states").fetchone()[0]) == {"hp": 10}
+    assert json.loads(raw(path, "SELECT state FROM states")[0][0]) == {"hp": 10}
 
 
 def test_a_plugin_upgrades_states_its_older_versions_wrote(camp):
     """The fake game's 0.x versions called hp 'hit_points' (see fakesystem.critcore_upgrade_state)."""
-    db = sqlite3.connect(camp.path)
-    db.execute("UPDATE states SET plugin_version = '0.9', state = '{\"hit_points\": 7}'")
-    db.commit()
-    db.close()
+    raw(camp.path, "UPDATE states SET plugin_version = '0.9', state = '{\"hit_points\": 7}'")
     assert camp.state("ogre") == {"hp": 7}
     camp.treat("ogre", "rest", dice="1")
-    db = sqlite3.connect(camp.path)
-    assert db.execute("SELECT plugin_version, state FROM states ORDER BY id DESC").fetchone() == ("1.0", '{"hp":8}')
-    assert db.execute("SELECT state FROM states ORDER BY id").fetchone() == ('{"hit_points": 7}',)  # kept as written
-    db.close()
+    assert raw(camp.path, "SELECT plugin_version, state FROM states ORDER BY id DESC")[0] == ("1.0", '{"hp":8}')
+    assert raw(camp.path, "SELECT state FROM states ORDER BY id")[0] == ('{"hit_points": 7}',)  # kept as written
 
 
 def test_the_campaign_is_found_in_the_working_folder_or_a_parent(isolated_config, monkeypatch, registry):
@@ -209,10 +212,8 @@ _json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow
 @given(stored=st.one_of(_json.map(json.dumps), st.text(max_size=30), st.binary(max_size=30)))
 def test_a_hand_edited_state_is_a_clean_error_or_read_as_it_is(camp, stored):
     """Whatever the state column holds, reading the target gives the state or one clean error."""
-    db = sqlite3.connect(camp.path)
-    db.execute("UPDATE states SET state = ?", (stored,))
-    db.commit()
-    db.close()
+    raw(camp.path, "UPDATE states SET state = ?", stored)
+    stored = raw(camp.path, "SELECT state FROM states")[0][0]  # as the store keeps it
     try:
         state = camp.state("ogre")
     except CritcoreError as exc:
@@ -225,14 +226,11 @@ def test_a_hand_edited_state_is_a_clean_error_or_read_as_it_is(camp, stored):
     "DROP TABLE log",
     "DROP TABLE states",
     "UPDATE targets SET head = 999",
-    "UPDATE settings SET value = '{x' WHERE 1",
+    "UPDATE settings SET value = '{x' WHERE true",
     "INSERT INTO settings VALUES ('rules', 'not json')",
 ])
 def test_a_damaged_campaign_is_one_clean_line(camp, damage, invoke):
-    db = sqlite3.connect(camp.path)
-    db.execute(damage)
-    db.commit()
-    db.close()
+    raw(camp.path, damage)
     for args in (["campaign", "--campaign", camp.path, "list"], ["campaign", "--campaign", camp.path, "log"],
                  ["treat", "fake", "rest", "--dice", "1", "--target", "@ogre", "--campaign", camp.path]):
         result = invoke(*args)
@@ -278,23 +276,23 @@ def test_the_log_names_who_made_a_change_as_getpass_would(monkeypatch):
     assert _who() == "the gm"
 
 
-def test_a_campaign_is_a_write_ahead_log_synced_at_every_commit(camp):
+def test_a_campaign_is_a_write_ahead_log_synced_at_every_commit(sqlite_camp):
     """Durability as the issue asks: WAL, set once when the campaign is made (it stays in the
     file), with synchronous=FULL and foreign keys set on every connection."""
-    db = camp.store._db
+    db = sqlite_camp.store._db
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    with sqlite3.connect(camp.path) as other:  # a fresh connection sees WAL from the file itself
+    with sqlite3.connect(sqlite_camp.path) as other:  # a fresh connection sees WAL from the file itself
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-def test_a_campaign_switched_to_another_journal_is_a_write_ahead_log_again_when_opened(camp):
+def test_a_campaign_switched_to_another_journal_is_a_write_ahead_log_again_when_opened(sqlite_camp):
     """A tool (or a copy) may turn the file's journal to another mode; the next open sets WAL back."""
     from critcore.campaign.campaign import Campaign
 
-    path = camp.path
-    camp.close()
+    path = sqlite_camp.path
+    sqlite_camp.close()
     other = sqlite3.connect(path)
     other.execute("PRAGMA journal_mode=delete")
     other.close()

@@ -56,6 +56,25 @@ def find_campaign(cwd: str | None = None) -> str | None:
         folder = parent
 
 
+def is_database(location: str) -> bool:
+    """Is this a campaign in a PostgreSQL database (``postgresql://.../DB#NAME``), not a file?"""
+    return location.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(location: str, *, create: bool = False, pooled: bool = False) -> Store:
+    """The store of a campaign: an SQLite file, or a campaign of a PostgreSQL database (psycopg is
+    imported only then). ``pooled``: connections from the process's pool (a server's threads)."""
+    from critcore import __version__
+
+    if is_database(location):
+        from critcore.campaign.postgres import PostgresStore
+
+        return PostgresStore(location, create=create, critcore_version=__version__, pooled=pooled)
+    from critcore.campaign.sqlite import SQLiteStore
+
+    return SQLiteStore(location, create=create, critcore_version=__version__)
+
+
 def check_name(name: str) -> str:
     if not re.fullmatch(NAME, name):  # fullmatch: ``$`` alone lets a final newline through
         shown = name if len(name) <= 40 else name[:40] + "..."
@@ -141,12 +160,9 @@ class Campaign:
     def __init__(self, path: str, *, create: bool = False, registry: Registry | None = None, who: str | None = None,
                  store: Store | None = None) -> None:
         if store is None:
-            from critcore import __version__
-            from critcore.campaign.sqlite import SQLiteStore
-
-            store = SQLiteStore(path, create=create, critcore_version=__version__)
+            store = open_store(path, create=create)
         self.store = store
-        self.path = path
+        self.path = store.location  # a database's address without its password
         self.who = who or _who()
         self._registry = registry
         self._engines: dict[tuple[str, tuple[str, ...], str], Engine] = {}

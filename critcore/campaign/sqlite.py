@@ -487,3 +487,18 @@ class _Tx:
     def set_setting(self, key: str, value: Any) -> None:
         self._db.execute("INSERT INTO settings VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                          (key, _dumps(value)))
+
+    # --- whole tables, for crit campaign copy (critcore.campaign.copy) ------------------------
+
+    def rows(self, table: str) -> list[tuple[Any, ...]]:
+        from critcore.campaign.store import COLUMNS, ORDER
+
+        return [tuple(r) for r in self._db.execute(
+            f"SELECT {', '.join(COLUMNS[table])} FROM {table} ORDER BY {ORDER[table]}").fetchall()]
+
+    def insert_rows(self, table: str, rows: list[tuple[Any, ...]]) -> None:
+        from critcore.campaign.store import COLUMNS
+
+        columns = COLUMNS[table]
+        self._db.executemany(f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "
+                             f"VALUES ({', '.join('?' * len(columns))})", rows)

@@ -24,6 +24,19 @@ SCHEMA_VERSION = 2  # what this critcore writes; a newer campaign is refused, an
 # latest was written, and the log has indexes for undo, redo and removed targets, so that no
 # command reads the whole log (a campaign as fast at its 100,000th entry as at its first).
 
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "meta": ("key", "value"),
+    "settings": ("key", "value"),
+    "targets": ("id", "name", "system", "head", "created", "entries", "updated"),
+    "states": ("id", "target", "system", "plugin_version", "state"),
+    "log": ("id", "at", "who", "kind", "target", "name", "system", "procedure", "summary", "outcome",
+            "before_state", "after_state", "ref", "undone"),
+}
+"""Every column of a campaign (format 2), in both stores."""
+
+ORDER = {"meta": "key", "settings": "key", "targets": "id", "states": "id", "log": "id"}
+
+
 # the kinds of log entry
 CHANGES = ("add", "resolve", "treat", "remove")  # what undo takes back, newest first
 KINDS = (*CHANGES, "undo", "redo", "settings")

@@ -59,8 +59,27 @@ def new(ctx: click.Context, file: str | None) -> None:
     from critcore.campaign.campaign import CAMPAIGN_FILE, Campaign
 
     path = file or ctx.meta[_WHERE].path or CAMPAIGN_FILE
-    Campaign.new(path).close()
-    out(f"made {path}: add targets with crit campaign add SYSTEM NAME FILE")
+    with Campaign.new(path) as camp:
+        out(f"made {camp.path}: add targets with crit campaign add SYSTEM NAME FILE")
+        made = getattr(camp.store, "secrets", None)
+        if made:  # a campaign of a database: its own keys for crit serve (shown once, kept as digests)
+            out(f"game master's token: {made[0]}")
+            out(f"players' key: {made[1]}")
+
+
+@campaign.command(cls=Command)
+@click.argument("source", type=FILE)
+@click.argument("dest")
+@guarded
+def copy(source: str, dest: str) -> None:
+    """Copy a campaign to a new one, exactly: states, log and undo history (SQLite <-> PostgreSQL).
+
+    SOURCE and DEST are campaign files or postgresql://USER@HOST/DB#NAME; DEST must not exist.
+    """
+    from critcore.campaign.copy import copy_campaign
+
+    shown, made, targets, entries = copy_campaign(source, dest)
+    out(f"copied {shown} to {made}: {targets} target(s), {entries} log entries")
 
 
 @campaign.command(cls=Command)
@@ -81,7 +100,13 @@ def add(ctx: click.Context, system: str, name: str, file: str) -> None:
 @click.pass_context
 @guarded
 def list_(ctx: click.Context, json_out: bool) -> None:
-    """List the campaign's targets."""
+    """List the campaign's targets (or, given a database, its campaigns)."""
+    from critcore.campaign.campaign import is_database
+
+    where = ctx.meta[_WHERE].path or ""
+    if is_database(where) and "#" not in where:
+        _list_campaigns(where, json_out)
+        return
     with _where(ctx) as camp:
         targets = camp.targets()
         if json_out:
@@ -94,6 +119,20 @@ def list_(ctx: click.Context, json_out: bool) -> None:
         for t in targets:
             missing = "" if t.installed else "  (system not installed: kept as it is)"
             out(f"{t.name:<{width}}  {t.system:<11} {t.changes:>3} log entries, last {t.updated}{missing}")
+
+
+def _list_campaigns(where: str, json_out: bool) -> None:
+    from critcore.campaign.postgres import campaigns, parse
+
+    found = campaigns(where)
+    if json_out:
+        click.echo(json.dumps([{"name": n, "format": f, "created": c} for n, f, c in found]))
+        return
+    shown = parse(where)[2]
+    if not found:
+        out(f"{shown} holds no campaigns yet: crit campaign new {shown}#NAME")
+    for name, _, created in found:
+        out(f"{shown}#{name}  made {created}")
 
 
 @campaign.command(cls=Command)

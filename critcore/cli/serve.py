@@ -23,11 +23,16 @@ from critcore.cli.errors import FILE, Command, guarded, out, registry
               help="The game master's token (default: made at start when --host is not loopback; $CRITCORE_TOKEN).")
 @click.option("--players-key", envvar="CRITCORE_PLAYERS_KEY",
               help="The secret part of the players' link (default: made at start).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes (no state in them: any request may go to any; see docs/hosting.md).")
 @click.pass_context
 @guarded
 def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token: str | None,
-          players_key: str | None) -> None:
+          players_key: str | None, workers: int) -> None:
     """Serve a campaign in a browser (the GM's page, a read-only players' link) and as a JSON API.
+
+    --campaign postgresql://USER@HOST/DB serves every campaign of that database, each at
+    /c/NAME/ with its own token and players' key (docs/hosting.md).
 
     Needs the web extra: pip install ".[web]" from a checkout of critcore. See docs/web.md.
     """
@@ -60,6 +65,11 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
     if path is None:
         raise CampaignError("no campaign here or in a parent folder: make one with `crit campaign new`, "
                             "or name it with --campaign FILE")
+    from critcore.campaign.campaign import is_database
+
+    if (is_database(path) and "#" not in path) or workers > 1:
+        _serve_hosted(path, host, port, token, players_key, workers)
+        return
     app = create_app(path, host=host, token=token, players_key=players_key, registry=registry(ctx))
     policy = app.state.policy
     sock = _listen(host, port)
@@ -80,6 +90,60 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
     finally:
         sock.close()
         app.state.service.close()
+
+
+def _serve_hosted(path: str, host: str, port: int, token: str | None, players_key: str | None,
+                  workers: int) -> None:
+    """Every campaign of a database (or one campaign in several worker processes): each worker
+    makes the app from the environment (``critcore.web.hosted.from_environment``), holding no
+    state of its own; the socket is bound here, so a port in use is one line."""
+    import os
+
+    import uvicorn
+
+    from critcore.campaign.campaign import is_database
+    from critcore.web.security import is_loopback, new_secret
+
+    hosted = is_database(path) and "#" not in path
+    if hosted:
+        from critcore.campaign.postgres import campaigns, parse
+
+        shown = parse(path)[2]
+        found = campaigns(path)  # the database answers, or one line now
+    else:  # one campaign in several processes: its keys made once, here, for all of them
+        if token is None and not is_loopback(host):
+            token = new_secret()
+        players_key = players_key or new_secret()
+        os.environ.update({"CRITCORE_HOST": host, "CRITCORE_TOKEN": token or "", "CRITCORE_PLAYERS_KEY": players_key})
+    os.environ["CRITCORE_CAMPAIGN"] = path
+    sock = _listen(host, port)
+    where = f"http://{f'[{host}]' if ':' in host else host}:{sock.getsockname()[1]}"
+    if hosted:
+        out(f"serving {len(found)} campaign(s) of {shown} at {where}/c/NAME/ with {workers} worker(s)")
+        out(f"health: {where}/healthz  readiness: {where}/readyz")
+    else:
+        out(f"serving {path} at {where}/" + (f"login?token={token}" if token else "") + f" with {workers} worker(s)")
+        out(f"players' link (read only): {where}/p/{players_key}")
+    out("Ctrl-C stops the server.")
+    config = uvicorn.Config("critcore.web.hosted:from_environment", factory=True, workers=workers,
+                            fd=sock.fileno(), log_level="warning", lifespan="auto", server_header=False,
+                            limit_concurrency=200 * workers)
+    try:
+        if workers > 1:
+            from uvicorn.supervisors import Multiprocess
+
+            import inspect
+
+            if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.50
+                Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()  # type: ignore[call-arg]  # older signature
+            else:
+                Multiprocess(config, sockets=[sock]).run()
+        else:
+            uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        out("stopped")
+    finally:
+        sock.close()
 
 
 def _settle(service: Any) -> None:

@@ -123,10 +123,11 @@ def _int_query(request: Request, key: str, low: int, high: int) -> int | None:
 
 
 def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = None,
-               players_key: str | None = None, registry: Any = None, who: str | None = None) -> Starlette:
+               players_key: str | None = None, registry: Any = None, who: str | None = None,
+               policy: Policy | None = None) -> Starlette:
     """The ASGI app serving ``campaign`` (a campaign file); ``app.state.policy`` holds its token
-    and the players' key."""
-    policy = Policy(host, token, players_key)
+    and the players' key (``policy``: a hosted campaign's, checked against its stored keys)."""
+    policy = policy or Policy(host, token, players_key)
     policy.keep_private(campaign)
     service = Service(campaign, registry=registry, who=who)
     long_work = LongWork()  # odds and simulate: bounded, timed, refused when full
@@ -398,7 +399,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     def _players_check(request: Request) -> None:
         _check_host(request, policy)
-        if not same(request.path_params.get("key"), policy.players_key):
+        if not policy.players_ok(request.path_params.get("key")):
             raise WebError(404, "no such page (ask the game master for the players' link)")
 
     async def players(request: Request) -> Response:
@@ -508,7 +509,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     async def login(request: Request) -> Response:
         given = request.query_params.get("token", "")
-        if policy.token is not None and not same(given, policy.token):
+        if policy.token is not None and not policy.token_ok(given):
             return page(request, "error.html", {"status": 401, "message": "wrong token", "back": ""}, 401)
         response = RedirectResponse("/", status_code=303)
         if policy.token is not None:

@@ -98,13 +98,21 @@ class Policy:
             name = host_header.split("]")[0] + "]"
         return name in LOOPBACK_NAMES or is_loopback(name)
 
+    def token_ok(self, given: str | None) -> bool:
+        """Is this the game master's token? (A hosted campaign checks its stored digest.)"""
+        return same(given, self.token)
+
+    def players_ok(self, given: str | None) -> bool:
+        """Is this the players' key?"""
+        return same(given, self.players_key)
+
     def gm_allowed(self, headers: Mapping[str, str], cookies: Mapping[str, str]) -> bool:
         if self.token is None:
             return True
         auth = headers.get("authorization", "")
-        if auth.lower().startswith("bearer ") and same(auth[7:].strip(), self.token):
+        if auth.lower().startswith("bearer ") and self.token_ok(auth[7:].strip()):
             return True
-        return same(cookies.get(TOKEN_COOKIE), self.token)
+        return self.token_ok(cookies.get(TOKEN_COOKIE))
 
     @staticmethod
     def cross_site(headers: Mapping[str, str]) -> bool:

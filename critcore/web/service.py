@@ -132,7 +132,7 @@ class Service:
         # Changes from this process's threads queue here rather than on SQLite's busy handler
         # (which sleeps and retries): the campaign transaction still guards against other processes.
         self._writing = threading.Lock()
-        Campaign(path, registry=registry, who=self.who).close()  # a missing or broken campaign: one line, now
+        self._open(path).close()  # a missing or broken campaign: one line, now
 
     # --- the campaign, once per thread ------------------------------------------------------
 
@@ -141,10 +141,17 @@ class Service:
         if found is None:
             from critcore.campaign.campaign import Campaign
 
-            found = self._local.campaign = Campaign(self.path, registry=self.registry, who=self.who)
+            found = self._local.campaign = self._open(self.path)
             with self._lock:
                 self._opened.append(found)
         return found
+
+    def _open(self, path: str) -> Campaign:
+        """The campaign for one thread; a database's connections come from the process's pool."""
+        from critcore.campaign.campaign import Campaign, is_database, open_store
+
+        store = open_store(path, pooled=True) if is_database(path) else None
+        return Campaign(path, registry=self.registry, who=self.who, store=store)
 
     def close(self) -> None:
         with self._lock:
