@@ -30,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
             "targets"},
     "cli": {"errors", "_speed", "model", "files", "dice", "tables", "targets", "report", "stages", "config",
             "engine", "chance", "campaign", "api", "web"},
-    "plugin": {"errors", "model", "files", "dice", "tables", "stages", "report"},
+    "plugin": {"errors", "_speed", "model", "files", "dice", "tables", "stages", "report"},
     "testing": {"errors", "_speed", "model", "files", "dice", "tables", "targets", "report", "stages", "config",
                 "engine", "chance", "campaign", "api", "cli"},
     "__main__": {"cli"},

@@ -9,7 +9,6 @@ into :class:`Body`, kept in the engine's per-target memo, so a run only looks th
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any, Mapping
 
 from critcore.plugin import parse
@@ -105,6 +104,8 @@ def _part(raw: Mapping[str, Any], body_name: str) -> Part:
     base = LOCATIONS[str(raw.get("rule", FALLBACK))]
     name = str(raw.get("name", key))
     rolls = tuple(_ranges(raw.get("rolls", ())))
+    from dataclasses import replace
+
     rule = replace(base, id=key, name=name.lower(), penalty=int(raw.get("penalty", 0)), extra_dr=0,
                    aimed_only=not rolls)
     summary = f"{rule.name} ({rule.penalty:+d} to hit, {body_name} body)"
@@ -147,7 +148,7 @@ def rule_at(ctx: Any, key: str) -> LocationRule:
     else:
         found_rule = LOCATIONS.get(key)
         if found_rule is None:
-            from .determine import check_location
+            from .aims import check_location
 
             check_location("attack", Data(location=key), None)  # raises the usual line
             raise ParamError(f"--location: unknown location {key!r}")
@@ -157,6 +158,8 @@ def rule_at(ctx: Any, key: str) -> LocationRule:
     if not found:
         return rule
     from . import traits
+
+    from dataclasses import replace
 
     swap = traits.location_as(found, rule, base)
     if swap == "":

@@ -6,7 +6,6 @@ merge under exact odds and the hot path allocates almost nothing.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from critcore.plugin import parse
@@ -14,6 +13,7 @@ from critcore.plugin import ParamError
 from critcore.plugin import RollLookup
 from critcore.plugin import Data, Determination, Location, Procedure, record
 
+from .aims import DEFERRED, check_location
 from .collapse import dead, refuse_dead
 from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
@@ -21,8 +21,6 @@ from .reference import (HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DE
                         met_by)
 
 D3 = parse("3d6")
-DEFERRED = ("attack", "critical-hit", "head-blow")  # procedures whose --location may name a body's own part
-_BODY_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 BODY_PARTS = tuple(LOCATIONS)
 
 ATTACK_RESULTS = {
@@ -59,27 +57,6 @@ def _bounds(options: Data, skill: int, margin: bool, lowest: int) -> Any:
     if not (isinstance(skill, int) and lowest <= skill <= HIGHEST_SKILL):
         raise ParamError(f"--skill: {skill} is out of range: effective skill must be {lowest} to {HIGHEST_SKILL}")
     return bounds(skill, extended=bool(options["extended_critical_range"]), margin=margin)
-
-
-def check_location(procedure: str, params: Data, damage: DamageSpec | None,
-                   allowed: tuple[str, ...] | None = None) -> None:
-    """Refuse an unknown --location (or one the damage type cannot aim at) with one line."""
-    where = params.get("location")
-    if where is None or (where == "random" and allowed is None):
-        return
-    rule = LOCATIONS.get(where)
-    if rule is None and procedure in DEFERRED and _BODY_KEY.match(where):
-        return  # a location of the character's own body type (a wing, a brain): checked by locate
-    if rule is None or (allowed is not None and where not in allowed):
-        from critcore.plugin import did_you_mean
-
-        names = allowed or (*LOCATIONS, "random")
-        what = "unknown location" if rule is None else f"{procedure} cannot use location"
-        raise ParamError(f"--location: {what} {where!r}{did_you_mean(where, names)}; use one of {', '.join(names)}")
-    if rule.aim_types and damage is not None and procedure in ("attack", "critical-hit"):
-        if damage.dtype not in rule.aim_types:
-            raise ParamError(f"--location: a {damage.dtype} attack cannot be aimed at the {rule.name} "
-                             f"(only {', '.join(rule.aim_types)})")
 
 
 @record
