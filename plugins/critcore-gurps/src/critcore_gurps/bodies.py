@@ -159,12 +159,12 @@ def rule_at(ctx: Any, key: str) -> LocationRule:
         return rule
     from . import traits
 
-    from dataclasses import replace
-
     swap = traits.location_as(found, rule, base)
     if swap == "":
         raise ParamError(f"--location: the {rule.name} cannot be hit: the character has none (Injury Tolerance, B61)")
     if swap:
+        from dataclasses import replace
+
         other = LOCATIONS[swap]
         keep = traits.keeps_crippling(base)
         rule = replace(other, id=rule.id, name=rule.name, penalty=rule.penalty, extra_dr=rule.extra_dr,
@@ -172,6 +172,8 @@ def rule_at(ctx: Any, key: str) -> LocationRule:
                        cripple_divisor=rule.cripple_divisor if keep else other.cripple_divisor,
                        crippled_word=rule.crippled_word if keep else other.crippled_word)
     if traits.no_crippling(found) and rule.cripple_divisor:
+        from dataclasses import replace
+
         rule = replace(rule, cripple_divisor=0)
     return rule
 
