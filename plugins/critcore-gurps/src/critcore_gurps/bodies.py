@@ -16,7 +16,7 @@ from critcore.plugin import ParamError
 from critcore.plugin import Data, Location, record
 from critcore.plugin import load_data
 
-from .reference import LOCATIONS, LocationRule
+from .reference import LOCATIONS, LocationRule, location_as
 
 _RAW: dict[str, Any] = load_data("critcore_gurps.data", "bodies.toml")
 IDS: dict[str, Mapping[str, Any]] = _RAW["ids"]
@@ -101,16 +101,14 @@ class Body:
 
 def _part(raw: Mapping[str, Any], body_name: str) -> Part:
     key = str(raw["id"])
-    base = LOCATIONS[str(raw.get("rule", FALLBACK))]
+    base = str(raw.get("rule", FALLBACK))
     name = str(raw.get("name", key))
     rolls = tuple(_ranges(raw.get("rolls", ())))
-    from dataclasses import replace
-
-    rule = replace(base, id=key, name=name.lower(), penalty=int(raw.get("penalty", 0)), extra_dr=0,
-                   aimed_only=not rolls)
+    rule = location_as(base, key, name=name.lower(), penalty=int(raw.get("penalty", 0)), extra_dr=0,
+                       aimed_only=not rolls)
     summary = f"{rule.name} ({rule.penalty:+d} to hit, {body_name} body)"
     rolled = f"{rule.name}, rolled on the {body_name} hit-location table ({rule.penalty:+d} to hit when aimed)"
-    return Part(key, str(raw.get("rule", FALLBACK)), rule, rolls, int(raw.get("dr", 0)), Data(raw.get("dr_types", {})),
+    return Part(key, base, rule, rolls, int(raw.get("dr", 0)), Data(raw.get("dr_types", {})),
                 Location(key, rule.name, summary, Data(penalty=rule.penalty)),
                 Location(key, rule.name, rolled, Data(penalty=rule.penalty, rolled=True)))
 
