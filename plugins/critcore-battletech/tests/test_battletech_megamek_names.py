@@ -139,11 +139,19 @@ def test_battletech_the_script_reads_a_weapon_class_and_a_factory(tmp_path: Path
         "        ammo.name = \"Pretend Ammo\";\n        ammo.setInternalName(\"IS Ammo Pretend\");\n"
         "        ammo.damagePerShot = 3;\n        ammo.rackSize = 2;\n        ammo.shots = 9;\n        return ammo;\n    }\n",
         encoding="utf-8")
+    # the same factory saved from another MegaMek version: one entry, the names of both
+    (tmp_path / "AmmoOlder.java").write_text(
+        "// MegaMek/megamek an older factory\n    private static AmmoType createISPretendAmmo() {\n"
+        "        ammo.name = \"Pretend Ammo\";\n        ammo.addLookupName(\"IS Pretend Ammo\");\n"
+        "        ammo.damagePerShot = 3;\n        ammo.rackSize = 2;\n        ammo.shots = 9;\n    }\n",
+        encoding="utf-8")
     data = tomllib.loads(tool.build(tmp_path))
     by = {e["megamek"]: e for e in data["class"]}
     cannon = by["ISPretendCannon"]
     assert cannon["names"] == ["Pretend Cannon", "IS Pretend Cannon"]
     assert (cannon["kind"], cannon["tech"], cannon["slots"], cannon["explosion"]) == ("weapon", "is", 4, 7)
     ammo = by["AmmoType.createISPretendAmmo"]
-    assert ammo["names"] == ["Pretend Ammo", "IS Ammo Pretend"]
+    assert ammo["names"] == ["Pretend Ammo", "IS Ammo Pretend", "IS Pretend Ammo"]
+    assert ammo["source"] == "MegaMek/megamek a test factory; MegaMek/megamek an older factory"
+    assert data["classes"] == 2
     assert (ammo["kind"], ammo["shots"], ammo["damage_per_shot"], ammo["explosive"]) == ("ammo", 9, 6, True)

@@ -6,7 +6,9 @@ SCRATCH_FOLDER holds Java text saved from MegaMek/megamek (never committed here)
 (one class a file: ``public class ISLRM5 ...`` with ``setInternalName`` / ``addLookupName`` in
 its constructor) and factories of ``AmmoType`` and ``MiscType`` (``static AmmoType
 createISNarcAmmo() { ... }``). Each file's first line may be a ``//`` comment naming where the
-text came from; it is carried into the output as the entry's ``source``.
+text came from; it is carried into the output as the entry's ``source``. A factory saved from two MegaMek
+versions (two files) is one entry with the names of both; the first file (in name order) gives
+its numbers.
 
 For every class or factory the script writes its names (``name``, the internal name, the lookup
 names) and what the plugin makes of it: the slot kind, and for a weapon or piece of equipment
@@ -155,19 +157,29 @@ def build(folder: Path) -> str:
     from critcore_battletech.data.catalog import catalog
 
     cat = catalog()
-    entries: list[dict[str, Any]] = []
-    sources: list[str] = []
+    # a factory saved from two MegaMek versions is one entry: the names of both, both sources
+    read: dict[str, tuple[str, dict[str, Any], list[str]]] = {}
     for path in sorted(folder.rglob("*.java")):
         text = path.read_text(encoding="utf-8")
         first = text.splitlines()[0] if text else ""
         src = first[2:].strip() if first.startswith("//") else path.name
-        sources.append(src)
         for megamek, where, body in _blocks(text):
             found = parse(body)
-            if found["names"]:
-                entry = resolve(cat, megamek, where, found)
-                entry["source"] = src
-                entries.append(entry)
+            if not found["names"]:
+                continue
+            if megamek in read:
+                _, seen, srcs = read[megamek]
+                seen["names"] = list(dict.fromkeys(seen["names"] + found["names"]))
+                for key, value in found.items():
+                    seen.setdefault(key, value)
+                srcs.append(src)
+            else:
+                read[megamek] = (where, found, [src])
+    entries: list[dict[str, Any]] = []
+    for megamek, (where, found, srcs) in read.items():
+        entry = resolve(cat, megamek, where, found)
+        entry["source"] = "; ".join(srcs)
+        entries.append(entry)
     # the entries of equipment.toml that name their class carry MegaMek's names already
     entries.sort(key=lambda e: (e["defined_in"], e["megamek"]))
     names = sum(len(e["names"]) for e in entries)
