@@ -94,6 +94,13 @@ def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str
     ("IS Narc Missile Beacon Ammo", (6, 2, True)),  # createISNarcAmmo
     ("Clan Ammo iATM-12 ER", (5, 12, True)),  # createCLIATM12ERAmmo: 1 a missile
     ("CLATM9 HE Ammo", (7, 27, True)),  # createCLATM9HEAmmo: 3 a missile
+    ("Clan Ammo iATM-12 IMP", (5, 12, True)),  # createCLIATM12IMPAmmo: 1 a missile
+    ("Clan Machine Gun Ammo (1/2 ton)", (100, 2, True)),  # createCLMGAmmoHalf: 100 shots
+    ("Clan Anti-Personnel Gauss Rifle Ammo", (40, 3, False)),  # createCLAPGaussRifleAmmo, not light Gauss
+    ("CLLongTomArtilleryCannon Ammo", (5, 20, True)),  # createISLongTomCannonAmmo, not the Long Tom
+    ("CLFluidGun Ammo", (20, 0, False)),  # createCLFluidGunAmmo: its 2 counts only for critical slots
+    ("NAC20 Ammo", (1, 20, True)),  # createNAC20Ammo: a naval autocannon, not the AC/20
+    ("Ammo Light N-Gauss", (1, 15, True)),  # createLightNGaussAmmo: not the Gauss rifle; explosive not set false
 ])
 def test_battletech_megamek_ammunition_names(name: str, want: tuple[int, int, bool]) -> None:
     m = catalog().ammo(name, "Clan")
