@@ -94,6 +94,13 @@ def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str
     ("IS Narc Missile Beacon Ammo", (6, 2, True)),  # createISNarcAmmo
     ("Clan Ammo iATM-12 ER", (5, 12, True)),  # createCLIATM12ERAmmo: 1 a missile
     ("CLATM9 HE Ammo", (7, 27, True)),  # createCLATM9HEAmmo: 3 a missile
+    ("Clan Ammo iATM-12 IMP", (5, 12, True)),  # createCLIATM12IMPAmmo: 1 a missile
+    ("Clan Machine Gun Ammo (1/2 ton)", (100, 2, True)),  # createCLMGAmmoHalf: 100 shots
+    ("Clan Anti-Personnel Gauss Rifle Ammo", (40, 3, False)),  # createCLAPGaussRifleAmmo, not light Gauss
+    ("CLLongTomArtilleryCannon Ammo", (5, 20, True)),  # createISLongTomCannonAmmo, not the Long Tom
+    ("CLFluidGun Ammo", (20, 0, False)),  # createCLFluidGunAmmo: its 2 counts only for critical slots
+    ("NAC20 Ammo", (1, 20, True)),  # createNAC20Ammo: a naval autocannon, not the AC/20
+    ("Ammo Light N-Gauss", (1, 15, True)),  # createLightNGaussAmmo: not the Gauss rifle; explosive not set false
 ])
 def test_battletech_megamek_ammunition_names(name: str, want: tuple[int, int, bool]) -> None:
     m = catalog().ammo(name, "Clan")
@@ -139,11 +146,19 @@ def test_battletech_the_script_reads_a_weapon_class_and_a_factory(tmp_path: Path
         "        ammo.name = \"Pretend Ammo\";\n        ammo.setInternalName(\"IS Ammo Pretend\");\n"
         "        ammo.damagePerShot = 3;\n        ammo.rackSize = 2;\n        ammo.shots = 9;\n        return ammo;\n    }\n",
         encoding="utf-8")
+    # the same factory saved from another MegaMek version: one entry, the names of both
+    (tmp_path / "AmmoOlder.java").write_text(
+        "// MegaMek/megamek an older factory\n    private static AmmoType createISPretendAmmo() {\n"
+        "        ammo.name = \"Pretend Ammo\";\n        ammo.addLookupName(\"IS Pretend Ammo\");\n"
+        "        ammo.damagePerShot = 3;\n        ammo.rackSize = 2;\n        ammo.shots = 9;\n    }\n",
+        encoding="utf-8")
     data = tomllib.loads(tool.build(tmp_path))
     by = {e["megamek"]: e for e in data["class"]}
     cannon = by["ISPretendCannon"]
     assert cannon["names"] == ["Pretend Cannon", "IS Pretend Cannon"]
     assert (cannon["kind"], cannon["tech"], cannon["slots"], cannon["explosion"]) == ("weapon", "is", 4, 7)
     ammo = by["AmmoType.createISPretendAmmo"]
-    assert ammo["names"] == ["Pretend Ammo", "IS Ammo Pretend"]
+    assert ammo["names"] == ["Pretend Ammo", "IS Ammo Pretend", "IS Pretend Ammo"]
+    assert ammo["source"] == "MegaMek/megamek a test factory; MegaMek/megamek an older factory"
+    assert data["classes"] == 2
     assert (ammo["kind"], ammo["shots"], ammo["damage_per_shot"], ammo["explosive"]) == ("ammo", 9, 6, True)

@@ -6,7 +6,9 @@ SCRATCH_FOLDER holds Java text saved from MegaMek/megamek (never committed here)
 (one class a file: ``public class ISLRM5 ...`` with ``setInternalName`` / ``addLookupName`` in
 its constructor) and factories of ``AmmoType`` and ``MiscType`` (``static AmmoType
 createISNarcAmmo() { ... }``). Each file's first line may be a ``//`` comment naming where the
-text came from; it is carried into the output as the entry's ``source``.
+text came from; it is carried into the output as the entry's ``source``. A factory saved from two MegaMek
+versions (two files) is one entry with the names of both; the first file (in name order) gives
+its numbers.
 
 For every class or factory the script writes its names (``name``, the internal name, the lookup
 names) and what the plugin makes of it: the slot kind, and for a weapon or piece of equipment
@@ -14,7 +16,8 @@ its label, tech, slots and explosion; for a bin its weapon label, shots a ton, d
 whether it explodes. The plugin's own tables are asked first (equipment.toml, the families of
 families.toml and ammo.toml) for every name of the class; what MegaMek states outright (critical
 slots, ``explosive`` / ``explosionDamage``, shots and damage of a bin) wins over a family's
-guess. ``--check`` only says whether the file on disk is up to date.
+guess, except where megamek-facts.toml records that critcore departs from MegaMek on purpose
+(``departs``: the heavy flamer's bin explodes for the weapon's damage, not MegaMek's 2). ``--check`` only says whether the file on disk is up to date.
 """
 
 from __future__ import annotations
@@ -82,9 +85,21 @@ def _tech(megamek: str) -> str:
     return "any"
 
 
-def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any]) -> dict[str, Any]:
+def _departs() -> dict[str, dict[str, Any]]:
+    """The ammunition families where critcore deliberately differs from MegaMek
+    (megamek-facts.toml, ``departs``): family id -> the numbers critcore uses."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    facts = tomllib.loads((OUT.parent / "megamek-facts.toml").read_text(encoding="utf-8"))
+    return {fid: fam["departs"] for fid, fam in facts.get("family", {}).items() if "departs" in fam}
+
+
+def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any],
+            departs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """What the plugin makes of one MegaMek class: the tables first, MegaMek's own numbers over
-    a family's guess."""
+    a family's guess, except where critcore departs from MegaMek on purpose (``departs``)."""
     tech = _tech(megamek)
     base = "Clan" if tech == "clan" else "Inner Sphere"
     entry: dict[str, Any] = {"megamek": megamek, "defined_in": where, "names": found["names"]}
@@ -104,6 +119,8 @@ def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any]) -> dict[s
             entry["family"] = match.ammo.family
             entry["shots"] = shots if shots is not None else match.shots
             entry["damage_per_shot"] = per_shot or match.damage_per_shot
+            if "damage" in (departs or {}).get(match.ammo.family, {}):
+                entry["damage_per_shot"] = match.damage_per_shot
             entry["explosive"] = explosive if "explosive" in found else match.ammo.explosive
         else:
             entry["weapon"] = found["names"][0].removesuffix(" Ammo").strip()
@@ -155,19 +172,30 @@ def build(folder: Path) -> str:
     from critcore_battletech.data.catalog import catalog
 
     cat = catalog()
-    entries: list[dict[str, Any]] = []
-    sources: list[str] = []
+    # a factory saved from two MegaMek versions is one entry: the names of both, both sources
+    read: dict[str, tuple[str, dict[str, Any], list[str]]] = {}
     for path in sorted(folder.rglob("*.java")):
         text = path.read_text(encoding="utf-8")
         first = text.splitlines()[0] if text else ""
         src = first[2:].strip() if first.startswith("//") else path.name
-        sources.append(src)
         for megamek, where, body in _blocks(text):
             found = parse(body)
-            if found["names"]:
-                entry = resolve(cat, megamek, where, found)
-                entry["source"] = src
-                entries.append(entry)
+            if not found["names"]:
+                continue
+            if megamek in read:
+                _, seen, srcs = read[megamek]
+                seen["names"] = list(dict.fromkeys(seen["names"] + found["names"]))
+                for key, value in found.items():
+                    seen.setdefault(key, value)
+                srcs.append(src)
+            else:
+                read[megamek] = (where, found, [src])
+    departs = _departs()
+    entries: list[dict[str, Any]] = []
+    for megamek, (where, found, srcs) in read.items():
+        entry = resolve(cat, megamek, where, found, departs)
+        entry["source"] = "; ".join(srcs)
+        entries.append(entry)
     # the entries of equipment.toml that name their class carry MegaMek's names already
     entries.sort(key=lambda e: (e["defined_in"], e["megamek"]))
     names = sum(len(e["names"]) for e in entries)
