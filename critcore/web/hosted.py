@@ -36,6 +36,8 @@ class HostedPolicy(Policy):
     checked against the digests the campaign keeps (read at each check: a new token made with
     ``crit campaign keys`` works at once in every worker)."""
 
+    keys_kept = True
+
     def __init__(self, store: Any) -> None:
         super().__init__("0.0.0.0", token="x" * 16, players_key="(the players' key)")
         self._store = store

@@ -59,6 +59,10 @@ def same(given: str | None, expected: str | None) -> bool:
 class Policy:
     """The server's rules: its token (None: no token needed, loopback only) and the players' key."""
 
+    keys_kept = False
+    """True when the keys are the campaign's own, kept in it as digests (``crit campaign keys``):
+    then this server does not know the players' key and its page cannot show the link."""
+
     def __init__(self, host: str, token: str | None = None, players_key: str | None = None) -> None:
         from critcore.errors import InputError
 
