@@ -135,14 +135,41 @@ def _int_query(request: Request, key: str, low: int, high: int) -> int | None:
 # --- the app -------------------------------------------------------------------------------------------
 
 
+def keeps_keys(service: Service) -> bool:
+    """Does the campaign keep a game master's token and players' key of its own?"""
+    return bool(service.campaign().store.secret_digests())
+
+
+def _campaign_policy(service: Service, host: str, token: str | None, players_key: str | None) -> Policy:
+    if not keeps_keys(service):
+        return Policy(host, token, players_key)
+    if token is not None or players_key is not None:
+        given = "--token" if token is not None else "--players-key"
+        raise InputError(f"{given}: {service.campaign().path} keeps its own keys (crit campaign keys): leave out "
+                         "--token and --players-key (and $CRITCORE_TOKEN, $CRITCORE_PLAYERS_KEY)")
+    from critcore.web.hosted import HostedPolicy
+
+    return HostedPolicy(lambda: service.campaign().store.secret_digests())  # this thread's connection
+
+
 def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = None,
                players_key: str | None = None, registry: Any = None, who: str | None = None,
                policy: Policy | None = None) -> Starlette:
     """The ASGI app serving ``campaign`` (a campaign file); ``app.state.policy`` holds its token
-    and the players' key (``policy``: a hosted campaign's, checked against its stored keys)."""
-    policy = policy or Policy(host, token, players_key)
-    policy.keep_private(campaign)
+    and the players' key (``policy``: a hosted campaign's, checked against its stored keys).
+
+    A campaign that keeps keys of its own (``crit campaign keys``) is served with them, checked
+    against its digests at each request, and refuses ``token`` and ``players_key``."""
+    if policy is None and token is not None and len(token) < 16:
+        Policy(host, token)  # the line saying why, before the campaign is opened
     service = Service(campaign, registry=registry, who=who)
+    if policy is None:
+        try:
+            policy = _campaign_policy(service, host, token, players_key)
+        except BaseException:
+            service.close()
+            raise
+    policy.keep_private(campaign)
     long_work = LongWork()  # odds and simulate: bounded, timed, refused when full
     import jinja2
 

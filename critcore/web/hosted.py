@@ -32,26 +32,28 @@ _PATH = re.compile(r"^/c/([a-z][a-z0-9_]{0,47})(/.*)?$")
 
 
 class HostedPolicy(Policy):
-    """A hosted campaign's rules: a token is always needed, and the token and the players' key are
-    checked against the digests the campaign keeps (read at each check: a new token made with
-    ``crit campaign keys`` works at once in every worker)."""
+    """The rules of a campaign that keeps its own keys (every campaign of a database; a campaign
+    file after ``crit campaign keys``): a token is always needed, and the token and the players'
+    key are checked against the digests the campaign keeps, read at each check. So ``crit
+    campaign keys``, which makes new ones, takes effect at once in every worker on every
+    machine: the old token and the old players' link are refused from the next request on.
+
+    ``digests`` reads them (a store's ``secret_digests``; on a campaign file, the calling
+    thread's own connection)."""
 
     keys_kept = True
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, digests: Callable[[], Mapping[str, str]]) -> None:
         super().__init__("0.0.0.0", token="x" * 16, players_key="(the players' key)")
-        self._store = store
-
-    def _digests(self) -> Mapping[str, str]:
-        return self._store.secret_digests()  # type: ignore[no-any-return]  # the store's dict[str, str]
+        self._digests = digests
 
     def token_ok(self, given: str | None) -> bool:
-        from critcore.campaign.postgres import digest
+        from critcore.campaign.store import digest
 
         return bool(given) and same(digest(str(given)), self._digests().get("gm_token_sha256"))
 
     def players_ok(self, given: str | None) -> bool:
-        from critcore.campaign.postgres import digest
+        from critcore.campaign.store import digest
 
         return bool(given) and same(digest(str(given)), self._digests().get("players_key_sha256"))
 
@@ -93,7 +95,7 @@ class HostedApp:
 
         location = f"{self.database}#{name}"
         keys = PostgresStore(location, pooled=True)  # refused here when there is no such campaign
-        made = create_app(location, registry=self.registry, who=self.who, policy=HostedPolicy(keys))
+        made = create_app(location, registry=self.registry, who=self.who, policy=HostedPolicy(keys.secret_digests))
         with self._lock:
             if len(self._apps) >= 256:  # a worker that met many campaigns: make them again as needed
                 for old in self._apps.values():
