@@ -147,7 +147,7 @@ def _campaign_policy(service: Service, host: str, token: str | None, players_key
         given = "--token" if token is not None else "--players-key"
         raise InputError(f"{given}: {service.campaign().path} keeps its own keys (crit campaign keys): leave out "
                          "--token and --players-key (and $CRITCORE_TOKEN, $CRITCORE_PLAYERS_KEY)")
-    from critcore.web.hosted import HostedPolicy
+    from critcore.web.security import HostedPolicy
 
     return HostedPolicy(lambda: service.campaign().store.secret_digests())  # this thread's connection
 

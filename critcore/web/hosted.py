@@ -19,43 +19,16 @@ from __future__ import annotations
 import os
 import re
 import threading
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable
 
 from critcore.errors import CritcoreError
-from critcore.web.security import Policy, is_loopback, same
+from critcore.web.security import HostedPolicy, is_loopback
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 _PATH = re.compile(r"^/c/([a-z][a-z0-9_]{0,47})(/.*)?$")
-
-
-class HostedPolicy(Policy):
-    """The rules of a campaign that keeps its own keys (every campaign of a database; a campaign
-    file after ``crit campaign keys``): a token is always needed, and the token and the players'
-    key are checked against the digests the campaign keeps, read at each check. So ``crit
-    campaign keys``, which makes new ones, takes effect at once in every worker on every
-    machine: the old token and the old players' link are refused from the next request on.
-
-    ``digests`` reads them (a store's ``secret_digests``; on a campaign file, the calling
-    thread's own connection)."""
-
-    keys_kept = True
-
-    def __init__(self, digests: Callable[[], Mapping[str, str]]) -> None:
-        super().__init__("0.0.0.0", token="x" * 16, players_key="(the players' key)")
-        self._digests = digests
-
-    def token_ok(self, given: str | None) -> bool:
-        from critcore.campaign.store import digest
-
-        return bool(given) and same(digest(str(given)), self._digests().get("gm_token_sha256"))
-
-    def players_ok(self, given: str | None) -> bool:
-        from critcore.campaign.store import digest
-
-        return bool(given) and same(digest(str(given)), self._digests().get("players_key_sha256"))
 
 
 async def _json(send: Send, status: int, body: dict[str, Any]) -> None:

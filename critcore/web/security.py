@@ -132,6 +132,33 @@ class Policy:
         return origin == "null"
 
 
+class HostedPolicy(Policy):
+    """The rules of a campaign that keeps its own keys (every campaign of a database; a campaign
+    file after ``crit campaign keys``): a token is always needed, and the token and the players'
+    key are checked against the digests the campaign keeps, read at each check. So ``crit
+    campaign keys``, which makes new ones, takes effect at once in every worker on every
+    machine: the old token and the old players' link are refused from the next request on.
+
+    ``digests`` reads them (a store's ``secret_digests``; on a campaign file, the calling
+    thread's own connection)."""
+
+    keys_kept = True
+
+    def __init__(self, digests: Callable[[], Mapping[str, str]]) -> None:
+        super().__init__("0.0.0.0", token="x" * 16, players_key="(the players' key)")
+        self._digests = digests
+
+    def token_ok(self, given: str | None) -> bool:
+        from critcore.campaign.store import digest
+
+        return bool(given) and same(digest(str(given)), self._digests().get("gm_token_sha256"))
+
+    def players_ok(self, given: str | None) -> bool:
+        from critcore.campaign.store import digest
+
+        return bool(given) and same(digest(str(given)), self._digests().get("players_key_sha256"))
+
+
 class BodyLimit:
     """ASGI middleware: a request body larger than ``limit`` bytes is answered 413, whether it
     says its length or streams it (``Transfer-Encoding: chunked``).
