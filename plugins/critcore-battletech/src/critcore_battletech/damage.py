@@ -20,6 +20,8 @@ from . import criticals as C
 from . import effects as E
 from . import locations as L
 from .prepared import Prepared
+from .derived import read_key_after
+from .events import unit_tags
 from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
 
@@ -352,10 +354,40 @@ class Resolver:
 
     def start(self) -> Start:
         """The settling after the pending actions queued, and the actions before the first that
-        rolls dice carried out: where :meth:`drain` takes up the cascade."""
+        rolls dice carried out: where :meth:`drain` takes up the cascade.
+
+        Kept in the unit's memo (:attr:`UnitMemo.starts`) by everything it reads: no dice are
+        rolled before the first check that rolls, so the same state, queue, story and preparation
+        always start the same cascade (exact odds run the apply stage once per outcome, and the
+        outcomes of one batch of criticals share its start)."""
         self.pending.append(("settle",))
-        self.started = self.until_rolled()
-        return self.started
+        key = (self.prep, self.w.overlay(), tuple(self.pending), self.tags, tuple(self.changes), tuple(self.effects),
+               tuple(self.events), self.turn, self.batch, self.cascade)
+        started: Start = self.memo.kept(self.memo.starts, key, self.until_rolled)
+        if self.pending:  # found kept: this resolver takes over the state it starts from
+            (overlay, _, _, tags, (changes, effects)), events = started
+            self.pending = []
+            self.w.adopt(overlay)
+            self.tags, self.changes, self.effects, self.events = tags, list(changes), list(effects), list(events)
+        self.started = started
+        return started
+
+    def finish(self, end: tuple[Data, Data, Data]) -> tuple[Data, tuple[str, ...], Data, frozenset[str]]:
+        """After :meth:`drain` (``end``: the state it left, as :meth:`Work.overlay` gives it): the
+        counters brought up to date (:meth:`count_up`), the new state, its PSRs, its derived
+        numbers and the resolution's events (outcome tags).
+
+        Kept in the unit's memo (:attr:`UnitMemo.ends`) by the end state, the PSRs and tags so
+        far: none of it reads the story or the dice (exact odds meet a few hundred ends along
+        thousands of outcomes)."""
+        def work_out() -> tuple[Data, tuple[str, ...], Data, frozenset[str]]:
+            self.count_up()
+            memo = self.memo
+            state = self.w.result()
+            key = read_key_after(self.w, memo.key(), memo.counted(), memo.numbering)
+            return state, tuple(self.events), memo.derived.of(key, state), unit_tags(self.w, self.tags)
+
+        return self.memo.kept(self.memo.ends, (self.prep, end, tuple(self.events), self.tags), work_out)
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
