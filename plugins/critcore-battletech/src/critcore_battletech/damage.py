@@ -63,6 +63,29 @@ def _sheet_order(pick: tuple[str, int]) -> tuple[int, int]:
     return C.sheet_order(_ORDER[pick[0]], pick[1])
 
 
+# effect codes whose act changes the unit or the PSRs (effects.consequences); the act of any other
+# row only tells what happened (the slot was marked with its batch), so exact odds leave it out of a
+# cascade's queue (Resolver.merged). A test holds this list to what consequences does.
+ACTING = frozenset({"disabled", "heat-sink", "jump-jet", "ammo-explosion", "component-explosion", "cockpit",
+                    "leg-actuator", "hip"})
+
+
+def untold(queue: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A cascade's queue of pending actions without what changes nothing but the story: the acts of
+    rows that only tell (not in :data:`ACTING`), and a settling right after another (settling
+    twice in a row changes nothing the first did not). The first action (a check that rolls) is
+    always kept, so a state and its merge are finished alike. ``queue`` itself when nothing goes."""
+    kept: list[Any] = []
+    dropped = False
+    for n, action in enumerate(queue):
+        if n and ((action[0] == "act" and action[1].code not in ACTING)
+                  or (action[0] == "settle" and kept[-1][0] == "settle")):
+            dropped = True
+            continue
+        kept.append(action)
+    return tuple(kept) if dropped else queue
+
+
 def _no_pending(state: tuple[Any, ...]) -> bool:
     return not state[2]
 
@@ -442,9 +465,11 @@ class Resolver:
         slots took criticals on the way changes nothing that follows: its slots are put back as
         they were and the records of the items in them with them, those items knocked out, and
         cascades that end with the location gone merge (a location no critical struck before it
-        went is left as it is: nothing in it to forget)."""
+        went is left as it is: nothing in it to forget). The queue of pending actions loses what
+        would only add to the story (:func:`untold`)."""
         overlay, events, queue, tags, story = state
         lost = self._forgotten(overlay)
+        short = untold(queue)
         if lost:
             w = Work(self.w.base)
             w.adopt(overlay)
@@ -452,9 +477,9 @@ class Resolver:
                 w.reset(code)
                 _disable_contents(w, code)
             overlay = w.overlay()
-        elif story is _NO_STORY:
+        elif story is _NO_STORY and short is queue:
             return state
-        return overlay, events, queue, tags, _NO_STORY
+        return overlay, events, short, tags, _NO_STORY
 
     def _forgotten(self, overlay: tuple[Data, Data, Data]) -> list[str]:
         """The locations destroyed in this resolution whose slots took criticals on the way: what
