@@ -188,6 +188,9 @@ def bertram(pg, tmp_path):
     made = subprocess.run([sys.executable, "-m", "critcore", "campaign", "new", location], capture_output=True,
                           text=True, check=True)
     token = made.stdout.split("game master's token: ")[1].split()[0]
+    knight = json.loads((tmp_path / "bertram.json").read_text())
+    knight["hp"] = 100_000  # hundreds of criticals must land on a living knight (a dead one is refused)
+    (tmp_path / "bertram.json").write_text(json.dumps(knight))
     subprocess.run([sys.executable, "-m", "critcore", "campaign", "--campaign", location, "add", "gurps", "bertram",
                     str(tmp_path / "bertram.json")], check=True, capture_output=True)
     return dsn, location, token

@@ -328,16 +328,35 @@ class Catalog(Fields):
                 return weak[key]
         return None
 
-    def equipment(self, name: str, tech_base: str) -> Equipment | None:
+    def equipment(self, name: str, tech_base: str, megamek_names: bool = True) -> Equipment | None:
         """The equipment.toml entry a slot name means for a unit of ``tech_base``, or the item
-        its family (families.toml) says it is, or None when neither knows it."""
+        MegaMek's class of that name is (megamek-names.toml, read only here, for a name the table
+        lacks), or the item its family (families.toml) says it is, or None when none knows it.
+        ``megamek_names=False`` leaves MegaMek's names out (the script that writes them asks so)."""
         n = norm(name)
         if not n:
             return None
         result: Equipment | None = self._find(n, prefix_order(tech_base), self.equipment_strong, self.equipment_weak)
+        if result is None and megamek_names:
+            entry = self.megamek_class(name)
+            if entry is not None and entry["kind"] != "ammo":
+                result = Equipment(entry["label"], entry["kind"], entry["tech"], int(entry["slots"]),
+                                   int(entry.get("explosion", 0)))
         if result is None:
             result = self.equipment_family(name, tech_base)
         return result
+
+    def megamek_class(self, name: str) -> Mapping[str, Any] | None:
+        """The entry of megamek-names.toml (one MegaMek class or factory) that has ``name`` among
+        its names, or None. The file is read the first time a name needs it, then kept here."""
+        index: dict[str, Mapping[str, Any]] | None = self.__dict__.get("_megamek")
+        if index is None:
+            index = {}
+            for entry in _read("megamek-names.toml").get("class", ()):
+                for spelling in entry["names"]:
+                    index.setdefault(norm(spelling), entry)
+            self.__dict__["_megamek"] = index
+        return index.get(norm(name))
 
     def split_prefix(self, name: str, tech_base: str) -> tuple[str, bool]:
         """(the name without its tech prefix, whether it is a Clan item)."""
@@ -366,8 +385,9 @@ class Catalog(Fields):
         low = name.lower()
         return "ammo" in low or ("narc" in low and bool(_NARC_PODS.search(low)))
 
-    def ammo(self, name: str, tech_base: str) -> AmmoMatch | None:
-        """What an ammunition slot name holds, or None when no family of ammo.toml knows it."""
+    def ammo(self, name: str, tech_base: str, megamek_names: bool = True) -> AmmoMatch | None:
+        """What an ammunition slot name holds, or None when no family of ammo.toml knows it nor
+        MegaMek's factory of that name (megamek-names.toml, read only for a name no family knows)."""
         text, clan = self.split_prefix(name, tech_base)
         low = text.lower()
         half = bool(self.ammo_half.search(low))
@@ -399,7 +419,20 @@ class Catalog(Fields):
                 if count is not None and not half and count < ammo.shots_per_ton:
                     half = True
                 return AmmoMatch(ammo, half, tuple(variants), factor, damage, count)
+        entry = self.megamek_class(name) if megamek_names else None
+        if entry is not None and entry["kind"] == "ammo":
+            return self._megamek_bin(entry, half, count)
         return None
+
+    def _megamek_bin(self, entry: Mapping[str, Any], half: bool, count: int | None) -> AmmoMatch:
+        """A bin of a MegaMek ammunition factory no family of ammo.toml matched by name: MegaMek's
+        shots a ton and damage a shot (its munition is in them), the family's shots a turn."""
+        per_turn = next((f.shots_per_turn for f in self.ammo_families if f.id == entry["family"]), 1)
+        ammo = AmmoType(entry["weapon"], entry["tech"], int(entry["shots"]), int(entry["damage_per_shot"]), per_turn,
+                        bool(entry["explosive"]), entry["family"])
+        if count is not None and not half and count < ammo.shots_per_ton:
+            half = True
+        return AmmoMatch(ammo, half, (), 1.0, 1.0, count)
 
     def unknown_ammo(self, name: str) -> AmmoMatch:
         """An explosive bin for a name no family knows: one shot of the largest number in the

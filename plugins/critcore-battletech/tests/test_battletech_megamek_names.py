@@ -1,0 +1,149 @@
+"""MegaMek's equipment names (critcore_battletech/data/megamek-names.toml, written by
+tools/megamek_names.py from MegaMek's weapon classes and AmmoType/MiscType factories): every
+entry names the MegaMek class or factory it comes from; every name of an entry resolves to the
+entry's kind and numbers; a unit naming such equipment is recognised; and the file is read only
+for a name the plugin's own tables lack."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+import critcore_battletech
+from critcore_battletech.data.catalog import SLOT_KINDS, catalog
+from critcore_battletech.examples import __file__ as _examples
+from critcore_battletech.units import unit_from_mtf
+
+NAMES = Path(critcore_battletech.__file__).resolve().parent / "data" / "megamek-names.toml"
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "megamek_names.py"
+QUILLBACK = Path(_examples).resolve().parent / "quillback.mtf"
+
+
+def classes() -> list[dict[str, Any]]:
+    return list(tomllib.loads(NAMES.read_text(encoding="utf-8"))["class"])
+
+
+def _tech_base(entry: dict[str, Any]) -> str:
+    return "Clan" if entry["tech"] == "clan" else "Inner Sphere"
+
+
+def test_battletech_every_entry_names_its_megamek_class() -> None:
+    data = tomllib.loads(NAMES.read_text(encoding="utf-8"))
+    entries = data["class"]
+    assert data["classes"] == len(entries)
+    assert data["names"] == sum(len(e["names"]) for e in entries)
+    for e in entries:
+        assert e["megamek"] and e["defined_in"] in ("WeaponType", "AmmoType", "MiscType"), e
+        if e["defined_in"] != "WeaponType":
+            assert e["megamek"].startswith(e["defined_in"] + ".create"), e
+        assert e["names"] and e["source"].startswith("MegaMek/megamek"), e
+        assert e["kind"] in SLOT_KINDS, e
+
+
+def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
+    """Each name of each class: a weapon or piece of equipment is that kind with the entry's
+    slots and explosion; a bin holds the entry's shots and damage and explodes as it says."""
+    cat = catalog()
+    bad = []
+    for e in classes():
+        for name in e["names"]:
+            if e["kind"] == "ammo":
+                m = cat.ammo(name, _tech_base(e))
+                got = m and (m.ammo.weapon, m.shots, m.damage_per_shot, m.ammo.explosive)
+                want = (e["weapon"], e["shots"], e["damage_per_shot"], e["explosive"])
+            else:
+                item = cat.equipment(name, _tech_base(e))
+                got = item and (item.kind, item.slots, item.explosion)
+                want = (e["kind"], e["slots"], e["explosion"])
+            if got != want:
+                bad.append(f"{e['megamek']}: {name!r} gives {got}, the entry {want}")
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("name, tech_base, want", [
+    # weapons: MegaMek's class states the slots and the explosion (ISRISCHyperLaser:
+    # criticals 6, explosive, explosionDamage 10; ISBombastLaser: criticalSlots 3)
+    ("ISRISCHyperLaser", "Inner Sphere", ("weapon", 6, 10)),
+    ("RISC Hyper Laser", "Inner Sphere", ("weapon", 6, 10)),
+    ("IS Bombast Laser", "Inner Sphere", ("weapon", 3, 0)),
+    ("Clan Improved Large Heavy Laser", "Clan", ("weapon", 3, 8)),
+    ("Clan ER Medium Laser", "Clan", ("weapon", 1, 0)),
+    # MiscType factories (equipment.toml names them)
+    ("ClanGroundMobileHPG", "Clan", ("equipment", 0, 0)),
+    ("ISAPod", "Inner Sphere", ("equipment", 1, 0)),
+])
+def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str, want: tuple[str, int, int]) -> None:
+    item = catalog().equipment(name, tech_base)
+    assert item is not None and (item.kind, item.slots, item.explosion) == want
+
+
+@pytest.mark.parametrize("name, want", [
+    # AmmoType factories: shots a ton, damagePerShot x rackSize, explosive
+    ("Clan Ammo ProtoMech LRTorpedo-1", (100, 1, True)),  # createCLLRT1Ammo
+    ("CLLRTorpedo9 Ammo", (100, 9, True)),  # createCLLRT9Ammo
+    ("ISNarc ExplosivePods", (6, 4, True)),  # createISNarcExplosiveAmmo
+    ("IS Narc Missile Beacon Ammo", (6, 2, True)),  # createISNarcAmmo
+    ("Clan Ammo iATM-12 ER", (5, 12, True)),  # createCLIATM12ERAmmo: 1 a missile
+    ("CLATM9 HE Ammo", (7, 27, True)),  # createCLATM9HEAmmo: 3 a missile
+])
+def test_battletech_megamek_ammunition_names(name: str, want: tuple[int, int, bool]) -> None:
+    m = catalog().ammo(name, "Clan")
+    assert m is not None and (m.shots, m.damage_per_shot, m.ammo.explosive) == want
+
+
+def test_battletech_a_unit_naming_megamek_equipment_is_recognised() -> None:
+    """The Quillback with a RISC hyper laser and a ProtoMech LR torpedo bin, names no family
+    knows: nothing unrecognised, the laser explodes for MegaMek's 10, the bin holds 100 shots."""
+    text = QUILLBACK.read_text(encoding="utf-8")
+    text = text.replace("Large Laser\nLarge Laser\n", "ISRISCHyperLaser\nISRISCHyperLaser\n", 1)
+    text = text.replace("IS Ammo SRM-4", "Clan Ammo ProtoMech LRTorpedo-1", 1)
+    u = unit_from_mtf(text, "quillback-risc.mtf")
+    assert u["unrecognised"] == []
+    items = {i["name"]: i for i in u["items"].values()}
+    assert (items["ISRISCHyperLaser"]["explosive"], items["ISRISCHyperLaser"]["explosion_damage"]) == (True, 10)
+    assert items["Clan Ammo ProtoMech LRTorpedo-1"]["ammo"]["shots"] == 100
+
+
+def test_battletech_the_names_file_is_read_only_for_a_name_the_tables_lack() -> None:
+    cat = catalog()
+    assert cat.equipment("Medium Laser", "Inner Sphere") is not None
+    assert cat.ammo("IS Ammo SRM-4", "Inner Sphere") is not None
+    assert "_megamek" not in cat.__dict__
+    assert cat.equipment("ISRISCHyperLaser", "Inner Sphere") is not None
+    assert "_megamek" in cat.__dict__
+
+
+def test_battletech_the_script_reads_a_weapon_class_and_a_factory(tmp_path: Path) -> None:
+    """The script on Java text of MegaMek's shape (written here, not MegaMek's): a class's name,
+    internal name and lookup names, its slots and explosion; a factory's bin."""
+    spec = importlib.util.spec_from_file_location("megamek_names", TOOL)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    (tmp_path / "ISPretendCannon.java").write_text(
+        "// MegaMek/megamek a test class\npublic class ISPretendCannon extends Weapon {\n"
+        "    public ISPretendCannon() {\n        name = \"Pretend Cannon\";\n        setInternalName(name);\n"
+        "        addLookupName(\"IS Pretend Cannon\");\n        criticalSlots = 4;\n        explosive = true;\n"
+        "        explosionDamage = 7;\n    }\n}\n", encoding="utf-8")
+    (tmp_path / "Ammo.java").write_text(
+        "// MegaMek/megamek a test factory\n    private static AmmoType createISPretendAmmo() {\n"
+        "        ammo.name = \"Pretend Ammo\";\n        ammo.setInternalName(\"IS Ammo Pretend\");\n"
+        "        ammo.damagePerShot = 3;\n        ammo.rackSize = 2;\n        ammo.shots = 9;\n        return ammo;\n    }\n",
+        encoding="utf-8")
+    data = tomllib.loads(tool.build(tmp_path))
+    by = {e["megamek"]: e for e in data["class"]}
+    cannon = by["ISPretendCannon"]
+    assert cannon["names"] == ["Pretend Cannon", "IS Pretend Cannon"]
+    assert (cannon["kind"], cannon["tech"], cannon["slots"], cannon["explosion"]) == ("weapon", "is", 4, 7)
+    ammo = by["AmmoType.createISPretendAmmo"]
+    assert ammo["names"] == ["Pretend Ammo", "IS Ammo Pretend"]
+    assert (ammo["kind"], ammo["shots"], ammo["damage_per_shot"], ammo["explosive"]) == ("ammo", 9, 6, True)

@@ -1,0 +1,217 @@
+"""Build data/megamek-names.toml from MegaMek's equipment definitions.
+
+Usage: python tools/megamek_names.py SCRATCH_FOLDER [--check]
+
+SCRATCH_FOLDER holds Java text saved from MegaMek/megamek (never committed here): weapon classes
+(one class a file: ``public class ISLRM5 ...`` with ``setInternalName`` / ``addLookupName`` in
+its constructor) and factories of ``AmmoType`` and ``MiscType`` (``static AmmoType
+createISNarcAmmo() { ... }``). Each file's first line may be a ``//`` comment naming where the
+text came from; it is carried into the output as the entry's ``source``.
+
+For every class or factory the script writes its names (``name``, the internal name, the lookup
+names) and what the plugin makes of it: the slot kind, and for a weapon or piece of equipment
+its label, tech, slots and explosion; for a bin its weapon label, shots a ton, damage a shot and
+whether it explodes. The plugin's own tables are asked first (equipment.toml, the families of
+families.toml and ammo.toml) for every name of the class; what MegaMek states outright (critical
+slots, ``explosive`` / ``explosionDamage``, shots and damage of a bin) wins over a family's
+guess. ``--check`` only says whether the file on disk is up to date.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE.parent / "src" / "critcore_battletech" / "data" / "megamek-names.toml"
+
+_CLASS = re.compile(r"public\s+class\s+(\w+)")
+_FACTORY = re.compile(r"static\s+(AmmoType|MiscType)\s+(create\w+)\s*\(\s*\)\s*\{")
+_STR = r'"((?:[^"\\]|\\.)*)"'
+_NAME = re.compile(r"(?<![\w.])(?:\w+\.)?name\s*=\s*" + _STR)
+_INTERNAL = re.compile(r"setInternalName\(\s*(?:" + _STR + r"|(name))\s*\)")
+_LOOKUP = re.compile(r"addLookupName\(\s*" + _STR + r"\s*\)")
+_INT = {k: re.compile(r"(?<![\w])(?:\w+\.)?" + k + r"\s*=\s*(\d+)") for k in
+        ("criticalSlots", "criticals", "explosionDamage", "damagePerShot", "rackSize", "shots")}
+_EXPLOSIVE = re.compile(r"(?<![\w])(?:\w+\.)?explosive\s*=\s*(true|false)")
+
+
+def _blocks(text: str) -> list[tuple[str, str, str]]:
+    """(MegaMek class or factory, which of WeaponType/AmmoType/MiscType, its body) in a file."""
+    out: list[tuple[str, str, str]] = []
+    factories = list(_FACTORY.finditer(text))
+    if factories:
+        for i, m in enumerate(factories):
+            end = factories[i + 1].start() if i + 1 < len(factories) else len(text)
+            out.append((f"{m.group(1)}.{m.group(2)}", m.group(1), text[m.end():end]))
+        return out
+    m = _CLASS.search(text)
+    if m:
+        out.append((m.group(1), "WeaponType", text[m.end():]))
+    return out
+
+
+def parse(body: str) -> dict[str, Any]:
+    """The names and the numbers MegaMek states in one class body or factory."""
+    found: dict[str, Any] = {}
+    m = _NAME.search(body)
+    name = m.group(1) if m else ""
+    names = [name] if name else []
+    for m in _INTERNAL.finditer(body):
+        names.append(m.group(1) if m.group(1) is not None else name)
+    names += [m.group(1) for m in _LOOKUP.finditer(body)]
+    found["names"] = list(dict.fromkeys(n for n in names if n))
+    for key, rx in _INT.items():
+        m = rx.search(body)
+        if m:
+            found[key] = int(m.group(1))
+    m = _EXPLOSIVE.search(body)
+    if m:
+        found["explosive"] = m.group(1) == "true"
+    return found
+
+
+def _tech(megamek: str) -> str:
+    short = megamek.rsplit(".", 1)[-1].removeprefix("create")
+    if short.startswith(("CL", "Clan")):
+        return "clan"
+    if short.startswith("IS"):
+        return "is"
+    return "any"
+
+
+def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any]) -> dict[str, Any]:
+    """What the plugin makes of one MegaMek class: the tables first, MegaMek's own numbers over
+    a family's guess."""
+    tech = _tech(megamek)
+    base = "Clan" if tech == "clan" else "Inner Sphere"
+    entry: dict[str, Any] = {"megamek": megamek, "defined_in": where, "names": found["names"]}
+    if where == "AmmoType":
+        match = None
+        for n in found["names"]:
+            match = cat.ammo(n, base, megamek_names=False)
+            if match is not None:
+                break
+        shots = found.get("shots")
+        per_shot = found.get("damagePerShot", 0) * found.get("rackSize", 1)
+        explosive = found.get("explosive", True)
+        entry["kind"] = "ammo"
+        entry["tech"] = tech
+        if match is not None:
+            entry["weapon"] = match.ammo.weapon
+            entry["family"] = match.ammo.family
+            entry["shots"] = shots if shots is not None else match.shots
+            entry["damage_per_shot"] = per_shot or match.damage_per_shot
+            entry["explosive"] = explosive if "explosive" in found else match.ammo.explosive
+        else:
+            entry["weapon"] = found["names"][0].removesuffix(" Ammo").strip()
+            entry["family"] = ""
+            entry["shots"] = shots or 1
+            entry["damage_per_shot"] = per_shot
+            entry["explosive"] = explosive
+        return entry
+    item = None
+    for n in found["names"]:
+        item = cat.equipment(n, base, megamek_names=False)
+        if item is not None:
+            break
+    slots = found.get("criticalSlots", found.get("criticals"))
+    explosion = found.get("explosionDamage", 0) if found.get("explosive") else 0
+    if item is not None:
+        entry["kind"] = item.kind
+        # a family that only says what sort of thing it is ("laser, PPC or flamer") gives way to
+        # MegaMek's own name
+        entry["label"] = item.name if item.slots or slots is None else found["names"][0]
+        entry["tech"] = item.tech if tech == "any" else tech
+        entry["slots"] = slots if slots is not None else item.slots
+        entry["explosion"] = explosion or item.explosion
+    else:
+        entry["kind"] = "weapon" if where == "WeaponType" else "equipment"
+        entry["label"] = found["names"][0]
+        entry["tech"] = tech
+        entry["slots"] = slots or 0
+        entry["explosion"] = explosion
+    return entry
+
+
+def _toml_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_str(x) for x in v) + "]"
+    return _toml_str(str(v))
+
+
+def build(folder: Path) -> str:
+    sys.path.insert(0, str(HERE.parent / "src"))
+    from critcore_battletech.data.catalog import catalog
+
+    cat = catalog()
+    entries: list[dict[str, Any]] = []
+    sources: list[str] = []
+    for path in sorted(folder.rglob("*.java")):
+        text = path.read_text(encoding="utf-8")
+        first = text.splitlines()[0] if text else ""
+        src = first[2:].strip() if first.startswith("//") else path.name
+        sources.append(src)
+        for megamek, where, body in _blocks(text):
+            found = parse(body)
+            if found["names"]:
+                entry = resolve(cat, megamek, where, found)
+                entry["source"] = src
+                entries.append(entry)
+    # the entries of equipment.toml that name their class carry MegaMek's names already
+    entries.sort(key=lambda e: (e["defined_in"], e["megamek"]))
+    names = sum(len(e["names"]) for e in entries)
+    lines = [
+        "# GENERATED by tools/megamek_names.py from MegaMek's equipment definitions (MegaMek/megamek:",
+        "# the weapon classes under megamek/common/weapons/, the AmmoType and MiscType factories); do not",
+        "# edit by hand: save the Java text in a scratch folder and run the script again.",
+        "#",
+        "# One [[class]] per MegaMek class or factory (`megamek`), defined in `defined_in`; `names` are its",
+        "# name, internal name and lookup names. The importer reads this file only for a slot name its",
+        "# own tables (equipment.toml; for ammunition the families of ammo.toml) do not know, and then",
+        "# uses what the entry says: `kind`, and `label`, `tech`, `slots`, `explosion` of an item, or",
+        "# `weapon`, `family` (of ammo.toml, empty when none), `shots` (a ton), `damage_per_shot`,",
+        "# `explosive` of a bin. The numbers are MegaMek's where it states them, else the plugin's family.",
+        "",
+        f"classes = {len(entries)}",
+        f"names = {names}",
+        "",
+    ]
+    order = ("megamek", "defined_in", "source", "names", "kind", "label", "weapon", "family", "tech", "slots",
+             "explosion", "shots", "damage_per_shot", "explosive")
+    for e in entries:
+        lines.append("[[class]]")
+        for key in order:
+            if key in e:
+                lines.append(f"{key} = {_value(e[key])}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    args = [a for a in argv if not a.startswith("--")]
+    if len(args) != 1 or not Path(args[0]).is_dir():
+        print("usage: python tools/megamek_names.py SCRATCH_FOLDER [--check]", file=sys.stderr)
+        return 2
+    text = build(Path(args[0]))
+    if "--check" in argv:
+        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
+        print("up to date" if same else f"{OUT.name} is out of date")
+        return 0 if same else 1
+    OUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
