@@ -92,6 +92,10 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     ("QuadVee Wheels", "Clan", ("equipment", 1, 0)),
     # createImprovedJumpJet: MegaMek's spellings of the improved jump jet
     ("ISImprovedJump Jet", "Inner Sphere", ("jump-jet", 2, 0)),
+    # createModularArmor: 1 slot a module (critcore read "IS Modular Armor" as any equipment, 0)
+    ("IS Modular Armor", "Inner Sphere", ("equipment", 1, 0)),
+    # an infantry armor kit (createISSLDFInfArmor): no critical slots on a 'Mech
+    ("SLDFKit", "Inner Sphere", ("equipment", 0, 0)),
     # createISUMU: an underwater maneuvering unit, 1 slot
     ("IS Underwater Maneuvering Unit", "Inner Sphere", ("equipment", 1, 0)),
 ])
