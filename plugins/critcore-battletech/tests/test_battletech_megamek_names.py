@@ -96,6 +96,10 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     ("IS Modular Armor", "Inner Sphere", ("equipment", 1, 0)),
     # an infantry armor kit (createISSLDFInfArmor): no critical slots on a 'Mech
     ("SLDFKit", "Inner Sphere", ("equipment", 0, 0)),
+    # createChainWhip: 2 slots, createISFlail: 4 (critcore's family of physical weapons says 0,
+    # "a run of lines is one item")
+    ("Chain Whip", "Inner Sphere", ("equipment", 2, 0)),
+    ("IS Flail", "Inner Sphere", ("equipment", 4, 0)),
     # createISUMU: an underwater maneuvering unit, 1 slot
     ("IS Underwater Maneuvering Unit", "Inner Sphere", ("equipment", 1, 0)),
 ])
