@@ -100,6 +100,10 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     # "a run of lines is one item")
     ("Chain Whip", "Inner Sphere", ("equipment", 2, 0)),
     ("IS Flail", "Inner Sphere", ("equipment", 4, 0)),
+    # createISSmallShield: 3 slots; createISMediumVibroblade: 2; createSpikes: 1 a location
+    ("ISSmallShield", "Inner Sphere", ("equipment", 3, 0)),
+    ("Medium Vibroblade", "Inner Sphere", ("equipment", 2, 0)),
+    ("Spikes", "Inner Sphere", ("equipment", 1, 0)),
     # createISUMU: an underwater maneuvering unit, 1 slot
     ("IS Underwater Maneuvering Unit", "Inner Sphere", ("equipment", 1, 0)),
 ])
