@@ -104,6 +104,12 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     ("ISSmallShield", "Inner Sphere", ("equipment", 3, 0)),
     ("Medium Vibroblade", "Inner Sphere", ("equipment", 2, 0)),
     ("Spikes", "Inner Sphere", ("equipment", 1, 0)),
+    # createC3SBS: the boosted C3 slave fills 2 slots (critcore's electronics family said 0)
+    ("ISC3BoostedSystemSlaveUnit", "Inner Sphere", ("equipment", 2, 0)),
+    # createCLCASE: Clan CASE fills no slot; createCASEPrototype: not hittable, 1 slot
+    ("CASE", "Clan", ("roll-again", 0, 0)),
+    ("ISCASE", "Clan", ("roll-again", 1, 0)),
+    ("Prototype CASE", "Inner Sphere", ("roll-again", 1, 0)),
     # createISUMU: an underwater maneuvering unit, 1 slot
     ("IS Underwater Maneuvering Unit", "Inner Sphere", ("equipment", 1, 0)),
 ])
@@ -193,7 +199,8 @@ def test_battletech_the_script_reads_a_weapon_class_and_a_factory(tmp_path: Path
 def test_battletech_the_script_keeps_the_mech_item_of_a_name_the_tables_know(tmp_path: Path) -> None:
     """A ProtoMek's factory named "Jump Jet" (0 slots, no F_MEK_EQUIPMENT flag) does not make a
     'Mech's jump jet 0 slots; an item spread over locations keeps the tables' 0 however many
-    slots MegaMek states in all; a 'Mech item the tables know takes MegaMek's stated slots."""
+    slots MegaMek states in all; a 'Mech item the tables know takes MegaMek's stated slots; a
+    slot that is not hittable is one a critical hit rolls again on."""
     spec = importlib.util.spec_from_file_location("megamek_names", TOOL)
     assert spec is not None and spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
@@ -207,6 +214,9 @@ def test_battletech_the_script_keeps_the_mech_item_of_a_name_the_tables_know(tmp
         "        misc.flags = misc.flags.or(F_PARTIAL_WING)\n              .or(F_MEK_EQUIPMENT);\n    }\n"
         "    public static MiscType createPretendWideThing() {\n        misc.name = \"Pretend Wide Thing\";\n"
         "        misc.criticalSlots = 5;\n        misc.spreadable = true;\n    }\n"
+        "    public static MiscType createPretendVault() {\n        misc.name = \"Pretend Vault\";\n"
+        "        misc.criticalSlots = 1;\n        misc.hittable = false;\n"
+        "        misc.flags = misc.flags.or(F_BA_EQUIPMENT).andNot(F_MEK_EQUIPMENT);\n    }\n"
         "    public static MiscType createPretendUMU() {\n        misc.name = \"UMU\";\n"
         "        misc.criticalSlots = 2;\n        misc.flags = misc.flags.or(F_UMU).or(F_MEK_EQUIPMENT);\n    }\n",
         encoding="utf-8")
@@ -217,4 +227,5 @@ def test_battletech_the_script_keeps_the_mech_item_of_a_name_the_tables_know(tmp
         "ISPretendWing": ("equipment", "Partial Wing", 0),
         "PretendWideThing": ("equipment", "Pretend Wide Thing", 0),
         "PretendUMU": ("equipment", "UMU", 2),
+        "PretendVault": ("roll-again", "Pretend Vault", 1),
     }

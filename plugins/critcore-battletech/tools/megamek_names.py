@@ -22,7 +22,8 @@ guess, except where megamek-facts.toml records that critcore departs from MegaMe
 name the tables know keeps the tables' slots when the factory is not 'Mech equipment (no
 ``F_MEK_EQUIPMENT``: a ProtoMek's or a vehicle's "Jump Jet") or is spread over locations (its
 stated slots are the total; the tables' 0 makes a run of lines in one location one item), and a
-spread item the tables lack gets 0 for the same reason. A name known outright to the tables goes
+spread item the tables lack gets 0 for the same reason. An item the tables lack whose factory says
+``hittable = false`` is a slot a critical hit rolls again on (kind "roll-again", like CASE). A name known outright to the tables goes
 before a family's guess at another name of the factory. Factories that take arguments
 (``createChainDrape(String, ...)``, names built with ``formatted``) are not read. ``--check``
 only says whether the file on disk is up to date.
@@ -47,6 +48,7 @@ _LOOKUP = re.compile(r"addLookupName\(\s*" + _STR + r"\s*\)")
 _INT = {k: re.compile(r"(?<![\w])(?:\w+\.)?" + k + r"\s*=\s*(\d+)") for k in
         ("criticalSlots", "criticals", "explosionDamage", "damagePerShot", "rackSize", "shots")}
 _EXPLOSIVE = re.compile(r"(?<![\w])(?:\w+\.)?explosive\s*=\s*(true|false)")
+_HITTABLE = re.compile(r"(?<![\w])(?:\w+\.)?hittable\s*=\s*false")
 _SPREADABLE = re.compile(r"(?<![\w])(?:\w+\.)?spreadable\s*=\s*true")
 _FLAGS = re.compile(r"(?<![\w])(?:\w+\.)?flags\s*=\s*([^;]*);")
 
@@ -83,10 +85,12 @@ def parse(body: str) -> dict[str, Any]:
     m = _EXPLOSIVE.search(body)
     if m:
         found["explosive"] = m.group(1) == "true"
+    if _HITTABLE.search(body):
+        found["hittable"] = False
     if _SPREADABLE.search(body):
         found["spreadable"] = True
     m = _FLAGS.search(body)
-    if m and "F_MEK_EQUIPMENT" not in m.group(1):
+    if m and not re.search(r"\.or\(\s*F_MEK_EQUIPMENT\s*\)", m.group(1)):
         found["mek"] = False
     return found
 
@@ -152,12 +156,12 @@ def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any],
     stated = slots = found.get("criticalSlots", found.get("criticals"))
     explosion = found.get("explosionDamage", 0) if found.get("explosive") else 0
     spread = found.get("spreadable", False)
-    if item is not None and (spread or not found.get("mek", True)):
+    if tabled and (spread or not found.get("mek", True)):
         # a 'Mech file means the 'Mech item by a name the tables know: a ProtoMek's or a vehicle's
         # factory of that name does not change it, nor does the total of an item spread over
         # locations (the tables' 0: a run of lines in one location is one item)
         slots = None
-    elif item is None and spread:
+    elif spread:
         slots = 0
     if item is not None:
         entry["kind"] = item.kind
@@ -173,6 +177,9 @@ def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any],
         entry["tech"] = tech
         entry["slots"] = slots or 0
         entry["explosion"] = explosion
+    if not tabled and found.get("hittable") is False:
+        # MegaMek's "hittable = false": a critical hit on the slot rolls again, like CASE
+        entry["kind"] = "roll-again"
     return entry
 
 
