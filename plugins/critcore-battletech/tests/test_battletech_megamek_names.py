@@ -110,6 +110,11 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     ("CASE", "Clan", ("roll-again", 0, 0)),
     ("ISCASE", "Clan", ("roll-again", 1, 0)),
     ("Prototype CASE", "Inner Sphere", ("roll-again", 1, 0)),
+    # createISMASS, createISDroneOperatingSystem: 1 slot each (critcore's families said 0)
+    ("ISMASS", "Inner Sphere", ("equipment", 1, 0)),
+    ("ISDroneOperatingSystem", "Inner Sphere", ("equipment", 1, 0)),
+    # createBattleMekNeuralInterfaceUnit: no slot, not hittable (critcore did not know it)
+    ("BABattleMechNIU", "Inner Sphere", ("roll-again", 0, 0)),
     # createISUMU: an underwater maneuvering unit, 1 slot
     ("IS Underwater Maneuvering Unit", "Inner Sphere", ("equipment", 1, 0)),
 ])
