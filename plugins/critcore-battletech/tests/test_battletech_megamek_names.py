@@ -80,6 +80,43 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     # MiscType factories (equipment.toml names them)
     ("ClanGroundMobileHPG", "Clan", ("equipment", 0, 0)),
     ("ISAPod", "Inner Sphere", ("equipment", 1, 0)),
+    # createISSuperCharger: criticalSlots 1 (critcore had 0, "a run of lines is one item")
+    ("Supercharger", "Inner Sphere", ("equipment", 1, 0)),
+    ("CL Super Charger", "Clan", ("equipment", 1, 0)),
+    # createJumpBooster: the table's mechanical jump booster, its size varies
+    ("Jump Booster", "Inner Sphere", ("equipment", 0, 0)),
+    # createISPartialWing states 8 slots in all, spread over two locations: a run of lines in
+    # one location stays one item
+    ("IS Partial Wing", "Inner Sphere", ("equipment", 0, 0)),
+    # createQVWheels: a QuadVee's wheels, one slot a leg like the table's "Wheels"
+    ("QuadVee Wheels", "Clan", ("equipment", 1, 0)),
+    # createImprovedJumpJet: MegaMek's spellings of the improved jump jet
+    ("ISImprovedJump Jet", "Inner Sphere", ("jump-jet", 2, 0)),
+    # createModularArmor: 1 slot a module (critcore read "IS Modular Armor" as any equipment, 0)
+    ("IS Modular Armor", "Inner Sphere", ("equipment", 1, 0)),
+    # an infantry armor kit (createISSLDFInfArmor): no critical slots on a 'Mech
+    ("SLDFKit", "Inner Sphere", ("equipment", 0, 0)),
+    # createChainWhip: 2 slots, createISFlail: 4 (critcore's family of physical weapons says 0,
+    # "a run of lines is one item")
+    ("Chain Whip", "Inner Sphere", ("equipment", 2, 0)),
+    ("IS Flail", "Inner Sphere", ("equipment", 4, 0)),
+    # createISSmallShield: 3 slots; createISMediumVibroblade: 2; createSpikes: 1 a location
+    ("ISSmallShield", "Inner Sphere", ("equipment", 3, 0)),
+    ("Medium Vibroblade", "Inner Sphere", ("equipment", 2, 0)),
+    ("Spikes", "Inner Sphere", ("equipment", 1, 0)),
+    # createC3SBS: the boosted C3 slave fills 2 slots (critcore's electronics family said 0)
+    ("ISC3BoostedSystemSlaveUnit", "Inner Sphere", ("equipment", 2, 0)),
+    # createCLCASE: Clan CASE fills no slot; createCASEPrototype: not hittable, 1 slot
+    ("CASE", "Clan", ("roll-again", 0, 0)),
+    ("ISCASE", "Clan", ("roll-again", 1, 0)),
+    ("Prototype CASE", "Inner Sphere", ("roll-again", 1, 0)),
+    # createISMASS, createISDroneOperatingSystem: 1 slot each (critcore's families said 0)
+    ("ISMASS", "Inner Sphere", ("equipment", 1, 0)),
+    ("ISDroneOperatingSystem", "Inner Sphere", ("equipment", 1, 0)),
+    # createBattleMekNeuralInterfaceUnit: no slot, not hittable (critcore did not know it)
+    ("BABattleMechNIU", "Inner Sphere", ("roll-again", 0, 0)),
+    # createISUMU: an underwater maneuvering unit, 1 slot
+    ("IS Underwater Maneuvering Unit", "Inner Sphere", ("equipment", 1, 0)),
 ])
 def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str, want: tuple[str, int, int]) -> None:
     item = catalog().equipment(name, tech_base)
@@ -162,3 +199,38 @@ def test_battletech_the_script_reads_a_weapon_class_and_a_factory(tmp_path: Path
     assert ammo["source"] == "MegaMek/megamek a test factory; MegaMek/megamek an older factory"
     assert data["classes"] == 2
     assert (ammo["kind"], ammo["shots"], ammo["damage_per_shot"], ammo["explosive"]) == ("ammo", 9, 6, True)
+
+
+def test_battletech_the_script_keeps_the_mech_item_of_a_name_the_tables_know(tmp_path: Path) -> None:
+    """A ProtoMek's factory named "Jump Jet" (0 slots, no F_MEK_EQUIPMENT flag) does not make a
+    'Mech's jump jet 0 slots; an item spread over locations keeps the tables' 0 however many
+    slots MegaMek states in all; a 'Mech item the tables know takes MegaMek's stated slots; a
+    slot that is not hittable is one a critical hit rolls again on."""
+    spec = importlib.util.spec_from_file_location("megamek_names", TOOL)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    (tmp_path / "Misc.java").write_text(
+        "// MegaMek/megamek test factories\n"
+        "    public static MiscType createPretendProtoJumpJet() {\n        misc.name = \"Jump Jet\";\n"
+        "        misc.criticalSlots = 0;\n        misc.flags = misc.flags.or(F_JUMP_JET).or(F_PROTOMEK_EQUIPMENT);\n    }\n"
+        "    public static MiscType createISPretendWing() {\n        misc.name = \"Partial Wing\";\n"
+        "        misc.criticalSlots = 8;\n        misc.spreadable = true;\n"
+        "        misc.flags = misc.flags.or(F_PARTIAL_WING)\n              .or(F_MEK_EQUIPMENT);\n    }\n"
+        "    public static MiscType createPretendWideThing() {\n        misc.name = \"Pretend Wide Thing\";\n"
+        "        misc.criticalSlots = 5;\n        misc.spreadable = true;\n    }\n"
+        "    public static MiscType createPretendVault() {\n        misc.name = \"Pretend Vault\";\n"
+        "        misc.criticalSlots = 1;\n        misc.hittable = false;\n"
+        "        misc.flags = misc.flags.or(F_BA_EQUIPMENT).andNot(F_MEK_EQUIPMENT);\n    }\n"
+        "    public static MiscType createPretendUMU() {\n        misc.name = \"UMU\";\n"
+        "        misc.criticalSlots = 2;\n        misc.flags = misc.flags.or(F_UMU).or(F_MEK_EQUIPMENT);\n    }\n",
+        encoding="utf-8")
+    by = {e["megamek"]: e for e in tomllib.loads(tool.build(tmp_path))["class"]}
+    got = {k.removeprefix("MiscType.create"): (e["kind"], e["label"], e["slots"]) for k, e in by.items()}
+    assert got == {
+        "PretendProtoJumpJet": ("jump-jet", "Jump Jet", 1),
+        "ISPretendWing": ("equipment", "Partial Wing", 0),
+        "PretendWideThing": ("equipment", "Pretend Wide Thing", 0),
+        "PretendUMU": ("equipment", "UMU", 2),
+        "PretendVault": ("roll-again", "Pretend Vault", 1),
+    }
