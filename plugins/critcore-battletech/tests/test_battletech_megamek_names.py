@@ -111,6 +111,10 @@ def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str
     ("CL Ammo Nail/Rivet - Half", (150, 0, False)),  # createISNailRivetGunAmmoHalf: a fill, its 1 never counts
     ("Clan Streak LRM 7 Ammo", (1, 7, True)),  # createCLStreakLRM7Ammo: a ProtoMech size, 1 shot
     ("ISC3Sensors", (4, 0, False)),  # createISC3RemoteSensorAmmo: no "ammo" in the name, explosive = false
+    ("IS BA Ammo LRM-5", (1, 5, True)),  # createBAISLRM5Ammo: a battle-armour slot holds 1 volley, not 24
+    ("BASRM-2 Ammo", (1, 4, True)),  # createBASRM2Ammo
+    ("CLTorpedoLRM5 Ammo", (1, 5, True)),  # createCLTorpedoLRM5Ammo: not the LRM-5's 24
+    ("BACompactNarc Ammo", (1, 8, False)),  # createBACompactNarcAmmo: 2 x 4, explosive = false
 ])
 def test_battletech_megamek_ammunition_names(name: str, want: tuple[int, int, bool]) -> None:
     m = catalog().ammo(name, "Clan")
