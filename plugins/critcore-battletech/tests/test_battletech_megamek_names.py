@@ -115,6 +115,7 @@ def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str
     ("BASRM-2 Ammo", (1, 4, True)),  # createBASRM2Ammo
     ("CLTorpedoLRM5 Ammo", (1, 5, True)),  # createCLTorpedoLRM5Ammo: not the LRM-5's 24
     ("BACompactNarc Ammo", (1, 8, False)),  # createBACompactNarcAmmo: 2 x 4, explosive = false
+    ("Advanced SRM 2 Ammo", (1, 4, True)),  # createAdvancedSRM2Ammo: a battle-armour slot, not the SRM-2's 50
 ])
 def test_battletech_megamek_ammunition_names(name: str, want: tuple[int, int, bool]) -> None:
     m = catalog().ammo(name, "Clan")
