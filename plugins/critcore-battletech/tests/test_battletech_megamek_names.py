@@ -138,6 +138,21 @@ def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str
     ("CLFluidGun Ammo", (20, 0, False)),  # createCLFluidGunAmmo: its 2 counts only for critical slots
     ("NAC20 Ammo", (1, 20, True)),  # createNAC20Ammo: a naval autocannon, not the AC/20
     ("Ammo Light N-Gauss", (1, 15, True)),  # createLightNGaussAmmo: not the Gauss rifle; explosive not set false
+    ("IS Ammo AC/2 Primitive", (34, 2, True)),  # createISAC2pAmmo: a primitive bin, not the AC/2's 45
+    ("ISAC20p Ammo", (4, 20, True)),  # createISAC20pAmmo
+    ("Primitive Prototype LRM 20 Ammo", (5, 20, True)),  # createISLRM20pAmmo: not the Extended LRM ("...pe LRM")
+    ("ISSRM6p Ammo", (11, 12, True)),  # createISSRM6pAmmo: 2 a missile
+    ("ProtoTypeArrowIVAmmo", (4, 20, True)),  # createPrototypeArrowIVAmmo: 4 shells, not 5
+    ("ISPrimitiveLongTomAmmo", (4, 25, True)),  # createISPrimitiveLongTomAmmo
+    ("ISTBolt15 Ammo", (4, 15, True)),  # createISThunderbolt15Ammo: damagePerShot 15 x rackSize 1
+    ("CL Ammo Nail/Rivet - Half", (150, 0, False)),  # createISNailRivetGunAmmoHalf: a fill, its 1 never counts
+    ("Clan Streak LRM 7 Ammo", (1, 7, True)),  # createCLStreakLRM7Ammo: a ProtoMech size, 1 shot
+    ("ISC3Sensors", (4, 0, False)),  # createISC3RemoteSensorAmmo: no "ammo" in the name, explosive = false
+    ("IS BA Ammo LRM-5", (1, 5, True)),  # createBAISLRM5Ammo: a battle-armour slot holds 1 volley, not 24
+    ("BASRM-2 Ammo", (1, 4, True)),  # createBASRM2Ammo
+    ("CLTorpedoLRM5 Ammo", (1, 5, True)),  # createCLTorpedoLRM5Ammo: not the LRM-5's 24
+    ("BACompactNarc Ammo", (1, 8, False)),  # createBACompactNarcAmmo: 2 x 4, explosive = false
+    ("Advanced SRM 2 Ammo", (1, 4, True)),  # createAdvancedSRM2Ammo: a battle-armour slot, not the SRM-2's 50
 ])
 def test_battletech_megamek_ammunition_names(name: str, want: tuple[int, int, bool]) -> None:
     m = catalog().ammo(name, "Clan")
