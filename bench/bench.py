@@ -216,6 +216,11 @@ def main() -> None:
             extra["crit resolve gurps ... --target @fighter"] = command
             # the same with nothing written: the difference in wall time is the commit's disk syncs
             extra["  the same, --preview (nothing written)"] = command + ["--preview"]
+            # a GURPS character read from a GCS sheet (a small one the tests ship)
+            wren = os.path.join(os.path.dirname(here), "plugins", "critcore-gurps", "tests", "wren.gcs")
+            if os.path.exists(wren):
+                extra["crit resolve gurps ... --target wren.gcs"] = [
+                    "resolve", "gurps", "critical-hit", "--damage", "1d cut", "--seed", "1", "--target", wren]
         print(f"  {'':<42} {'wall':>9}   {'wall':>5}   {'CPU':>5}")
         for name, ms, ratio, cpu_ratio in startup(runs, systems, extra):
             print(f"  {name:<42} {ms:7.1f} ms   {ratio:5.2f} x   {cpu_ratio:5.2f} x floor")

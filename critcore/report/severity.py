@@ -8,19 +8,21 @@ the JSON's ``severity``, ``summary`` and ``changes`` all read it, so one ranking
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Sequence
 
-from critcore.model import SEVERITIES, Outcome
+from critcore.model import SEVERITIES, Outcome, record
 
 
-class Change(NamedTuple):
+@record  # records, not NamedTuples: a NamedTuple compiles its __new__ at every start-up (about 1 M instructions each)
+class Change:
     """One thing an outcome did, with how serious it is."""
 
     severity: str
     text: str
 
 
-class Assessment(NamedTuple):
+@record
+class Assessment:
     """An outcome's severity, the one line a reader sees first, and what it changed, worst first."""
 
     severity: str

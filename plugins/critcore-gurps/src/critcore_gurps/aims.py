@@ -4,7 +4,6 @@ the stages and the body types both use it, and it imports neither."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from critcore.plugin import Data, ParamError
@@ -15,7 +14,13 @@ if TYPE_CHECKING:
     from .damage import DamageSpec
 
 DEFERRED = ("attack", "critical-hit", "head-blow")  # procedures whose --location may name a body's own part
-_BODY_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def _body_key(where: str) -> bool:
+    """Whether ``where`` could be a key of a body type's location: lower-case letters, digits and
+    hyphens, not starting with a hyphen (no regular expression compiled at start-up)."""
+    return where[:1] not in ("", "-") and _KEY_CHARS.issuperset(where)
 
 
 def check_location(procedure: str, params: Data, damage: DamageSpec | None,
@@ -25,7 +30,7 @@ def check_location(procedure: str, params: Data, damage: DamageSpec | None,
     if where is None or (where == "random" and allowed is None):
         return
     rule = LOCATIONS.get(where)
-    if rule is None and procedure in DEFERRED and _BODY_KEY.match(where):
+    if rule is None and procedure in DEFERRED and _body_key(where):
         return  # a location of the character's own body type (a wing, a brain): checked by locate
     if rule is None or (allowed is not None and where not in allowed):
         from critcore.plugin import did_you_mean

@@ -7,7 +7,7 @@ from typing import Any, Callable, Sequence
 from critcore.plugin import Applied, Data, Effect, freeze
 
 from . import character as ch
-from .determine import damage_of
+from .determine import damage_of, rule_at
 from .events import FUMBLE_TAGS, injury_tags
 from .injury import blow, injury_data, plain_injury
 from .reference import LOCATIONS, RULES, SECONDS, TURN_SECONDS, met_by
@@ -35,8 +35,6 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
     state = ch.state_of(ctx)
     changes: list[str] = []
     row = effect.data if effect is not None else NORMAL
-    from .bodies import rule_at
-
     spec = damage_of(ctx)
     dtype = spec.dtype if spec is not None else None
     where = met_by(rule_at(ctx, location.id), dtype)

@@ -16,7 +16,7 @@ from critcore.plugin import ParamError
 from critcore.plugin import Data, Location, record
 from critcore.plugin import load_data
 
-from .reference import LOCATIONS, LocationRule
+from .reference import LOCATIONS, LocationRule, location_as
 
 _RAW: dict[str, Any] = load_data("critcore_gurps.data", "bodies.toml")
 IDS: dict[str, Mapping[str, Any]] = _RAW["ids"]
@@ -101,16 +101,14 @@ class Body:
 
 def _part(raw: Mapping[str, Any], body_name: str) -> Part:
     key = str(raw["id"])
-    base = LOCATIONS[str(raw.get("rule", FALLBACK))]
+    base = str(raw.get("rule", FALLBACK))
     name = str(raw.get("name", key))
     rolls = tuple(_ranges(raw.get("rolls", ())))
-    from dataclasses import replace
-
-    rule = replace(base, id=key, name=name.lower(), penalty=int(raw.get("penalty", 0)), extra_dr=0,
-                   aimed_only=not rolls)
+    rule = location_as(base, key, name=name.lower(), penalty=int(raw.get("penalty", 0)), extra_dr=0,
+                       aimed_only=not rolls)
     summary = f"{rule.name} ({rule.penalty:+d} to hit, {body_name} body)"
     rolled = f"{rule.name}, rolled on the {body_name} hit-location table ({rule.penalty:+d} to hit when aimed)"
-    return Part(key, str(raw.get("rule", FALLBACK)), rule, rolls, int(raw.get("dr", 0)), Data(raw.get("dr_types", {})),
+    return Part(key, base, rule, rolls, int(raw.get("dr", 0)), Data(raw.get("dr_types", {})),
                 Location(key, rule.name, summary, Data(penalty=rule.penalty)),
                 Location(key, rule.name, rolled, Data(penalty=rule.penalty, rolled=True)))
 
@@ -159,12 +157,12 @@ def rule_at(ctx: Any, key: str) -> LocationRule:
         return rule
     from . import traits
 
-    from dataclasses import replace
-
     swap = traits.location_as(found, rule, base)
     if swap == "":
         raise ParamError(f"--location: the {rule.name} cannot be hit: the character has none (Injury Tolerance, B61)")
     if swap:
+        from dataclasses import replace
+
         other = LOCATIONS[swap]
         keep = traits.keeps_crippling(base)
         rule = replace(other, id=rule.id, name=rule.name, penalty=rule.penalty, extra_dr=rule.extra_dr,
@@ -172,6 +170,8 @@ def rule_at(ctx: Any, key: str) -> LocationRule:
                        cripple_divisor=rule.cripple_divisor if keep else other.cripple_divisor,
                        crippled_word=rule.crippled_word if keep else other.crippled_word)
     if traits.no_crippling(found) and rule.cripple_divisor:
+        from dataclasses import replace
+
         rule = replace(rule, cripple_divisor=0)
     return rule
 

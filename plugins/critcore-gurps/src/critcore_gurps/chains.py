@@ -12,7 +12,7 @@ from typing import Any
 from critcore.plugin import parse
 from critcore.plugin import Effect, record
 
-from .determine import damage_of
+from .determine import damage_of, rule_at
 from .reference import RULES, success_roll
 
 COIN = parse("1d2")  # an even chance either way
@@ -208,7 +208,6 @@ def head_effects(ctx: Any) -> list[Effect]:
 
 def _head_blow(ctx: Any, location_id: str) -> bool:
     """A critical hit here rolls on the Critical Head Blow table (not for toxic damage to the skull)."""
-    from .bodies import rule_at
     from .reference import met_by
 
     damage = damage_of(ctx)

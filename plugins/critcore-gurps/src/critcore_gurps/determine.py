@@ -17,8 +17,8 @@ from .aims import DEFERRED, check_location
 from .collapse import dead, refuse_dead
 from .damage import DamageSpec, parse_damage
 from .events import CRITICAL_HIT, CRITICAL_MISS
-from .reference import (HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, bounds, grade,
-                        met_by)
+from .reference import (HEAD_BLOW_LOCATIONS, HIGHEST_SKILL, LOCATIONS, LOWEST_DEFENSE, LOWEST_SKILL, LocationRule,
+                        bounds, grade, met_by)
 
 D3 = parse("3d6")
 BODY_PARTS = tuple(LOCATIONS)
@@ -129,6 +129,19 @@ def plan_of(ctx: Any) -> Plan:
     if plan is None:
         plan = prepare(ctx.procedure, ctx.params, ctx.options)
     return plan  # type: ignore[no-any-return]
+
+
+def rule_at(ctx: Any, key: str) -> LocationRule:
+    """The hit-location rule at ``key`` (:func:`critcore_gurps.bodies.rule_at`); the body types and
+    traits are imported only for a character that has a body type or traits of its own."""
+    target = getattr(ctx, "target", None)
+    if target is None or ("body" not in target and not target.get("traits")):
+        found = LOCATIONS.get(key)
+        if found is not None:
+            return found
+    from .bodies import rule_at as on_body
+
+    return on_body(ctx, key)
 
 
 def damage_of(ctx: Any) -> DamageSpec | None:

@@ -21,7 +21,6 @@ the state (``gcs``), so a campaign can export the character to a ``.gcs`` again.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import Any, Mapping
@@ -157,6 +156,7 @@ def _note_id(doc_id: Any) -> str:
     """The id of critcore's note: GCS's form (a kind letter and 16 characters), the same for a
     character every time."""
     import base64
+    import hashlib  # only when writing back (OpenSSL's hashlib costs a read about 0.5 ms)
 
     digest = hashlib.sha256(f"critcore-note:{doc_id}".encode()).digest()
     return "n" + base64.urlsafe_b64encode(digest).decode()[:16]

@@ -49,9 +49,11 @@ def blow(
     divisor = ctx.params.get("armor_divisor") or spec.divisor
     basic = roll_basic(ctx, spec, row, fraction, ctx.options["half_damage_rounding"])
     opts = ctx.options
-    from . import traits
+    extra: dict[str, Any] = {}
+    if state is not None and state.get("traits"):  # the traits module only for a character with traits
+        from . import traits
 
-    extra = traits.injury_terms(state, location, spec.dtype, changes)
+        extra = traits.injury_terms(state, location, spec.dtype, changes)
     inj = compute_injury(
         basic, spec.dtype, dr_here(ctx, state, location.id, spec.dtype), divisor, location, hp, ht, row, **extra,
         divided_round=opts["divided_dr_rounding"],

@@ -50,16 +50,24 @@ class LocationRule:
         return self.wounding in ("limb", "extremity")
 
 
-def _location(key: str, raw: Mapping[str, Any]) -> LocationRule:
+def _location(key: str, raw: Mapping[str, Any], **changes: Any) -> LocationRule:
     fields = dict(raw)
     exempt = dict(fields.pop("exempt", {}))
     fields["exempt_types"] = tuple(exempt.pop("types", ()))
     fields["exempt"] = tuple(sorted(exempt.items()))
     fields["aim_types"] = tuple(fields.get("aim_types", ()))
+    fields.update(changes)
     return LocationRule(id=key, **fields)
 
 
 LOCATIONS: dict[str, LocationRule] = {k: _location(k, v) for k, v in _LOCATIONS_RAW.items()}
+
+
+def location_as(base: str, key: str, **changes: Any) -> LocationRule:
+    """A location ``key`` with the rules of ``base`` (a key of :data:`LOCATIONS`) and ``changes``:
+    ``replace(LOCATIONS[base], id=key, **changes)``, built from the table as LOCATIONS is (no
+    ``dataclasses`` to import when a character's body type is read)."""
+    return _location(key, _LOCATIONS_RAW[base], **changes)
 
 
 def met_by(rule: LocationRule, dtype: str | None) -> LocationRule:

@@ -8,21 +8,22 @@ A character file written by hand may carry ``traits`` too (the same keys), and t
 from __future__ import annotations
 
 import re
-from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from critcore.plugin import load_data
 
 from .reference import LocationRule
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 _RAW: dict[str, Any] = load_data("critcore_gurps.data", "traits.toml")
 FAMILIES: dict[str, Mapping[str, Any]] = _RAW["families"]
 _BY_NAME: dict[str, str] = {n: fam for fam, spec in FAMILIES.items() for n in spec["names"]}
 _BY_VARIANT: dict[str, str] = {v: fam for fam, spec in FAMILIES.items() for v in spec.get("variants", ())}
 VULNERABILITY: Mapping[str, Any] = _RAW["vulnerability"]
-IT_WOUNDING: dict[str, dict[str, Fraction]] = {
-    variant: {dtype: Fraction(value) for dtype, value in table.items()}
-    for variant, table in _RAW["injury_tolerance"]["wounding"].items()}
+# as written in the table ("1/5"); a Fraction only where a blow meets it (fractions is not imported at start-up)
+IT_WOUNDING: dict[str, dict[str, str]] = _RAW["injury_tolerance"]["wounding"]
 DIFFUSE_CAP: Mapping[str, int] = _RAW["injury_tolerance"]["diffuse_cap"]
 WITHOUT: tuple[Mapping[str, Any], ...] = tuple(_RAW["injury_tolerance"]["without"])
 DEATH: Mapping[str, int] = _RAW["death"]
@@ -198,10 +199,14 @@ def wounding(traits: Mapping[str, Any], rule: LocationRule, dtype: str, usual: f
     """The wounding modifier with Injury Tolerance (Unliving, Homogenous; B60-61): theirs
     replaces the usual one except at the skull and eye, and at limbs the smaller counts."""
     it = traits.get("injury_tolerance") or ()
+    if not it:
+        return usual
+    from fractions import Fraction
+
     best: Fraction | None = None
     for variant in ("homogenous", "unliving"):
         if variant in it and dtype in IT_WOUNDING[variant]:
-            value = IT_WOUNDING[variant][dtype]
+            value = Fraction(IT_WOUNDING[variant][dtype])
             best = value if best is None else min(best, value)
     if best is None or rule.wounding in ("skull", "eye"):
         return usual
