@@ -87,6 +87,7 @@ def build_pair(folder: str, entries: int) -> tuple[str, str]:
     import sqlite3
 
     from critcore.campaign.campaign import Campaign
+    from critcore.errors import StateError
 
     paths = []
     for label in ("fresh", "long"):
@@ -99,7 +100,10 @@ def build_pair(folder: str, entries: int) -> tuple[str, str]:
             if label == "long":
                 for n in range(40):
                     camp.resolve("fighter", "critical-hit", damage="1d cut", seed=n)
-                    camp.resolve("knight", "attack", skill=14, damage="1d cut", seed=n)
+                    try:
+                        camp.resolve("knight", "attack", skill=14, damage="1d cut", seed=n)
+                    except StateError:  # he died of an earlier blow: a dead character is refused (issue 28)
+                        pass
         if label == "long":
             db = sqlite3.connect(path, isolation_level=None)
             columns = ("at, who, kind, target, name, system, procedure, summary, outcome, before_state, "

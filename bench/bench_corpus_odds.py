@@ -43,20 +43,21 @@ def main(argv: list[str] | None = None) -> int:
     from critcore.chance.exact import exact_odds
     from critcore.engine.runner import Engine
     from critcore.errors import CritcoreError
+    from critcore_battletech.data.catalog import catalog
     from critcore_battletech.units import unit_from_mtf
 
     only = {c for c in args.only.split(",") if c}
     rows: list[tuple[float, str, str, int, bool]] = []
     failed: list[str] = []
     out = open(args.out, "w", encoding="utf-8") if args.out else None
-    memo: dict[str, object] = {}
+    cat = catalog()  # one importer catalog for every unit
     files = units(args.units, args.every)
     start = time.process_time()
     for n, path in enumerate(files, 1):
         name = os.path.relpath(path, args.units) if path != FIXTURE else "fixture: superheavy-fs5x.mtf"
         try:
             with open(path, encoding="utf-8", errors="replace") as fh:
-                unit = unit_from_mtf(fh.read(), path, memo)
+                unit = unit_from_mtf(fh.read(), path, cat)
         except CritcoreError:
             continue  # a file the importer refuses (its tests say which): no odds to time
         for code in unit["locations"]:

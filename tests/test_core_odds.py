@@ -133,3 +133,18 @@ def test_a_result_quoting_its_effect_reads_as_a_sentence_without_it():
     assert _unsaid(label, said) == "Mortal critical in the chest; dies in 10 min unless treated"
     assert _unsaid("Lung pierced (internal bleeding); dies in 1 h", said) == "dies in 1 h"
     assert _unsaid("the critical: Lung pierced (internal bleeding).", said) == "the critical"
+
+
+def test_odds_and_simulation_refuse_a_procedure_without_the_target_it_needs(registry):
+    """The fake system's ``rest`` needs a target: exact odds and a simulation refuse it in one line,
+    as a run does, before any stage is called (found by issue 29's generated API bodies: the
+    stage read a missing target and the server answered 500)."""
+    import pytest
+
+    from critcore.engine.runner import Engine
+    from critcore.errors import ParamError
+
+    with pytest.raises(ParamError, match="^fake rest needs a target"):
+        exact_odds(Engine("fake", registry=registry), "rest", {}, None)
+    with pytest.raises(ParamError, match="^fake rest needs a target"):
+        critcore.simulate("fake", "rest", n=10, registry=registry)

@@ -14,11 +14,23 @@ from typing import Any, Iterator
 @contextmanager
 def serving(campaign: str, **kwargs: Any) -> Iterator[tuple[str, Any]]:
     """``(base_url, app)`` of a server for ``campaign`` while the block runs."""
-    import uvicorn
-
-    from critcore.web.app import create_app, with_limits
+    from critcore.web.app import create_app
 
     app = create_app(campaign, **kwargs)
+    try:
+        with serving_app(app) as base:
+            yield base, app
+    finally:
+        app.state.service.close()
+
+
+@contextmanager
+def serving_app(app: Any) -> Iterator[str]:
+    """The base URL of a server running the ASGI ``app`` (behind the size limit) while the block runs."""
+    import uvicorn
+
+    from critcore.web.app import with_limits
+
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY, as crit serve's
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
@@ -34,12 +46,11 @@ def serving(campaign: str, **kwargs: Any) -> Iterator[tuple[str, Any]]:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}", app
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(10)
         sock.close()
-        app.state.service.close()
 
 
 def artifacts_dir(default: str) -> str:

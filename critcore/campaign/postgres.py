@@ -27,9 +27,7 @@ campaign is opened (``pip install "critcore[postgresql]"``).
 
 from __future__ import annotations
 
-import hashlib
 import re
-import secrets
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -42,7 +40,7 @@ except ImportError as _exc:  # pragma: no cover - said as one line by the caller
 
     raise _CampaignError('a PostgreSQL campaign needs psycopg: pip install "critcore[postgresql]"') from _exc
 
-from critcore.campaign.store import COLUMNS, ORDER
+from critcore.campaign.store import COLUMNS, ORDER, SECRET_KEYS, digest, new_keys
 from critcore.campaign.store import SCHEMA_VERSION, LogEntry, StoredState, TargetRow
 from critcore.errors import BusyError, CampaignError, InputError
 from critcore.files.timeouts import busy_timeout
@@ -107,13 +105,6 @@ CREATE INDEX log_undos ON {{s}}.log(target, id) WHERE kind = 'undo';
 CREATE INDEX log_removals ON {{s}}.log(name, id) WHERE kind = 'remove';
 """,
 }
-
-SECRET_KEYS = ("gm_token_sha256", "players_key_sha256")
-
-
-def digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
 
 def parse(location: str) -> tuple[str, str | None, str]:
     """``postgresql://...#NAME`` -> (the libpq address, the campaign's name or None, the location
@@ -205,7 +196,7 @@ class PostgresStore:
         self.location = shown
         if name is None:
             raise CampaignError(f"{shown}: name the campaign after '#' ({shown}#NAME; "
-                                f"crit campaign list --campaign {shown} lists them)")
+                                f"crit campaign --campaign {shown} list lists them)")
         self.name = name
         self.schema = f'"crit_{name}"'
         self._timeout = busy_timeout()
@@ -248,7 +239,7 @@ class PostgresStore:
                 for statement in _TABLES.split(";"):
                     if statement.strip():
                         conn.execute(self.q(statement))
-                token, key = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+                token, key = new_keys()
                 conn.execute(self.q("INSERT INTO {s}.meta VALUES ('format', '1'), ('created', %s), "
                                     "('created_by', %s), ('gm_token_sha256', %s), ('players_key_sha256', %s)"),
                              (now, by, digest(token), digest(key)))
@@ -326,7 +317,7 @@ class PostgresStore:
 
     def new_secrets(self) -> tuple[str, str]:
         """Make a new token and players' key (the old ones stop working at once)."""
-        token, key = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        token, key = new_keys()
         with self._begin() as conn:
             for k, v in zip(SECRET_KEYS, (digest(token), digest(key))):
                 conn.execute(self.q("INSERT INTO {s}.meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE "

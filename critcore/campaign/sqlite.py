@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 import json
 from critcore.errors import BusyError, CampaignError, CritcoreError, DiskError
-from critcore.campaign.store import SCHEMA_VERSION, LogEntry, StoredState, TargetRow
+from critcore.campaign.store import SCHEMA_VERSION, SECRET_KEYS, LogEntry, StoredState, TargetRow
 from critcore.files.timeouts import busy_timeout
 
 _SCHEMA = """
@@ -273,6 +273,23 @@ class SQLiteStore:
             return int(self._db.execute("PRAGMA data_version").fetchone()[0])
         except sqlite3.Error:  # read the settings, which says what is wrong
             return None
+
+    def secret_digests(self) -> dict[str, str]:
+        """The digests of the campaign's own token and players' key, if it keeps them
+        (``crit campaign keys``; then ``crit serve`` checks them, docs/web.md)."""
+        with self._begin(False):
+            rows = self._db.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", SECRET_KEYS).fetchall()
+        return {str(k): str(v) for k, v in rows}
+
+    def new_secrets(self) -> tuple[str, str]:
+        """Make a new token and players' key, kept as digests (the old ones stop working at once)."""
+        from critcore.campaign.store import digest, new_keys
+
+        token, key = new_keys()
+        with self._begin(True):
+            self._db.executemany("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                                 list(zip(SECRET_KEYS, (digest(token), digest(key)))))
+        return token, key
 
     @property
     def connection(self) -> sqlite3.Connection:

@@ -158,10 +158,36 @@ class Transaction(Protocol):
         """Change a campaign setting."""
 
 
+SECRET_KEYS = ("gm_token_sha256", "players_key_sha256")
+"""The ``meta`` rows holding the digests of a campaign's own game master token and players' key
+(made by ``crit campaign new`` in a database, or ``crit campaign keys`` anywhere)."""
+
+
+def digest(secret: str) -> str:
+    """How a token or key is kept: its SHA-256, in hex (the secret itself is never stored)."""
+    import hashlib
+
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_keys() -> tuple[str, str]:
+    """A new game master's token and players' key."""
+    import secrets
+
+    return secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+
+
 class Store(Protocol):
     """Where a campaign lives."""
 
     location: str
+
+    def secret_digests(self) -> dict[str, str]:
+        """The :data:`SECRET_KEYS` rows the campaign has (none: it keeps no keys of its own)."""
+
+    def new_secrets(self) -> tuple[str, str]:
+        """Make a new game master's token and players' key, keep their digests (replacing the old
+        ones, which stop working at once) and return them: the only time they are shown."""
 
     def transaction(self, write: bool = False) -> AbstractContextManager[Transaction]:
         """A transaction: committed when the block ends, rolled back if it raises.

@@ -19,7 +19,6 @@ from typing import Any, Callable, Mapping, Sequence
 
 from critcore.chance.enumeration import EnumeratingRoller, add_to, enumerate_weights_within
 from critcore.engine.runner import Engine
-from critcore.engine.params import check_params
 from critcore._speed.stagecall import stage_function
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
@@ -259,8 +258,7 @@ def exact_odds(
     Probabilities travel as whole-number ``[numerator, denominator]`` pairs (much cheaper than
     fractions) and become :class:`~fractions.Fraction` at the end.
     """
-    proc = engine.procedure(procedure)
-    checked = check_params(proc, params or {})
+    proc, checked = engine.question(procedure, params, target)
     # checked against the system's schema, frozen and trusted once: every run is handed the same object
     frozen = engine.check_target(target)
     runs = [0]

@@ -34,7 +34,6 @@ from critcore.chance import rolltree
 from critcore.dice.dice import DiceExpr, make_test, parse
 from critcore.stages.context import Context
 from critcore.engine.runner import Engine
-from critcore.engine.params import check_params
 from critcore._speed.stagecall import stage_function
 from critcore.chance.exact import LEVELS, Branch, Group, answered_levels, declared_events, group
 from critcore.model import Data, Event, Roll, outcome_tags
@@ -470,8 +469,7 @@ def simulate(
     With ``stop_ok``, Ctrl-C (KeyboardInterrupt) ends the run early and the resolutions done so
     far are returned, marked ``partial``; an interrupt before any was done still propagates.
     """
-    proc = engine.procedure(procedure)
-    checked = check_params(proc, params or {})
+    proc, checked = engine.question(procedure, params, target)
     dice = SamplingDice(seed)
     # SamplingDice is a Dice look-alike (the same methods), not a subclass
     ctx = engine.context(proc, checked, None, target, dice=cast("Dice", dice))

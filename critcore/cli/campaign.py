@@ -68,6 +68,23 @@ def new(ctx: click.Context, file: str | None) -> None:
 
 
 @campaign.command(cls=Command)
+@click.pass_context
+@guarded
+def keys(ctx: click.Context) -> None:
+    """Make the campaign a new game master's token and players' key for crit serve.
+
+    They are printed once and kept only as digests; the old ones are refused from the next
+    request on, by every server of the campaign. A campaign file keeps no keys until this is run
+    (crit serve makes some at each start); after it, crit serve uses the campaign's own.
+    """
+    with _where(ctx) as camp:
+        token, key = camp.store.new_secrets()
+        out(f"new keys for {camp.path} (shown this once; the old ones no longer work):")
+        out(f"game master's token: {token}")
+        out(f"players' key: {key}")
+
+
+@campaign.command(cls=Command)
 @click.argument("source", type=FILE)
 @click.argument("dest")
 @guarded

@@ -75,10 +75,13 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
     sock = _listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     base = f"http://{shown}:{sock.getsockname()[1]}"
-    out(f"serving {path} at {base}/" + (f"login?token={policy.token}" if policy.token else ""))
-    out(f"players' link (read only): {base}/p/{policy.players_key}")
-    if policy.token:
-        out(f"API token: {policy.token}  (send Authorization: Bearer TOKEN)")
+    if policy.keys_kept:
+        _say_kept(path, base)
+    else:
+        out(f"serving {path} at {base}/" + (f"login?token={policy.token}" if policy.token else ""))
+        out(f"players' link (read only): {base}/p/{policy.players_key}")
+        if policy.token:
+            out(f"API token: {policy.token}  (send Authorization: Bearer TOKEN)")
     out("Ctrl-C stops the server.")
     _settle(app.state.service)
     config = uvicorn.Config(with_limits(app), log_level="warning", lifespan="off", server_header=False,
@@ -102,6 +105,7 @@ def _serve_hosted(path: str, host: str, port: int, token: str | None, players_ke
     import uvicorn
 
     from critcore.campaign.campaign import is_database
+    from critcore.errors import InputError
     from critcore.web.security import is_loopback, new_secret
 
     hosted = is_database(path) and "#" not in path
@@ -110,6 +114,12 @@ def _serve_hosted(path: str, host: str, port: int, token: str | None, players_ke
 
         shown = parse(path)[2]
         found = campaigns(path)  # the database answers, or one line now
+    elif _keeps_keys(path):  # one campaign in several processes, with the keys it keeps
+        if token is not None or players_key is not None:
+            raise InputError(f"{'--token' if token is not None else '--players-key'}: {path} keeps its own keys "
+                             "(crit campaign keys): leave out --token and --players-key (and $CRITCORE_TOKEN, "
+                             "$CRITCORE_PLAYERS_KEY)")
+        os.environ.update({"CRITCORE_HOST": host, "CRITCORE_TOKEN": "", "CRITCORE_PLAYERS_KEY": ""})
     else:  # one campaign in several processes: its keys made once, here, for all of them
         if token is None and not is_loopback(host):
             token = new_secret()
@@ -121,6 +131,8 @@ def _serve_hosted(path: str, host: str, port: int, token: str | None, players_ke
     if hosted:
         out(f"serving {len(found)} campaign(s) of {shown} at {where}/c/NAME/ with {workers} worker(s)")
         out(f"health: {where}/healthz  readiness: {where}/readyz")
+    elif not players_key:
+        _say_kept(path, where, f" with {workers} worker(s)")
     else:
         out(f"serving {path} at {where}/" + (f"login?token={token}" if token else "") + f" with {workers} worker(s)")
         out(f"players' link (read only): {where}/p/{players_key}")
@@ -144,6 +156,23 @@ def _serve_hosted(path: str, host: str, port: int, token: str | None, players_ke
         out("stopped")
     finally:
         sock.close()
+
+
+def _keeps_keys(path: str) -> bool:
+    """Does the campaign keep a token and players' key of its own (``crit campaign keys``)?"""
+    from critcore.campaign.campaign import open_store
+
+    store = open_store(path)
+    try:
+        return bool(store.secret_digests())
+    finally:
+        store.close()
+
+
+def _say_kept(path: str, base: str, workers: str = "") -> None:
+    out(f"serving {path} at {base}/{workers}: it keeps its own keys, so sign in at {base}/login?token=TOKEN "
+        "with the game master's token crit campaign keys printed")
+    out(f"players' link (read only): {base}/p/KEY, with the players' key it printed")
 
 
 def _settle(service: Any) -> None:

@@ -221,6 +221,16 @@ class Engine:
         frozen: Data = check_target(self, state, where)
         return state if type(state) is Data else frozen
 
+    def question(self, procedure: str, params: Mapping[str, Any] | None,
+                 target: Mapping[str, Any] | None) -> tuple[Procedure, Data]:
+        """The procedure and its checked parameters, refusing a run without the target the
+        procedure needs: what a run, exact odds and a simulation all check first."""
+        proc = self._procedures.get(procedure) or self.procedure(procedure)
+        checked = check_params(proc, params or {})
+        if proc.target == "required" and target is None:
+            raise ParamError(f"{self.info.name} {proc.name} needs a target (--target FILE)")
+        return proc, checked
+
     def run(
         self,
         procedure: str,
@@ -232,12 +242,9 @@ class Engine:
         target: Mapping[str, Any] | None = None,
     ) -> Outcome:
         """Run one procedure (``resolve`` or ``treat``, as the procedure declares)."""
-        proc = self._procedures.get(procedure) or self.procedure(procedure)
-        checked = check_params(proc, params or {})
+        proc, checked = self.question(procedure, params, target)
         if roller is None:
             roller = make_roller(seed=seed, faces=dice)
-        if proc.target == "required" and target is None:
-            raise ParamError(f"{self.info.name} {proc.name} needs a target (--target FILE)")
         state = None if target is None or proc.target == "none" else self.check_target(target)
         return self.run_context(self._context(proc, checked, roller, state))
 

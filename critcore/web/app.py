@@ -110,6 +110,19 @@ async def _json_body(request: Request, what: str) -> Any:
     return check_body(what, load_json(text, "request body"))
 
 
+def root_of(request: Request) -> str:
+    """Where this app is mounted: ``""`` when it serves one campaign at ``/``, ``/c/NAME`` for a
+    campaign of a hosted database (:mod:`critcore.web.hosted`). Every link, form, redirect and
+    cookie of the page starts with it, so the same templates serve both."""
+    return str(request.scope.get("root_path", "")).rstrip("/")
+
+
+def route_path(request: Request) -> str:
+    """The request's path below :func:`root_of` (``/api/...``, ``/t/NAME``)."""
+    path, root = request.url.path, root_of(request)
+    return path[len(root):] if root and path.startswith(root + "/") else path
+
+
 def _int_query(request: Request, key: str, low: int, high: int) -> int | None:
     value = request.query_params.get(key)
     if value is None or value == "":
@@ -122,14 +135,41 @@ def _int_query(request: Request, key: str, low: int, high: int) -> int | None:
 # --- the app -------------------------------------------------------------------------------------------
 
 
+def keeps_keys(service: Service) -> bool:
+    """Does the campaign keep a game master's token and players' key of its own?"""
+    return bool(service.campaign().store.secret_digests())
+
+
+def _campaign_policy(service: Service, host: str, token: str | None, players_key: str | None) -> Policy:
+    if not keeps_keys(service):
+        return Policy(host, token, players_key)
+    if token is not None or players_key is not None:
+        given = "--token" if token is not None else "--players-key"
+        raise InputError(f"{given}: {service.campaign().path} keeps its own keys (crit campaign keys): leave out "
+                         "--token and --players-key (and $CRITCORE_TOKEN, $CRITCORE_PLAYERS_KEY)")
+    from critcore.web.security import HostedPolicy
+
+    return HostedPolicy(lambda: service.campaign().store.secret_digests())  # this thread's connection
+
+
 def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = None,
                players_key: str | None = None, registry: Any = None, who: str | None = None,
                policy: Policy | None = None) -> Starlette:
     """The ASGI app serving ``campaign`` (a campaign file); ``app.state.policy`` holds its token
-    and the players' key (``policy``: a hosted campaign's, checked against its stored keys)."""
-    policy = policy or Policy(host, token, players_key)
-    policy.keep_private(campaign)
+    and the players' key (``policy``: a hosted campaign's, checked against its stored keys).
+
+    A campaign that keeps keys of its own (``crit campaign keys``) is served with them, checked
+    against its digests at each request, and refuses ``token`` and ``players_key``."""
+    if policy is None and token is not None and len(token) < 16:
+        Policy(host, token)  # the line saying why, before the campaign is opened
     service = Service(campaign, registry=registry, who=who)
+    if policy is None:
+        try:
+            policy = _campaign_policy(service, host, token, players_key)
+        except BaseException:
+            service.close()
+            raise
+    policy.keep_private(campaign)
     long_work = LongWork()  # odds and simulate: bounded, timed, refused when full
     import jinja2
 
@@ -145,12 +185,16 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     def csrf_of(request: Request) -> str:
         return request.cookies.get(CSRF_COOKIE) or request.state.__dict__.setdefault("new_csrf", new_secret())
 
+    # a file by its name; a campaign of a database by its name after '#' (never the address)
+    shown_name = campaign.rsplit("#", 1)[-1] if "://" in campaign else os.path.basename(campaign)
+
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-        context = {"policy": policy, "csrf": csrf_of(request), "campaign": os.path.basename(campaign), **context}
+        context = {"policy": policy, "csrf": csrf_of(request), "campaign": shown_name, "root": root_of(request),
+                   **context}
         response = templates.TemplateResponse(request, name, context, status_code=status)
         fresh = request.state.__dict__.get("new_csrf")
         if fresh and not request.cookies.get(CSRF_COOKIE):
-            response.set_cookie(CSRF_COOKIE, fresh, httponly=True, samesite="strict", path="/")
+            response.set_cookie(CSRF_COOKIE, fresh, httponly=True, samesite="strict", path=root_of(request) + "/")
         response.headers["Content-Security-Policy"] = ("default-src 'self'; img-src 'self' data:; "
                                                        "style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
         response.headers["X-Content-Type-Options"] = "nosniff"
@@ -175,7 +219,8 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                     return await (fn(request, form) if write else fn(request))
                 except (CritcoreError, WebError) as exc:
                     status, line = _status_and_line(exc, policy)
-                    return page(request, "error.html", {"status": status, "message": line, "back": "/"}, status)
+                    return page(request, "error.html", {"status": status, "message": line,
+                                                        "back": root_of(request) + "/"}, status)
 
             return endpoint
 
@@ -244,6 +289,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         from critcore.web.forms import run_body
 
         name = request.path_params["name"]
+        root = root_of(request)
 
         def work() -> Response:
             from critcore.web.forms import RollTypo
@@ -254,17 +300,17 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                 verb, mode, body = typo.retry
                 answer = service.step(verb, body)
                 return page(request, "roll.html", {"name": name, "verb": verb, "answer": answer, "body": body,
-                                                   "problem": str(typo), "action": f"/t/{name}/run"}, 400)
+                                                   "problem": str(typo), "action": f"{root}/t/{name}/run"}, 400)
             if mode == "rolls":
                 answer = service.step(verb, body)
                 if "need" in answer:
                     return page(request, "roll.html", {"name": name, "verb": verb, "answer": answer,
-                                                       "body": body, "action": f"/t/{name}/run"})
+                                                       "body": body, "action": f"{root}/t/{name}/run"})
             else:
                 answer = service.run(verb, body)
             if answer.get("preview") or not answer.get("log"):
                 return page(request, "preview.html", {"name": name, "answer": answer})
-            return RedirectResponse(f"/t/{name}?shown={answer['log']}#result", status_code=303)
+            return RedirectResponse(f"{root}/t/{name}?shown={answer['log']}#result", status_code=303)
 
         return await call(work)
 
@@ -286,7 +332,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         from critcore.web.forms import RollTypo, run_body
 
         system = request.path_params["system"]
-        action = f"/s/{system}/run"
+        action = f"{root_of(request)}/s/{system}/run"
 
         def work() -> Response:
             try:
@@ -313,8 +359,8 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         if which not in ("undo", "redo"):
             raise WebError(404, f"/t/{name}/{which[:20]}: not found")
         await call(service.undo if which == "undo" else service.redo, name)
-        back = form.get("back") or f"/t/{name}"
-        return RedirectResponse(back if back in ("/", f"/t/{name}") else "/", status_code=303)
+        back = form.get("back") or f"/t/{name}"  # below the root: only the two pages with an undo button
+        return RedirectResponse(root_of(request) + (back if back in ("/", f"/t/{name}") else "/"), status_code=303)
 
     @gm_page(write=True)
     async def add_form(request: Request, form: FormData) -> Response:
@@ -333,7 +379,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         else:
             raise InputError("add a target: choose a file or one of the examples")
         info = await call(service.add, body)
-        return RedirectResponse(f"/t/{info['name']}", status_code=303)
+        return RedirectResponse(f"{root_of(request)}/t/{info['name']}", status_code=303)
 
     @gm_page()
     async def odds_page(request: Request) -> Response:
@@ -503,17 +549,19 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         status = getattr(exc, "status_code", 404)
         detail = getattr(exc, "detail", "") or "not found"
         message = f"{request.url.path}: {detail.lower() if isinstance(detail, str) else 'not found'}"
-        if request.url.path.startswith("/api/"):
+        if route_path(request).startswith("/api/"):
             return JSONResponse({"error": message, "status": status}, status_code=status)
-        return page(request, "error.html", {"status": status, "message": message, "back": "/"}, status)
+        return page(request, "error.html", {"status": status, "message": message, "back": root_of(request) + "/"},
+                    status)
 
     async def login(request: Request) -> Response:
         given = request.query_params.get("token", "")
         if policy.token is not None and not policy.token_ok(given):
             return page(request, "error.html", {"status": 401, "message": "wrong token", "back": ""}, 401)
-        response = RedirectResponse("/", status_code=303)
-        if policy.token is not None:
-            response.set_cookie(TOKEN_COOKIE, given, httponly=True, samesite="strict", path="/")
+        root = root_of(request)
+        response = RedirectResponse(root + "/", status_code=303)
+        if policy.token is not None:  # only for this campaign's pages: another's at /c/OTHER/ has its own
+            response.set_cookie(TOKEN_COOKIE, given, httponly=True, samesite="strict", path=root + "/")
         return response
 
     async def health(request: Request) -> Response:

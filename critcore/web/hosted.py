@@ -19,39 +19,16 @@ from __future__ import annotations
 import os
 import re
 import threading
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable
 
 from critcore.errors import CritcoreError
-from critcore.web.security import Policy, is_loopback, same
+from critcore.web.security import HostedPolicy, is_loopback
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 _PATH = re.compile(r"^/c/([a-z][a-z0-9_]{0,47})(/.*)?$")
-
-
-class HostedPolicy(Policy):
-    """A hosted campaign's rules: a token is always needed, and the token and the players' key are
-    checked against the digests the campaign keeps (read at each check: a new token made with
-    ``crit campaign keys`` works at once in every worker)."""
-
-    def __init__(self, store: Any) -> None:
-        super().__init__("0.0.0.0", token="x" * 16, players_key="(the players' key)")
-        self._store = store
-
-    def _digests(self) -> Mapping[str, str]:
-        return self._store.secret_digests()  # type: ignore[no-any-return]  # the store's dict[str, str]
-
-    def token_ok(self, given: str | None) -> bool:
-        from critcore.campaign.postgres import digest
-
-        return bool(given) and same(digest(str(given)), self._digests().get("gm_token_sha256"))
-
-    def players_ok(self, given: str | None) -> bool:
-        from critcore.campaign.postgres import digest
-
-        return bool(given) and same(digest(str(given)), self._digests().get("players_key_sha256"))
 
 
 async def _json(send: Send, status: int, body: dict[str, Any]) -> None:
@@ -91,7 +68,7 @@ class HostedApp:
 
         location = f"{self.database}#{name}"
         keys = PostgresStore(location, pooled=True)  # refused here when there is no such campaign
-        made = create_app(location, registry=self.registry, who=self.who, policy=HostedPolicy(keys))
+        made = create_app(location, registry=self.registry, who=self.who, policy=HostedPolicy(keys.secret_digests))
         with self._lock:
             if len(self._apps) >= 256:  # a worker that met many campaigns: make them again as needed
                 for old in self._apps.values():

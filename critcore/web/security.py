@@ -59,6 +59,10 @@ def same(given: str | None, expected: str | None) -> bool:
 class Policy:
     """The server's rules: its token (None: no token needed, loopback only) and the players' key."""
 
+    keys_kept = False
+    """True when the keys are the campaign's own, kept in it as digests (``crit campaign keys``):
+    then this server does not know the players' key and its page cannot show the link."""
+
     def __init__(self, host: str, token: str | None = None, players_key: str | None = None) -> None:
         from critcore.errors import InputError
 
@@ -126,6 +130,33 @@ class Policy:
 
             return urlsplit(origin).netloc != headers.get("host", "")
         return origin == "null"
+
+
+class HostedPolicy(Policy):
+    """The rules of a campaign that keeps its own keys (every campaign of a database; a campaign
+    file after ``crit campaign keys``): a token is always needed, and the token and the players'
+    key are checked against the digests the campaign keeps, read at each check. So ``crit
+    campaign keys``, which makes new ones, takes effect at once in every worker on every
+    machine: the old token and the old players' link are refused from the next request on.
+
+    ``digests`` reads them (a store's ``secret_digests``; on a campaign file, the calling
+    thread's own connection)."""
+
+    keys_kept = True
+
+    def __init__(self, digests: Callable[[], Mapping[str, str]]) -> None:
+        super().__init__("0.0.0.0", token="x" * 16, players_key="(the players' key)")
+        self._digests = digests
+
+    def token_ok(self, given: str | None) -> bool:
+        from critcore.campaign.store import digest
+
+        return bool(given) and same(digest(str(given)), self._digests().get("gm_token_sha256"))
+
+    def players_ok(self, given: str | None) -> bool:
+        from critcore.campaign.store import digest
+
+        return bool(given) and same(digest(str(given)), self._digests().get("players_key_sha256"))
 
 
 class BodyLimit:

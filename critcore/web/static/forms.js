@@ -16,5 +16,5 @@ document.addEventListener("click", function (event) {
       query.set(field.name, field.value);
     }
   });
-  link.href = "/odds?" + query.toString();
+  link.href = link.href.split("?")[0] + "?" + query.toString();  // the page's own odds route (under /c/NAME/ when hosted)
 });

@@ -80,6 +80,43 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     # MiscType factories (equipment.toml names them)
     ("ClanGroundMobileHPG", "Clan", ("equipment", 0, 0)),
     ("ISAPod", "Inner Sphere", ("equipment", 1, 0)),
+    # createISSuperCharger: criticalSlots 1 (critcore had 0, "a run of lines is one item")
+    ("Supercharger", "Inner Sphere", ("equipment", 1, 0)),
+    ("CL Super Charger", "Clan", ("equipment", 1, 0)),
+    # createJumpBooster: the table's mechanical jump booster, its size varies
+    ("Jump Booster", "Inner Sphere", ("equipment", 0, 0)),
+    # createISPartialWing states 8 slots in all, spread over two locations: a run of lines in
+    # one location stays one item
+    ("IS Partial Wing", "Inner Sphere", ("equipment", 0, 0)),
+    # createQVWheels: a QuadVee's wheels, one slot a leg like the table's "Wheels"
+    ("QuadVee Wheels", "Clan", ("equipment", 1, 0)),
+    # createImprovedJumpJet: MegaMek's spellings of the improved jump jet
+    ("ISImprovedJump Jet", "Inner Sphere", ("jump-jet", 2, 0)),
+    # createModularArmor: 1 slot a module (critcore read "IS Modular Armor" as any equipment, 0)
+    ("IS Modular Armor", "Inner Sphere", ("equipment", 1, 0)),
+    # an infantry armor kit (createISSLDFInfArmor): no critical slots on a 'Mech
+    ("SLDFKit", "Inner Sphere", ("equipment", 0, 0)),
+    # createChainWhip: 2 slots, createISFlail: 4 (critcore's family of physical weapons says 0,
+    # "a run of lines is one item")
+    ("Chain Whip", "Inner Sphere", ("equipment", 2, 0)),
+    ("IS Flail", "Inner Sphere", ("equipment", 4, 0)),
+    # createISSmallShield: 3 slots; createISMediumVibroblade: 2; createSpikes: 1 a location
+    ("ISSmallShield", "Inner Sphere", ("equipment", 3, 0)),
+    ("Medium Vibroblade", "Inner Sphere", ("equipment", 2, 0)),
+    ("Spikes", "Inner Sphere", ("equipment", 1, 0)),
+    # createC3SBS: the boosted C3 slave fills 2 slots (critcore's electronics family said 0)
+    ("ISC3BoostedSystemSlaveUnit", "Inner Sphere", ("equipment", 2, 0)),
+    # createCLCASE: Clan CASE fills no slot; createCASEPrototype: not hittable, 1 slot
+    ("CASE", "Clan", ("roll-again", 0, 0)),
+    ("ISCASE", "Clan", ("roll-again", 1, 0)),
+    ("Prototype CASE", "Inner Sphere", ("roll-again", 1, 0)),
+    # createISMASS, createISDroneOperatingSystem: 1 slot each (critcore's families said 0)
+    ("ISMASS", "Inner Sphere", ("equipment", 1, 0)),
+    ("ISDroneOperatingSystem", "Inner Sphere", ("equipment", 1, 0)),
+    # createBattleMekNeuralInterfaceUnit: no slot, not hittable (critcore did not know it)
+    ("BABattleMechNIU", "Inner Sphere", ("roll-again", 0, 0)),
+    # createISUMU: an underwater maneuvering unit, 1 slot
+    ("IS Underwater Maneuvering Unit", "Inner Sphere", ("equipment", 1, 0)),
 ])
 def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str, want: tuple[str, int, int]) -> None:
     item = catalog().equipment(name, tech_base)
@@ -94,6 +131,28 @@ def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str
     ("IS Narc Missile Beacon Ammo", (6, 2, True)),  # createISNarcAmmo
     ("Clan Ammo iATM-12 ER", (5, 12, True)),  # createCLIATM12ERAmmo: 1 a missile
     ("CLATM9 HE Ammo", (7, 27, True)),  # createCLATM9HEAmmo: 3 a missile
+    ("Clan Ammo iATM-12 IMP", (5, 12, True)),  # createCLIATM12IMPAmmo: 1 a missile
+    ("Clan Machine Gun Ammo (1/2 ton)", (100, 2, True)),  # createCLMGAmmoHalf: 100 shots
+    ("Clan Anti-Personnel Gauss Rifle Ammo", (40, 3, False)),  # createCLAPGaussRifleAmmo, not light Gauss
+    ("CLLongTomArtilleryCannon Ammo", (5, 20, True)),  # createISLongTomCannonAmmo, not the Long Tom
+    ("CLFluidGun Ammo", (20, 0, False)),  # createCLFluidGunAmmo: its 2 counts only for critical slots
+    ("NAC20 Ammo", (1, 20, True)),  # createNAC20Ammo: a naval autocannon, not the AC/20
+    ("Ammo Light N-Gauss", (1, 15, True)),  # createLightNGaussAmmo: not the Gauss rifle; explosive not set false
+    ("IS Ammo AC/2 Primitive", (34, 2, True)),  # createISAC2pAmmo: a primitive bin, not the AC/2's 45
+    ("ISAC20p Ammo", (4, 20, True)),  # createISAC20pAmmo
+    ("Primitive Prototype LRM 20 Ammo", (5, 20, True)),  # createISLRM20pAmmo: not the Extended LRM ("...pe LRM")
+    ("ISSRM6p Ammo", (11, 12, True)),  # createISSRM6pAmmo: 2 a missile
+    ("ProtoTypeArrowIVAmmo", (4, 20, True)),  # createPrototypeArrowIVAmmo: 4 shells, not 5
+    ("ISPrimitiveLongTomAmmo", (4, 25, True)),  # createISPrimitiveLongTomAmmo
+    ("ISTBolt15 Ammo", (4, 15, True)),  # createISThunderbolt15Ammo: damagePerShot 15 x rackSize 1
+    ("CL Ammo Nail/Rivet - Half", (150, 0, False)),  # createISNailRivetGunAmmoHalf: a fill, its 1 never counts
+    ("Clan Streak LRM 7 Ammo", (1, 7, True)),  # createCLStreakLRM7Ammo: a ProtoMech size, 1 shot
+    ("ISC3Sensors", (4, 0, False)),  # createISC3RemoteSensorAmmo: no "ammo" in the name, explosive = false
+    ("IS BA Ammo LRM-5", (1, 5, True)),  # createBAISLRM5Ammo: a battle-armour slot holds 1 volley, not 24
+    ("BASRM-2 Ammo", (1, 4, True)),  # createBASRM2Ammo
+    ("CLTorpedoLRM5 Ammo", (1, 5, True)),  # createCLTorpedoLRM5Ammo: not the LRM-5's 24
+    ("BACompactNarc Ammo", (1, 8, False)),  # createBACompactNarcAmmo: 2 x 4, explosive = false
+    ("Advanced SRM 2 Ammo", (1, 4, True)),  # createAdvancedSRM2Ammo: a battle-armour slot, not the SRM-2's 50
 ])
 def test_battletech_megamek_ammunition_names(name: str, want: tuple[int, int, bool]) -> None:
     m = catalog().ammo(name, "Clan")
@@ -139,11 +198,54 @@ def test_battletech_the_script_reads_a_weapon_class_and_a_factory(tmp_path: Path
         "        ammo.name = \"Pretend Ammo\";\n        ammo.setInternalName(\"IS Ammo Pretend\");\n"
         "        ammo.damagePerShot = 3;\n        ammo.rackSize = 2;\n        ammo.shots = 9;\n        return ammo;\n    }\n",
         encoding="utf-8")
+    # the same factory saved from another MegaMek version: one entry, the names of both
+    (tmp_path / "AmmoOlder.java").write_text(
+        "// MegaMek/megamek an older factory\n    private static AmmoType createISPretendAmmo() {\n"
+        "        ammo.name = \"Pretend Ammo\";\n        ammo.addLookupName(\"IS Pretend Ammo\");\n"
+        "        ammo.damagePerShot = 3;\n        ammo.rackSize = 2;\n        ammo.shots = 9;\n    }\n",
+        encoding="utf-8")
     data = tomllib.loads(tool.build(tmp_path))
     by = {e["megamek"]: e for e in data["class"]}
     cannon = by["ISPretendCannon"]
     assert cannon["names"] == ["Pretend Cannon", "IS Pretend Cannon"]
     assert (cannon["kind"], cannon["tech"], cannon["slots"], cannon["explosion"]) == ("weapon", "is", 4, 7)
     ammo = by["AmmoType.createISPretendAmmo"]
-    assert ammo["names"] == ["Pretend Ammo", "IS Ammo Pretend"]
+    assert ammo["names"] == ["Pretend Ammo", "IS Ammo Pretend", "IS Pretend Ammo"]
+    assert ammo["source"] == "MegaMek/megamek a test factory; MegaMek/megamek an older factory"
+    assert data["classes"] == 2
     assert (ammo["kind"], ammo["shots"], ammo["damage_per_shot"], ammo["explosive"]) == ("ammo", 9, 6, True)
+
+
+def test_battletech_the_script_keeps_the_mech_item_of_a_name_the_tables_know(tmp_path: Path) -> None:
+    """A ProtoMek's factory named "Jump Jet" (0 slots, no F_MEK_EQUIPMENT flag) does not make a
+    'Mech's jump jet 0 slots; an item spread over locations keeps the tables' 0 however many
+    slots MegaMek states in all; a 'Mech item the tables know takes MegaMek's stated slots; a
+    slot that is not hittable is one a critical hit rolls again on."""
+    spec = importlib.util.spec_from_file_location("megamek_names", TOOL)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    (tmp_path / "Misc.java").write_text(
+        "// MegaMek/megamek test factories\n"
+        "    public static MiscType createPretendProtoJumpJet() {\n        misc.name = \"Jump Jet\";\n"
+        "        misc.criticalSlots = 0;\n        misc.flags = misc.flags.or(F_JUMP_JET).or(F_PROTOMEK_EQUIPMENT);\n    }\n"
+        "    public static MiscType createISPretendWing() {\n        misc.name = \"Partial Wing\";\n"
+        "        misc.criticalSlots = 8;\n        misc.spreadable = true;\n"
+        "        misc.flags = misc.flags.or(F_PARTIAL_WING)\n              .or(F_MEK_EQUIPMENT);\n    }\n"
+        "    public static MiscType createPretendWideThing() {\n        misc.name = \"Pretend Wide Thing\";\n"
+        "        misc.criticalSlots = 5;\n        misc.spreadable = true;\n    }\n"
+        "    public static MiscType createPretendVault() {\n        misc.name = \"Pretend Vault\";\n"
+        "        misc.criticalSlots = 1;\n        misc.hittable = false;\n"
+        "        misc.flags = misc.flags.or(F_BA_EQUIPMENT).andNot(F_MEK_EQUIPMENT);\n    }\n"
+        "    public static MiscType createPretendUMU() {\n        misc.name = \"UMU\";\n"
+        "        misc.criticalSlots = 2;\n        misc.flags = misc.flags.or(F_UMU).or(F_MEK_EQUIPMENT);\n    }\n",
+        encoding="utf-8")
+    by = {e["megamek"]: e for e in tomllib.loads(tool.build(tmp_path))["class"]}
+    got = {k.removeprefix("MiscType.create"): (e["kind"], e["label"], e["slots"]) for k, e in by.items()}
+    assert got == {
+        "PretendProtoJumpJet": ("jump-jet", "Jump Jet", 1),
+        "ISPretendWing": ("equipment", "Partial Wing", 0),
+        "PretendWideThing": ("equipment", "Pretend Wide Thing", 0),
+        "PretendUMU": ("equipment", "UMU", 2),
+        "PretendVault": ("roll-again", "Pretend Vault", 1),
+    }

@@ -6,7 +6,9 @@ SCRATCH_FOLDER holds Java text saved from MegaMek/megamek (never committed here)
 (one class a file: ``public class ISLRM5 ...`` with ``setInternalName`` / ``addLookupName`` in
 its constructor) and factories of ``AmmoType`` and ``MiscType`` (``static AmmoType
 createISNarcAmmo() { ... }``). Each file's first line may be a ``//`` comment naming where the
-text came from; it is carried into the output as the entry's ``source``.
+text came from; it is carried into the output as the entry's ``source``. A factory saved from two MegaMek
+versions (two files) is one entry with the names of both; the first file (in name order) gives
+its numbers.
 
 For every class or factory the script writes its names (``name``, the internal name, the lookup
 names) and what the plugin makes of it: the slot kind, and for a weapon or piece of equipment
@@ -14,7 +16,17 @@ its label, tech, slots and explosion; for a bin its weapon label, shots a ton, d
 whether it explodes. The plugin's own tables are asked first (equipment.toml, the families of
 families.toml and ammo.toml) for every name of the class; what MegaMek states outright (critical
 slots, ``explosive`` / ``explosionDamage``, shots and damage of a bin) wins over a family's
-guess. ``--check`` only says whether the file on disk is up to date.
+guess, except where megamek-facts.toml records that critcore departs from MegaMek on purpose
+(``departs``: the heavy flamer's bin explodes for the weapon's damage, not MegaMek's 2). For a
+``MiscType`` factory the script also reads ``spreadable = true`` and the ``flags`` statement: a
+name the tables know keeps the tables' slots when the factory is not 'Mech equipment (no
+``F_MEK_EQUIPMENT``: a ProtoMek's or a vehicle's "Jump Jet") or is spread over locations (its
+stated slots are the total; the tables' 0 makes a run of lines in one location one item), and a
+spread item the tables lack gets 0 for the same reason. An item the tables lack whose factory says
+``hittable = false`` is a slot a critical hit rolls again on (kind "roll-again", like CASE). A name known outright to the tables goes
+before a family's guess at another name of the factory. Factories that take arguments
+(``createChainDrape(String, ...)``, names built with ``formatted``) are not read. ``--check``
+only says whether the file on disk is up to date.
 """
 
 from __future__ import annotations
@@ -36,6 +48,9 @@ _LOOKUP = re.compile(r"addLookupName\(\s*" + _STR + r"\s*\)")
 _INT = {k: re.compile(r"(?<![\w])(?:\w+\.)?" + k + r"\s*=\s*(\d+)") for k in
         ("criticalSlots", "criticals", "explosionDamage", "damagePerShot", "rackSize", "shots")}
 _EXPLOSIVE = re.compile(r"(?<![\w])(?:\w+\.)?explosive\s*=\s*(true|false)")
+_HITTABLE = re.compile(r"(?<![\w])(?:\w+\.)?hittable\s*=\s*false")
+_SPREADABLE = re.compile(r"(?<![\w])(?:\w+\.)?spreadable\s*=\s*true")
+_FLAGS = re.compile(r"(?<![\w])(?:\w+\.)?flags\s*=\s*([^;]*);")
 
 
 def _blocks(text: str) -> list[tuple[str, str, str]]:
@@ -70,6 +85,13 @@ def parse(body: str) -> dict[str, Any]:
     m = _EXPLOSIVE.search(body)
     if m:
         found["explosive"] = m.group(1) == "true"
+    if _HITTABLE.search(body):
+        found["hittable"] = False
+    if _SPREADABLE.search(body):
+        found["spreadable"] = True
+    m = _FLAGS.search(body)
+    if m and not re.search(r"\.or\(\s*F_MEK_EQUIPMENT\s*\)", m.group(1)):
+        found["mek"] = False
     return found
 
 
@@ -82,9 +104,21 @@ def _tech(megamek: str) -> str:
     return "any"
 
 
-def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any]) -> dict[str, Any]:
+def _departs() -> dict[str, dict[str, Any]]:
+    """The ammunition families where critcore deliberately differs from MegaMek
+    (megamek-facts.toml, ``departs``): family id -> the numbers critcore uses."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    facts = tomllib.loads((OUT.parent / "megamek-facts.toml").read_text(encoding="utf-8"))
+    return {fid: fam["departs"] for fid, fam in facts.get("family", {}).items() if "departs" in fam}
+
+
+def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any],
+            departs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """What the plugin makes of one MegaMek class: the tables first, MegaMek's own numbers over
-    a family's guess."""
+    a family's guess, except where critcore departs from MegaMek on purpose (``departs``)."""
     tech = _tech(megamek)
     base = "Clan" if tech == "clan" else "Inner Sphere"
     entry: dict[str, Any] = {"megamek": megamek, "defined_in": where, "names": found["names"]}
@@ -104,6 +138,8 @@ def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any]) -> dict[s
             entry["family"] = match.ammo.family
             entry["shots"] = shots if shots is not None else match.shots
             entry["damage_per_shot"] = per_shot or match.damage_per_shot
+            if "damage" in (departs or {}).get(match.ammo.family, {}):
+                entry["damage_per_shot"] = match.damage_per_shot
             entry["explosive"] = explosive if "explosive" in found else match.ammo.explosive
         else:
             entry["weapon"] = found["names"][0].removesuffix(" Ammo").strip()
@@ -112,18 +148,26 @@ def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any]) -> dict[s
             entry["damage_per_shot"] = per_shot
             entry["explosive"] = explosive
         return entry
-    item = None
-    for n in found["names"]:
-        item = cat.equipment(n, base, megamek_names=False)
-        if item is not None:
-            break
-    slots = found.get("criticalSlots", found.get("criticals"))
+    # a name the tables know outright goes before a family's guess at another of its names
+    # (MegaMek's "QuadVee Wheels" is the table's "Wheels", not any piece of equipment)
+    looked = [(n, cat.equipment(n, base, megamek_names=False)) for n in found["names"]]
+    tabled = [i for n, i in looked if i is not None and i != cat.equipment_family(n, base)]
+    item = tabled[0] if tabled else next((i for _, i in looked if i is not None), None)
+    stated = slots = found.get("criticalSlots", found.get("criticals"))
     explosion = found.get("explosionDamage", 0) if found.get("explosive") else 0
+    spread = found.get("spreadable", False)
+    if tabled and (spread or not found.get("mek", True)):
+        # a 'Mech file means the 'Mech item by a name the tables know: a ProtoMek's or a vehicle's
+        # factory of that name does not change it, nor does the total of an item spread over
+        # locations (the tables' 0: a run of lines in one location is one item)
+        slots = None
+    elif spread:
+        slots = 0
     if item is not None:
         entry["kind"] = item.kind
         # a family that only says what sort of thing it is ("laser, PPC or flamer") gives way to
         # MegaMek's own name
-        entry["label"] = item.name if item.slots or slots is None else found["names"][0]
+        entry["label"] = item.name if item.slots or (stated is None and tabled) else found["names"][0]
         entry["tech"] = item.tech if tech == "any" else tech
         entry["slots"] = slots if slots is not None else item.slots
         entry["explosion"] = explosion or item.explosion
@@ -133,6 +177,9 @@ def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any]) -> dict[s
         entry["tech"] = tech
         entry["slots"] = slots or 0
         entry["explosion"] = explosion
+    if not tabled and found.get("hittable") is False:
+        # MegaMek's "hittable = false": a critical hit on the slot rolls again, like CASE
+        entry["kind"] = "roll-again"
     return entry
 
 
@@ -155,19 +202,30 @@ def build(folder: Path) -> str:
     from critcore_battletech.data.catalog import catalog
 
     cat = catalog()
-    entries: list[dict[str, Any]] = []
-    sources: list[str] = []
+    # a factory saved from two MegaMek versions is one entry: the names of both, both sources
+    read: dict[str, tuple[str, dict[str, Any], list[str]]] = {}
     for path in sorted(folder.rglob("*.java")):
         text = path.read_text(encoding="utf-8")
         first = text.splitlines()[0] if text else ""
         src = first[2:].strip() if first.startswith("//") else path.name
-        sources.append(src)
         for megamek, where, body in _blocks(text):
             found = parse(body)
-            if found["names"]:
-                entry = resolve(cat, megamek, where, found)
-                entry["source"] = src
-                entries.append(entry)
+            if not found["names"]:
+                continue
+            if megamek in read:
+                _, seen, srcs = read[megamek]
+                seen["names"] = list(dict.fromkeys(seen["names"] + found["names"]))
+                for key, value in found.items():
+                    seen.setdefault(key, value)
+                srcs.append(src)
+            else:
+                read[megamek] = (where, found, [src])
+    departs = _departs()
+    entries: list[dict[str, Any]] = []
+    for megamek, (where, found, srcs) in read.items():
+        entry = resolve(cat, megamek, where, found, departs)
+        entry["source"] = "; ".join(srcs)
+        entries.append(entry)
     # the entries of equipment.toml that name their class carry MegaMek's names already
     entries.sort(key=lambda e: (e["defined_in"], e["megamek"]))
     names = sum(len(e["names"]) for e in entries)

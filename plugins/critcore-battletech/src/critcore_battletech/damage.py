@@ -20,6 +20,8 @@ from . import criticals as C
 from . import effects as E
 from . import locations as L
 from .prepared import Prepared
+from .derived import read_key_after
+from .events import unit_tags
 from .unitmemo import Tally, UnitMemo, knocked_out
 from .unitview import Work
 
@@ -59,6 +61,29 @@ _ORDER = {c: i for i, c in enumerate(L.CODES)}
 def _sheet_order(pick: tuple[str, int]) -> tuple[int, int]:
     """Record-sheet order of a (location, slot) pick (:func:`criticals.sheet_order`)."""
     return C.sheet_order(_ORDER[pick[0]], pick[1])
+
+
+# effect codes whose act changes the unit or the PSRs (effects.consequences); the act of any other
+# row only tells what happened (the slot was marked with its batch), so exact odds leave it out of a
+# cascade's queue (Resolver.merged). A test holds this list to what consequences does.
+ACTING = frozenset({"disabled", "heat-sink", "jump-jet", "ammo-explosion", "component-explosion", "cockpit",
+                    "leg-actuator", "hip"})
+
+
+def untold(queue: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A cascade's queue of pending actions without what changes nothing but the story: the acts of
+    rows that only tell (not in :data:`ACTING`), and a settling right after another (settling
+    twice in a row changes nothing the first did not). The first action (a check that rolls) is
+    always kept, so a state and its merge are finished alike. ``queue`` itself when nothing goes."""
+    kept: list[Any] = []
+    dropped = False
+    for n, action in enumerate(queue):
+        if n and ((action[0] == "act" and action[1].code not in ACTING)
+                  or (action[0] == "settle" and kept[-1][0] == "settle")):
+            dropped = True
+            continue
+        kept.append(action)
+    return tuple(kept) if dropped else queue
 
 
 def _no_pending(state: tuple[Any, ...]) -> bool:
@@ -352,10 +377,40 @@ class Resolver:
 
     def start(self) -> Start:
         """The settling after the pending actions queued, and the actions before the first that
-        rolls dice carried out: where :meth:`drain` takes up the cascade."""
+        rolls dice carried out: where :meth:`drain` takes up the cascade.
+
+        Kept in the unit's memo (:attr:`UnitMemo.starts`) by everything it reads: no dice are
+        rolled before the first check that rolls, so the same state, queue, story and preparation
+        always start the same cascade (exact odds run the apply stage once per outcome, and the
+        outcomes of one batch of criticals share its start)."""
         self.pending.append(("settle",))
-        self.started = self.until_rolled()
-        return self.started
+        key = (self.prep, self.w.overlay(), tuple(self.pending), self.tags, tuple(self.changes), tuple(self.effects),
+               tuple(self.events), self.turn, self.batch, self.cascade)
+        started: Start = self.memo.kept(self.memo.starts, key, self.until_rolled)
+        if self.pending:  # found kept: this resolver takes over the state it starts from
+            (overlay, _, _, tags, (changes, effects)), events = started
+            self.pending = []
+            self.w.adopt(overlay)
+            self.tags, self.changes, self.effects, self.events = tags, list(changes), list(effects), list(events)
+        self.started = started
+        return started
+
+    def finish(self, end: tuple[Data, Data, Data]) -> tuple[Data, tuple[str, ...], Data, frozenset[str]]:
+        """After :meth:`drain` (``end``: the state it left, as :meth:`Work.overlay` gives it): the
+        counters brought up to date (:meth:`count_up`), the new state, its PSRs, its derived
+        numbers and the resolution's events (outcome tags).
+
+        Kept in the unit's memo (:attr:`UnitMemo.ends`) by the end state, the PSRs and tags so
+        far: none of it reads the story or the dice (exact odds meet a few hundred ends along
+        thousands of outcomes)."""
+        def work_out() -> tuple[Data, tuple[str, ...], Data, frozenset[str]]:
+            self.count_up()
+            memo = self.memo
+            state = self.w.result()
+            key = read_key_after(self.w, memo.key(), memo.counted(), memo.numbering)
+            return state, tuple(self.events), memo.derived.of(key, state), unit_tags(self.w, self.tags)
+
+        return self.memo.kept(self.memo.ends, (self.prep, end, tuple(self.events), self.tags), work_out)
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
@@ -410,9 +465,11 @@ class Resolver:
         slots took criticals on the way changes nothing that follows: its slots are put back as
         they were and the records of the items in them with them, those items knocked out, and
         cascades that end with the location gone merge (a location no critical struck before it
-        went is left as it is: nothing in it to forget)."""
+        went is left as it is: nothing in it to forget). The queue of pending actions loses what
+        would only add to the story (:func:`untold`)."""
         overlay, events, queue, tags, story = state
         lost = self._forgotten(overlay)
+        short = untold(queue)
         if lost:
             w = Work(self.w.base)
             w.adopt(overlay)
@@ -420,9 +477,9 @@ class Resolver:
                 w.reset(code)
                 _disable_contents(w, code)
             overlay = w.overlay()
-        elif story is _NO_STORY:
+        elif story is _NO_STORY and short is queue:
             return state
-        return overlay, events, queue, tags, _NO_STORY
+        return overlay, events, short, tags, _NO_STORY
 
     def _forgotten(self, overlay: tuple[Data, Data, Data]) -> list[str]:
         """The locations destroyed in this resolution whose slots took criticals on the way: what

@@ -229,12 +229,8 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
 def _finish(ctx: Any, res: Resolver, summary: str) -> Applied:
     """The cascade carried out, the damage counters and PSRs brought up to date, and the new
     state with its derived numbers and events."""
-    res.drain()
-    res.count_up()
-    state = res.w.result()
-    memo = res.memo
-    derived_key = read_key_after(res.w, memo.key(), memo.counted(), memo.numbering)
-    data = Data(psr_now=tuple(res.events), derived=memo.derived.of(derived_key, state))
+    state, psr_now, derived, tags = res.finish(res.drain())
+    data = Data(psr_now=psr_now, derived=derived)
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         # the first resolution after an import repeats what the import could not read
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))
@@ -242,7 +238,7 @@ def _finish(ctx: Any, res: Resolver, summary: str) -> Applied:
         summary += f"; the 'Mech is destroyed ({state.get('destroyed_reason')})"
     # the story (changes told, rows rolled) is what real dice keep; exact odds left it out of
     # the cascade's merged states (Resolver.merged), so their outcomes have none
-    return Applied(summary, tuple(res.changes), state, tuple(res.effects), data, tags=unit_tags(res.w, res.tags))
+    return Applied(summary, tuple(res.changes), state, tuple(res.effects), data, tags=tags)
 
 
 def _no_critical(ctx: Any, determination: Determination, turn: int | None) -> Applied:

@@ -12,7 +12,7 @@ again, are what it is for. Only numbers of states are kept here, never a stage's
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Hashable, Mapping, TypeVar
 
 from critcore.plugin import EMPTY, Data
 from critcore.plugin import Table
@@ -24,9 +24,12 @@ LocTally = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
 Places = tuple[tuple[str, tuple[int, ...]], ...]  # (location code, slot indexes) an item fills
 Items = tuple[tuple[str, Places], ...]
 
+T = TypeVar("T")
+
 KEY = "battletech"  # the plugin's entry in ctx.memo
 LOC_TALLIES = 8192  # location tallies kept by content before they are forgotten
 DERIVED = 4096  # derived numbers kept by key before they are forgotten
+CASCADE_ENDS = 4096  # starts and ends of cascades kept (Resolver.start, Resolver.finish) before they are forgotten
 
 
 def loc_tally(loc: Mapping[str, Any]) -> LocTally:
@@ -110,6 +113,12 @@ class UnitMemo:
         self._counted: frozenset[str] | None = None
         self._quiet: Data | None = None
         self._counted_damage: tuple[int, Data] | None = None
+        # where cascades on this state start and what their ends come to (damage.Resolver.start and
+        # .finish): exact odds run the apply stage once per outcome, and thousands of outcomes share
+        # a few hundred starts and ends (the Daishi S's right torso: 13,745 outcomes, 156 starts,
+        # 539 ends); each is a function of the state and what the key names, whatever the dice
+        self.starts: dict[Any, Any] = {}
+        self.ends: dict[Any, Any] = {}
 
     def counted_damage(self) -> tuple[int, Data]:
         """The number of a resolution on the state (its resolutions so far plus one), and the
@@ -119,6 +128,17 @@ class UnitMemo:
             damage = self.state.get("damage") or EMPTY
             batch = int(damage.get("resolutions", 0)) + 1
             found = self._counted_damage = (batch, Data(damage).replace(resolutions=batch))
+        return found
+
+    @staticmethod
+    def kept(store: dict[Any, Any], key: Hashable, work_out: Callable[[], T]) -> T:
+        """``work_out()``, kept in ``store`` (:attr:`starts`, :attr:`ends`) under ``key``; at
+        :data:`CASCADE_ENDS` entries the store starts afresh."""
+        found: T | None = store.get(key)
+        if found is None:
+            if len(store) >= CASCADE_ENDS:
+                store.clear()
+            found = store[key] = work_out()
         return found
 
     def loc_tally(self, loc: Mapping[str, Any]) -> LocTally:
