@@ -48,16 +48,7 @@ def browser():
 def shots():
     import web_server
 
-    folder = Path(web_server.artifacts_dir(str(ROOT / "build" / "screenshots")))
-    docs = ROOT / "docs" / "images" / "web" if os.environ.get("CRITCORE_DOC_SCREENSHOTS") == "1" else None
-
-    def take(page, name):
-        page.screenshot(path=str(folder / name), full_page=True)
-        if docs is not None and name in FOR_DOCS:
-            docs.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(folder / name, docs / name)
-
-    return take
+    return web_server.screenshooter(str(ROOT / "build" / "screenshots"), str(ROOT / "docs" / "images" / "web"), FOR_DOCS)
 
 
 @pytest.fixture

@@ -91,16 +91,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
 def shots() -> Any:
     import web_server
 
-    folder = Path(web_server.artifacts_dir(str(ROOT / "build" / "screenshots")))
-    docs = ROOT / "docs" / "images" / "web" if os.environ.get("CRITCORE_DOC_SCREENSHOTS") == "1" else None
-
-    def take(page: Any, name: str) -> None:
-        page.screenshot(path=str(folder / name), full_page=True)
-        if docs is not None and name in FOR_DOCS:
-            docs.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(folder / name, docs / name)
-
-    return take
+    return web_server.screenshooter(str(ROOT / "build" / "screenshots"), str(ROOT / "docs" / "images" / "web"), FOR_DOCS)
 
 
 def _page(browser: Any, width: int, **kw: Any) -> Any:

@@ -4,6 +4,7 @@ on a port the system picks, stopped when the test is done."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import threading
 import time
@@ -58,3 +59,23 @@ def artifacts_dir(default: str) -> str:
     folder = os.environ.get("CRITCORE_ARTIFACTS") or default
     os.makedirs(folder, exist_ok=True)
     return folder
+
+
+def screenshooter(default: str, docs: str, for_docs: frozenset[str] | set[str]) -> Any:
+    """``take(page, name)`` for the browser tests: a full-page screenshot into
+    ``$CRITCORE_ARTIFACTS`` (``.ci/run`` sets it and CI keeps the folder), and with
+    ``CRITCORE_DOC_SCREENSHOTS=1`` also the pictures of the docs (``for_docs``, copied to
+    ``docs``). A plain ``pytest`` names neither and takes none: a screenshot asserts nothing
+    and costs about half a second of the browser's time (7 s of the browser tests' 34)."""
+    refresh_docs = os.environ.get("CRITCORE_DOC_SCREENSHOTS") == "1"
+    if not (os.environ.get("CRITCORE_ARTIFACTS") or refresh_docs):
+        return lambda page, name: None
+    folder = artifacts_dir(default)
+
+    def take(page: Any, name: str) -> None:
+        page.screenshot(path=os.path.join(folder, name), full_page=True)
+        if refresh_docs and name in for_docs:
+            os.makedirs(docs, exist_ok=True)
+            shutil.copyfile(os.path.join(folder, name), os.path.join(docs, name))
+
+    return take
