@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from runlength import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,13 +34,13 @@ def by_grammar(text: str) -> tuple[int, int, int, int, int] | None:
 ALPHABET = "0123456789٣१dDxX*×/+-  \t\n\r\u00a0\u2003ae.(,"
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(500, 3000), deadline=None)
 @given(st.text(alphabet=ALPHABET, max_size=16))
 def test_any_text_reads_as_the_grammar_reads_it(text: str) -> None:
     assert _read(text) == by_grammar(text)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(150, 800), deadline=None)
 @given(st.from_regex(GRAMMAR, fullmatch=True).filter(lambda t: len(t) <= 64))
 def test_every_notation_of_the_grammar_is_read(text: str) -> None:
     """Texts the grammar accepts (hypothesis writes them from the expression itself)."""

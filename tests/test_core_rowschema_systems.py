@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from runlength import examples
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -149,7 +150,7 @@ def test_a_rewritten_row_is_refused_at_load_or_resolves(system, name, folder, mo
     monkeypatch.setenv("CRITCORE_CONFIG", "no-user-config.toml")
     table = _table(system, name)
 
-    @settings(max_examples=20, deadline=None, derandomize=True,
+    @settings(max_examples=examples(8, 40), deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
     @given(rewrites(table))
     def check(case: tuple[Any, dict[str, Any]]) -> None:

@@ -15,6 +15,7 @@ import math
 from types import SimpleNamespace
 
 import pytest
+from runlength import examples
 
 import critcore
 from critcore import hookimpl
@@ -315,7 +316,7 @@ JSONISH = st.recursive(
 )
 
 
-@hypothesis.settings(max_examples=400, deadline=None,
+@hypothesis.settings(max_examples=examples(150, 800), deadline=None,
                      suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])  # walkers: read only
 @hypothesis.given(changes=st.dictionaries(st.sampled_from(list(GOOD) + ["Legs", "x"]), JSONISH, max_size=3),
                   drop=st.sets(st.sampled_from(list(GOOD)), max_size=2))

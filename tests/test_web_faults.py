@@ -14,6 +14,7 @@ import sqlite3
 import warnings
 
 import pytest
+from runlength import examples
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -29,7 +30,7 @@ from critcore.campaign.campaign import Campaign  # noqa: E402
 from critcore.web.app import create_app, with_limits  # noqa: E402
 from critcore.web.schemas import SCHEMAS  # noqa: E402
 
-EXAMPLES = int(os.environ.get("CRITCORE_WEB_EXAMPLES", 0)) or (2000 if os.environ.get("CRITCORE_LONG") else 200)
+EXAMPLES = int(os.environ.get("CRITCORE_WEB_EXAMPLES", 0)) or examples(200, 2000)
 
 
 @pytest.fixture
