@@ -14,7 +14,9 @@ from critcore.cli.main import cli
 CASES = [
     ("critcore_gurps", ["gurps", "attack", "--skill", "16", "--damage", "1d+2 cut", "--hp", "10"]),
     ("critcore_shadowrun2", ["shadowrun2", "wound", "--body", "3", "--severity", "serious"]),
-    ("critcore_battletech", ["battletech", "critical", "--location", "LT"]),
+    # an arm: its tree has the limb blown off as well as slots struck, and its odds take a tenth of
+    # a second where a torso's 1,885 outcomes take more than one
+    ("critcore_battletech", ["battletech", "critical", "--location", "LA"]),
     ("critcore_battletech", ["battletech", "hit-location"]),
 ]
 
