@@ -249,3 +249,79 @@ def test_battletech_the_script_keeps_the_mech_item_of_a_name_the_tables_know(tmp
         "PretendUMU": ("equipment", "UMU", 2),
         "PretendVault": ("roll-again", "Pretend Vault", 1),
     }
+
+
+def _tool() -> Any:
+    spec = importlib.util.spec_from_file_location("megamek_names", TOOL)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+def test_battletech_the_script_reads_weapon_classes_through_their_parents(tmp_path: Path) -> None:
+    """Weapon classes of MegaMek's shape (written here, not MegaMek's), in two folders: a class
+    takes the explosion and slots it does not state from the nearest saved class it extends
+    (abstract parents with no names are no entries); what it states itself wins; the chain stops
+    at a class not saved; tech is the class's IS/CL prefix, else its names', else its folder."""
+    tool = _tool()
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "PretendGaussWeapon.java").write_text(
+        "// MegaMek/megamek weapons/gauss/PretendGaussWeapon.java @ 00000000\n"
+        "public abstract class PretendGaussWeapon extends AmmoWeapon {\n    explosive = true;\n}\n", encoding="utf-8")
+    (a / "PretendHeavyGaussWeapon.java").write_text(
+        "// MegaMek/megamek weapons/gauss/PretendHeavyGaussWeapon.java @ 00000000\n"
+        "public abstract class PretendHeavyGaussWeapon extends PretendGaussWeapon {\n    criticalSlots = 11;\n"
+        "    explosionDamage = 25;\n}\n", encoding="utf-8")
+    (b / "ISPretendHeavyGauss.java").write_text(
+        "// MegaMek/megamek weapons/gauss/ISPretendHeavyGauss.java @ 00000000\n"
+        "public class ISPretendHeavyGauss extends PretendHeavyGaussWeapon {\n        name = \"Pretend Heavy Gauss\";\n"
+        "        setInternalName(this.name);\n        addLookupName(\"ISPretendHeavyGauss\");\n}\n", encoding="utf-8")
+    (b / "PretendLightGauss.java").write_text(
+        "// MegaMek/megamek weapons/gauss/clan/PretendLightGauss.java @ 00000000\n"
+        "public class PretendLightGauss extends PretendHeavyGaussWeapon {\n        name = \"Pretend Light Gauss\";\n"
+        "        criticals = 5;\n        explosionDamage = 16;\n}\n", encoding="utf-8")
+    (b / "PretendCannon.java").write_text(
+        "// MegaMek/megamek weapons/other/PretendCannon.java @ 00000000\n"
+        "public class PretendCannon extends UnsavedCannonWeapon {\n        name = \"Pretend Cannon\";\n"
+        "        setInternalName(\"CLPretendCannon\");\n        criticalSlots = 3;\n}\n", encoding="utf-8")
+    data = tomllib.loads(tool.build([a, b]))
+    got = {e["megamek"]: (e["kind"], e["tech"], e["slots"], e["explosion"], e.get("extends")) for e in data["class"]}
+    assert got == {
+        "ISPretendHeavyGauss": ("weapon", "is", 11, 25, ["PretendHeavyGaussWeapon", "PretendGaussWeapon", "AmmoWeapon"]),
+        "PretendLightGauss": ("weapon", "clan", 5, 16, ["PretendHeavyGaussWeapon", "PretendGaussWeapon", "AmmoWeapon"]),
+        "PretendCannon": ("weapon", "clan", 3, 0, ["UnsavedCannonWeapon"]),
+    }
+    assert data["classes"] == 3 and data["names"] == 5
+
+
+def test_battletech_the_script_keeps_the_entries_whose_java_text_is_gone(tmp_path: Path) -> None:
+    """Run on new Java text with the file as it is: an entry of a class not in the folders stays
+    word for word; a class read again is written from its Java text."""
+    tool = _tool()
+    (tmp_path / "ISRISCHyperLaser.java").write_text(
+        "// MegaMek/megamek a test class\npublic class ISRISCHyperLaser extends Weapon {\n"
+        "    name = \"RISC Hyper Laser\";\n    criticalSlots = 6;\n    explosive = true;\n"
+        "    explosionDamage = 10;\n}\n", encoding="utf-8")
+    old = NAMES.read_text(encoding="utf-8")
+    new = tomllib.loads(tool.build([tmp_path], old))
+    before = {e["megamek"]: e for e in classes()}
+    after = {e["megamek"]: e for e in new["class"]}
+    assert set(after) == set(before)
+    assert after["ISRISCHyperLaser"]["source"] == "MegaMek/megamek a test class"
+    assert after["ISRISCHyperLaser"]["names"] == ["RISC Hyper Laser"]
+    assert all(after[k] == e for k, e in before.items() if k != "ISRISCHyperLaser")
+    # with no Java text at all the file is written back as it is (its header aside)
+    again = tool.build([tmp_path / "nothing-here"], old)
+    assert again.split("\nclasses = ")[1] == old.split("\nclasses = ")[1]
+
+
+def test_battletech_the_script_refuses_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tool = _tool()
+    before = NAMES.read_bytes()
+    assert tool.main([str(tmp_path / "absent")]) == 2
+    assert tool.main([str(tmp_path), "--chek"]) == 2
+    assert capsys.readouterr().err.count("usage:") == 2
+    assert NAMES.read_bytes() == before

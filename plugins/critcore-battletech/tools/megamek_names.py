@@ -34,16 +34,16 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "src" / "critcore_battletech" / "data" / "megamek-names.toml"
 
-_CLASS = re.compile(r"public\s+class\s+(\w+)")
+_CLASS = re.compile(r"public\s+(?:abstract\s+|final\s+)*class\s+(\w+)(?:\s*<[^>{]*>)?(?:\s+extends\s+(\w+))?")
 _FACTORY = re.compile(r"static\s+(AmmoType|MiscType)\s+(create\w+)\s*\(\s*\)\s*\{")
 _STR = r'"((?:[^"\\]|\\.)*)"'
 _NAME = re.compile(r"(?<![\w.])(?:\w+\.)?name\s*=\s*" + _STR)
-_INTERNAL = re.compile(r"setInternalName\(\s*(?:" + _STR + r"|(name))\s*\)")
+_INTERNAL = re.compile(r"setInternalName\(\s*(?:" + _STR + r"|((?:this\.)?name))\s*\)")
 _LOOKUP = re.compile(r"addLookupName\(\s*" + _STR + r"\s*\)")
 _INT = {k: re.compile(r"(?<![\w])(?:\w+\.)?" + k + r"\s*=\s*(\d+)") for k in
         ("criticalSlots", "criticals", "explosionDamage", "damagePerShot", "rackSize", "shots")}
@@ -53,18 +53,19 @@ _SPREADABLE = re.compile(r"(?<![\w])(?:\w+\.)?spreadable\s*=\s*true")
 _FLAGS = re.compile(r"(?<![\w])(?:\w+\.)?flags\s*=\s*([^;]*);")
 
 
-def _blocks(text: str) -> list[tuple[str, str, str]]:
-    """(MegaMek class or factory, which of WeaponType/AmmoType/MiscType, its body) in a file."""
-    out: list[tuple[str, str, str]] = []
+def _blocks(text: str) -> list[tuple[str, str, str, str]]:
+    """(MegaMek class or factory, which of WeaponType/AmmoType/MiscType, its body, the class it
+    extends or "") in a file."""
+    out: list[tuple[str, str, str, str]] = []
     factories = list(_FACTORY.finditer(text))
     if factories:
         for i, m in enumerate(factories):
             end = factories[i + 1].start() if i + 1 < len(factories) else len(text)
-            out.append((f"{m.group(1)}.{m.group(2)}", m.group(1), text[m.end():end]))
+            out.append((f"{m.group(1)}.{m.group(2)}", m.group(1), text[m.end():end], ""))
         return out
     m = _CLASS.search(text)
     if m:
-        out.append((m.group(1), "WeaponType", text[m.end():]))
+        out.append((m.group(1), "WeaponType", text[m.end():], m.group(2) or ""))
     return out
 
 
@@ -95,11 +96,27 @@ def parse(body: str) -> dict[str, Any]:
     return found
 
 
-def _tech(megamek: str) -> str:
-    short = megamek.rsplit(".", 1)[-1].removeprefix("create")
-    if short.startswith(("CL", "Clan")):
+def _prefix_tech(name: str) -> str:
+    if re.match(r"(?:CL|Clan)(?=[A-Z0-9 ])", name):
         return "clan"
-    if short.startswith("IS"):
+    if re.match(r"IS(?=[A-Z0-9 ])", name):
+        return "is"
+    return "any"
+
+
+def _tech(megamek: str, names: Iterable[str] = (), source: str = "") -> str:
+    """Whose item a class or factory is: its own name's IS/CL prefix, else the prefix all its
+    prefixed names agree on, else its folder in MegaMek (``.../clan/...``, ``.../innerSphere/...``)."""
+    tech = _prefix_tech(megamek.rsplit(".", 1)[-1].removeprefix("create"))
+    if tech != "any":
+        return tech
+    votes = {_prefix_tech(n) for n in names} - {"any"}
+    if len(votes) == 1:
+        return votes.pop()
+    path = source.split(" @ ")[0]
+    if "/clan/" in path:
+        return "clan"
+    if "/innerSphere/" in path or "/is/" in path:
         return "is"
     return "any"
 
@@ -116,10 +133,10 @@ def _departs() -> dict[str, dict[str, Any]]:
 
 
 def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any],
-            departs: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+            departs: dict[str, dict[str, Any]] | None = None, source: str = "") -> dict[str, Any]:
     """What the plugin makes of one MegaMek class: the tables first, MegaMek's own numbers over
     a family's guess, except where critcore departs from MegaMek on purpose (``departs``)."""
-    tech = _tech(megamek)
+    tech = _tech(megamek, found["names"], source) if where == "WeaponType" else _tech(megamek)
     base = "Clan" if tech == "clan" else "Inner Sphere"
     entry: dict[str, Any] = {"megamek": megamek, "defined_in": where, "names": found["names"]}
     if where == "AmmoType":
@@ -197,56 +214,133 @@ def _value(v: Any) -> str:
     return _toml_str(str(v))
 
 
-def build(folder: Path) -> str:
-    sys.path.insert(0, str(HERE.parent / "src"))
-    from critcore_battletech.data.catalog import catalog
+#: What a weapon class takes from the saved classes it extends when it does not state it itself
+#: (one group of MegaMek field names each: older classes say ``criticals``, newer ``criticalSlots``).
+INHERITED = (("criticalSlots", "criticals"), ("explosive",), ("explosionDamage",))
 
-    cat = catalog()
-    # a factory saved from two MegaMek versions is one entry: the names of both, both sources
-    read: dict[str, tuple[str, dict[str, Any], list[str]]] = {}
-    for path in sorted(folder.rglob("*.java")):
+
+def inherit(read: dict[str, "_Read"]) -> list[str]:
+    """Give every weapon class what its saved parents state and it does not (INHERITED), the
+    nearest parent first; record the chain in ``found["extends"]``. Returns the classes extended
+    but not saved (the chain stops there), for the script to name."""
+    missing: set[str] = set()
+    for megamek, r in read.items():
+        if r.where != "WeaponType":
+            continue
+        chain: list[str] = []
+        parent = r.parent
+        while parent and parent not in chain and parent != megamek:
+            chain.append(parent)
+            if parent not in read:
+                missing.add(parent)
+                break
+            parent = read[parent].parent
+        r.found["extends"] = chain
+        for group in INHERITED:
+            if any(k in r.found for k in group):
+                continue
+            for ancestor in chain:
+                stated = {k: read[ancestor].found[k] for k in group if ancestor in read and k in read[ancestor].found}
+                if stated:
+                    r.found.update(stated)
+                    break
+    return sorted(missing)
+
+
+class _Read:
+    """One class or factory as read from the saved Java text."""
+
+    __slots__ = ("where", "found", "sources", "parent")
+
+    def __init__(self, where: str, found: dict[str, Any], source: str, parent: str) -> None:
+        self.where = where
+        self.found = found
+        self.sources = [source]
+        self.parent = parent
+
+
+def read_folders(folders: Sequence[Path]) -> dict[str, _Read]:
+    """Every class and factory of the folders' ``.java`` files (a class without names too: an
+    abstract parent others inherit from)."""
+    read: dict[str, _Read] = {}
+    for path in sorted(p for folder in folders for p in folder.rglob("*.java")):
         text = path.read_text(encoding="utf-8")
         first = text.splitlines()[0] if text else ""
         src = first[2:].strip() if first.startswith("//") else path.name
-        for megamek, where, body in _blocks(text):
+        for megamek, where, body, parent in _blocks(text):
             found = parse(body)
-            if not found["names"]:
-                continue
             if megamek in read:
-                _, seen, srcs = read[megamek]
-                seen["names"] = list(dict.fromkeys(seen["names"] + found["names"]))
+                # a class or factory saved twice (two MegaMek versions, two folders): one entry,
+                # the names of both, the first's numbers
+                seen = read[megamek]
+                seen.found["names"] = list(dict.fromkeys(seen.found["names"] + found["names"]))
                 for key, value in found.items():
-                    seen.setdefault(key, value)
-                srcs.append(src)
+                    seen.found.setdefault(key, value)
+                if src not in seen.sources:
+                    seen.sources.append(src)
+                seen.parent = seen.parent or parent
             else:
-                read[megamek] = (where, found, [src])
+                read[megamek] = _Read(where, found, src, parent)
+    return read
+
+
+def build(folders: Path | Sequence[Path], keep: str | None = None) -> str:
+    """The text of megamek-names.toml from the Java text in ``folders``. ``keep``: the file as it
+    is; its entries for classes not in the folders are carried over unchanged (the Java text
+    they were read from is not kept anywhere, so the file is their only record)."""
+    sys.path.insert(0, str(HERE.parent / "src"))
+    from critcore_battletech.data.catalog import catalog
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    cat = catalog()
+    read = read_folders([folders] if isinstance(folders, Path) else folders)
+    missing = inherit(read)
+    if missing:
+        print(f"extended but not saved (nothing inherited from them): {', '.join(missing)}", file=sys.stderr)
     departs = _departs()
     entries: list[dict[str, Any]] = []
-    for megamek, (where, found, srcs) in read.items():
-        entry = resolve(cat, megamek, where, found, departs)
-        entry["source"] = "; ".join(srcs)
+    for megamek, r in read.items():
+        if not r.found["names"]:
+            continue  # an abstract parent: what it states went to its subclasses
+        src = "; ".join(r.sources)
+        entry = resolve(cat, megamek, r.where, r.found, departs, src)
+        entry["source"] = src
+        if r.found.get("extends"):
+            entry["extends"] = r.found["extends"]
         entries.append(entry)
-    # the entries of equipment.toml that name their class carry MegaMek's names already
+    kept = [dict(e) for e in tomllib.loads(keep).get("class", ()) if e["megamek"] not in read] if keep else []
+    entries += kept
     entries.sort(key=lambda e: (e["defined_in"], e["megamek"]))
+    return render(entries)
+
+
+def render(entries: list[dict[str, Any]]) -> str:
     names = sum(len(e["names"]) for e in entries)
     lines = [
         "# GENERATED by tools/megamek_names.py from MegaMek's equipment definitions (MegaMek/megamek:",
         "# the weapon classes under megamek/common/weapons/, the AmmoType and MiscType factories); do not",
-        "# edit by hand: save the Java text in a scratch folder and run the script again.",
+        "# edit by hand: save the Java text in a scratch folder and run the script again (an entry whose",
+        "# Java text is not in the folders given is kept as it is here).",
         "#",
         "# One [[class]] per MegaMek class or factory (`megamek`), defined in `defined_in`; `names` are its",
-        "# name, internal name and lookup names. The importer reads this file only for a slot name its",
-        "# own tables (equipment.toml; for ammunition the families of ammo.toml) do not know, and then",
-        "# uses what the entry says: `kind`, and `label`, `tech`, `slots`, `explosion` of an item, or",
-        "# `weapon`, `family` (of ammo.toml, empty when none), `shots` (a ton), `damage_per_shot`,",
-        "# `explosive` of a bin. The numbers are MegaMek's where it states them, else the plugin's family.",
+        "# name, internal name and lookup names; `extends`, of a weapon class, the classes it extends",
+        "# (what it does not state itself, its slots and explosion, comes from the nearest that does).",
+        "# The importer reads this file only for a slot name its own tables (equipment.toml; for",
+        "# ammunition the families of ammo.toml) do not know, and then uses what the entry says: `kind`,",
+        "# and `label`, `tech`, `slots`, `explosion` of an item, or `weapon`, `family` (of ammo.toml, empty",
+        "# when none), `shots` (a ton), `damage_per_shot`, `explosive` of a bin. The numbers are MegaMek's",
+        "# where it states them, else the plugin's family.",
         "",
         f"classes = {len(entries)}",
         f"names = {names}",
         "",
     ]
-    order = ("megamek", "defined_in", "source", "names", "kind", "label", "weapon", "family", "tech", "slots",
-             "explosion", "shots", "damage_per_shot", "explosive")
+    order = ("megamek", "defined_in", "source", "extends", "names", "kind", "label", "weapon", "family", "tech",
+             "slots", "explosion", "shots", "damage_per_shot", "explosive")
     for e in entries:
         lines.append("[[class]]")
         for key in order:
@@ -258,10 +352,10 @@ def build(folder: Path) -> str:
 
 def main(argv: list[str]) -> int:
     args = [a for a in argv if not a.startswith("--")]
-    if len(args) != 1 or not Path(args[0]).is_dir():
-        print("usage: python tools/megamek_names.py SCRATCH_FOLDER [--check]", file=sys.stderr)
+    if not args or not all(Path(a).is_dir() for a in args) or any(a not in ("--check",) for a in argv if a.startswith("--")):
+        print("usage: python tools/megamek_names.py FOLDER [FOLDER ...] [--check]", file=sys.stderr)
         return 2
-    text = build(Path(args[0]))
+    text = build([Path(a) for a in args], OUT.read_text(encoding="utf-8") if OUT.exists() else None)
     if "--check" in argv:
         same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
         print("up to date" if same else f"{OUT.name} is out of date")
