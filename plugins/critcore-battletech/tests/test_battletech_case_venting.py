@@ -18,7 +18,10 @@ from typing import Any
 
 import pytest
 
-SAMPLES = Path(__file__).resolve().parents[3].parent / "shared" / "mtf-samples"
+# ../shared beside the checkout, or beside the folder of git worktrees
+SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
+              Path("/nonexistent"))
+SAMPLES = SHARED / "mtf-samples"
 pytestmark = pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/mtf-samples is not here")
 
 

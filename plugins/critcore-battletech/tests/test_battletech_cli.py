@@ -12,7 +12,10 @@ from click.testing import CliRunner
 from critcore.testing import cli
 
 UNITS = Path(__file__).resolve().parent / "units"
-SAMPLES = Path(__file__).resolve().parents[3].parent / "shared" / "mtf-samples"
+# ../shared beside the checkout, or beside the folder of git worktrees
+SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
+              Path("/nonexistent"))
+SAMPLES = SHARED / "mtf-samples"
 
 
 @pytest.fixture

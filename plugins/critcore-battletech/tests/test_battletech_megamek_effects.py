@@ -189,7 +189,10 @@ def test_megameks_lookup_names_are_known_with_their_class(name: str, kind: str, 
     assert [row.get("megamek") for row in rows] == [megamek], name
 
 
-DAO = Path(__file__).resolve().parents[3].parent / "shared" / "mtf-corpus" / "units" / "XTRs" / "Liao" / "Vindicator Dao.mtf"
+# ../shared beside the checkout, or beside the folder of git worktrees
+SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
+              Path("/nonexistent"))
+DAO = SHARED / "mtf-corpus" / "units" / "XTRs" / "Liao" / "Vindicator Dao.mtf"
 
 
 @pytest.mark.skipif(not DAO.is_file(), reason="../shared/mtf-corpus is not here")

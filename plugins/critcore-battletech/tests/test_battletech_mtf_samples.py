@@ -12,7 +12,10 @@ import pytest
 
 from critcore_battletech.units import unit_from_mtf
 
-SAMPLES = Path(__file__).resolve().parents[3].parent / "shared" / "mtf-samples"
+# ../shared beside the checkout, or beside the folder of git worktrees
+SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
+              Path("/nonexistent"))
+SAMPLES = SHARED / "mtf-samples"
 
 pytestmark = pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/mtf-samples is not here")
 

@@ -338,25 +338,37 @@ class Catalog(Fields):
             return None
         result: Equipment | None = self._find(n, prefix_order(tech_base), self.equipment_strong, self.equipment_weak)
         if result is None and megamek_names:
-            entry = self.megamek_class(name)
-            if entry is not None and entry["kind"] != "ammo":
+            entry = self.megamek_class(name, tech_base, ammo=False)
+            if entry is not None:
                 result = Equipment(entry["label"], entry["kind"], entry["tech"], int(entry["slots"]),
                                    int(entry.get("explosion", 0)))
         if result is None:
             result = self.equipment_family(name, tech_base)
         return result
 
-    def megamek_class(self, name: str) -> Mapping[str, Any] | None:
+    def megamek_class(self, name: str, tech_base: str = "", ammo: bool | None = None) -> Mapping[str, Any] | None:
         """The entry of megamek-names.toml (one MegaMek class or factory) that has ``name`` among
-        its names, or None. The file is read the first time a name needs it, then kept here."""
-        index: dict[str, Mapping[str, Any]] | None = self.__dict__.get("_megamek")
+        its names, or None; ``ammo`` True or False: only a bin's, or only an item's. When several
+        have it (MegaMek names the Inner Sphere and the Clan class alike), the one of the unit's
+        tech base: ``prefix_order``'s first tech, then "any", then the other. The file is read the
+        first time a name needs it, then kept here."""
+        index: dict[str, list[Mapping[str, Any]]] | None = self.__dict__.get("_megamek")
         if index is None:
             index = {}
             for entry in _read("megamek-names.toml").get("class", ()):
-                for spelling in entry["names"]:
-                    index.setdefault(norm(spelling), entry)
+                for spelling in dict.fromkeys(norm(s) for s in entry["names"]):
+                    index.setdefault(spelling, []).append(entry)
             self.__dict__["_megamek"] = index
-        return index.get(norm(name))
+        found = index.get(norm(name), [])
+        if ammo is not None:
+            found = [e for e in found if (e["kind"] == "ammo") == ammo]
+        if not found:
+            return None
+        if len(found) > 1:
+            first = "clan" if _clan_unit(tech_base) else "is"
+            rank = {first: 0, "any": 1}
+            return min(found, key=lambda e: rank.get(e.get("tech", "any"), 2))
+        return found[0]
 
     def split_prefix(self, name: str, tech_base: str) -> tuple[str, bool]:
         """(the name without its tech prefix, whether it is a Clan item)."""
@@ -419,8 +431,8 @@ class Catalog(Fields):
                 if count is not None and not half and count < ammo.shots_per_ton:
                     half = True
                 return AmmoMatch(ammo, half, tuple(variants), factor, damage, count)
-        entry = self.megamek_class(name) if megamek_names else None
-        if entry is not None and entry["kind"] == "ammo":
+        entry = self.megamek_class(name, tech_base, ammo=True) if megamek_names else None
+        if entry is not None:
             return self._megamek_bin(entry, half, count)
         return None
 
