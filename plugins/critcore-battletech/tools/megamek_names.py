@@ -132,11 +132,24 @@ def _departs() -> dict[str, dict[str, Any]]:
     return {fid: fam["departs"] for fid, fam in facts.get("family", {}).items() if "departs" in fam}
 
 
+def _not_explosive() -> dict[str, str]:
+    """The weapon classes whose ``explosive`` critcore does not take as an explosion on a critical
+    hit (megamek-facts.toml, ``not_explosive``): class -> why."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    facts = tomllib.loads((OUT.parent / "megamek-facts.toml").read_text(encoding="utf-8"))
+    return {k: v for k, v in facts.get("not_explosive", {}).items() if k != "source"}
+
+
 def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any],
             departs: dict[str, dict[str, Any]] | None = None, source: str = "") -> dict[str, Any]:
     """What the plugin makes of one MegaMek class: the tables first, MegaMek's own numbers over
     a family's guess, except where critcore departs from MegaMek on purpose (``departs``)."""
     tech = _tech(megamek, found["names"], source) if where == "WeaponType" else _tech(megamek)
+    if where == "WeaponType" and any(f"/{folder}/" in source.split(" @ ")[0] for folder in NOT_MEK_FOLDERS):
+        found["mek"] = False
     base = "Clan" if tech == "clan" else "Inner Sphere"
     entry: dict[str, Any] = {"megamek": megamek, "defined_in": where, "names": found["names"]}
     if where == "AmmoType":
@@ -214,15 +227,25 @@ def _value(v: Any) -> str:
     return _toml_str(str(v))
 
 
+#: MegaMek's folders of weapons that are not 'Mech weapons (battle armour, infantry, capital and
+#: bay weapons): a name such a class shares with a 'Mech weapon the tables know keeps the tables'
+#: item, and the catalog prefers a 'Mech class where both have a name.
+NOT_MEK_FOLDERS = ("battlearmor", "infantry", "capitalweapons", "bayweapons")
+
+#: MegaMek's base classes of every weapon: they state no slots nor explosion.
+BASES = ("Weapon", "WeaponType", "EquipmentType")
+
 #: What a weapon class takes from the saved classes it extends when it does not state it itself
 #: (one group of MegaMek field names each: older classes say ``criticals``, newer ``criticalSlots``).
 INHERITED = (("criticalSlots", "criticals"), ("explosive",), ("explosionDamage",))
 
 
-def inherit(read: dict[str, "_Read"]) -> list[str]:
+def inherit(read: dict[str, "_Read"], not_explosive: Iterable[str] = ()) -> list[str]:
     """Give every weapon class what its saved parents state and it does not (INHERITED), the
-    nearest parent first; record the chain in ``found["extends"]``. Returns the classes extended
-    but not saved (the chain stops there), for the script to name."""
+    nearest parent first; record the chain in ``found["extends"]``. A class that is or extends
+    one of ``not_explosive`` does not explode, whatever it or its parents state. Returns the
+    classes extended but not saved (the chain stops there), for the script to name."""
+    not_explosive = set(not_explosive)
     missing: set[str] = set()
     for megamek, r in read.items():
         if r.where != "WeaponType":
@@ -236,6 +259,9 @@ def inherit(read: dict[str, "_Read"]) -> list[str]:
                 break
             parent = read[parent].parent
         r.found["extends"] = chain
+        if not_explosive & {megamek, *chain}:
+            r.found["explosive"] = False
+            r.found.pop("explosionDamage", None)
         for group in INHERITED:
             if any(k in r.found for k in group):
                 continue
@@ -298,7 +324,7 @@ def build(folders: Path | Sequence[Path], keep: str | None = None) -> str:
 
     cat = catalog()
     read = read_folders([folders] if isinstance(folders, Path) else folders)
-    missing = inherit(read)
+    missing = [m for m in inherit(read, _not_explosive()) if m not in BASES]
     if missing:
         print(f"extended but not saved (nothing inherited from them): {', '.join(missing)}", file=sys.stderr)
     departs = _departs()
@@ -311,6 +337,8 @@ def build(folders: Path | Sequence[Path], keep: str | None = None) -> str:
         entry["source"] = src
         if r.found.get("extends"):
             entry["extends"] = r.found["extends"]
+        if r.found.get("mek") is False:
+            entry["mek"] = False
         entries.append(entry)
     kept = [dict(e) for e in tomllib.loads(keep).get("class", ()) if e["megamek"] not in read] if keep else []
     entries += kept
@@ -328,7 +356,9 @@ def render(entries: list[dict[str, Any]]) -> str:
         "#",
         "# One [[class]] per MegaMek class or factory (`megamek`), defined in `defined_in`; `names` are its",
         "# name, internal name and lookup names; `extends`, of a weapon class, the classes it extends",
-        "# (what it does not state itself, its slots and explosion, comes from the nearest that does).",
+        "# (what it does not state itself, its slots and explosion, comes from the nearest that does);",
+        "# `mek = false`: not 'Mech equipment (a battle-armour, infantry or capital weapon, a ProtoMek's",
+        "# or a vehicle's item), so a name it shares with a 'Mech item means the 'Mech item.",
         "# The importer reads this file only for a slot name its own tables (equipment.toml; for",
         "# ammunition the families of ammo.toml) do not know, and then uses what the entry says: `kind`,",
         "# and `label`, `tech`, `slots`, `explosion` of an item, or `weapon`, `family` (of ammo.toml, empty",
@@ -339,7 +369,7 @@ def render(entries: list[dict[str, Any]]) -> str:
         f"names = {names}",
         "",
     ]
-    order = ("megamek", "defined_in", "source", "extends", "names", "kind", "label", "weapon", "family", "tech",
+    order = ("megamek", "defined_in", "source", "extends", "mek", "names", "kind", "label", "weapon", "family", "tech",
              "slots", "explosion", "shots", "damage_per_shot", "explosive")
     for e in entries:
         lines.append("[[class]]")

@@ -349,9 +349,10 @@ class Catalog(Fields):
     def megamek_class(self, name: str, tech_base: str = "", ammo: bool | None = None) -> Mapping[str, Any] | None:
         """The entry of megamek-names.toml (one MegaMek class or factory) that has ``name`` among
         its names, or None; ``ammo`` True or False: only a bin's, or only an item's. When several
-        have it (MegaMek names the Inner Sphere and the Clan class alike), the one of the unit's
-        tech base: ``prefix_order``'s first tech, then "any", then the other. The file is read the
-        first time a name needs it, then kept here."""
+        have it, a 'Mech class before one that is not (``mek = false``: a battle-armour laser is
+        named "Medium Laser" too), then the one of the unit's tech base (MegaMek names the Inner
+        Sphere and the Clan class alike): ``prefix_order``'s first tech, then "any", then the
+        other. The file is read the first time a name needs it, then kept here."""
         index: dict[str, list[Mapping[str, Any]]] | None = self.__dict__.get("_megamek")
         if index is None:
             index = {}
@@ -367,7 +368,7 @@ class Catalog(Fields):
         if len(found) > 1:
             first = "clan" if _clan_unit(tech_base) else "is"
             rank = {first: 0, "any": 1}
-            return min(found, key=lambda e: rank.get(e.get("tech", "any"), 2))
+            return min(found, key=lambda e: (e.get("mek", True) is False, rank.get(e.get("tech", "any"), 2)))
         return found[0]
 
     def split_prefix(self, name: str, tech_base: str) -> tuple[str, bool]:
