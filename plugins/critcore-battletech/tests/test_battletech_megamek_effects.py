@@ -165,8 +165,8 @@ def test_a_double_slot_explosion_in_a_location_gone_is_vented_by_case_there(run:
     ("ISAPDS", "weapon", 2, "ISAPDS"),
     ("ISAntiPersonnelPod", "equipment", 1, "MiscType.createISAPPod"), ("ISAPod", "equipment", 1, "MiscType.createISAPPod"),
     ("IS A-Pod", "equipment", 1, "MiscType.createISAPPod"), ("IS AP Pod", "equipment", 1, "MiscType.createISAPPod"),
-    ("CLAntiPersonnelPod", "equipment", 1, "MiscType.createCLAPPod"), ("Clan A-Pod", "equipment", 1, "MiscType.createCLAPPod"),
-    ("ClanGroundMobileHPG", "equipment", 0, "MiscType.createClanGroundMobileHPG"),
+    ("CLAntiPersonnelPod", "equipment", 1, "MiscType.createISAPPod"), ("Clan A-Pod", "equipment", 1, "MiscType.createISAPPod"),
+    ("ClanGroundMobileHPG", "equipment", 0, "MiscType.createISGroundMobileHPG"),
     ("ISGroundMobileHPG", "equipment", 0, "MiscType.createISGroundMobileHPG"),
     ("ISMobileHPG", "equipment", 0, "MiscType.createISMobileHPG"),
 ])

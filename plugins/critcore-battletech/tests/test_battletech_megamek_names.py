@@ -7,6 +7,7 @@ for a name the plugin's own tables lack."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -336,3 +337,65 @@ def test_battletech_the_script_refuses_a_missing_folder(tmp_path: Path, capsys: 
     assert tool.main([str(tmp_path), "--chek"]) == 2
     assert capsys.readouterr().err.count("usage:") == 2
     assert NAMES.read_bytes() == before
+
+
+EQUIPMENT = NAMES.parent / "equipment.toml"
+
+_SYSTEM = "a 'Mech's system slot: MegaMek writes it from its Mek class's own slots, not from an equipment class"
+#: The entries of equipment.toml that name no MegaMek class of megamek-names.toml, and why.
+NO_CLASS = {
+    **{(n, "any"): _SYSTEM for n in (
+        "Shoulder", "Upper Arm Actuator", "Lower Arm Actuator", "Hand Actuator", "Hip", "Upper Leg Actuator",
+        "Lower Leg Actuator", "Foot Actuator", "Fusion Engine", "Gyro", "Cockpit", "Life Support", "Sensors")},
+    ("Landing Gear", "any"): "a Land-Air 'Mech's system slot (MegaMek's LandAirMek), not an equipment class",
+    ("Avionics", "any"): "a Land-Air 'Mech's system slot (MegaMek's LandAirMek), not an equipment class",
+    ("Conversion Gear", "any"): "a QuadVee's system slot (MegaMek's QuadVee), not an equipment class",
+    ("Command Console", "any"): "a cockpit type in MegaMek (a second cockpit slot), not an equipment class",
+    ("Ferro-Fibrous", "any"): "MegaMek defines armour in its armour types, which no pass has read",
+    **{(f"LRM {n}", t): "MegaMek's weapons/lrms folder: no pass has read it yet"
+       for n in (5, 10, 15, 20) for t in ("is", "clan")},
+}
+
+
+def test_battletech_every_table_entry_names_the_megamek_class_it_comes_from() -> None:
+    """Each entry of equipment.toml names (``megamek``) a class or factory of megamek-names.toml,
+    one of whose names (its name, internal name or a lookup name) the catalog reads as that very
+    entry; the entries MegaMek has no class for are listed in NO_CLASS with the reason, and none
+    of them names one."""
+    cat = catalog()
+    by = {e["megamek"]: e for e in classes()}
+    bad = []
+    listed = set()
+    for group in tomllib.loads(EQUIPMENT.read_text(encoding="utf-8"))["group"]:
+        for item in group["items"]:
+            key = (item["name"], item["tech"])
+            if key in NO_CLASS:
+                listed.add(key)
+                if "megamek" in item:
+                    bad.append(f"{key} is listed as having no class, yet names {item['megamek']}")
+                continue
+            entry = by.get(item.get("megamek", ""))
+            if entry is None:
+                bad.append(f"{key} names {item.get('megamek')!r}, which megamek-names.toml lacks")
+                continue
+            tech_base = "Clan" if item["tech"] == "clan" else "Inner Sphere"
+            read = [cat.equipment(n, tech_base, megamek_names=False) for n in entry["names"]]
+            if not any(got is not None and (got.name, got.tech) == key for got in read):
+                bad.append(f"{key}: no name of {entry['megamek']} ({entry['names']}) is read as this entry")
+    assert not bad, bad
+    assert listed == set(NO_CLASS)
+
+
+def test_battletech_every_generated_entry_names_its_class_and_source() -> None:
+    """Every entry: the MegaMek class (a weapon class's simple name, a factory as
+    ``AmmoType.createX``/``MiscType.createX``), where MegaMek defines it, and the MegaMek file its
+    names were read from (a weapon class: its path under megamek/common/weapons/ and the commit);
+    a weapon class's parents are named when it has saved ones."""
+    for e in classes():
+        assert re.fullmatch(r"(?:(?:AmmoType|MiscType)\.create)?\w+", e["megamek"]), e["megamek"]
+        assert e["source"].startswith("MegaMek/megamek "), e["megamek"]
+        if e["defined_in"] == "WeaponType":
+            assert re.search(rf"megamek/common/weapons/\S*/{e['megamek']}\.java @ [0-9a-f]{{8}}\b", e["source"]), e
+            assert all(isinstance(p, str) and p for p in e.get("extends", [])), e["megamek"]
+        else:
+            assert f"{e['defined_in']}.java" in e["source"], e["megamek"]

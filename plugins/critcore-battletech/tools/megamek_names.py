@@ -93,6 +93,8 @@ def parse(body: str) -> dict[str, Any]:
     m = _FLAGS.search(body)
     if m and not re.search(r"\.or\(\s*F_MEK_EQUIPMENT\s*\)", m.group(1)):
         found["mek"] = False
+    if m and re.search(r"\.or\(\s*F_SPLITABLE\s*\)", m.group(1)):
+        found["splitable"] = True
     return found
 
 
@@ -185,7 +187,9 @@ def resolve(cat: Any, megamek: str, where: str, found: dict[str, Any],
     item = tabled[0] if tabled else next((i for _, i in looked if i is not None), None)
     stated = slots = found.get("criticalSlots", found.get("criticals"))
     explosion = found.get("explosionDamage", 0) if found.get("explosive") else 0
-    spread = found.get("spreadable", False)
+    # spread over locations, or split over neighbouring ones (a factory's F_SPLITABLE): its stated
+    # slots are the total
+    spread = found.get("spreadable", False) or (where == "MiscType" and found.get("splitable", False))
     if tabled and (spread or not found.get("mek", True)):
         # a 'Mech file means the 'Mech item by a name the tables know: a ProtoMek's or a vehicle's
         # factory of that name does not change it, nor does the total of an item spread over
@@ -337,8 +341,8 @@ def build(folders: Path | Sequence[Path], keep: str | None = None) -> str:
         entry["source"] = src
         if r.found.get("extends"):
             entry["extends"] = r.found["extends"]
-        if r.found.get("mek") is False:
-            entry["mek"] = False
+        if r.where == "WeaponType" and r.found.get("mek") is False:
+            entry["mek"] = False  # (a factory's flags are not read for this: many 'Mech items omit the flag)
         entries.append(entry)
     kept = [dict(e) for e in tomllib.loads(keep).get("class", ()) if e["megamek"] not in read] if keep else []
     entries += kept
@@ -357,8 +361,8 @@ def render(entries: list[dict[str, Any]]) -> str:
         "# One [[class]] per MegaMek class or factory (`megamek`), defined in `defined_in`; `names` are its",
         "# name, internal name and lookup names; `extends`, of a weapon class, the classes it extends",
         "# (what it does not state itself, its slots and explosion, comes from the nearest that does);",
-        "# `mek = false`: not 'Mech equipment (a battle-armour, infantry or capital weapon, a ProtoMek's",
-        "# or a vehicle's item), so a name it shares with a 'Mech item means the 'Mech item.",
+        "# `mek = false`: a weapon class that is not a 'Mech weapon (battle-armour, infantry, capital), so",
+        "# a name it shares with a 'Mech item means the 'Mech item.",
         "# The importer reads this file only for a slot name its own tables (equipment.toml; for",
         "# ammunition the families of ammo.toml) do not know, and then uses what the entry says: `kind`,",
         "# and `label`, `tech`, `slots`, `explosion` of an item, or `weapon`, `family` (of ammo.toml, empty",

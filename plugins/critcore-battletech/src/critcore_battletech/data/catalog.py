@@ -360,7 +360,18 @@ class Catalog(Fields):
                 for spelling in dict.fromkeys(norm(s) for s in entry["names"]):
                     index.setdefault(spelling, []).append(entry)
             self.__dict__["_megamek"] = index
-        found = index.get(norm(name), [])
+        n = norm(name)
+        found = index.get(n, [])
+        if not found:
+            # a tech prefix MegaMek does not write with this name ("IS Wrecking Ball"): the name
+            # without it, the prefix's tech first; or one it writes and the file does not
+            # ("TSEMP_OS" for "ISTSEMPOS"), the unit's first
+            rest, clan = self.split_prefix(name, tech_base)
+            if rest != name.strip():
+                found = index.get(norm(rest), [])
+                tech_base = "Clan" if clan else "Inner Sphere"
+            else:
+                found = next((index[p + n] for p in prefix_order(tech_base) if p and p + n in index), [])
         if ammo is not None:
             found = [e for e in found if (e["kind"] == "ammo") == ammo]
         if not found:
@@ -421,9 +432,7 @@ class Catalog(Fields):
         for pattern in self.ammo_strip:
             low = pattern.sub(" ", low)
         n = norm(low)
-        if not n:
-            return None
-        for fam in self.ammo_families:
+        for fam in self.ammo_families if n else ():
             found = fam.pattern.search(n)
             if found:
                 ammo = fam.bin(_size(found), clan)
