@@ -1,14 +1,36 @@
 """Build data/megamek-names.toml from MegaMek's equipment definitions.
 
-Usage: python tools/megamek_names.py SCRATCH_FOLDER [--check]
+Usage: python tools/megamek_names.py FOLDER [FOLDER ...] [--check]
 
-SCRATCH_FOLDER holds Java text saved from MegaMek/megamek (never committed here): weapon classes
-(one class a file: ``public class ISLRM5 ...`` with ``setInternalName`` / ``addLookupName`` in
-its constructor) and factories of ``AmmoType`` and ``MiscType`` (``static AmmoType
-createISNarcAmmo() { ... }``). Each file's first line may be a ``//`` comment naming where the
-text came from; it is carried into the output as the entry's ``source``. A factory saved from two MegaMek
-versions (two files) is one entry with the names of both; the first file (in name order) gives
-its numbers.
+Each FOLDER holds Java text saved from MegaMek/megamek (never committed here): weapon classes
+(one class a file: ``public class ISLRM5 extends LRMWeapon {`` with ``name =``,
+``setInternalName`` / ``addLookupName``, ``criticalSlots``, ``explosive``, ``explosionDamage``;
+abstract parents as ``public abstract class LRMWeapon extends MissileWeapon {``) and factories
+of ``AmmoType`` and ``MiscType`` (``static AmmoType createISNarcAmmo() { ... }``). Each file's
+first line may be a ``//`` comment naming where the text came from (``MegaMek/megamek <path> @
+<commit>``); it is carried into the output as the entry's ``source``. A class or factory saved
+twice (two MegaMek versions, two folders) is one entry with the names of both; the first file
+(in name order) gives its numbers.
+
+The file is its own record. The Java text is kept nowhere (a scratch folder, gone after the
+pass that read it), so every run starts from the file as it is: an entry whose class or
+factory is not in the folders given is written back unchanged, and one that is is written anew
+from its Java text. A pass that reads only weapon classes keeps every AmmoType and MiscType entry
+of the passes before it. ``--check`` builds the same way and only says whether the file on disk
+is up to date.
+
+Weapon classes inherit. The ``extends`` chain is followed through the saved classes: what a
+class does not state itself (its slots, ``criticalSlots`` or the older ``criticals``; whether it
+is explosive; its explosion) comes from the nearest saved parent that states it; the chain stops
+at a class not saved (named on stderr, but for MegaMek's bases ``Weapon``/``WeaponType``) and is
+written as the entry's ``extends``. A class that is or extends one of ``not_explosive`` in
+megamek-facts.toml (``ACWeapon``, ``RACWeapon``, ``PPCWeapon``: MegaMek's flag there stands for
+incendiary ammunition, a jam, a charged capacitor) does not explode. A weapon's tech is its class
+name's IS/CL prefix, else the prefix all its prefixed names agree on, else its MegaMek folder
+(``.../clan/...``, ``.../innerSphere/...``). A class under ``battlearmor/``, ``infantry/``,
+``capitalweapons/`` or ``bayweapons/`` is not a 'Mech weapon (``mek = false``): a name it shares
+with a 'Mech item the tables know keeps the tables' item, and the catalog prefers a 'Mech class
+of the same name. Abstract parents (no names) are no entries.
 
 For every class or factory the script writes its names (``name``, the internal name, the lookup
 names) and what the plugin makes of it: the slot kind, and for a weapon or piece of equipment
@@ -20,13 +42,14 @@ guess, except where megamek-facts.toml records that critcore departs from MegaMe
 (``departs``: the heavy flamer's bin explodes for the weapon's damage, not MegaMek's 2). For a
 ``MiscType`` factory the script also reads ``spreadable = true`` and the ``flags`` statement: a
 name the tables know keeps the tables' slots when the factory is not 'Mech equipment (no
-``F_MEK_EQUIPMENT``: a ProtoMek's or a vehicle's "Jump Jet") or is spread over locations (its
-stated slots are the total; the tables' 0 makes a run of lines in one location one item), and a
-spread item the tables lack gets 0 for the same reason. An item the tables lack whose factory says
-``hittable = false`` is a slot a critical hit rolls again on (kind "roll-again", like CASE). A name known outright to the tables goes
-before a family's guess at another name of the factory. Factories that take arguments
-(``createChainDrape(String, ...)``, names built with ``formatted``) are not read. ``--check``
-only says whether the file on disk is up to date.
+``F_MEK_EQUIPMENT``: a ProtoMek's or a vehicle's "Jump Jet") or is spread over locations
+(``spreadable``, or ``F_SPLITABLE``: its stated slots are the total; the tables' 0 makes a run of
+lines in one location one item), and a spread item the tables lack gets 0 for the same reason.
+An item the tables lack whose factory says ``hittable = false`` is a slot a critical hit rolls
+again on (kind "roll-again", like CASE). A name known outright to the tables goes before a
+family's guess at another name of the factory. Factories that take arguments
+(``createChainDrape(String, ...)``, names built with ``formatted``) are not read, nor names
+MegaMek gives through constants (``setInternalName(Sensor.EW_EQUIPMENT)``).
 """
 
 from __future__ import annotations
