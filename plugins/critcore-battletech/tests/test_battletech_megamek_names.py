@@ -352,8 +352,6 @@ NO_CLASS = {
     ("Conversion Gear", "any"): "a QuadVee's system slot (MegaMek's QuadVee), not an equipment class",
     ("Command Console", "any"): "a cockpit type in MegaMek (a second cockpit slot), not an equipment class",
     ("Ferro-Fibrous", "any"): "MegaMek defines armour in its armour types, which no pass has read",
-    **{(f"LRM {n}", t): "MegaMek's weapons/lrms folder: no pass has read it yet"
-       for n in (5, 10, 15, 20) for t in ("is", "clan")},
 }
 
 
