@@ -129,6 +129,42 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     ("BABattleMechNIU", "Inner Sphere", ("roll-again", 0, 0)),
     # createISUMU: an underwater maneuvering unit, 1 slot
     ("IS Underwater Maneuvering Unit", "Inner Sphere", ("equipment", 1, 0)),
+    # weapon classes (issue 28's fourth pass): ISVariableSpeedPulseLaserMedium criticalSlots 2 (a
+    # family of lasers said 0: four lines in an arm were one laser, the unit files list two)
+    ("ISMediumVSPLaser", "Inner Sphere", ("weapon", 2, 0)),
+    ("Medium VSP Laser", "Inner Sphere", ("weapon", 2, 0)),
+    # CLLRT5 criticalSlots 1, ISLRT10 2: torpedo launchers one a slot group, not a run
+    ("CLLRT5", "Clan", ("weapon", 1, 0)),
+    ("LRT 10", "Inner Sphere", ("weapon", 2, 0)),
+    # CLRAC5 criticalSlots 8, CLRAC2 4 (the table had only the Inner Sphere 6 and 3)
+    ("CLRotaryAC5", "Clan", ("weapon", 8, 0)),
+    ("Clan Rotary AC/2", "Inner Sphere", ("weapon", 4, 0)),
+    # ISGaussRiflePrototype extends GaussWeapon (explosive): criticalSlots 8, explosionDamage 20
+    ("ISGaussRiflePrototype", "Inner Sphere", ("weapon", 8, 20)),
+    # LongTomCannon criticalSlots 15, its Clan spellings among its lookup names
+    ("ISLongTomCannon", "Clan", ("weapon", 15, 0)),
+    # BPodWeapon / MPodWeapon: explosive, explosionDamage 2 and 5 (Total Warfare: an unused B-Pod 2)
+    ("ISBPod", "Inner Sphere", ("weapon", 1, 2)),
+    ("CLBPod", "Clan", ("weapon", 1, 2)),
+    ("ISMPod", "Inner Sphere", ("weapon", 1, 5)),
+    # ACWeapon and RACWeapon say explosive (incendiary ammunition, a jam), every PPC too (a charged
+    # capacitor): none of these is an explosive component by the rule document
+    ("Light Auto Cannon/5", "Inner Sphere", ("weapon", 2, 0)),
+    ("ISHVAC10", "Inner Sphere", ("weapon", 6, 0)),
+    ("ISRAC5", "Inner Sphere", ("weapon", 6, 0)),
+    ("ISPPC", "Inner Sphere", ("weapon", 3, 0)),
+    # ISTSEMPOneShot extends TSEMPWeapon (explosive, 10): 3 slots; "TSEMP_OS" is its "ISTSEMPOS"
+    ("TSEMP_OS", "Inner Sphere", ("weapon", 3, 10)),
+    # createISPrototypeImprovedJumpJet: 1 slot ("Prototype Improved Jump Jet", found without the IS)
+    ("ISPrototypeImprovedJumpJet", "Inner Sphere", ("jump-jet", 1, 0)),
+    # createWatchdogECM: 2 slots, hittable (a family read its "Composite" as a structure slot)
+    ("Watchdog Composite Electronic Warfare System (CEWS)", "Clan", ("equipment", 2, 0)),
+    # createIndustrialTSM: MegaMek says not hittable; the document lets a critical strike any
+    # equipment, so the table keeps it equipment of variable size
+    ("Industrial TSM", "Inner Sphere", ("equipment", 0, 0)),
+    # createLAMBombBay 1 slot, createISHeadTurret 1 slot
+    ("Bomb Bay", "Inner Sphere", ("equipment", 1, 0)),
+    ("ISHeadTurret", "Inner Sphere", ("equipment", 1, 0)),
 ])
 def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str, want: tuple[str, int, int]) -> None:
     item = catalog().equipment(name, tech_base)
@@ -397,3 +433,41 @@ def test_battletech_every_generated_entry_names_its_class_and_source() -> None:
             assert all(isinstance(p, str) and p for p in e.get("extends", [])), e["megamek"]
         else:
             assert f"{e['defined_in']}.java" in e["source"], e["megamek"]
+
+
+def test_battletech_identical_weapons_side_by_side_are_each_one_weapon() -> None:
+    """The Quillback with four medium VSP lasers' lines in its left arm (MegaMek's class: 2 slots
+    each): two lasers, each of two slots, not one item of four; and a B-Pod in its torso explodes
+    for 2 (BPodWeapon's explosionDamage)."""
+    text = QUILLBACK.read_text(encoding="utf-8")
+    text = text.replace("Medium Laser\nMedium Laser\n-Empty-\n-Empty-\n",
+                        "ISMediumVSPLaser\nISMediumVSPLaser\nISMediumVSPLaser\nISMediumVSPLaser\n", 1)
+    text = text.replace("SRM 4\nIS Ammo SRM-4\n-Empty-\n", "SRM 4\nIS Ammo SRM-4\nISBPod\n", 1)
+    u = unit_from_mtf(text, "quillback-vsp.mtf")
+    assert u["unrecognised"] == []
+    lasers = [i for i in u["items"].values() if i["name"] == "ISMediumVSPLaser"]
+    assert [(i["location"], i["slots"]) for i in lasers] == [("LA", [4, 5]), ("LA", [6, 7])]
+    pod = next(i for i in u["items"].values() if i["name"] == "ISBPod")
+    assert (pod["kind"], pod["explosive"], pod["explosion_damage"]) == ("weapon", True, 2)
+
+
+def test_battletech_the_script_gives_no_explosion_to_what_the_facts_say_does_not_explode(tmp_path: Path) -> None:
+    """A class extending one of megamek-facts.toml's ``not_explosive`` classes (``ACWeapon``) does
+    not explode, though it and its parent say ``explosive = true``; a battle-armour class (its
+    MegaMek folder) is no 'Mech weapon, so a name it shares with the tables keeps the tables'."""
+    tool = _tool()
+    (tmp_path / "ACWeapon.java").write_text(
+        "// MegaMek/megamek megamek/src/megamek/common/weapons/autocannons/ACWeapon.java @ 00000000\n"
+        "public abstract class ACWeapon extends AmmoWeapon {\n    explosive = true;\n}\n", encoding="utf-8")
+    (tmp_path / "ISPretendAC.java").write_text(
+        "// MegaMek/megamek megamek/src/megamek/common/weapons/autocannons/ISPretendAC.java @ 00000000\n"
+        "public class ISPretendAC extends ACWeapon {\n    name = \"Pretend AC\";\n    criticalSlots = 4;\n"
+        "    explosive = true;\n    explosionDamage = 9;\n}\n", encoding="utf-8")
+    (tmp_path / "ISBAPretendLaser.java").write_text(
+        "// MegaMek/megamek megamek/src/megamek/common/weapons/battlearmor/innerSphere/ISBAPretendLaser.java @ 00000000\n"
+        "public class ISBAPretendLaser extends LaserWeapon {\n    name = \"Medium Laser\";\n"
+        "    setInternalName(\"ISBAPretendLaser\");\n    criticalSlots = 3;\n}\n", encoding="utf-8")
+    by = {e["megamek"]: e for e in tomllib.loads(tool.build([tmp_path]))["class"]}
+    assert (by["ISPretendAC"]["slots"], by["ISPretendAC"]["explosion"]) == (4, 0)
+    laser = by["ISBAPretendLaser"]
+    assert (laser["mek"], laser["slots"], laser["tech"]) == (False, 1, "is")
