@@ -98,9 +98,8 @@ _CONSTANT = "its MegaMek internal name is a constant the saved text does not spe
 #: Slot names of the development half that MegaMek's names read so far do not hold: a family of
 #: families.toml reads them (by what the name means), and why no MegaMek class does yet.
 FAMILY_ONLY = {
-    "Coolant Pod": "MegaMek's coolant pod class was not among the classes read",
-    "IS Coolant Pod": "MegaMek's coolant pod class was not among the classes read",
-    "Clan Coolant Pod": "MegaMek's coolant pod class was not among the classes read",
+    **{n: _CONSTANT + " (EquipmentTypeLookup.COOLANT_POD), so no saved excerpt holds it"
+       for n in ("Coolant Pod", "IS Coolant Pod", "Clan Coolant Pod")},
     "Primitive Prototype PPC": "MegaMek's primitive prototype PPC class was not among the classes read",
     "ISElectronicWarfareEquipment": _CONSTANT + " (createISEWEquipment: Sensor.EW_EQUIPMENT)",
     "MechSprayer": _CONSTANT + " (createMekSprayer: EquipmentTypeLookup.SPRAYER_MEK)",
