@@ -100,7 +100,6 @@ _CONSTANT = "its MegaMek internal name is a constant the saved text does not spe
 FAMILY_ONLY = {
     **{n: _CONSTANT + " (EquipmentTypeLookup.COOLANT_POD), so no saved excerpt holds it"
        for n in ("Coolant Pod", "IS Coolant Pod", "Clan Coolant Pod")},
-    "Primitive Prototype PPC": "MegaMek's primitive prototype PPC class was not among the classes read",
     "ISElectronicWarfareEquipment": _CONSTANT + " (createISEWEquipment: Sensor.EW_EQUIPMENT)",
     "MechSprayer": _CONSTANT + " (createMekSprayer: EquipmentTypeLookup.SPRAYER_MEK)",
     "ISPrototypeJumpJet": "createISPrototypeJumpJet's only name read is \"Primitive Prototype Jump Jet\"",
