@@ -22,7 +22,7 @@ from . import locations as L
 from .prepared import Prepared
 from .derived import read_key_after
 from .events import unit_tags
-from .unitmemo import Tally, UnitMemo, knocked_out
+from .unitmemo import CASCADE_ACTS, Tally, UnitMemo, knocked_out
 from .unitview import Work
 
 if TYPE_CHECKING:
@@ -372,7 +372,7 @@ class Resolver:
         start): the state the cascade starts from, with the events noted so far (no dice)."""
         queue, self.pending = tuple(self.pending), []
         while queue and not self._rolls(queue[0]):  # no dice: nothing to enumerate or merge yet
-            queue = self._carry_out(queue)
+            queue = self.carry_out(queue)
         return (self.w.overlay(), (), queue, self.tags, (tuple(self.changes), tuple(self.effects))), tuple(self.events)
 
     def start(self) -> Start:
@@ -411,6 +411,38 @@ class Resolver:
             return state, tuple(self.events), memo.derived.of(key, state), unit_tags(self.w, self.tags)
 
         return self.memo.kept(self.memo.ends, (self.prep, end, tuple(self.events), self.tags), work_out)
+
+    def carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_carry_out` for an action that rolls no dice (not a check that rolls), kept in
+        the unit's memo (:attr:`UnitMemo.acts`) by the state it acts on: such an action is a
+        function of that state, the action and the preparation, and what it adds to the records
+        (changes, rows, events, tags) does not depend on what they held before. The leaves of a
+        cascade's steps meet the same action on the same state many times over (exact odds), and
+        with real dice nothing is lost but a dictionary look-up."""
+        action = queue[0]
+        key = (self.prep, self.turn, self.batch, self.cascade, self.w.overlay(), action)
+        overlay, pending, changes, effects, events, tags = self.memo.kept(
+            self.memo.acts, key, lambda: self._acted(action, key[4]), CASCADE_ACTS)
+        self.w.adopt(overlay)
+        self.changes.extend(changes)
+        self.effects.extend(effects)
+        for e in events:
+            self.event(e)
+        if tags:
+            self.tags = self.tags | tags
+        return pending + queue[1:] if pending else queue[1:]
+
+    def _acted(self, action: tuple[Any, ...], key_overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
+        """What ``action`` does to the state: the state after it, the actions it calls for, and
+        what it adds to the records, worked out on a resolver with empty records."""
+        sub = object.__new__(Resolver)
+        sub.__dict__.update(self.__dict__)
+        sub.w = Work(self.w.base)
+        sub.w.adopt(key_overlay)
+        sub.changes, sub.effects, sub.events, sub.pending = [], [], [], []
+        sub.tags = _NO_TAGS
+        pending = sub._carry_out((action,))
+        return (sub.w.overlay(), pending, tuple(sub.changes), tuple(sub.effects), tuple(sub.events), sub.tags)
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
@@ -452,7 +484,7 @@ class Resolver:
         state after them (this resolver's changes and rows added to ``changes`` and ``effects``,
         its new events to ``events``)."""
         while queue and not self._rolls(queue[0]):
-            queue = self._carry_out(queue)
+            queue = self.carry_out(queue)
         new_events = events + tuple(e for e in self.events if e not in events)
         return (self.w.overlay(), new_events, queue, self.tags,
                 (changes + tuple(self.changes), effects + tuple(self.effects)))
