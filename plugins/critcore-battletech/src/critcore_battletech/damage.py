@@ -421,8 +421,31 @@ class Resolver:
         with real dice nothing is lost but a dictionary look-up."""
         action = queue[0]
         key = (self.prep, self.turn, self.batch, self.cascade, self.w.overlay(), action)
-        overlay, pending, changes, effects, events, tags = self.memo.kept(
-            self.memo.acts, key, lambda: self._acted(action, key[4]), CASCADE_ACTS)
+        return self._take(self.memo.kept(self.memo.acts, key, lambda: self._acted(action, key[4]), CASCADE_ACTS), queue)
+
+    def _check(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_carry_out` for the check that rolls at the front of ``queue`` (where a step
+        starts), as a :meth:`Dice.branch` keyed by the state it rolls on: the check's row, its
+        slots and what marking them does depend on nothing else, so exact odds enumerate a
+        check once per state however many queues that state is met with, and each answer is a
+        state met before (one object, hashed once: the actions after it are found kept by
+        :meth:`carry_out`). Real dice just roll it."""
+        action = queue[0]
+        if not self._rolls(action):
+            return self.carry_out(queue)
+        overlay = self.w.overlay()
+
+        def check(d: Dice) -> tuple[Any, ...]:
+            return self.fork(d, overlay)._recorded(action)
+
+        found = self.dice.branch(check, self.prep.check_label(action[1]),
+                                 key=self.context_key(("rolled check", overlay, action)))
+        return self._take(found, queue)
+
+    def _take(self, found: tuple[Any, ...], queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Take over what an action did (:meth:`_recorded`): the state after it and what it added
+        to the records; the queue left, with the actions it called for at the front."""
+        overlay, pending, changes, effects, events, tags = found
         self.w.adopt(overlay)
         self.changes.extend(changes)
         self.effects.extend(effects)
@@ -432,17 +455,17 @@ class Resolver:
             self.tags = self.tags | tags
         return pending + queue[1:] if pending else queue[1:]
 
-    def _acted(self, action: tuple[Any, ...], key_overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
-        """What ``action`` does to the state: the state after it, the actions it calls for, and
-        what it adds to the records, worked out on a resolver with empty records."""
-        sub = object.__new__(Resolver)
-        sub.__dict__.update(self.__dict__)
-        sub.w = Work(self.w.base)
-        sub.w.adopt(key_overlay)
-        sub.changes, sub.effects, sub.events, sub.pending = [], [], [], []
-        sub.tags = _NO_TAGS
-        pending = sub._carry_out((action,))
-        return (sub.w.overlay(), pending, tuple(sub.changes), tuple(sub.effects), tuple(sub.events), sub.tags)
+    def _recorded(self, action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``action`` carried out on this resolver with its records emptied first: the state
+        after it, the actions it calls for, and what it added to the records."""
+        self.changes, self.effects, self.events, self.pending = [], [], [], []
+        self.tags = _NO_TAGS
+        pending = self._carry_out((action,))
+        return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects), tuple(self.events), self.tags)
+
+    def _acted(self, action: tuple[Any, ...], overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
+        """What ``action`` does to the state ``overlay`` (:meth:`_recorded` on a fork)."""
+        return self.fork(self.dice, overlay)._recorded(action)
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
@@ -476,7 +499,7 @@ class Resolver:
         sub = self.fork(dice, overlay)
         sub.tags = tags
         sub.changes, sub.effects = list(changes), list(effects)
-        return sub._until_roll(sub._carry_out(queue), events, (), ())
+        return sub._until_roll(sub._check(queue), events, (), ())
 
     def _until_roll(self, queue: tuple[Any, ...], events: tuple[str, ...], changes: tuple[str, ...],
                     effects: tuple[Effect, ...]) -> tuple[Any, ...]:
@@ -500,6 +523,15 @@ class Resolver:
         went is left as it is: nothing in it to forget). The queue of pending actions loses what
         would only add to the story (:func:`untold`)."""
         overlay, events, queue, tags, story = state
+        kept, short = self.memo.kept(self.memo.merges, (overlay, queue), lambda: self._merged(overlay, queue),
+                                     CASCADE_ACTS)
+        if kept is overlay and short is queue and story is _NO_STORY:
+            return state
+        return kept, events, short, tags, _NO_STORY
+
+    def _merged(self, overlay: tuple[Data, Data, Data], queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`merged` of a state's unit and queue (kept by them in :attr:`UnitMemo.merges`:
+        the leaves of a cascade's steps meet the same ones many times over)."""
         lost = self._forgotten(overlay)
         short = untold(queue)
         if lost:
@@ -508,10 +540,8 @@ class Resolver:
             for code in lost:
                 w.reset(code)
                 _disable_contents(w, code)
-            overlay = w.overlay()
-        elif story is _NO_STORY and short is queue:
-            return state
-        return overlay, events, short, tags, _NO_STORY
+            overlay = self.memo.interned(w.overlay())
+        return overlay, short
 
     def _forgotten(self, overlay: tuple[Data, Data, Data]) -> list[str]:
         """The locations destroyed in this resolution whose slots took criticals on the way: what

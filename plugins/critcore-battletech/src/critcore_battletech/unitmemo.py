@@ -125,6 +125,10 @@ class UnitMemo:
         # same state over and over (the Daishi X's right torso: 489,255 such actions carried out,
         # 37,345 distinct), because the checks' slots differ but what follows them often does not
         self.acts: dict[Any, Any] = {}
+        self.merges: dict[Any, Any] = {}  # what exact odds keep of a cascade's state (damage.Resolver.merged)
+        # one object for each distinct cascade state's unit met (damage.Resolver): states found
+        # kept above are then compared by identity, not field by field
+        self.overlays: dict[Any, Any] = {}
 
     def counted_damage(self) -> tuple[int, Data]:
         """The number of a resolution on the state (its resolutions so far plus one), and the
@@ -145,6 +149,17 @@ class UnitMemo:
             if len(store) >= limit:
                 store.clear()
             found = store[key] = work_out()
+        return found
+
+    def interned(self, overlay: T) -> T:
+        """The one object kept for a unit state equal to ``overlay`` (``overlay`` itself the first
+        time); at :data:`CASCADE_ACTS` the store starts afresh."""
+        overlays = self.overlays
+        found: T | None = overlays.get(overlay)
+        if found is None:
+            if len(overlays) >= CASCADE_ACTS:
+                overlays.clear()
+            found = overlays[overlay] = overlay
         return found
 
     def loc_tally(self, loc: Mapping[str, Any]) -> LocTally:
