@@ -22,7 +22,7 @@ from . import locations as L
 from .prepared import Prepared
 from .derived import read_key_after
 from .events import unit_tags
-from .unitmemo import Tally, UnitMemo, knocked_out
+from .unitmemo import CASCADE_ACTS, Tally, UnitMemo, knocked_out
 from .unitview import Work
 
 if TYPE_CHECKING:
@@ -372,7 +372,7 @@ class Resolver:
         start): the state the cascade starts from, with the events noted so far (no dice)."""
         queue, self.pending = tuple(self.pending), []
         while queue and not self._rolls(queue[0]):  # no dice: nothing to enumerate or merge yet
-            queue = self._carry_out(queue)
+            queue = self.carry_out(queue)
         return (self.w.overlay(), (), queue, self.tags, (tuple(self.changes), tuple(self.effects))), tuple(self.events)
 
     def start(self) -> Start:
@@ -412,6 +412,61 @@ class Resolver:
 
         return self.memo.kept(self.memo.ends, (self.prep, end, tuple(self.events), self.tags), work_out)
 
+    def carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_carry_out` for an action that rolls no dice (not a check that rolls), kept in
+        the unit's memo (:attr:`UnitMemo.acts`) by the state it acts on: such an action is a
+        function of that state, the action and the preparation, and what it adds to the records
+        (changes, rows, events, tags) does not depend on what they held before. The leaves of a
+        cascade's steps meet the same action on the same state many times over (exact odds), and
+        with real dice nothing is lost but a dictionary look-up."""
+        action = queue[0]
+        key = (self.prep, self.turn, self.batch, self.cascade, self.w.overlay(), action)
+        return self._take(self.memo.kept(self.memo.acts, key, lambda: self._acted(action, key[4]), CASCADE_ACTS), queue)
+
+    def _check(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_carry_out` for the check that rolls at the front of ``queue`` (where a step
+        starts), as a :meth:`Dice.branch` keyed by the state it rolls on: the check's row, its
+        slots and what marking them does depend on nothing else, so exact odds enumerate a
+        check once per state however many queues that state is met with, and each answer is a
+        state met before (one object, hashed once: the actions after it are found kept by
+        :meth:`carry_out`). Real dice just roll it."""
+        action = queue[0]
+        if not self._rolls(action):
+            return self.carry_out(queue)
+        overlay = self.w.overlay()
+
+        def check(d: Dice) -> tuple[Any, ...]:
+            return self.fork(d, overlay)._recorded(action)
+
+        found = self.dice.branch(check, self.prep.check_label(action[1]),
+                                 key=self.context_key(("rolled check", overlay, action)))
+        return self._take(found, queue)
+
+    def _take(self, found: tuple[Any, ...], queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Take over what an action did (:meth:`_recorded`): the state after it and what it added
+        to the records; the queue left, with the actions it called for at the front."""
+        overlay, pending, changes, effects, events, tags = found
+        self.w.adopt(overlay)
+        self.changes.extend(changes)
+        self.effects.extend(effects)
+        for e in events:
+            self.event(e)
+        if tags:
+            self.tags = self.tags | tags
+        return pending + queue[1:] if pending else queue[1:]
+
+    def _recorded(self, action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``action`` carried out on this resolver with its records emptied first: the state
+        after it, the actions it calls for, and what it added to the records."""
+        self.changes, self.effects, self.events, self.pending = [], [], [], []
+        self.tags = _NO_TAGS
+        pending = self._carry_out((action,))
+        return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects), tuple(self.events), self.tags)
+
+    def _acted(self, action: tuple[Any, ...], overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
+        """What ``action`` does to the state ``overlay`` (:meth:`_recorded` on a fork)."""
+        return self.fork(self.dice, overlay)._recorded(action)
+
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
         called for at the front."""
@@ -444,7 +499,7 @@ class Resolver:
         sub = self.fork(dice, overlay)
         sub.tags = tags
         sub.changes, sub.effects = list(changes), list(effects)
-        return sub._until_roll(sub._carry_out(queue), events, (), ())
+        return sub._until_roll(sub._check(queue), events, (), ())
 
     def _until_roll(self, queue: tuple[Any, ...], events: tuple[str, ...], changes: tuple[str, ...],
                     effects: tuple[Effect, ...]) -> tuple[Any, ...]:
@@ -452,7 +507,7 @@ class Resolver:
         state after them (this resolver's changes and rows added to ``changes`` and ``effects``,
         its new events to ``events``)."""
         while queue and not self._rolls(queue[0]):
-            queue = self._carry_out(queue)
+            queue = self.carry_out(queue)
         new_events = events + tuple(e for e in self.events if e not in events)
         return (self.w.overlay(), new_events, queue, self.tags,
                 (changes + tuple(self.changes), effects + tuple(self.effects)))
@@ -468,6 +523,15 @@ class Resolver:
         went is left as it is: nothing in it to forget). The queue of pending actions loses what
         would only add to the story (:func:`untold`)."""
         overlay, events, queue, tags, story = state
+        kept, short = self.memo.kept(self.memo.merges, (overlay, queue), lambda: self._merged(overlay, queue),
+                                     CASCADE_ACTS)
+        if kept is overlay and short is queue and story is _NO_STORY:
+            return state
+        return kept, events, short, tags, _NO_STORY
+
+    def _merged(self, overlay: tuple[Data, Data, Data], queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`merged` of a state's unit and queue (kept by them in :attr:`UnitMemo.merges`:
+        the leaves of a cascade's steps meet the same ones many times over)."""
         lost = self._forgotten(overlay)
         short = untold(queue)
         if lost:
@@ -476,10 +540,8 @@ class Resolver:
             for code in lost:
                 w.reset(code)
                 _disable_contents(w, code)
-            overlay = w.overlay()
-        elif story is _NO_STORY and short is queue:
-            return state
-        return overlay, events, short, tags, _NO_STORY
+            overlay = self.memo.interned(w.overlay())
+        return overlay, short
 
     def _forgotten(self, overlay: tuple[Data, Data, Data]) -> list[str]:
         """The locations destroyed in this resolution whose slots took criticals on the way: what

@@ -47,6 +47,7 @@ class Work:
         self.top: dict[str, Any] = {}
         self.locs: dict[str, Data] = {}
         self.items_w: dict[str, Data] = {}
+        self._snap: tuple[Data, Data, Data] | None = None  # the overlay last taken or adopted, while nothing changed since
 
     # -- reading ---------------------------------------------------------------------------
     def get(self, key: str, default: Any = None) -> Any:
@@ -82,6 +83,7 @@ class Work:
     def set_loc(self, code: str, **changes: Any) -> None:
         """Change some keys of a location."""
         self.locs[code] = _data(self.loc(code)).replace(**changes)
+        self._snap = None
 
     def set_slot(self, code: str, index: int, **changes: Any) -> None:
         """Change some keys of one slot (the location's other slots stay shared)."""
@@ -95,6 +97,7 @@ class Work:
         if found is None:
             return False
         self.items_w[item_id] = _data(found).replace(**changes)
+        self._snap = None
         return True
 
     def reset(self, code: str) -> None:
@@ -105,18 +108,26 @@ class Work:
             item_id = s.get("item")
             if item_id is not None:
                 self.items_w.pop(item_id, None)
+        self._snap = None
 
     def set_sub(self, key: str, **changes: Any) -> None:
         """Change some keys of a top-level table such as ``pilot`` or ``damage``."""
         self.top[key] = _data(self.get(key) or Data()).replace(**changes)
+        self._snap = None
 
     def set(self, key: str, value: Any) -> None:
         self.top[key] = freeze(value)
+        self._snap = None
 
     # -- snapshots (the cascade's states, merged by exact odds) -------------------------------
     def overlay(self) -> tuple[Data, Data, Data]:
-        """What has changed so far, frozen (hashable): a key for merging equal states."""
-        return Data(self.top), Data(self.locs), Data(self.items_w)
+        """What has changed so far, frozen (hashable): a key for merging equal states. The same
+        object again while nothing changed (its hash is worked out once: exact odds look states
+        up by it at every action of a cascade)."""
+        snap = self._snap
+        if snap is None:
+            snap = self._snap = (Data(self.top), Data(self.locs), Data(self.items_w))
+        return snap
 
     def adopt(self, overlay: tuple[Data, Data, Data]) -> None:
         """Take over the changes of a snapshot, as returned by :meth:`overlay`."""
@@ -124,6 +135,7 @@ class Work:
         self.top = dict(top)
         self.locs = dict(locs)
         self.items_w = dict(items)
+        self._snap = overlay
 
     def result(self) -> Data:
         """The new state as frozen data (unchanged parts are shared with the original)."""
