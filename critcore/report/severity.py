@@ -33,6 +33,19 @@ class Assessment:
     def rank(self) -> int:
         return rank(self.severity)
 
+    def headed(self, headline: str) -> Assessment:
+        """The same ranking with ``headline`` (a report's own first line) as the headline: it
+        stays unless a change of at least ``serious`` outranks it, which then leads. The ranking
+        does not depend on the headline, so one ranking serves the report's headline and the
+        JSON's ``summary`` (:func:`assess` once, then ``headed`` for each)."""
+        head = _clean(headline)
+        changes = self.changes
+        if changes and rank(changes[0].severity) >= _SERIOUS:
+            top = changes[0].text
+            if top.lower() not in head.lower():
+                head = top
+        return Assessment(self.severity, head, changes)
+
     def to_json(self) -> dict[str, Any]:
         """``severity``, ``summary`` and ``changes`` as ``--json`` and the API carry them."""
         return {"severity": self.severity, "summary": self.headline,
@@ -46,6 +59,9 @@ def rank(severity: str) -> int:
         return SEVERITIES.index(severity)
     except ValueError:
         return 1
+
+
+_SERIOUS = SEVERITIES.index("serious")
 
 
 def _clean(text: str) -> str:
@@ -75,7 +91,7 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
 def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "") -> Assessment:
     """The outcome's :class:`Assessment`. ``headline`` is the report's own first line
     (:func:`critcore.report.render.judge` passes the core's): it stays the headline unless a
-    change of at least ``serious`` outranks it, which then leads."""
+    change of at least ``serious`` outranks it, which then leads (:meth:`Assessment.headed`)."""
     answer: Sequence[Any] | None = None
     if pm is not None:
         try:
@@ -93,9 +109,4 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     else:
         det = outcome.determination
         severity = "minor" if det is not None and det.critical else "none"
-    head = _clean(headline)
-    if changes and rank(changes[0].severity) >= rank("serious"):
-        top = changes[0].text
-        if top.lower() not in head.lower():
-            head = top
-    return Assessment(severity, head, tuple(changes))
+    return Assessment(severity, "", tuple(changes)).headed(headline)

@@ -422,24 +422,23 @@ class Service:
 
     def _answer(self, req: dict[str, Any], outcome: Any, engine: Any, session: Any, roller: Any) -> dict[str, Any]:
         """The CLI's ``--json`` object, plus ``report``: the plain-words lines of the view asked for."""
-        from critcore.report.render import render
+        from critcore.report.render import judge, rank, render
 
-        report = render(outcome, explain=req["explain"], view=req["view"], pm=engine.pm).splitlines()
-        if req["view"] == "player":
+        view = req["view"]
+        ranked = rank(outcome, view, engine.pm)  # one ranking for the report's headline and the summary
+        report = render(outcome, explain=req["explain"], view=view, pm=engine.pm, ranked=ranked).splitlines()
+        if view == "player":
             data: dict[str, Any] = {"system": outcome.system, "procedure": outcome.procedure, "view": "player",
                                     "report": report}
-        else:
+        else:  # the player's view carries only the player's report
             data = outcome.to_dict()
             data["report"] = report
-        from critcore.report.render import judge
-
-        if req["view"] != "player":  # the player's view carries only the player's report
-            data.update(judge(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
+            data.update(judge(outcome, "gm", engine.pm, ranked).to_json())  # severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
             data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
             from critcore.web.pictures import result_card
 
-            data["card"] = result_card(outcome, engine.pm)
+            data["card"] = result_card(outcome, engine.pm, ranked if view == "gm" else None)
         logged = getattr(session, "entry_id", None)
         if logged:
             data["saved"] = f"{session.row.name} in {self.path}"
