@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from critcore._speed.jsonbytes import json_dumps
 from critcore.errors import CritcoreError, InputError
 from critcore.report.textsafe import error_line
 from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
@@ -34,6 +35,14 @@ _P = ParamSpec("_P")
 _T = TypeVar("_T")
 Endpoint = Callable[[Request], Awaitable[Response]]
 LOG_SHOWN = 40
+
+
+class JSONAnswer(JSONResponse):
+    """Starlette's ``JSONResponse`` with the same JSON, encoded by orjson when it is installed
+    (:mod:`critcore._speed.jsonbytes`: about 20 us less for a resolve's 4 KB answer)."""
+
+    def render(self, content: Any) -> bytes:
+        return json_dumps(content)
 
 
 class WebError(Exception):
@@ -84,10 +93,10 @@ def api(policy: Policy, write: bool = False) -> Callable[[Callable[[Request], Aw
                 data = await fn(request)
             except (CritcoreError, WebError) as exc:
                 status, line = _status_and_line(exc, policy)
-                return JSONResponse({"error": line, "status": status}, status_code=status)
+                return JSONAnswer({"error": line, "status": status}, status_code=status)
             if isinstance(data, Response):
                 return data
-            return JSONResponse(data)
+            return JSONAnswer(data)
 
         return endpoint
 
@@ -467,12 +476,12 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         try:
             _players_check(request)
         except WebError as exc:
-            return JSONResponse({"error": str(exc), "status": exc.status}, status_code=exc.status)
+            return JSONAnswer({"error": str(exc), "status": exc.status}, status_code=exc.status)
         try:
-            return JSONResponse({"version": await call(service.version)})
+            return JSONAnswer({"version": await call(service.version)})
         except CritcoreError as exc:
             status, line = _status_and_line(exc, policy)
-            return JSONResponse({"error": line, "status": status}, status_code=status)
+            return JSONAnswer({"error": line, "status": status}, status_code=status)
 
     # --- the JSON API ----------------------------------------------------------------------------------
 
@@ -500,7 +509,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     @api(policy, write=True)
     async def api_add(request: Request) -> Any:
         body = await _json_body(request, "add a target")
-        return JSONResponse(await call(service.add, body), status_code=201)
+        return JSONAnswer(await call(service.add, body), status_code=201)
 
     @api(policy)
     async def api_target(request: Request) -> Any:
@@ -550,7 +559,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         detail = getattr(exc, "detail", "") or "not found"
         message = f"{request.url.path}: {detail.lower() if isinstance(detail, str) else 'not found'}"
         if route_path(request).startswith("/api/"):
-            return JSONResponse({"error": message, "status": status}, status_code=status)
+            return JSONAnswer({"error": message, "status": status}, status_code=status)
         return page(request, "error.html", {"status": status, "message": message, "back": root_of(request) + "/"},
                     status)
 
@@ -565,7 +574,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return response
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True})
+        return JSONAnswer({"ok": True})
 
     routes = [
         Route("/", index),
