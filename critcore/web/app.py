@@ -577,6 +577,24 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return JSONAnswer({"ok": True})
 
     routes = [
+        # the API first, a resolve before all (a router tries each route in turn; no path of a page
+        # begins with /api/, so the order changes no answer)
+        Route("/api/resolve", run_route("resolve", False), methods=["POST"]),
+        Route("/api/treat", run_route("treat", False), methods=["POST"]),
+        Route("/api/resolve/step", run_route("resolve", True), methods=["POST"]),
+        Route("/api/treat/step", run_route("treat", True), methods=["POST"]),
+        Route("/api/systems", api_systems),
+        Route("/api/systems/{system}", api_system),
+        Route("/api/systems/{system}/tables", api_tables),
+        Route("/api/systems/{system}/tables/{table}", api_table),
+        Route("/api/targets", api_targets, methods=["GET"]),
+        Route("/api/targets", api_add, methods=["POST"]),
+        Route("/api/targets/{name}", api_target, methods=["GET"]),
+        Route("/api/targets/{name}", api_remove, methods=["DELETE"]),
+        Route("/api/targets/{name}/{which:str}", api_undo, methods=["POST"]),
+        Route("/api/log", api_log),
+        Route("/api/odds", odds_route("odds"), methods=["POST"]),
+        Route("/api/simulate", odds_route("simulate"), methods=["POST"]),
         Route("/", index),
         Route("/login", login),
         Route("/health", health),
@@ -591,22 +609,6 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         Route("/tables/{system}/{table}.{fmt}", api(policy)(table_download)),
         Route("/p/{key}", players),
         Route("/p/{key}/version", players_version),
-        Route("/api/systems", api_systems),
-        Route("/api/systems/{system}", api_system),
-        Route("/api/systems/{system}/tables", api_tables),
-        Route("/api/systems/{system}/tables/{table}", api_table),
-        Route("/api/targets", api_targets, methods=["GET"]),
-        Route("/api/targets", api_add, methods=["POST"]),
-        Route("/api/targets/{name}", api_target, methods=["GET"]),
-        Route("/api/targets/{name}", api_remove, methods=["DELETE"]),
-        Route("/api/targets/{name}/{which:str}", api_undo, methods=["POST"]),
-        Route("/api/log", api_log),
-        Route("/api/resolve", run_route("resolve", False), methods=["POST"]),
-        Route("/api/treat", run_route("treat", False), methods=["POST"]),
-        Route("/api/resolve/step", run_route("resolve", True), methods=["POST"]),
-        Route("/api/treat/step", run_route("treat", True), methods=["POST"]),
-        Route("/api/odds", odds_route("odds"), methods=["POST"]),
-        Route("/api/simulate", odds_route("simulate"), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
