@@ -226,15 +226,39 @@ def option_defaults(pm: Any) -> dict[str, Any] | None:
     return None if info is None else {o.name: o.default for o in info.options}
 
 
+_PARAM_DEFAULTS: Any = None  # a WeakKeyDictionary: plugin manager -> {procedure: its parameters' defaults}
+
+
 def param_defaults(pm: Any, procedure: str) -> dict[str, Any] | None:
-    """The declared defaults of a procedure's parameters (None if unknown)."""
+    """The declared defaults of a procedure's parameters (None if unknown): read once for each
+    plugin manager (a system describes itself the same way for as long as it is loaded; every
+    report of ``crit serve`` asks), kept only while the manager lives. Read it, do not change it."""
+    global _PARAM_DEFAULTS
+    if pm is None:
+        return None
+    if _PARAM_DEFAULTS is None:
+        from weakref import WeakKeyDictionary
+
+        _PARAM_DEFAULTS = WeakKeyDictionary()
+    try:
+        known = _PARAM_DEFAULTS.get(pm)
+    except TypeError:  # a manager that cannot be weakly referenced: read each time
+        known = None
+    if known is not None and procedure in known:
+        return known[procedure]  # type: ignore[no-any-return]
     info = _info(pm)
     if info is None:
-        return None
+        return None  # not kept: a plugin that failed here may answer next time
+    found = None
     for proc in info.procedures:
         if proc.name == procedure:
-            return {p.name: p.default for p in proc.params}
-    return None
+            found = {p.name: p.default for p in proc.params}
+            break
+    try:
+        _PARAM_DEFAULTS.setdefault(pm, {})[procedure] = found
+    except TypeError:
+        pass
+    return found
 
 
 def judge(outcome: Outcome, view: str = "gm", pm: Any = None, ranked: Any = None) -> Any:

@@ -52,12 +52,15 @@ class Assessment:
                 "changes": [{"severity": c.severity, "text": c.text} for c in self.changes]}
 
 
+_PLACE = {s: i for i, s in enumerate(SEVERITIES)}
+
+
 def rank(severity: str) -> int:
     """The place of a severity in :data:`SEVERITIES` (0 for ``none``); an unknown word ranks as
     ``minor`` (a plugin's typo must not hide a change or fail a report)."""
     try:
-        return SEVERITIES.index(severity)
-    except ValueError:
+        return _PLACE.get(severity, 1)
+    except TypeError:  # not a word at all (unhashable)
         return 1
 
 
@@ -81,7 +84,7 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
             severity, text = item
         except (TypeError, ValueError):
             continue  # not a pair: left out rather than failing the report
-        severity = severity if severity in SEVERITIES else "minor"
+        severity = severity if isinstance(severity, str) and severity in _PLACE else "minor"
         if str(text).strip():
             out.append(Change(severity, _clean(text)))
     # stable: a system's own order is kept among changes of the same severity
