@@ -54,12 +54,13 @@ def freeze(value: Any) -> Any:
 def thaw(value: Any) -> Any:
     """Turn frozen data back into plain JSON data: Data -> dict, tuple -> list."""
     t = type(value)
-    if t in _PLAIN:
+    if t in _SCALARS:
         return value
+    # a scalar inside is taken as it is, without a call (an outcome's JSON thaws a few hundred)
     if t is Data:
-        return {k: thaw(v) for k, v in dict.items(value)}
+        return {k: v if v.__class__ in _SCALARS else thaw(v) for k, v in dict.items(value)}
     if t is tuple or t is list:
-        return [thaw(v) for v in value]
+        return [v if v.__class__ in _SCALARS else thaw(v) for v in value]
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
