@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from critcore.errors import DiceError
 from critcore.model import Effect, Outcome, Roll, thaw
+from critcore.report.severity import assess
 
 STAGE_WORDS = {
     "determine": "Is it a critical?",
@@ -29,7 +31,6 @@ def _modifiers(notation: str) -> str:
     """The part of a roll's notation applied after the faces are added: ``" +1"``, ``" -3 x10"``
     (read by the dice parser; a notation it does not read shows none)."""
     from critcore.dice.dice import parse
-    from critcore.errors import DiceError
 
     try:
         expr = parse(notation)
@@ -272,8 +273,6 @@ def rank(outcome: Outcome, view: str = "gm", pm: Any = None) -> Any:
     """The outcome's ranked changes and severity for ``view`` (an
     :class:`~critcore.report.severity.Assessment` without a headline): what the report's
     headline and :func:`judge` both read, made once when both are wanted (``ranked=``)."""
-    from critcore.report.severity import assess
-
     return assess(outcome, view, pm)
 
 

@@ -17,7 +17,7 @@ from typing import Any, Awaitable, Callable, Mapping, ParamSpec, TypeVar
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
-from starlette.requests import Request
+from starlette.requests import Request, cookie_parser
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -26,9 +26,11 @@ from starlette.types import Receive, Scope, Send
 
 from critcore._speed.jsonbytes import json_dumps
 from critcore.errors import CritcoreError, InputError
+from critcore.files.reading import load_json
 from critcore.report.textsafe import error_line
 from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
 from critcore.web.longwork import Deadline, LongWork
+from critcore.web.schemas import check_body
 from critcore.web.service import Service, error_status
 
 HERE = Path(__file__).resolve().parent
@@ -188,9 +190,6 @@ async def _json_body(request: Request, what: str) -> Any:
 
 
 def _parse_body(raw: bytes, what: str) -> Any:
-    from critcore.files.reading import load_json
-    from critcore.web.schemas import check_body
-
     if not raw.strip():
         return check_body(what, {})
     try:
@@ -635,8 +634,6 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         async def direct(scope: Scope, receive: Receive, send: Send) -> None:
             headers = _header_map(scope)
             try:
-                from starlette.requests import cookie_parser
-
                 cookies = cookie_parser(headers["cookie"]) if "cookie" in headers else {}
                 _api_edge(headers, cookies, "POST", policy, True)
                 raw = await _whole_body(receive)

@@ -22,8 +22,9 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, overload
 
-from critcore.dice.dice import FaceRoller, ScriptedRoller, parse_faces
+from critcore.dice.dice import FaceRoller, ScriptedRoller, make_roller, parse_faces
 from critcore.errors import CampaignError, CritcoreError, DiceError, InputError
+from critcore.report.render import judge, rank, render
 
 if TYPE_CHECKING:
     from critcore.campaign.campaign import Campaign
@@ -395,8 +396,6 @@ class Service:
         req = self._request(verb, body, RUN_FIELDS)
         if req["dice"] is not None and req["seed"] is not None:
             raise DiceError("use only one of seed and dice")
-        from critcore.dice.dice import make_roller
-
         roller = make_roller(seed=req["seed"], faces=req["dice"])
         req["both_views"] = both_views
         return self._run(req, roller)
@@ -422,8 +421,6 @@ class Service:
 
     def _answer(self, req: dict[str, Any], outcome: Any, engine: Any, session: Any, roller: Any) -> dict[str, Any]:
         """The CLI's ``--json`` object, plus ``report``: the plain-words lines of the view asked for."""
-        from critcore.report.render import judge, rank, render
-
         view = req["view"]
         ranked = rank(outcome, view, engine.pm)  # one ranking for the report's headline and the summary
         report = render(outcome, explain=req["explain"], view=view, pm=engine.pm, ranked=ranked).splitlines()
