@@ -149,12 +149,13 @@ def _not_finite(text: str) -> float:
     raise _TooBig(f"{text} is not a finite number")
 
 
-def load_json(text: str, source: str, error: type[InputError] = InputError) -> Any:
-    """Parsed JSON of ``text`` (from ``source``), within the depth and digit limits."""
+def load_json(text: str, source: str, error: type[InputError] = InputError,
+              limits: tuple[int, int] | None = None) -> Any:
+    """Parsed JSON of ``text`` (from ``source``), within the depth and digit limits (``limits``:
+    :func:`max_depth` and :func:`max_digits` as the caller read them, e.g. once at a server's start)."""
     import json
 
-    depth = max_depth()
-    digits = max_digits()
+    depth, digits = limits if limits is not None else (max_depth(), max_digits())
     try:
         data = json.loads(text, parse_int=_int_hook(digits), parse_constant=_not_finite)
     except ValueError as exc:
