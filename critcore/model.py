@@ -478,7 +478,9 @@ def _stage_json(value: Any) -> Any:
     fields = type(value).__dict__.get("__dataclass_fields__")
     for name in fields if isinstance(fields, dict) else value.__match_args__:
         v = getattr(value, name)
-        if isinstance(v, tuple) and v and isinstance(v[0], Effect):
+        if v.__class__ in _SCALARS:  # most fields (summary, kind, critical): as they are
+            out[name] = v
+        elif isinstance(v, tuple) and v and isinstance(v[0], Effect):
             out[name] = [e.to_json() for e in v]
         elif isinstance(v, frozenset):
             out[name] = sorted(v)
