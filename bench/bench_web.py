@@ -3,7 +3,10 @@ same server (uvicorn), side by side in one run.
 
 Both servers run as their own processes, started the way a user starts them: ``crit serve
 --port 0`` (its own listening socket) and ``uvicorn.run`` of a Starlette app with the same routes
-answering a fixed small JSON (the floor: what the framework and the server cost). The clients are
+and the same settings (the floor: what the framework and the server cost). The bare app reads
+the request's JSON body and answers with Starlette's ``JSONResponse`` a copy of crit serve's own
+answer to the same route, taken at start: the same keys and size (a resolve's is about 4 KB),
+encoded at each request as a plain Starlette app does. The clients are
 threads of this process speaking plain HTTP/1.1 over kept-alive sockets (a few microseconds a
 request, so the client does not hide the server's cost). Rounds alternate between the two servers;
 each figure is the median of its rounds.
@@ -34,24 +37,27 @@ import time
 from typing import Any
 
 BARE = r'''
-import sys, uvicorn
+import json, sys, uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+with open(sys.argv[2], encoding="utf-8") as fh:
+    ANSWERS = json.load(fh)  # a copy of crit serve's own answer to each route: the same keys, the same size
+
 async def resolve(request: Request) -> JSONResponse:
-    await request.body()
-    return JSONResponse({"system": "gurps", "procedure": "attack", "report": ["a fixed answer"]})
+    await request.json()
+    return JSONResponse(ANSWERS["resolve"])
 
 async def target(request: Request) -> JSONResponse:
-    return JSONResponse({"name": "fighter", "system": "gurps", "state": {"hp": 10000}})
+    return JSONResponse(ANSWERS["target"])
 
 app = Starlette(routes=[Route("/api/resolve", resolve, methods=["POST"]),
                         Route("/api/targets/{name}", target)])
 print("ready", flush=True)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", lifespan="off",
-            server_header=False, limit_concurrency=200)
+            server_header=False, limit_concurrency=200, access_log=False)
 '''
 
 FIGHTER = {"name": "Bench fighter", "hp": 10000, "ht": 12}
@@ -175,21 +181,44 @@ def start_servers(folder: str) -> tuple[subprocess.Popen[str], int, subprocess.P
         serve.kill()
         raise RuntimeError(f"crit serve did not start: {line}{serve.stdout.read()}")
     serve_port = int(found.group(1))
+    _wait(serve_port)
+    answers = os.path.join(folder, "answers.json")
+    with open(answers, "w", encoding="utf-8") as fh:
+        json.dump(crit_answers(serve_port), fh)
     bare_port = _free_port()
-    bare = subprocess.Popen([sys.executable, "-c", BARE, str(bare_port)], stdout=subprocess.PIPE, text=True, env=env)
+    bare = subprocess.Popen([sys.executable, "-c", BARE, str(bare_port), answers], stdout=subprocess.PIPE, text=True,
+                            env=env)
     assert bare.stdout is not None
     bare.stdout.readline()
-    deadline = time.monotonic() + 20
-    for port in (serve_port, bare_port):
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port)).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("a server did not start") from None
-                time.sleep(0.05)
+    _wait(bare_port)
     return serve, serve_port, bare, bare_port
+
+
+def _wait(port: int) -> None:
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port)).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError("a server did not start") from None
+            time.sleep(0.05)
+
+
+def crit_answers(port: int) -> dict[str, Any]:
+    """crit serve's own answers to a stateless resolve and a campaign read: what the bare app
+    answers, so that both send JSON of the same keys and size (about 4 KB and 0.3 KB), and each
+    encodes its answer at every request."""
+    c = Client(port)
+    try:
+        status, resolve = c.request("POST", "/api/resolve", {**STATELESS, "seed": 0})
+        status2, target = c.request("GET", "/api/targets/fighter")
+    finally:
+        c.close()
+    if status != 200 or status2 != 200:
+        raise RuntimeError(f"crit serve answered {status} and {status2}")
+    return {"resolve": json.loads(resolve), "target": json.loads(target)}
 
 
 def requests() -> dict[str, Any]:
@@ -244,6 +273,17 @@ def long_work(port: int, seconds: float, runs: int) -> list[str]:
     return lines
 
 
+def server_kind() -> str:
+    """What uvicorn runs both servers on (its "auto" choice) and what encodes crit serve's JSON."""
+    import importlib.util
+
+    def have(name: str) -> bool:
+        return importlib.util.find_spec(name) is not None
+
+    return (f"HTTP parser {'httptools' if have('httptools') else 'h11'}, event loop "
+            f"{'uvloop' if have('uvloop') else 'asyncio'}, crit serve's JSON by {'orjson' if have('orjson') else 'json'}")
+
+
 def report(systems: list[str], quick: bool = False, rounds: int | None = None, only: str = "") -> None:
     if "gurps" not in systems:
         print("\nweb: skipped (needs the GURPS system)")
@@ -258,7 +298,7 @@ def report(systems: list[str], quick: bool = False, rounds: int | None = None, o
     rounds = rounds or (1 if quick else 3)
     print()
     print(f"crit serve against a bare Starlette app on the same uvicorn (median of {rounds} alternating rounds "
-          f"of {seconds:g} s; load average {os.getloadavg()[0]:.1f})")
+          f"of {seconds:g} s; load average {os.getloadavg()[0]:.1f}; {server_kind()})")
     print(f"  {'':<42} {'clients':>7} {'crit serve':>31} {'bare Starlette':>31} {'req/s':>6} {'CPU':>6}")
     print(f"  {'':<42} {'':>7} {'req/s  p50 ms  p99 ms  CPU us':>31} {'req/s  p50 ms  p99 ms  CPU us':>31} "
           f"{'ratio':>6} {'ratio':>6}")

@@ -54,12 +54,13 @@ def freeze(value: Any) -> Any:
 def thaw(value: Any) -> Any:
     """Turn frozen data back into plain JSON data: Data -> dict, tuple -> list."""
     t = type(value)
-    if t in _PLAIN:
+    if t in _SCALARS:
         return value
+    # a scalar inside is taken as it is, without a call (an outcome's JSON thaws a few hundred)
     if t is Data:
-        return {k: thaw(v) for k, v in dict.items(value)}
+        return {k: v if v.__class__ in _SCALARS else thaw(v) for k, v in dict.items(value)}
     if t is tuple or t is list:
-        return [thaw(v) for v in value]
+        return [v if v.__class__ in _SCALARS else thaw(v) for v in value]
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -477,7 +478,9 @@ def _stage_json(value: Any) -> Any:
     fields = type(value).__dict__.get("__dataclass_fields__")
     for name in fields if isinstance(fields, dict) else value.__match_args__:
         v = getattr(value, name)
-        if isinstance(v, tuple) and v and isinstance(v[0], Effect):
+        if v.__class__ in _SCALARS:  # most fields (summary, kind, critical): as they are
+            out[name] = v
+        elif isinstance(v, tuple) and v and isinstance(v[0], Effect):
             out[name] = [e.to_json() for e in v]
         elif isinstance(v, frozenset):
             out[name] = sorted(v)

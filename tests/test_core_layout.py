@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "chance": {"errors", "_speed", "model", "dice", "stages", "engine"},
     "campaign": {"errors", "_speed", "model", "files", "dice", "stages", "config", "targets", "engine"},
     "api": {"errors", "model", "stages", "engine", "chance"},
-    "web": {"errors", "model", "files", "dice", "stages", "engine", "chance", "report", "campaign", "api",
+    "web": {"errors", "_speed", "model", "files", "dice", "stages", "engine", "chance", "report", "campaign", "api",
             "targets"},
     "cli": {"errors", "_speed", "model", "files", "dice", "tables", "targets", "report", "stages", "config",
             "engine", "chance", "campaign", "api", "web"},

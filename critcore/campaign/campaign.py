@@ -256,8 +256,6 @@ class Campaign:
 
     def engine(self, system: str, rules: Iterable[str] = ()) -> Engine:
         """The engine for ``system`` with the campaign's house rules and options (plus ``rules``)."""
-        from critcore.engine.runner import Engine
-
         rules = tuple(rules)
         # nothing committed by another connection since the last call: the same settings, the same
         # engine (one statement instead of a read transaction, for every request crit serve answers)
@@ -271,6 +269,8 @@ class Campaign:
         key = (system, tuple(enabled), repr(sorted(options.items())))
         found = self._engines.get(key)
         if found is None:
+            from critcore.engine.runner import Engine
+
             if len(self._engines) >= 64:  # a long-lived campaign (a bot, crit serve) met many settings
                 self._engines.clear()
             found = self._engines[key] = Engine(system, rules=enabled, options=options, registry=self.registry,

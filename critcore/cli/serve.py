@@ -84,8 +84,10 @@ def serve(ctx: click.Context, campaign: str | None, host: str, port: int, token:
             out(f"API token: {policy.token}  (send Authorization: Bearer TOKEN)")
     out("Ctrl-C stops the server.")
     _settle(app.state.service)
-    config = uvicorn.Config(with_limits(app), log_level="warning", lifespan="off", server_header=False,
-                            limit_concurrency=200)
+    # no access log (log_level warning would drop its lines anyway, after formatting each); the HTTP
+    # parser and the event loop are uvicorn's choice: httptools and uvloop when they are installed
+    config = uvicorn.Config(with_limits(app), log_level="warning", access_log=False, lifespan="off",
+                            server_header=False, limit_concurrency=200)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it stopped on: a clean stop here
@@ -138,7 +140,7 @@ def _serve_hosted(path: str, host: str, port: int, token: str | None, players_ke
         out(f"players' link (read only): {where}/p/{players_key}")
     out("Ctrl-C stops the server.")
     config = uvicorn.Config("critcore.web.hosted:from_environment", factory=True, workers=workers,
-                            fd=sock.fileno(), log_level="warning", lifespan="auto", server_header=False,
+                            fd=sock.fileno(), log_level="warning", access_log=False, lifespan="auto", server_header=False,
                             limit_concurrency=200 * workers)
     try:
         if workers > 1:

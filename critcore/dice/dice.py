@@ -812,7 +812,7 @@ def make_roller(
 
     Only one of the three may be given.
     """
-    if sum(x is not None for x in (seed, faces, prompt)) > 1:
+    if (seed is not None) + (faces is not None) + (prompt is not None) > 1:
         raise DiceError("use only one of --seed, --dice and --prompt")
     if faces is not None:
         return ScriptedRoller(faces)

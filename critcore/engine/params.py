@@ -134,24 +134,77 @@ def coerce_param(param: Param, value: Any) -> Any:
 def check_params(procedure: Procedure, given: Mapping[str, Any]) -> Data:
     """Every declared parameter checked, defaults filled in, unknown names refused (a
     :class:`~critcore.errors.ParamError` naming the parameter)."""
-    known = {p.name for p in procedure.params}
-    for name in given:
-        if name not in known and given[name] is not None:
-            from critcore.stages.loader import did_you_mean
+    return ParamPlan(procedure).check(given)
 
-            raise ParamError(
-                f"{procedure.name} takes no parameter {name!r}{did_you_mean(name, known)}"
-                f" (it takes: {', '.join(sorted(known)) or 'none'})"
-            )
-    values: dict[str, Any] = {}
-    for p in procedure.params:
-        value = coerce_param(p, given.get(p.name))
-        if value is None:
-            if p.required:
-                raise ParamError(f"{procedure.name} needs {p.flag}" + (f" ({p.help})" if p.help else ""))
-            value = p.default
-        values[p.name] = value
-    return Data(values)
+
+class ParamPlan:
+    """What checking a procedure's parameters needs, made once: each parameter's place, the
+    defaults, the required ones. An engine keeps one per procedure, so a request checks only the
+    values it was given (``crit serve``'s GURPS ``attack`` declares 26 parameters and a request
+    gives two or three), in the declared order, with the same errors as a walk over all of them.
+
+    It keeps the answers it gave (:meth:`checked`, at most :data:`KEPT` of them): a bot or a table
+    asks the same question again and again, and the same checked parameters (the same ``Data``,
+    its hash made once) are handed back without checking them again."""
+
+    __slots__ = ("procedure", "_index", "_defaults", "_required", "_kept")
+
+    KEPT = 256
+
+    def __init__(self, procedure: Procedure) -> None:
+        self.procedure = procedure
+        self._index = {p.name: i for i, p in enumerate(procedure.params)}
+        self._defaults = {p.name: p.default for p in procedure.params}
+        self._required = [i for i, p in enumerate(procedure.params) if p.required]
+        self._kept: dict[tuple[tuple[str, type, Any], ...], Data] = {}
+
+    def checked(self, given: Mapping[str, Any]) -> Data:
+        """:meth:`check`, answered from the values checked before when these are the same (each
+        value's type is part of the key: ``1``, ``1.0`` and ``True`` are equal in Python but not
+        the same parameter value)."""
+        try:
+            key = tuple([(k, v.__class__, v) for k, v in given.items()])
+            found = self._kept.get(key)
+        except TypeError:  # a value that cannot be a key (a list from Python): checked every time
+            return self.check(given)
+        if found is None:
+            found = self.check(given)
+            if len(self._kept) >= self.KEPT:
+                self._kept.clear()
+            self._kept[key] = found
+        return found
+
+    def check(self, given: Mapping[str, Any]) -> Data:
+        """``given`` checked (see :func:`check_params`)."""
+        procedure = self.procedure
+        index = self._index
+        todo = list(self._required)
+        for name, value in given.items():
+            i = index.get(name)
+            if i is None:
+                if value is not None:
+                    from critcore.stages.loader import did_you_mean
+
+                    known = set(index)
+                    raise ParamError(
+                        f"{procedure.name} takes no parameter {name!r}{did_you_mean(name, known)}"
+                        f" (it takes: {', '.join(sorted(known)) or 'none'})"
+                    )
+            elif value is not None:
+                todo.append(i)
+        values = dict(self._defaults)
+        if len(todo) > 1:
+            todo = sorted(set(todo))  # the first error in the declared order, as the procedure lists them
+        params = procedure.params
+        for i in todo:
+            p = params[i]
+            value = coerce_param(p, given.get(p.name))
+            if value is None:  # a required parameter given no value (coerce_param keeps a value given)
+                if p.required:
+                    raise ParamError(f"{procedure.name} needs {p.flag}" + (f" ({p.help})" if p.help else ""))
+                continue
+            values[p.name] = value
+        return Data(values)
 
 
 def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "options",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 from critcore._speed.stagecall import stage_function
 from critcore.dice.dice import Dice, Roller, make_roller
 from critcore.engine.answers import checked_answer
-from critcore.engine.params import check_options, check_params
+from critcore.engine.params import ParamPlan, check_options, check_params
 from critcore.errors import ParamError, PluginError, UnknownNameError
 from critcore.model import (
     Applied,
@@ -122,6 +122,7 @@ class Engine:
         # one question thousands of times and prepare it once (a bot's long-lived engine too)
         self._prepared: dict[tuple[str, Data], Any] = {}
         self._procedures: dict[str, Procedure] = {}
+        self._plans: dict[str, ParamPlan] = {}  # how each procedure's parameters are checked, made once
         self.memos: TargetMemo | None = None  # ctx.memo, per target, for a system that declares target_memo
         if info.target_memo:
             from critcore.stages.targetmemo import TargetMemo
@@ -226,7 +227,10 @@ class Engine:
         """The procedure and its checked parameters, refusing a run without the target the
         procedure needs: what a run, exact odds and a simulation all check first."""
         proc = self._procedures.get(procedure) or self.procedure(procedure)
-        checked = check_params(proc, params or {})
+        plan = self._plans.get(proc.name)
+        if plan is None or plan.procedure is not proc:
+            plan = self._plans[proc.name] = ParamPlan(proc)
+        checked = plan.checked(params or {})
         if proc.target == "required" and target is None:
             raise ParamError(f"{self.info.name} {proc.name} needs a target (--target FILE)")
         return proc, checked

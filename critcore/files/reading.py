@@ -149,13 +149,15 @@ def _not_finite(text: str) -> float:
     raise _TooBig(f"{text} is not a finite number")
 
 
-def load_json(text: str, source: str, error: type[InputError] = InputError) -> Any:
-    """Parsed JSON of ``text`` (from ``source``), within the depth and digit limits."""
+def load_json(text: str, source: str, error: type[InputError] = InputError,
+              limits: tuple[int, int] | None = None) -> Any:
+    """Parsed JSON of ``text`` (from ``source``), within the depth and digit limits (``limits``:
+    :func:`max_depth` and :func:`max_digits` as the caller read them, e.g. once at a server's start)."""
     import json
 
-    depth = max_depth()
+    depth, digits = limits if limits is not None else (max_depth(), max_digits())
     try:
-        data = json.loads(text, parse_int=_int_hook(max_digits()), parse_constant=_not_finite)
+        data = json.loads(text, parse_int=_int_hook(digits), parse_constant=_not_finite)
     except ValueError as exc:
         if not isinstance(exc, json.JSONDecodeError):  # e.g. a number past Python's digit limit
             raise error(f"{source}: not valid JSON: {str(exc).split(';')[0]}") from None
@@ -164,7 +166,7 @@ def load_json(text: str, source: str, error: type[InputError] = InputError) -> A
         raise error(f"{source}: {exc}") from None
     except RecursionError:
         raise error(f"{source}: nested deeper than {depth} levels (CRITCORE_MAX_DEPTH)") from None
-    check_data(data, source, error)
+    check_data(data, source, error, limits=(depth, digits))
     return data
 
 
@@ -212,13 +214,14 @@ def _non_finite_line(text: str, value: str) -> int | None:
     return None
 
 
-def check_data(data: Any, source: str, error: type[InputError] = InputError) -> None:
+def check_data(data: Any, source: str, error: type[InputError] = InputError,
+               limits: tuple[int, int] | None = None) -> None:
     """Refuse data nested deeper than :func:`max_depth`, with a whole number of more than
     :func:`max_digits` digits, or with a number that is not finite (walked without recursion,
     one level at a time: a unit read from its own format holds a thousand values or more, and
-    most are text, so the exact type of each is looked at once)."""
-    depth_limit = max_depth()
-    digits = max_digits()
+    most are text, so the exact type of each is looked at once). ``limits``: the depth and the
+    digits when the caller has just read them."""
+    depth_limit, digits = limits if limits is not None else (max_depth(), max_digits())
     bits = int(digits * 3.3219280948873626) + 1  # a number of that many digits has at most these bits
     level: list[Any] = [data]
     depth = 0

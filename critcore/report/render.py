@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from critcore.errors import DiceError
 from critcore.model import Effect, Outcome, Roll, thaw
+from critcore.report.severity import assess
 
 STAGE_WORDS = {
     "determine": "Is it a critical?",
@@ -29,7 +31,6 @@ def _modifiers(notation: str) -> str:
     """The part of a roll's notation applied after the faces are added: ``" +1"``, ``" -3 x10"``
     (read by the dice parser; a notation it does not read shows none)."""
     from critcore.dice.dice import parse
-    from critcore.errors import DiceError
 
     try:
         expr = parse(notation)
@@ -226,46 +227,76 @@ def option_defaults(pm: Any) -> dict[str, Any] | None:
     return None if info is None else {o.name: o.default for o in info.options}
 
 
+_PARAM_DEFAULTS: Any = None  # a WeakKeyDictionary: plugin manager -> {procedure: its parameters' defaults}
+
+
 def param_defaults(pm: Any, procedure: str) -> dict[str, Any] | None:
-    """The declared defaults of a procedure's parameters (None if unknown)."""
+    """The declared defaults of a procedure's parameters (None if unknown): read once for each
+    plugin manager (a system describes itself the same way for as long as it is loaded; every
+    report of ``crit serve`` asks), kept only while the manager lives. Read it, do not change it."""
+    global _PARAM_DEFAULTS
+    if pm is None:
+        return None
+    if _PARAM_DEFAULTS is None:
+        from weakref import WeakKeyDictionary
+
+        _PARAM_DEFAULTS = WeakKeyDictionary()
+    try:
+        known = _PARAM_DEFAULTS.get(pm)
+    except TypeError:  # a manager that cannot be weakly referenced: read each time
+        known = None
+    if known is not None and procedure in known:
+        return known[procedure]  # type: ignore[no-any-return]
     info = _info(pm)
     if info is None:
-        return None
+        return None  # not kept: a plugin that failed here may answer next time
+    found = None
     for proc in info.procedures:
         if proc.name == procedure:
-            return {p.name: p.default for p in proc.params}
-    return None
+            found = {p.name: p.default for p in proc.params}
+            break
+    try:
+        _PARAM_DEFAULTS.setdefault(pm, {})[procedure] = found
+    except TypeError:
+        pass
+    return found
 
 
-def judge(outcome: Outcome, view: str = "gm", pm: Any = None) -> Any:
+def judge(outcome: Outcome, view: str = "gm", pm: Any = None, ranked: Any = None) -> Any:
     """The outcome's :class:`critcore.report.severity.Assessment` against the core's headline:
-    ``severity``, ``summary`` and the ranked ``changes`` of ``--json``, the API and the web card."""
-    from critcore.report.severity import assess
+    ``severity``, ``summary`` and the ranked ``changes`` of ``--json``, the API and the web card.
+    ``ranked``: the outcome's assessment for ``view`` already made (:func:`rank`), not made again."""
+    return (rank(outcome, view, pm) if ranked is None else ranked).headed(headline(outcome))
 
-    return assess(outcome, view, pm, headline(outcome))
+
+def rank(outcome: Outcome, view: str = "gm", pm: Any = None) -> Any:
+    """The outcome's ranked changes and severity for ``view`` (an
+    :class:`~critcore.report.severity.Assessment` without a headline): what the report's
+    headline and :func:`judge` both read, made once when both are wanted (``ranked=``)."""
+    return assess(outcome, view, pm)
 
 
-def _lead(outcome: Outcome, head: str, view: str, pm: Any) -> tuple[Line, bool]:
+def _lead(outcome: Outcome, head: str, view: str, pm: Any, ranked: Any = None) -> tuple[Line, bool]:
     """The headline line, styled by the outcome's severity (``headline-grave``), and whether it is
     the report's own headline (False: a more serious change took its place)."""
-    from critcore.report.severity import assess
-
-    judged = assess(outcome, view, pm, head)
+    judged = (rank(outcome, view, pm) if ranked is None else ranked).headed(head)
     kept = _clean(judged.headline).lower() == _clean(head).lower()
     return (f"headline-{judged.severity}", head if kept else judged.headline), kept
 
 
-def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None) -> list[Line]:
+def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None,
+                 ranked: Any = None) -> list[Line]:
     """The whole report as ``(style, text)`` lines: the headline (the most serious thing that
     happened, see :mod:`critcore.report.severity`), then the system's report (``critcore_report``)
-    or the core's, then with ``explain`` the step-by-step detail."""
+    or the core's, then with ``explain`` the step-by-step detail. ``ranked``: the outcome's
+    :func:`rank` for ``view`` when the caller has it already."""
     defaults = option_defaults(pm) if explain else None
     own: Sequence[str] | None = None
     if pm is not None:
         own = pm.hook.critcore_report(outcome=outcome, view=view)
     if own is None:
         head = headline(outcome)
-        lead, kept = _lead(outcome, head, view, pm)
+        lead, kept = _lead(outcome, head, view, pm, ranked)
         lines: list[Line] = [lead] if kept else [lead, ("plain", head)]  # the critical itself, under what it led to
         lines.extend(generic_lines(outcome, explain, defaults, param_defaults(pm, outcome.procedure)))
         return lines
@@ -273,14 +304,14 @@ def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: 
     if view != "gm":  # the system decides what a player learns: its report alone, its first line the headline
         if not own:
             return []
-        lead, kept = _lead(outcome, own[0], view, pm)
+        lead, kept = _lead(outcome, own[0], view, pm, ranked)
         rest = own[1:] if kept else own
         return [lead] + [(_plugin_style(text, False), text) for text in rest]
     head = headline(outcome)
     same = [i for i, text in enumerate(own) if _clean(text).lower() == _clean(head).lower()]
     if same:  # the system's report already says it: that line goes first, emphasised
         head = own.pop(same[0]).strip()
-    lead, _ = _lead(outcome, head, view, pm)
+    lead, _ = _lead(outcome, head, view, pm, ranked)
     lines = [lead]
     lines.extend((_plugin_style(text, i == 0), text) for i, text in enumerate(own))
     if explain and view == "gm":
@@ -290,7 +321,8 @@ def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: 
     return lines
 
 
-def render(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None) -> str:
+def render(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None, ranked: Any = None) -> str:
     """The outcome in plain words, headline first. A system may supply its own report
-    (``critcore_report``); ``critcore.report.style.paint`` colours the same lines for a terminal."""
-    return "\n".join(text for _, text in report_lines(outcome, explain, view, pm))
+    (``critcore_report``); ``critcore.report.style.paint`` colours the same lines for a terminal.
+    ``ranked``: the outcome's :func:`rank` for ``view`` when the caller has it already."""
+    return "\n".join(text for _, text in report_lines(outcome, explain, view, pm, ranked))

@@ -33,19 +33,38 @@ class Assessment:
     def rank(self) -> int:
         return rank(self.severity)
 
+    def headed(self, headline: str) -> Assessment:
+        """The same ranking with ``headline`` (a report's own first line) as the headline: it
+        stays unless a change of at least ``serious`` outranks it, which then leads. The ranking
+        does not depend on the headline, so one ranking serves the report's headline and the
+        JSON's ``summary`` (:func:`assess` once, then ``headed`` for each)."""
+        head = _clean(headline)
+        changes = self.changes
+        if changes and rank(changes[0].severity) >= _SERIOUS:
+            top = changes[0].text
+            if top.lower() not in head.lower():
+                head = top
+        return Assessment(self.severity, head, changes)
+
     def to_json(self) -> dict[str, Any]:
         """``severity``, ``summary`` and ``changes`` as ``--json`` and the API carry them."""
         return {"severity": self.severity, "summary": self.headline,
                 "changes": [{"severity": c.severity, "text": c.text} for c in self.changes]}
 
 
+_PLACE = {s: i for i, s in enumerate(SEVERITIES)}
+
+
 def rank(severity: str) -> int:
     """The place of a severity in :data:`SEVERITIES` (0 for ``none``); an unknown word ranks as
     ``minor`` (a plugin's typo must not hide a change or fail a report)."""
     try:
-        return SEVERITIES.index(severity)
-    except ValueError:
+        return _PLACE.get(severity, 1)
+    except TypeError:  # not a word at all (unhashable)
         return 1
+
+
+_SERIOUS = SEVERITIES.index("serious")
 
 
 def _clean(text: str) -> str:
@@ -59,23 +78,32 @@ def _fallback(outcome: Outcome) -> list[Change]:
 
 
 def _ranked(answer: Sequence[Any]) -> list[Change]:
-    out: list[Change] = []
+    out: list[tuple[int, Change]] = []
+    place = _PLACE
     for item in answer:
         try:
             severity, text = item
         except (TypeError, ValueError):
             continue  # not a pair: left out rather than failing the report
-        severity = severity if severity in SEVERITIES else "minor"
-        if str(text).strip():
-            out.append(Change(severity, _clean(text)))
+        if not (isinstance(severity, str) and severity in place):
+            severity = "minor"
+        words = str(text).split()
+        if words:  # _clean's work, inline: one call less for each of a report's changes
+            text = " ".join(words).rstrip(".;")
+            out.append((-place[severity], Change(severity, text[:1].upper() + text[1:])))
     # stable: a system's own order is kept among changes of the same severity
-    return sorted(out, key=lambda c: -rank(c.severity))
+    out.sort(key=_first)
+    return [c for _, c in out]
+
+
+def _first(pair: tuple[int, Change]) -> int:
+    return pair[0]
 
 
 def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "") -> Assessment:
     """The outcome's :class:`Assessment`. ``headline`` is the report's own first line
     (:func:`critcore.report.render.judge` passes the core's): it stays the headline unless a
-    change of at least ``serious`` outranks it, which then leads."""
+    change of at least ``serious`` outranks it, which then leads (:meth:`Assessment.headed`)."""
     answer: Sequence[Any] | None = None
     if pm is not None:
         try:
@@ -93,9 +121,4 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     else:
         det = outcome.determination
         severity = "minor" if det is not None and det.critical else "none"
-    head = _clean(headline)
-    if changes and rank(changes[0].severity) >= rank("serious"):
-        top = changes[0].text
-        if top.lower() not in head.lower():
-            head = top
-    return Assessment(severity, head, tuple(changes))
+    return Assessment(severity, "", tuple(changes)).headed(headline)

@@ -15,7 +15,7 @@ program imports :func:`critcore.web.app.create_app` itself).
   more refused with 503 (issue 25).
 - :mod:`critcore.web.app`: the routes.
 
-May import: ``critcore.errors``, ``critcore.model``, ``critcore.files``, ``critcore.dice``,
-``critcore.targets``, ``critcore.report``, ``critcore.stages``, ``critcore.engine``,
-``critcore.chance``, ``critcore.campaign``, ``critcore.api``.
+May import: ``critcore.errors``, ``critcore._speed``, ``critcore.model``, ``critcore.files``,
+``critcore.dice``, ``critcore.targets``, ``critcore.report``, ``critcore.stages``,
+``critcore.engine``, ``critcore.chance``, ``critcore.campaign``, ``critcore.api``.
 """

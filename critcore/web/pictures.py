@@ -206,17 +206,19 @@ SEVERITY_WORDS = {"none": "nothing lasting", "minor": "minor", "serious": "serio
 """The word the result card shows beside its colour (colour is never the only sign)."""
 
 
-def result_card(outcome: Any, pm: Any) -> dict[str, Any]:
+def result_card(outcome: Any, pm: Any, ranked: Any = None) -> dict[str, Any]:
     """An outcome as the page's result card: the headline (the most serious thing that happened,
     :mod:`critcore.report.severity`), its severity as a word and a class, what changed on the
     target (worst first; changes of no consequence are left for the details), the report's other
     lines (rolls and table rows, shown folded) and the players' report, and the parameters it ran
-    with (the procedure's form shows them again)."""
+    with (the procedure's form shows them again). ``ranked``: the outcome's game-master ranking
+    (:func:`critcore.report.render.rank`) when the caller made it already."""
     from critcore.model import thaw
-    from critcore.report.render import judge, render
+    from critcore.report.render import judge, rank, render
 
-    judged = judge(outcome, "gm", pm)
-    detail = render(outcome, explain=False, view="gm", pm=pm).splitlines()[1:]
+    ranked = rank(outcome, "gm", pm) if ranked is None else ranked
+    judged = judge(outcome, "gm", pm, ranked)
+    detail = render(outcome, explain=False, view="gm", pm=pm, ranked=ranked).splitlines()[1:]
     while detail and not detail[0].strip():
         detail.pop(0)
     player = render(outcome, view="player", pm=pm).splitlines()

@@ -22,8 +22,9 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, overload
 
-from critcore.dice.dice import FaceRoller, ScriptedRoller, parse_faces
+from critcore.dice.dice import FaceRoller, ScriptedRoller, make_roller, parse_faces
 from critcore.errors import CampaignError, CritcoreError, DiceError, InputError
+from critcore.report.render import judge, rank, render
 
 if TYPE_CHECKING:
     from critcore.campaign.campaign import Campaign
@@ -395,8 +396,6 @@ class Service:
         req = self._request(verb, body, RUN_FIELDS)
         if req["dice"] is not None and req["seed"] is not None:
             raise DiceError("use only one of seed and dice")
-        from critcore.dice.dice import make_roller
-
         roller = make_roller(seed=req["seed"], faces=req["dice"])
         req["both_views"] = both_views
         return self._run(req, roller)
@@ -422,24 +421,21 @@ class Service:
 
     def _answer(self, req: dict[str, Any], outcome: Any, engine: Any, session: Any, roller: Any) -> dict[str, Any]:
         """The CLI's ``--json`` object, plus ``report``: the plain-words lines of the view asked for."""
-        from critcore.report.render import render
-
-        report = render(outcome, explain=req["explain"], view=req["view"], pm=engine.pm).splitlines()
-        if req["view"] == "player":
+        view = req["view"]
+        ranked = rank(outcome, view, engine.pm)  # one ranking for the report's headline and the summary
+        report = render(outcome, explain=req["explain"], view=view, pm=engine.pm, ranked=ranked).splitlines()
+        if view == "player":
             data: dict[str, Any] = {"system": outcome.system, "procedure": outcome.procedure, "view": "player",
                                     "report": report}
-        else:
+        else:  # the player's view carries only the player's report
             data = outcome.to_dict()
             data["report"] = report
-        from critcore.report.render import judge
-
-        if req["view"] != "player":  # the player's view carries only the player's report
-            data.update(judge(outcome, "gm", engine.pm).to_json())  # severity, summary, ranked changes
+            data.update(judge(outcome, "gm", engine.pm, ranked).to_json())  # severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
             data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
             from critcore.web.pictures import result_card
 
-            data["card"] = result_card(outcome, engine.pm)
+            data["card"] = result_card(outcome, engine.pm, ranked if view == "gm" else None)
         logged = getattr(session, "entry_id", None)
         if logged:
             data["saved"] = f"{session.row.name} in {self.path}"

@@ -20,8 +20,9 @@ _RANKS: tuple[tuple[str, tuple[str, ...]], ...] = (
 def rank_line(line: str) -> str:
     low = line.lower()
     for severity, words in _RANKS:
-        if any(w in low for w in words):
-            return severity
+        for w in words:
+            if w in low:
+                return severity
     return "minor"
 
 
