@@ -284,10 +284,11 @@ _CATALOG_KEY = "critcore_battletech.catalog"
 def _import_mtf(text: str, path: str, memo: dict[str, Any]) -> dict[str, Any]:
     from .data.catalog import Catalog, catalog  # the importer is only imported when the cache has no entry
     from .units import unit_from_mtf
+    from .unitcache import kept_frame
 
     cat = memo.get(_CATALOG_KEY)
-    if not isinstance(cat, Catalog):
-        cat = memo[_CATALOG_KEY] = catalog()
+    if not isinstance(cat, Catalog):  # its frame kept between commands too (unitcache.kept_frame)
+        cat = memo[_CATALOG_KEY] = catalog(kept_frame)
     return unit_from_mtf(text, path, cat)
 
 

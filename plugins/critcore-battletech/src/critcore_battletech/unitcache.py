@@ -58,3 +58,16 @@ def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, 
     # one entry per unit file, named by its absolute path
     name = f"battletech-unit\0{_FORMAT}\0{os.path.abspath(source)}"
     return diskcache.cached(name, key, lambda: build(text, source), fmt=_FORMAT)
+
+
+def kept_frame(build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """The importer's catalog frame (:func:`critcore_battletech.data.catalog.frame`: the data files
+    read, checked and indexed): from the cache when its entry was made by the same importer (the
+    fingerprint above: the size and modification time of every module and data file of it), else
+    ``build()``, kept for the next command. The same rules as for units: a damaged or stale entry
+    is built afresh, a cache that cannot be read or written is not used, only ``crit`` writes."""
+    if diskcache.cache_dir() is None:
+        return build()
+    key = diskcache.digest(b"catalog\0" + _fingerprint())
+    # one entry per install of the plugin (two installs side by side do not take turns at it)
+    return diskcache.cached(f"battletech-catalog\0{_FORMAT}\0{_HERE}", key, build, fmt=_FORMAT)

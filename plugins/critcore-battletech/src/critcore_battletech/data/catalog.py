@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from critcore.plugin import load_data
 
@@ -255,6 +255,7 @@ class Catalog(Fields):
     structure_head: int
     structure_rows: Mapping[int, Mapping[str, int]]
     configs: tuple[ConfigSpec, ...]
+    location_headers: frozenset[str]  # every location header of every configuration, lower case
     omni_pattern: Pattern
     rear_armor_keys: Mapping[str, str]
     engines: tuple[EngineSpec, ...]
@@ -471,11 +472,12 @@ def _rx(pattern: str) -> Pattern:
     return Pattern(pattern, ignore_case=True)
 
 
-def _index(entries: Iterable[tuple[Any, Iterable[str], str]], what: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    strong: dict[str, Any] = {}
-    weak: dict[str, Any] = {}
+def _index(entries: Iterable[tuple[int, Iterable[str], str]], what: str) -> tuple[dict[str, int], dict[str, int]]:
+    """(strong, weak) look-up keys of every spelling, each to the row number of its entry."""
+    strong: dict[str, int] = {}
+    weak: dict[str, int] = {}
     norms: dict[str, str] = {}  # a spelling is often given to the Inner Sphere and the Clan entry: normalised once
-    for entry, names, tech in entries:
+    for row, names, tech in entries:
         if tech not in TECHS:
             raise ValueError(f"{what}: {names!r} has tech {tech!r} (use is, clan or any)")
         for spelling in names:
@@ -484,70 +486,84 @@ def _index(entries: Iterable[tuple[Any, Iterable[str], str]], what: str) -> tupl
                 n = norms[spelling] = norm(spelling)
             s_keys, w_keys = _keys(n, tech)
             for key in s_keys:
-                if key in strong and strong[key] != entry:
+                if key in strong and strong[key] != row:
                     raise ValueError(f"{what}: the name {spelling!r} ({key}) is given to two entries")
-                strong[key] = entry
+                strong[key] = row
             for key in w_keys:
-                weak.setdefault(key, entry)
+                weak.setdefault(key, row)
     return strong, weak
 
 
-def _load_equipment() -> tuple[dict[str, Equipment], dict[str, Equipment]]:
+def _equipment_frame() -> dict[str, Any]:
     data = _read("equipment.toml")
-    rows: list[tuple[Any, Iterable[str], str]] = []
+    items: list[tuple[Any, ...]] = []
+    rows: list[tuple[int, Iterable[str], str]] = []
+    seen: dict[tuple[Any, ...], int] = {}
     for group in data["group"]:
         for item in group["items"]:
             kind = item.get("kind", group["kind"])
             if kind not in SLOT_KINDS:
                 raise ValueError(f"equipment.toml: {item['name']!r} has unknown kind {kind!r}")
-            entry = Equipment(
-                name=item["name"], kind=kind, tech=item["tech"], slots=int(item["slots"]),
-                explosion=int(item.get("explosion", 0)), heat_sinks=int(item.get("heat_sinks", 1)),
-            )
-            rows.append((entry, [item["name"], *item.get("aliases", [])], item["tech"]))
-    return _index(rows, "equipment.toml")
+            entry = (item["name"], kind, item["tech"], int(item["slots"]), int(item.get("explosion", 0)),
+                     int(item.get("heat_sinks", 1)))
+            row = seen.get(entry)
+            if row is None:  # equal entries are one entry (as equal records compare equal)
+                row = seen[entry] = len(items)
+                items.append(entry)
+            rows.append((row, [item["name"], *item.get("aliases", [])], item["tech"]))
+    strong, weak = _index(rows, "equipment.toml")
+    return {"equipment": items, "strong": strong, "weak": weak}
 
 
-def _load_ammo() -> tuple[tuple[AmmoFamily, ...], dict[str, Any]]:
+def _ammo_frame() -> dict[str, Any]:
     data = _read("ammo.toml")
-    families = tuple(
-        AmmoFamily(
-            id=f["id"], label=f["label"], pattern=Pattern(f["match"]),
-            shots={int(k): int(v) for k, v in f.get("shots", {}).items()},
-            shots_per_ton=int(f.get("shots_per_ton", 0)), clan_shots_per_ton=int(f.get("clan_shots_per_ton", 0)),
-            damage_per_shot=int(f.get("damage_per_shot", 0)), damage_per_unit=int(f.get("damage_per_unit", 0)),
-            shots_per_turn=int(f.get("shots_per_turn", 1)), explosive=bool(f.get("explosive", True)),
-            ammunition_damage_per_shot=int(f.get("ammunition_damage_per_shot", 0)),
-        )
-        for f in data["family"]
-    )
-    return families, data
+    return {
+        "ammo_families": [
+            (f["id"], f["label"], f["match"], {int(k): int(v) for k, v in f.get("shots", {}).items()},
+             int(f.get("shots_per_ton", 0)), int(f.get("clan_shots_per_ton", 0)), int(f.get("damage_per_shot", 0)),
+             int(f.get("damage_per_unit", 0)), int(f.get("shots_per_turn", 1)), bool(f.get("explosive", True)),
+             int(f.get("ammunition_damage_per_shot", 0)))
+            for f in data["family"]
+        ],
+        "ammo_strip": list(data["strip"]),
+        "ammo_half": data["half_pattern"],
+        "ammo_count": data["count_pattern"],
+        "prefix": data["prefix_pattern"],
+        "ammo_variants": [(v["name"], v["match"], float(v["shots_factor"]), float(v.get("damage_factor", 1.0)))
+                          for v in data["variant"]],
+        "unknown_damage": int(data["unknown_damage"]),
+    }
 
 
-def _load_families() -> tuple[EquipmentFamily, ...]:
+def _families_frame() -> list[tuple[Any, ...]]:
     data = _read("families.toml")
     out = []
     for f in data["family"]:
         if f["kind"] not in SLOT_KINDS:
             raise ValueError(f"families.toml: {f['label']!r} has unknown kind {f['kind']!r}")
-        out.append(EquipmentFamily(
-            label=f["label"], pattern=Pattern(f["match"]), kind=f["kind"], slots=int(f.get("slots", 0)),
-            clan_slots=int(f.get("clan_slots", 0)), explosion=int(f.get("explosion", 0)),
-            slots_by_size={int(k): int(v) for k, v in f.get("slots_by_size", {}).items()},
-            explosion_by_size={int(k): int(v) for k, v in f.get("explosion_by_size", {}).items()},
-        ))
-    return tuple(out)
+        out.append((f["label"], f["match"], f["kind"], int(f.get("slots", 0)), int(f.get("clan_slots", 0)),
+                    int(f.get("explosion", 0)), {int(k): int(v) for k, v in f.get("slots_by_size", {}).items()},
+                    {int(k): int(v) for k, v in f.get("explosion_by_size", {}).items()}))
+    return out
 
 
-def catalog() -> Catalog:
-    """The importer's data, built from the package's data files (about 2 ms; the files are parsed
-    once and kept by critcore). Read-only once built: a caller that imports many units keeps one
-    and passes it on (the plugin keeps it in the engine's reader memo; no module keeps one)."""
-    return _build()
+def catalog(keep: Callable[[Callable[[], dict[str, Any]]], dict[str, Any]] | None = None) -> Catalog:
+    """The importer's data, built from the package's data files (the files are parsed once and
+    kept by critcore). Read-only once built: a caller that imports many units keeps one and
+    passes it on (the plugin keeps it in the engine's reader memo; no module keeps one).
+
+    ``keep``: a keeper of the catalog's frame (:func:`frame`) between processes, called with the
+    function that builds it (the plugin passes :func:`critcore_battletech.unitcache.kept_frame`)."""
+    return _build(keep)
 
 
-def _build() -> Catalog:
-    """The catalog from the package's data files."""
+def _build(keep: Callable[[Callable[[], dict[str, Any]]], dict[str, Any]] | None = None) -> Catalog:
+    return from_frame(frame() if keep is None else keep(frame))
+
+
+def frame() -> dict[str, Any]:
+    """Everything the catalog holds, as plain data (what :mod:`marshal` keeps): the data files
+    read and checked, the names indexed. :func:`from_frame` makes the catalog of it."""
     structure = _read("structure.toml")
     rows = {
         int(r[0]): {"head": int(head), "center_torso": int(r[1]), "side_torso": int(r[2]), "arm": int(r[3]),
@@ -557,52 +573,67 @@ def _build() -> Catalog:
         for r in table
     }
     cfg = _read("configs.toml")
-    configs = tuple(ConfigSpec(id=c["id"], pattern=_rx(c["match"]), table=c["locations"]) for c in cfg["config"])
     eng = _read("engines.toml")
-    engines = tuple(
-        EngineSpec(
-            type=e["type"], pattern=_rx(e["match"]), ct_slots=int(e["ct_slots"]),
-            side_slots_is=int(e["side_slots_is"]), side_slots_clan=int(e["side_slots_clan"]),
-        )
-        for e in eng["engine"]
-    )
     hs = _read("heat_sinks.toml")
-    heat_sinks = tuple(
-        HeatSinkSpec(variant=h["variant"], pattern=_rx(h["match"]), type=h["type"], dissipation=int(h["dissipation"]))
-        for h in hs["heat_sink"]
-    )
+    return {
+        "format": FRAME_FORMAT,
+        "structure_head": int(structure["head"]),
+        "structure_rows": rows,
+        "configs": [(c["id"], c["match"], c["locations"]) for c in cfg["config"]],
+        "headers": sorted({h.lower() for c in cfg["config"] for loc in c["locations"]
+                           for h in (loc["name"], *loc.get("aliases", ()))}),
+        "omni_pattern": cfg["omni_pattern"],
+        "rear_armor_keys": dict(cfg["rear_armor_keys"]),
+        "engines": [(e["type"], e["match"], int(e["ct_slots"]), int(e["side_slots_is"]), int(e["side_slots_clan"]))
+                    for e in eng["engine"]],
+        "engine_clan_pattern": eng["clan_pattern"],
+        "engine_is_pattern": eng["is_pattern"],
+        "largest_checked_rating": int(eng["largest_checked_rating"]),
+        "heat_sinks": [(h["variant"], h["match"], h["type"], int(h["dissipation"])) for h in hs["heat_sink"]],
+        **_equipment_frame(),
+        **_ammo_frame(),
+        "equipment_families": _families_frame(),
+    }
+
+
+FRAME_FORMAT = 1
+
+
+def from_frame(f: Mapping[str, Any]) -> Catalog:
+    """The catalog of a frame (:func:`frame`)."""
+    items = [Equipment(*row) for row in f["equipment"]]
     return Catalog(
-        structure_head=int(structure["head"]),
-        structure_rows=rows,
-        configs=configs,
-        omni_pattern=_rx(cfg["omni_pattern"]),
-        rear_armor_keys=dict(cfg["rear_armor_keys"]),
-        engines=engines,
-        engine_clan_pattern=_rx(eng["clan_pattern"]),
-        engine_is_pattern=_rx(eng["is_pattern"]),
-        largest_checked_rating=int(eng["largest_checked_rating"]),
-        heat_sinks=heat_sinks,
-        **_load_names(),
-    )
-
-
-def _load_names() -> dict[str, Any]:
-    """The catalog's slot-name data: equipment, ammunition and equipment families."""
-    eq_strong, eq_weak = _load_equipment()
-    ammo_families, ammo = _load_ammo()
-    return dict(
-        equipment_strong=eq_strong,
-        equipment_weak=eq_weak,
-        ammo_families=ammo_families,
-        ammo_strip=tuple(_rx(p) for p in ammo["strip"]),
-        ammo_half=_rx(ammo["half_pattern"]),
-        ammo_count=_rx(ammo["count_pattern"]),
-        prefix=Pattern(ammo["prefix_pattern"]),
-        ammo_variants=tuple(
-            Variant(name=v["name"], pattern=_rx(v["match"]), shots_factor=float(v["shots_factor"]),
-                    damage_factor=float(v.get("damage_factor", 1.0)))
-            for v in ammo["variant"]
+        structure_head=f["structure_head"],
+        structure_rows=f["structure_rows"],
+        configs=tuple(ConfigSpec(id=i, pattern=_rx(m), table=locs) for i, m, locs in f["configs"]),
+        location_headers=frozenset(f["headers"]),
+        omni_pattern=_rx(f["omni_pattern"]),
+        rear_armor_keys=f["rear_armor_keys"],
+        engines=tuple(EngineSpec(type=t, pattern=_rx(m), ct_slots=ct, side_slots_is=si, side_slots_clan=sc)
+                      for t, m, ct, si, sc in f["engines"]),
+        engine_clan_pattern=_rx(f["engine_clan_pattern"]),
+        engine_is_pattern=_rx(f["engine_is_pattern"]),
+        largest_checked_rating=f["largest_checked_rating"],
+        heat_sinks=tuple(HeatSinkSpec(variant=v, pattern=_rx(m), type=t, dissipation=d)
+                         for v, m, t, d in f["heat_sinks"]),
+        equipment_strong={k: items[i] for k, i in f["strong"].items()},
+        equipment_weak={k: items[i] for k, i in f["weak"].items()},
+        ammo_families=tuple(
+            AmmoFamily(id=i, label=lb, pattern=Pattern(m), shots=sh, shots_per_ton=spt, clan_shots_per_ton=cspt,
+                       damage_per_shot=dps, damage_per_unit=dpu, shots_per_turn=turn, explosive=ex,
+                       ammunition_damage_per_shot=adps)
+            for i, lb, m, sh, spt, cspt, dps, dpu, turn, ex, adps in f["ammo_families"]
         ),
-        unknown_damage=int(ammo["unknown_damage"]),
-        equipment_families=_load_families(),
+        ammo_strip=tuple(_rx(p) for p in f["ammo_strip"]),
+        ammo_half=_rx(f["ammo_half"]),
+        ammo_count=_rx(f["ammo_count"]),
+        prefix=Pattern(f["prefix"]),
+        ammo_variants=tuple(Variant(name=n, pattern=_rx(m), shots_factor=sf, damage_factor=df)
+                            for n, m, sf, df in f["ammo_variants"]),
+        unknown_damage=f["unknown_damage"],
+        equipment_families=tuple(
+            EquipmentFamily(label=lb, pattern=Pattern(m), kind=k, slots=sl, clan_slots=csl, explosion=ex,
+                            slots_by_size=sbs, explosion_by_size=ebs)
+            for lb, m, k, sl, csl, ex, sbs, ebs in f["equipment_families"]
+        ),
     )
