@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from critcore.plugin import load_data
 
-from ..records import Fields, Pattern, Record, norm
+from ..records import Fields, Found, Pattern, Record, norm
 
 __all__ = ["SLOT_KINDS", "TECHS", "Catalog", "Equipment", "AmmoType", "AmmoMatch", "ConfigSpec", "LocationSpec",
            "HeatSinkSpec", "EngineSpec", "Fields", "Pattern", "Record", "norm", "catalog", "prefix_order"]
@@ -452,7 +452,7 @@ def _clan_unit(tech_base: str) -> bool:
     return prefix_order(tech_base)[0] == "cl"
 
 
-def _size(m: re.Match[str]) -> int | None:
+def _size(m: Found) -> int | None:
     for g in m.groups():
         if g:
             return int(g)
