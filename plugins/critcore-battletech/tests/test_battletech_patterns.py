@@ -1,7 +1,7 @@
-"""The importer's patterns (critcore_battletech/records.py): the small matcher that stands in for
-``re.compile`` on ASCII text gives re's answers (the match, its span and groups, the text after
-``sub``) for every pattern of the data files and modules, with and without case; the literal
-filter never skips a text re would match; syntax the matcher does not know goes to re."""
+"""The importer's patterns (critcore_battletech/records.py): a Pattern gives re's answers (the
+match, its span and groups, the text after ``sub``) for every pattern of the data files and
+modules, with and without case, whether the string methods answer it (plain words on ASCII
+text) or re does; the literal filter never skips a text re would match."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from critcore_battletech import mtf, units
 from critcore_battletech.data import catalog as catalog_module
-from critcore_battletech.records import Pattern, _literals, lite
+from critcore_battletech.records import Pattern, _literals, needs, words
 
 # examples a property draws: more in .ci/run's long run (CRITCORE_LONG=1, tests/runlength.py)
 ROUNDS = 3000 if os.environ.get("CRITCORE_LONG") else 400
@@ -73,32 +73,41 @@ def test_every_pattern_of_the_data_answers_as_re_does(pattern: str, ignore_case:
     assert p.sub(" ", name) == rx.sub(" ", name)
 
 
-def test_the_data_patterns_are_in_the_matchers_syntax() -> None:
-    """The matcher knows the syntax of every pattern the data uses but the stray-byte class (a
-    pattern it does not know would be compiled by re on every unit that needs it)."""
-    assert [p for p in PATTERNS if lite(p) is None] == []
-    assert lite("[\udc80-\udcff]") is None and lite("a{2}") is None and lite("(?P<x>a)") is None
+def test_plain_words_are_answered_without_re_and_the_rest_by_re() -> None:
+    """Which patterns the string methods answer: words and alternatives of words only."""
+    plain = [p for p in PATTERNS if words(p) is not None]
+    assert "biped" in plain and "ammo" in plain and "heavygauss|hvgauss|hgauss" in plain
+    assert all(re.fullmatch(r"[a-zA-Z0-9 |]+", p) for p in plain)
+    assert words("lrm(\\d+)") is None and words("\\bxl\\b") is None and words("a||b") is None
 
 
 @settings(max_examples=ROUNDS, deadline=None)
-@given(pattern=st.sampled_from(PATTERNS), ignore_case=st.booleans(), name=st.text(string.printable, max_size=24))
-@example(pattern="^(?:ba)?advancedsrm(\\d+)", ignore_case=False, name="baadvancedsrm4")
-def test_the_matcher_agrees_with_re_on_any_ascii_text(pattern: str, ignore_case: bool, name: str) -> None:
-    m = lite(pattern, ignore_case)
+@given(pattern=st.sampled_from([p for p in PATTERNS if words(p) is not None] + ["ab|a", "a|ab", "ba|a b"]),
+       ignore_case=st.booleans(), name=st.text(string.printable, max_size=24))
+@example(pattern="ab|a", ignore_case=False, name="xab")
+@example(pattern="a|ab", ignore_case=True, name="AB")
+def test_plain_words_agree_with_re_on_any_ascii_text(pattern: str, ignore_case: bool, name: str) -> None:
+    """The leftmost match, and at one place the first alternative (not the longest), as re."""
+    m = words(pattern, ignore_case)
     assert m is not None
     rx = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
     assert _answer(m.search(name)) == _answer(rx.search(name))
     assert _answer(m.search(name, anchored=True)) == _answer(rx.match(name))
+    done = m.sub(" ", name)
+    assert done is None or done == rx.sub(" ", name)
 
 
 @pytest.mark.parametrize("pattern, literals", [
-    ("(?:ba)?advancedsrm(\\d+)", None),  # the group may be left out: "ba" is not certain
-    ("(?:ba)*srm", None),
-    ("(ba)?srm", None),
+    ("(?:ba)?advancedsrm(\\d+)", ("advancedsrm",)),  # the group may be left out: "ba" is not certain
+    ("(?:ba)*srm", ("srm",)),
+    ("(ba)?srm|x", ("srm", "x")),
+    ("^ba(?:is|cl)?lrm(\\d+)", ("ba",)),
+    ("(?:ac|autocannon)(\\d+)(?:p|primitive)$|primitive(?:prototype)?lrm", ("ac", "autocannon", "primitive")),
     ("(?<!n)gauss", ("gauss",)),  # the lookbehind matches no text
     ("lightgauss|ltgauss|(?<!personne)lgauss", ("lightgauss", "ltgauss", "lgauss")),
     ("armou?r", ("armo",)),
-    ("^(?:ba)?advancedsrm(\\d+)", None),
+    ("(?:a|\\d)x", None),
+    ("\\s*:size", None),
 ])
 def test_the_literal_filter_reads_only_certain_text(pattern: str, literals: tuple[str, ...] | None) -> None:
     assert _literals(pattern) == literals
@@ -108,5 +117,35 @@ def test_the_literal_filter_reads_only_certain_text(pattern: str, literals: tupl
 @given(prefix=st.sampled_from(["", "ba", "BA", "x"]), rest=st.sampled_from(["advancedsrm4", "srm6", "gauss", "ngauss"]))
 def test_a_leading_optional_group_does_not_hide_a_match(prefix: str, rest: str) -> None:
     """re's answer for the patterns the old filter misread ("ba" of "(?:ba)?" taken as certain)."""
-    for pattern in ("(?:ba)?advancedsrm(\\d+)", "(?:ba)?srm(\\d+)", "(?<!n)gauss"):
+    for pattern in ("(?:ba)?advancedsrm(\\d+)", "(?:ba)?srm(\\d+)", "(?<!n)gauss", "^ba(?:is|cl)?srm(\\d+)"):
         assert _answer(Pattern(pattern).search(prefix + rest)) == _answer(re.search(pattern, prefix + rest))
+
+
+@settings(max_examples=ROUNDS, deadline=None)
+@given(pattern=st.sampled_from(PATTERNS + ["ab+c", "x{2,3}yz", "(?:ba)?srm|(ab)+c", "a\\.?b(?:c|d)e"]),
+       ignore_case=st.booleans(), data=st.data())
+def test_the_filter_never_skips_a_text_re_matches(pattern: str, ignore_case: bool, data: st.DataObject) -> None:
+    """A text re finds a match in is never judged hopeless (what every match needs, worked out
+    from the pattern, is in it)."""
+    name = data.draw(names_for(pattern))
+    if re.search(pattern, name, re.IGNORECASE if ignore_case else 0) is not None:
+        assert not Pattern(pattern, ignore_case)._hopeless(name)
+
+
+@pytest.mark.parametrize("pattern, needed", [
+    ("lrm(\\d+)(?:p|primitive)$|primitive(?:prototype)?lrm(\\d+)",
+     ((("lrm",), ("p", "primitive")), (("primitive",), ("lrm",)))),
+    ("\\bi\\.?c\\.?e\\.?(?![a-z])|internal combustion", ((("i",), ("c",), ("e",)), (("internal combustion",),))),
+    ("single|^\\s*$", ()),  # the second alternative needs no text
+    ("ab+c", ((("ab",), ("c",)),)),
+    ("x{2,3}yz", ((("yz",),),)),
+])
+def test_what_a_match_needs(pattern: str, needed: object) -> None:
+    assert needs(pattern) == needed
+
+
+def test_the_catalog_keeps_what_its_patterns_need() -> None:
+    """The frame holds each data pattern's needs, as worked out from the pattern itself."""
+    f = catalog_module.frame()
+    assert set(f["needs"]) == {p for p in PATTERNS if p in f["needs"]} and len(f["needs"]) > 100
+    assert all(f["needs"][p] == needs(p) for p in f["needs"])

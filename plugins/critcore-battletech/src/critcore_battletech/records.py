@@ -6,7 +6,7 @@ look-up form of a name. This module imports nothing else of the plugin.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Optional, Union
+from typing import Any, Union
 
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
@@ -57,21 +57,21 @@ class Record:
 
 
 class Pattern:
-    """A regular expression of the data, worked out the first time it is needed (a unit file uses
-    a few of the hundred-odd patterns) and skipped without any work when the text lacks every
-    literal a match must contain. A pattern in the small part of the syntax the data uses
-    (:func:`lite`) is matched on ASCII text by a small matcher of its own, with no
-    :func:`re.compile`: compiling costs 0.25-1 million instructions a pattern, a dozen of them
-    a fifth of the start-up a unit file never imported adds (docs/architecture.md, "Speed
-    machinery"); anything else (other syntax, other text) goes to :mod:`re`, whose answers the
-    matcher's are tested against."""
+    """A regular expression of the data, compiled the first time it is needed (a unit file uses
+    a few of the hundred-odd patterns, and compiling them all would cost a resolve's start-up)
+    and skipped without compiling when the text lacks every literal a match must contain. A
+    pattern of plain words (``biped``, ``ammo``, ``heavygauss|hvgauss|hgauss``) is never
+    compiled: on ASCII text the string methods answer it (:class:`Words`; each compile costs
+    0.25 million instructions or more), tested to answer as :mod:`re` does."""
 
     __slots__ = ("text", "lower", "_needs", "_rx", "_lite")
 
-    def __init__(self, text: str, ignore_case: bool = False) -> None:
+    def __init__(self, text: str, ignore_case: bool = False, needs: Any = None) -> None:
         self.text = text
         self.lower = ignore_case
-        self._needs: Any = _UNSET  # worked out on first use, like the matcher
+        # what a match needs (:func:`needs`): given (the catalog keeps it for its patterns) or
+        # worked out on first use, like the matcher
+        self._needs: Any = _UNSET if needs is None else needs
         self._rx: re.Pattern[str] | None = None
         self._lite: Any = _UNSET
 
@@ -81,25 +81,34 @@ class Pattern:
             rx = self._rx = re.compile(self.text, re.IGNORECASE if self.lower else 0)
         return rx
 
-    def _matcher(self, s: str) -> Lite | None:
-        """The small matcher for ``s`` (ASCII), or None when :mod:`re` must answer."""
+    def _matcher(self, s: str) -> Words | None:
+        """The plain-words matcher for ``s`` (ASCII), or None when :mod:`re` must answer."""
         found = self._lite
         if found is _UNSET:
-            found = self._lite = lite(self.text, self.lower)
+            found = self._lite = words(self.text, self.lower)
         return found if found is not None and s.isascii() else None
 
     def _hopeless(self, s: str) -> bool:
+        """Whether ``s`` lacks, for every alternative of the pattern, a text it needs."""
         needs = self._needs
-        if needs is _UNSET:
-            needs = _literals(self.text)
-            if needs is not None and self.lower:
-                needs = tuple(x.lower() for x in needs)
+        if needs is _UNSET or (needs and self.lower and needs[-1] != _LOWERED):
+            if needs is _UNSET:
+                needs = self.needs()
+            if needs and self.lower:
+                needs = (*(tuple(tuple(x.lower() for x in req) for req in alt) for alt in needs), _LOWERED)
             self._needs = needs
-        if needs is None:
+        if not needs:
             return False
         if self.lower:
             s = s.lower()
-        return not any(x in s for x in needs)
+        for alt in needs:
+            if alt != _LOWERED and all(any(x in s for x in req) for req in alt):
+                return False
+        return True
+
+    def needs(self) -> tuple[tuple[tuple[str, ...], ...], ...]:
+        """What a match needs: see :func:`needs` (() when nothing can be said)."""
+        return needs(self.text)
 
     def search(self, s: str) -> Found | None:
         if self._hopeless(s):
@@ -124,412 +133,280 @@ class Pattern:
         return self._compiled().sub(repl, s)
 
 
+_LOWERED = ("",)  # the last item of needs already in lower case
+
+
+def needs(pattern: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """What every match of ``pattern`` contains, for a filter that skips hopeless texts without
+    compiling: for each alternative, the texts it needs, each given as a choice (``("lrm",),
+    ("p", "primitive")`` for ``lrm(\\d+)(?:p|primitive)$``: "lrm", and "p" or "primitive"); ()
+    when some alternative needs nothing this can see. The catalog works these out once and keeps
+    them with its frame."""
+    out = []
+    for alt in _alternatives(pattern):
+        found = _requires(alt)
+        if not found:
+            return ()
+        out.append(tuple(found))
+    return tuple(out)
+
+
+def _skip_quantifier(a: str, i: int) -> int:
+    """The index after a quantifier at ``i`` (and its lazy or possessive mark), or ``i``."""
+    if i < len(a) and a[i] in "?*+":
+        i += 1
+    elif i < len(a) and a[i] == "{" and "}" in a[i:]:
+        i = a.index("}", i) + 1
+    else:
+        return i
+    return i + 1 if i < len(a) and a[i] in "?+" else i
+
+
+def _requires(a: str) -> list[tuple[str, ...]]:
+    """The texts one alternative (no ``|`` outside groups) needs, each a choice of texts: its
+    runs of literal characters outside groups (a character that may be left out or repeated
+    ends a run), and for each group that must match the literal starts of its alternatives."""
+    reqs: list[tuple[str, ...]] = []
+    run: list[str] = []
+
+    def end_run() -> None:
+        if run:
+            reqs.append(("".join(run),))
+            run.clear()
+
+    i = 0
+    while i < len(a):
+        c = a[i]
+        if c == "(":
+            end_run()
+            close = _close(a, i)
+            if close < 0:
+                break
+            body = a[i:close + 1]
+            j = close + 1
+            if j < len(a) and a[j] in "?*{":
+                i = _skip_quantifier(a, j)  # a group that may be left out needs nothing
+                continue
+            if body.startswith("(?:") or not body.startswith("(?"):
+                inner = _literals(body[3:-1] if body.startswith("(?:") else body[1:-1])
+                if inner:
+                    reqs.append(inner)
+            i = _skip_quantifier(a, j)  # lookarounds and flag groups: nothing needed
+            continue
+        if c == "\\" and i + 1 < len(a) and a[i + 1] in "()/-.'":
+            ch, width = a[i + 1], 2
+        elif c in _PLAIN:
+            ch, width = c, 1
+        else:  # a class, an escape, an anchor, "." ...: ends the run
+            end_run()
+            if c == "[":
+                i = _class_end(a, i) + 1
+            else:
+                i += 2 if c == "\\" else 1
+            i = _skip_quantifier(a, i)
+            continue
+        q = a[i + width] if i + width < len(a) else ""
+        if q in ("?", "*", "{"):
+            end_run()
+            i = _skip_quantifier(a, i + width)
+        elif q == "+":
+            run.append(ch)
+            end_run()
+            i = _skip_quantifier(a, i + width)
+        else:
+            run.append(ch)
+            i += width
+    end_run()
+    return reqs
+
+
+#: What a search answers: re's match or the plain words' (the same questions answered alike).
+Found = Union["LiteMatch", "re.Match[str]"]
+
 _UNSET = object()
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -/'")
 
 
 def _literals(pattern: str) -> tuple[str, ...] | None:
-    """Texts one of which every match of ``pattern`` contains: the literal start of each
-    alternative (split at every ``|``, so alternatives inside groups only add candidates), or
-    None when an alternative starts with no certain literal text. A lookbehind at the start
-    (``(?<!n)gauss``) matches no text and is passed over; a group that may be left out
-    (``(?:ba)?srm``) is not certain, so its alternative gives none."""
-    out = []
-    for alt in pattern.split("|"):
-        a = alt
-        while True:
-            if a.startswith("(?<!") or a.startswith("(?<="):
-                close = a.find(")")
-                if close < 0 or "(" in a[4:close]:
-                    return None
-                a = a[close + 1:]
-            elif a.startswith("(?:"):
-                a = a[3:]
-            elif a.startswith("(") and not a.startswith("(?"):
-                a = a[1:]
-            elif a.startswith("^"):
-                a = a[1:]
-            elif a.startswith("\\b"):
-                a = a[2:]
-            else:
-                break
-        lit = []
-        i = 0
-        while i < len(a):
-            c = a[i]
-            if c == "\\" and i + 1 < len(a) and a[i + 1] in "()/-":
-                lit.append(a[i + 1])
-                i += 2
-                continue
-            if c not in _PLAIN:
-                break
-            lit.append(c)
-            i += 1
-        if i < len(a) and a[i] in "?*{" and lit:
-            lit.pop()  # an optional last character is not certain
-        elif i < len(a) and a[i] == ")" and i + 1 < len(a) and a[i + 1] in "?*{":
-            return None  # the literal ends a group that may be left out: nothing in it is certain
-        text = "".join(lit)
-        if not text:
+    """Texts one of which every match of ``pattern`` contains, or None when that cannot be said:
+    for each alternative its literal start, passing over what matches no text (``^``, ``\b``, a
+    lookbehind) and any group that may be left out (``(?:ba)?advancedsrm`` gives
+    ``advancedsrm``); an alternative starting with a group that must match gives the literals of
+    the group's own alternatives."""
+    out: list[str] = []
+    for alt in _alternatives(pattern):
+        found = _leading(alt)
+        if found is None:
             return None
-        out.append(text)
+        out += [x for x in found if x not in out]
     return tuple(out)
 
 
-# --- the small matcher ---------------------------------------------------------------------------
-# A backtracking matcher for the part of the regular-expression syntax the importer's data uses:
-# literal characters (and \( \) \. \/ \- \' escapes), . \d \s \w and [...] classes, groups
-# ( ) (?: ) (?i: ), ? on anything, * and + on one character, alternatives |, anchors ^ $ \b,
-# lookahead (?= ) (?! ) and a literal lookbehind (?<! ) (?<= ). Text is ASCII only (Unicode case
-# and classes are re's business). Each node is a function (s, i, caps, k) -> end or None, trying
-# its ways in re's order (alternatives left first, repeats longest first) and calling k, the rest
-# of the pattern, at each, so that captures and the answers are those of re.
+def _leading(a: str) -> list[str] | None:
+    while True:
+        if a.startswith("^"):
+            a = a[1:]
+        elif a.startswith("\\b"):
+            a = a[2:]
+        elif a.startswith("(?<!") or a.startswith("(?<="):
+            close = _close(a, 0)
+            if close < 0:
+                return None
+            a = a[close + 1:]
+        elif a.startswith("(") and (a.startswith("(?:") or not a.startswith("(?")):
+            close = _close(a, 0)
+            if close < 0:
+                return None
+            if a[close + 1:close + 2] in ("?", "*", "{"):
+                a = a[close + 1:]
+                a = a[a.index("}") + 1:] if a.startswith("{") and "}" in a else a[1:]
+                if a.startswith("?") or a.startswith("+"):  # lazy or possessive
+                    a = a[1:]
+                continue  # the group may be left out: what follows it is certain
+            inner = _literals(a[3 if a.startswith("(?:") else 1:close])
+            return None if inner is None else list(inner)
+        else:
+            break
+    lit = []
+    i = 0
+    while i < len(a):
+        c = a[i]
+        if c == "\\" and i + 1 < len(a) and a[i + 1] in "()/-":
+            lit.append(a[i + 1])
+            i += 2
+            continue
+        if c not in _PLAIN:
+            break
+        lit.append(c)
+        i += 1
+    if i < len(a) and a[i] in "?*{" and lit:
+        lit.pop()  # an optional last character is not certain
+    text = "".join(lit)
+    return [text] if text else None
 
-Cont = Callable[[int], Optional[int]]
-Node = Callable[[str, int, list, Cont], Optional[int]]  # type: ignore[type-arg]  # caps: list of spans
+
+def _alternatives(pattern: str) -> list[str]:
+    """The pattern split at each ``|`` outside groups and classes."""
+    out = []
+    depth = 0
+    start = 0
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i = _class_end(pattern, i)
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
 
 
-class Unsupported(Exception):
-    """The pattern uses syntax the small matcher leaves to :mod:`re`."""
+def _class_end(pattern: str, i: int) -> int:
+    """The index of the ``]`` closing the class opened at ``i``."""
+    j = i + 1
+    if j < len(pattern) and pattern[j] == "^":
+        j += 1
+    if j < len(pattern) and pattern[j] == "]":
+        j += 1
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j
+
+
+def _close(pattern: str, i: int) -> int:
+    """The index of the ``)`` closing the group opened at ``i``, or -1."""
+    depth = 0
+    j = i
+    while j < len(pattern):
+        c = pattern[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[":
+            j = _class_end(pattern, j)
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    return -1
+
+
+# --- plain words --------------------------------------------------------------------------------
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ")
+
+
+class Words:
+    """A pattern that is plain words and nothing else (``biped``, ``heavygauss|hvgauss|hgauss``):
+    answered by the string methods, with re's answers (the leftmost match; at one place, the
+    first alternative), on ASCII text."""
+
+    __slots__ = ("words", "lower")
+
+    def __init__(self, words: tuple[str, ...], lower: bool) -> None:
+        self.words = tuple(w.lower() for w in words) if lower else words
+        self.lower = lower
+
+    def search(self, s: str, anchored: bool = False) -> LiteMatch | None:
+        text = s.lower() if self.lower else s
+        best = -1
+        found = ""
+        for w in self.words:
+            if anchored:
+                if text.startswith(w):
+                    return LiteMatch(s, [(0, len(w))])
+                continue
+            at = text.find(w)
+            if at >= 0 and (best < 0 or at < best):
+                best, found = at, w
+        return LiteMatch(s, [(best, best + len(found))]) if best >= 0 else None
+
+    def sub(self, repl: str, s: str) -> str | None:
+        """``s`` with every match replaced by ``repl``, or None when the string methods cannot
+        say it alike (several words, or case ignored on a text with capitals)."""
+        if len(self.words) != 1 or (self.lower and s != s.lower()):
+            return None
+        return s.replace(self.words[0], repl)
+
+
+def words(pattern: str, ignore_case: bool = False) -> Words | None:
+    """The pattern as plain words, or None when it is more than that."""
+    alternatives = tuple(pattern.split("|"))
+    if all(w and _WORD_CHARS.issuperset(w) for w in alternatives):
+        return Words(alternatives, ignore_case)
+    return None
 
 
 class LiteMatch:
-    """A match of the small matcher: the same questions as :class:`re.Match` answers."""
+    """A match of plain words: the questions the importer asks of a :class:`re.Match`."""
 
     __slots__ = ("string", "spans")
 
-    def __init__(self, string: str, spans: list[tuple[int, int] | None]) -> None:
+    def __init__(self, string: str, spans: list[tuple[int, int]]) -> None:
         self.string = string
-        self.spans = spans  # group 0 first
+        self.spans = spans
 
     def group(self, n: int = 0, /) -> str | Any:
-        span = self.spans[n]
-        return None if span is None else self.string[span[0]:span[1]]
+        start, end = self.spans[n]
+        return self.string[start:end]
 
     def groups(self) -> tuple[str | Any, ...]:
-        return tuple([self.group(n) for n in range(1, len(self.spans))])
+        return ()
 
     def start(self, n: int = 0, /) -> int:
-        span = self.spans[n]
-        return -1 if span is None else span[0]
+        return self.spans[n][0]
 
     def end(self, n: int = 0, /) -> int:
-        span = self.spans[n]
-        return -1 if span is None else span[1]
-
-
-#: What a search answers: re's match or the small matcher's (the same questions answered alike).
-Found = Union["LiteMatch", "re.Match[str]"]
-
-
-class Lite:
-    """A pattern made into the small matcher's nodes (:func:`lite`)."""
-
-    __slots__ = ("node", "groups")
-
-    def __init__(self, node: Node, groups: int) -> None:
-        self.node = node
-        self.groups = groups
-
-    def search(self, s: str, pos: int = 0, anchored: bool = False) -> LiteMatch | None:
-        node = self.node
-        for start in range(pos, pos + 1 if anchored else len(s) + 1):
-            caps: list[tuple[int, int] | None] = [None] * (self.groups + 1)
-            end = node(s, start, caps, _done)
-            if end is not None:
-                caps[0] = (start, end)
-                return LiteMatch(s, caps)
-        return None
-
-    def sub(self, repl: str, s: str) -> str | None:
-        """``s`` with every match replaced by ``repl`` (plain text), or None when a match is
-        empty (re's rules for those are left to re)."""
-        out = []
-        pos = 0
-        while pos <= len(s):
-            m = self.search(s, pos)
-            if m is None:
-                break
-            start, end = m.spans[0]  # type: ignore[misc]
-            if start == end:
-                return None
-            out.append(s[pos:start])
-            out.append(repl)
-            pos = end
-        out.append(s[pos:])
-        return "".join(out)
-
-
-def _done(i: int) -> int | None:
-    return i
-
-
-def lite(pattern: str, ignore_case: bool = False) -> Lite | None:
-    """The small matcher of ``pattern``, or None when it uses syntax left to :mod:`re`."""
-    try:
-        parser = _Parser(pattern)
-        node = parser.alternatives(ignore_case)
-        if parser.i != len(pattern):
-            raise Unsupported(pattern)
-        return Lite(node, parser.groups)
-    except Unsupported:
-        return None
-
-
-def _word(c: str) -> bool:
-    return c.isalnum() or c == "_"
-
-
-_CLASSES: dict[str, Callable[[str], bool]] = {
-    "d": lambda c: "0" <= c <= "9", "s": str.isspace, "w": _word,
-}
-_LITERAL_ESCAPES = frozenset("()./-'[]?*+|^$\\ ")
-
-
-class _Parser:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.i = 0
-        self.groups = 0
-
-    def peek(self) -> str:
-        return self.text[self.i] if self.i < len(self.text) else ""
-
-    def alternatives(self, icase: bool) -> Node:
-        options = [self.sequence(icase)]
-        while self.peek() == "|":
-            self.i += 1
-            options.append(self.sequence(icase))
-        if len(options) == 1:
-            return options[0]
-
-        def either(s: str, i: int, caps: list, k: Cont) -> int | None:  # type: ignore[type-arg]
-            for option in options:
-                r = option(s, i, caps, k)
-                if r is not None:
-                    return r
-            return None
-        return either
-
-    def sequence(self, icase: bool) -> Node:
-        items: list[Node] = []
-        while self.peek() not in ("", "|", ")"):
-            items.append(self.quantified(icase))
-        return _chain(items)
-
-    def quantified(self, icase: bool) -> Node:
-        start = self.i
-        node, single = self.atom(icase)
-        q = self.peek()
-        if q == "{" or (q in ("*", "+") and not single):
-            raise Unsupported(self.text)
-        if q in ("?", "*", "+"):
-            self.i += 1
-            if self.peek() in ("?", "+"):  # lazy or possessive
-                raise Unsupported(self.text)
-            if self.text[start] in "^$" or self.text[start:start + 2] in ("\\b", "(?"):
-                if not self.text[start:start + 3] in ("(?:", "(?i"):
-                    raise Unsupported(self.text)  # a quantified assertion
-            return _repeat(node, 0 if q != "+" else 1, 1 if q == "?" else None)
-        return node
-
-    def atom(self, icase: bool) -> tuple[Node, bool]:
-        """(the node, whether it matches exactly one character)."""
-        t = self.text
-        c = self.peek()
-        if c == "(":
-            return self.group(icase), False
-        if c in ("*", "+", "?", "{", "}", ")", "]", ""):
-            raise Unsupported(t)
-        self.i += 1
-        if c == "^":
-            return _at_start, False
-        if c == "$":
-            return _at_end, False
-        if c == ".":
-            return _one(lambda ch: ch != "\n"), True
-        if c == "[":
-            return _one(self.char_class(icase)), True
-        if c == "\\":
-            e = self.peek()
-            self.i += 1
-            if e == "b":
-                return _boundary, False
-            if e in _CLASSES:
-                return _one(_CLASSES[e]), True
-            if e in _LITERAL_ESCAPES:
-                return _literal(e, icase), True
-            raise Unsupported(t)
-        return _literal(c, icase), True
-
-    def group(self, icase: bool) -> Node:
-        t = self.text
-        self.i += 1
-        if t.startswith("?:", self.i):
-            self.i += 2
-            inner = self.alternatives(icase)
-            index = None
-        elif t.startswith("?i:", self.i):
-            self.i += 3
-            inner = self.alternatives(True)
-            index = None
-        elif t.startswith("?=", self.i) or t.startswith("?!", self.i):
-            negate = t[self.i + 1] == "!"
-            self.i += 2
-            inner = self.alternatives(icase)
-            self.close()
-            return _ahead(inner, negate)
-        elif t.startswith("?<!", self.i) or t.startswith("?<=", self.i):
-            negate = t[self.i + 2] == "!"
-            self.i += 3
-            end = t.find(")", self.i)
-            text = t[self.i:end] if end >= 0 else ""
-            if not text or any(not (ch.isalnum() or ch in " -") for ch in text):
-                raise Unsupported(t)
-            self.i = end + 1
-            return _behind(text, icase, negate)
-        elif t.startswith("?", self.i):
-            raise Unsupported(t)
-        else:
-            self.groups += 1
-            index = self.groups
-            inner = self.alternatives(icase)
-        self.close()
-        return inner if index is None else _capture(inner, index)
-
-    def close(self) -> None:
-        if self.peek() != ")":
-            raise Unsupported(self.text)
-        self.i += 1
-
-    def char_class(self, icase: bool) -> Callable[[str], bool]:
-        t = self.text
-        negate = self.peek() == "^"
-        if negate:
-            self.i += 1
-        chars: set[str] = set()
-        tests: list[Callable[[str], bool]] = []
-        first = True
-        while True:
-            c = self.peek()
-            if c == "":
-                raise Unsupported(t)
-            if c == "]" and not first:
-                self.i += 1
-                break
-            first = False
-            self.i += 1
-            if c == "\\":
-                e = self.peek()
-                self.i += 1
-                if e in _CLASSES:
-                    tests.append(_CLASSES[e])
-                    continue
-                if e not in _LITERAL_ESCAPES:
-                    raise Unsupported(t)
-                c = e
-            elif c == "[":
-                raise Unsupported(t)
-            if self.peek() == "-" and self.i + 1 < len(t) and t[self.i + 1] != "]":
-                hi = t[self.i + 1]
-                if hi == "\\" or hi == "[" or not (c.isalnum() and hi.isalnum() and c.isascii() and hi.isascii()):
-                    raise Unsupported(t)
-                self.i += 2
-                chars.update(chr(x) for x in range(ord(c), ord(hi) + 1))
-            else:
-                chars.add(c)
-        if icase:
-            chars |= {x.lower() for x in chars} | {x.upper() for x in chars}
-        members = frozenset(chars)
-
-        def test(ch: str) -> bool:
-            return (ch in members or any(f(ch) for f in tests)) != negate
-        return test
-
-
-def _chain(items: list[Node]) -> Node:
-    if not items:
-        return lambda s, i, caps, k: k(i)
-    if len(items) == 1:
-        return items[0]
-    first, rest = items[0], _chain(items[1:])
-    return lambda s, i, caps, k: first(s, i, caps, lambda j: rest(s, j, caps, k))
-
-
-def _literal(c: str, icase: bool) -> Node:
-    if icase and c.lower() != c.upper():
-        low = c.lower()
-        return lambda s, i, caps, k: k(i + 1) if i < len(s) and s[i].lower() == low else None
-    return lambda s, i, caps, k: k(i + 1) if i < len(s) and s[i] == c else None
-
-
-def _one(test: Callable[[str], bool]) -> Node:
-    return lambda s, i, caps, k: k(i + 1) if i < len(s) and test(s[i]) else None
-
-
-def _at_start(s: str, i: int, caps: list, k: Cont) -> int | None:  # type: ignore[type-arg]
-    return k(i) if i == 0 else None
-
-
-def _at_end(s: str, i: int, caps: list, k: Cont) -> int | None:  # type: ignore[type-arg]
-    return k(i) if i == len(s) or (i == len(s) - 1 and s[i] == "\n") else None
-
-
-def _boundary(s: str, i: int, caps: list, k: Cont) -> int | None:  # type: ignore[type-arg]
-    before = i > 0 and _word(s[i - 1])
-    after = i < len(s) and _word(s[i])
-    return k(i) if before != after else None
-
-
-def _ahead(inner: Node, negate: bool) -> Node:
-    def look(s: str, i: int, caps: list, k: Cont) -> int | None:  # type: ignore[type-arg]
-        kept = list(caps)
-        found = inner(s, i, caps, _done) is not None
-        if found == negate:
-            caps[:] = kept
-            return None
-        if negate:
-            caps[:] = kept
-        r = k(i)
-        if r is None:
-            caps[:] = kept
-        return r
-    return look
-
-
-def _behind(text: str, icase: bool, negate: bool) -> Node:
-    n = len(text)
-    want = text.lower() if icase else text
-
-    def look(s: str, i: int, caps: list, k: Cont) -> int | None:  # type: ignore[type-arg]
-        seen = s[i - n:i] if i >= n else None
-        found = seen is not None and (seen.lower() if icase else seen) == want
-        return k(i) if found != negate else None
-    return look
-
-
-def _capture(inner: Node, index: int) -> Node:
-    def group(s: str, i: int, caps: list, k: Cont) -> int | None:  # type: ignore[type-arg]
-        def after(j: int) -> int | None:
-            old = caps[index]
-            caps[index] = (i, j)
-            r = k(j)
-            if r is None:
-                caps[index] = old
-            return r
-        return inner(s, i, caps, after)
-    return group
-
-
-def _repeat(inner: Node, least: int, most: int | None) -> Node:
-    def rep(s: str, i: int, caps: list, k: Cont, count: int = 0) -> int | None:  # type: ignore[type-arg]
-        if most is None or count < most:
-            def again(j: int) -> int | None:
-                if j == i and count >= least:  # an empty turn ends the repeat
-                    return None
-                return rep(s, j, caps, k, count + 1)
-            r = inner(s, i, caps, again)
-            if r is not None:
-                return r
-        return k(i) if count >= least else None
-    return rep
+        return self.spans[n][1]

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from critcore.plugin import load_data
 
-from ..records import Fields, Found, Pattern, Record, norm
+from ..records import Fields, Found, Pattern, Record, needs, norm
 
 __all__ = ["SLOT_KINDS", "TECHS", "Catalog", "Equipment", "AmmoType", "AmmoMatch", "ConfigSpec", "LocationSpec",
            "HeatSinkSpec", "EngineSpec", "Fields", "Pattern", "Record", "norm", "catalog", "prefix_order"]
@@ -468,10 +468,6 @@ def _read(name: str) -> dict[str, Any]:
 _NARC_PODS = Pattern(r"narc.*pods?\b")  # "ISNarc Pods", also glued: "ISNarc ExplosivePods"
 
 
-def _rx(pattern: str) -> Pattern:
-    return Pattern(pattern, ignore_case=True)
-
-
 def _index(entries: Iterable[tuple[int, Iterable[str], str]], what: str) -> tuple[dict[str, int], dict[str, int]]:
     """(strong, weak) look-up keys of every spelling, each to the row number of its entry."""
     strong: dict[str, int] = {}
@@ -575,7 +571,7 @@ def frame() -> dict[str, Any]:
     cfg = _read("configs.toml")
     eng = _read("engines.toml")
     hs = _read("heat_sinks.toml")
-    return {
+    made = {
         "format": FRAME_FORMAT,
         "structure_head": int(structure["head"]),
         "structure_rows": rows,
@@ -594,14 +590,32 @@ def frame() -> dict[str, Any]:
         **_ammo_frame(),
         "equipment_families": _families_frame(),
     }
+    texts = [made["omni_pattern"], made["engine_clan_pattern"], made["engine_is_pattern"], made["ammo_half"],
+             made["ammo_count"], made["prefix"], *made["ammo_strip"]]
+    texts += [c[1] for c in made["configs"]] + [e[1] for e in made["engines"]] + [h[1] for h in made["heat_sinks"]]
+    texts += [a[2] for a in made["ammo_families"]] + [v[1] for v in made["ammo_variants"]]
+    texts += [e[1] for e in made["equipment_families"]]
+    # what a match of each pattern needs (records.needs): worked out here, not in every process
+    made["needs"] = {t: needs(t) for t in texts}
+    return made
 
 
 FRAME_FORMAT = 1
 
 
+def _patterns(f: Mapping[str, Any]) -> Callable[..., Pattern]:
+    """A maker of the frame's patterns with what each needs (case ignored unless told)."""
+    known = f["needs"]
+
+    def make(text: str, ignore_case: bool = True) -> Pattern:
+        return Pattern(text, ignore_case, known.get(text))
+    return make
+
+
 def from_frame(f: Mapping[str, Any]) -> Catalog:
     """The catalog of a frame (:func:`frame`)."""
     items = [Equipment(*row) for row in f["equipment"]]
+    _rx = _patterns(f)
     return Catalog(
         structure_head=f["structure_head"],
         structure_rows=f["structure_rows"],
@@ -619,7 +633,7 @@ def from_frame(f: Mapping[str, Any]) -> Catalog:
         equipment_strong={k: items[i] for k, i in f["strong"].items()},
         equipment_weak={k: items[i] for k, i in f["weak"].items()},
         ammo_families=tuple(
-            AmmoFamily(id=i, label=lb, pattern=Pattern(m), shots=sh, shots_per_ton=spt, clan_shots_per_ton=cspt,
+            AmmoFamily(id=i, label=lb, pattern=_rx(m, False), shots=sh, shots_per_ton=spt, clan_shots_per_ton=cspt,
                        damage_per_shot=dps, damage_per_unit=dpu, shots_per_turn=turn, explosive=ex,
                        ammunition_damage_per_shot=adps)
             for i, lb, m, sh, spt, cspt, dps, dpu, turn, ex, adps in f["ammo_families"]
@@ -627,12 +641,12 @@ def from_frame(f: Mapping[str, Any]) -> Catalog:
         ammo_strip=tuple(_rx(p) for p in f["ammo_strip"]),
         ammo_half=_rx(f["ammo_half"]),
         ammo_count=_rx(f["ammo_count"]),
-        prefix=Pattern(f["prefix"]),
+        prefix=_rx(f["prefix"], False),
         ammo_variants=tuple(Variant(name=n, pattern=_rx(m), shots_factor=sf, damage_factor=df)
                             for n, m, sf, df in f["ammo_variants"]),
         unknown_damage=f["unknown_damage"],
         equipment_families=tuple(
-            EquipmentFamily(label=lb, pattern=Pattern(m), kind=k, slots=sl, clan_slots=csl, explosion=ex,
+            EquipmentFamily(label=lb, pattern=_rx(m, False), kind=k, slots=sl, clan_slots=csl, explosion=ex,
                             slots_by_size=sbs, explosion_by_size=ebs)
             for lb, m, k, sl, csl, ex, sbs, ebs in f["equipment_families"]
         ),
