@@ -74,20 +74,28 @@ def test_every_pattern_of_the_data_answers_as_re_does(pattern: str, ignore_case:
 
 
 def test_plain_words_are_answered_without_re_and_the_rest_by_re() -> None:
-    """Which patterns the string methods answer: words and alternatives of words only."""
+    """Which patterns the string methods answer: words, a word and a number, the blank text."""
     plain = [p for p in PATTERNS if words(p) is not None]
-    assert "biped" in plain and "ammo" in plain and "heavygauss|hvgauss|hgauss" in plain
-    assert all(re.fullmatch(r"[a-zA-Z0-9 |]+", p) for p in plain)
-    assert words("lrm(\\d+)") is None and words("\\bxl\\b") is None and words("a||b") is None
+    assert {"biped", "ammo", "heavygauss|hvgauss|hgauss", "lrm(\\d+)", "(?<!n)(?:ac|autocannon)(\\d+)",
+            "single|^\\s*$"} <= set(plain)
+    assert all(re.fullmatch(r"(\(\?<!\w+\))?(\(\?:)?[a-zA-Z0-9 |]+(\)?\(\\d\+\)|\|\^\\s\*\$)?", p) for p in plain)
+    for other in ("lrm(\\d+)x", "\\bxl\\b", "a||b", "(?<!n)gauss", "(?:a|^b)(\\d+)", "^\\s*$|single", "a(\\d+)(\\d+)"):
+        assert words(other) is None, other
+
+
+EXTRA = ["ab|a", "a|ab", "ba|a b", "a|^\\s*$", "(?<!x)(?:a|ab)(\\d+)", "b(\\d+)", "(?:a|ba)(\\d+)"]
 
 
 @settings(max_examples=ROUNDS, deadline=None)
-@given(pattern=st.sampled_from([p for p in PATTERNS if words(p) is not None] + ["ab|a", "a|ab", "ba|a b"]),
-       ignore_case=st.booleans(), name=st.text(string.printable, max_size=24))
-@example(pattern="ab|a", ignore_case=False, name="xab")
-@example(pattern="a|ab", ignore_case=True, name="AB")
-def test_plain_words_agree_with_re_on_any_ascii_text(pattern: str, ignore_case: bool, name: str) -> None:
-    """The leftmost match, and at one place the first alternative (not the longest), as re."""
+@given(pattern=st.sampled_from([p for p in PATTERNS if words(p) is not None] + EXTRA),
+       ignore_case=st.booleans(), data=st.data())
+@example(pattern="ab|a", ignore_case=False, data=None)
+def test_plain_words_agree_with_re(pattern: str, ignore_case: bool, data: st.DataObject | None) -> None:
+    """The leftmost match, at one place the first alternative (not the longest), the digits as
+    group 1, a blank text where the blank alternative is: as re, on any ASCII text."""
+    name = "xab" if data is None else data.draw(st.one_of(names_for(pattern), st.text(string.printable, max_size=24)))
+    if not name.isascii():
+        return
     m = words(pattern, ignore_case)
     assert m is not None
     rx = re.compile(pattern, re.IGNORECASE if ignore_case else 0)

@@ -349,43 +349,91 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 
 class Words:
-    """A pattern that is plain words and nothing else (``biped``, ``heavygauss|hvgauss|hgauss``):
-    answered by the string methods, with re's answers (the leftmost match; at one place, the
-    first alternative), on ASCII text."""
+    r"""A pattern of plain words and little else, answered by the string methods with re's answers
+    (the leftmost match; at one place, the first alternative) on ASCII text: ``biped``,
+    ``heavygauss|hvgauss|hgauss``, a word followed by a number (``lrm(\d+)``,
+    ``(?<!n)(?:ac|autocannon)(\d+)``: the digits are group 1) and the blank text
+    (``single|^\s*$``)."""
 
-    __slots__ = ("words", "lower")
+    __slots__ = ("words", "lower", "digits", "behind", "blank")
 
-    def __init__(self, words: tuple[str, ...], lower: bool) -> None:
+    def __init__(self, words: tuple[str, ...], lower: bool, digits: bool = False, behind: str = "",
+                 blank: bool = False) -> None:
         self.words = tuple(w.lower() for w in words) if lower else words
         self.lower = lower
+        self.digits = digits  # each word is followed by (\d+)
+        self.behind = behind.lower() if lower else behind  # (?<!behind) before the words
+        self.blank = blank  # one more alternative, last: ^\s*$
 
     def search(self, s: str, anchored: bool = False) -> LiteMatch | None:
         text = s.lower() if self.lower else s
         best = -1
-        found = ""
+        found = (0, 0)
         for w in self.words:
-            if anchored:
-                if text.startswith(w):
-                    return LiteMatch(s, [(0, len(w))])
-                continue
             at = text.find(w)
-            if at >= 0 and (best < 0 or at < best):
-                best, found = at, w
-        return LiteMatch(s, [(best, best + len(found))]) if best >= 0 else None
+            while at >= 0 and (best < 0 or at < best):
+                end = self._end(text, at, w)
+                if end >= 0 and (at == 0 or not anchored):
+                    best, found = at, (at + len(w), end)
+                    break
+                if anchored:
+                    break
+                at = text.find(w, at + 1)
+        if self.blank and (best != 0 or not self.words) and (s == "" or s.isspace()):
+            return LiteMatch(s, [(0, len(s))])  # ^\s*$ at 0, where no word matched first
+        if best < 0:
+            return None
+        if self.digits:
+            return LiteMatch(s, [(best, found[1]), found])
+        return LiteMatch(s, [(best, found[1])])
+
+    def _end(self, text: str, at: int, w: str) -> int:
+        """Where a match of ``w`` found at ``at`` ends, or -1 when it is not one."""
+        if self.behind and text[max(0, at - len(self.behind)):at] == self.behind:
+            return -1
+        end = at + len(w)
+        if self.digits:
+            stop = end
+            while stop < len(text) and "0" <= text[stop] <= "9":
+                stop += 1
+            return stop if stop > end else -1
+        return end
 
     def sub(self, repl: str, s: str) -> str | None:
         """``s`` with every match replaced by ``repl``, or None when the string methods cannot
-        say it alike (several words, or case ignored on a text with capitals)."""
-        if len(self.words) != 1 or (self.lower and s != s.lower()):
+        say it alike (several words, digits, or case ignored on a text with capitals)."""
+        if len(self.words) != 1 or self.digits or self.behind or self.blank or (self.lower and s != s.lower()):
             return None
         return s.replace(self.words[0], repl)
 
 
+_BLANK = r"^\s*$"
+_DIGITS = r"(\d+)"
+
+
 def words(pattern: str, ignore_case: bool = False) -> Words | None:
-    """The pattern as plain words, or None when it is more than that."""
-    alternatives = tuple(pattern.split("|"))
+    """The pattern as :class:`Words`, or None when it is more than those."""
+    text = pattern
+    behind = ""
+    if text.startswith("(?<!"):
+        close = text.find(")")
+        behind = text[4:close]
+        if close < 0 or not behind or not _WORD_CHARS.issuperset(behind):
+            return None
+        text = text[close + 1:]
+    digits = text.endswith(_DIGITS) and text.count("(") == 1 + text.startswith("(?:")
+    if digits:
+        text = text[:-len(_DIGITS)]
+        if text.startswith("(?:") and text.endswith(")"):
+            text = text[3:-1]
+    alternatives = text.split("|")
+    blank = not digits and len(alternatives) > 1 and alternatives[-1] == _BLANK
+    if blank:
+        alternatives.pop()
+    if behind and not digits:
+        return None
     if all(w and _WORD_CHARS.issuperset(w) for w in alternatives):
-        return Words(alternatives, ignore_case)
+        return Words(tuple(alternatives), ignore_case, digits, behind, blank)
     return None
 
 
@@ -403,7 +451,7 @@ class LiteMatch:
         return self.string[start:end]
 
     def groups(self) -> tuple[str | Any, ...]:
-        return ()
+        return tuple([self.string[a:b] for a, b in self.spans[1:]])
 
     def start(self, n: int = 0, /) -> int:
         return self.spans[n][0]
