@@ -271,24 +271,25 @@ def _apply_generic(determination: Determination, location: Location, effects: Se
 def critcore_read_target(path: str, text: str, memo: dict[str, Any]) -> Mapping[str, Any] | None:
     if not path.lower().endswith(".mtf"):
         return None
-    from .unitcache import cached_import
+    from .unitcache import cached_import, fingerprint
 
     # the importer's catalog is kept in the engine's reader memo: the units one engine reads after
     # the first (a campaign's, a server's) do not build it again
-    return cached_import(text, path, lambda t, p: _import_mtf(t, p, memo))
+    importer = fingerprint()
+    return cached_import(text, path, lambda t, p: _import_mtf(t, p, memo, importer), importer)
 
 
 _CATALOG_KEY = "critcore_battletech.catalog"
 
 
-def _import_mtf(text: str, path: str, memo: dict[str, Any]) -> dict[str, Any]:
+def _import_mtf(text: str, path: str, memo: dict[str, Any], importer: bytes | None = None) -> dict[str, Any]:
     from .data.catalog import Catalog, catalog  # the importer is only imported when the cache has no entry
     from .units import unit_from_mtf
     from .unitcache import kept_frame
 
     cat = memo.get(_CATALOG_KEY)
     if not isinstance(cat, Catalog):  # its frame kept between commands too (unitcache.kept_frame)
-        cat = memo[_CATALOG_KEY] = catalog(kept_frame)
+        cat = memo[_CATALOG_KEY] = catalog(lambda build: kept_frame(build, importer))
     return unit_from_mtf(text, path, cat)
 
 

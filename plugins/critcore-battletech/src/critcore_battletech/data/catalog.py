@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from critcore.plugin import load_data
 
@@ -263,16 +263,37 @@ class Catalog(Fields):
     engine_is_pattern: Pattern
     largest_checked_rating: int
     heat_sinks: tuple[HeatSinkSpec, ...]
-    equipment_strong: Mapping[str, Equipment]
-    equipment_weak: Mapping[str, Equipment]
-    ammo_families: tuple[AmmoFamily, ...]
+    equipment_rows: Sequence[tuple[Any, ...]]  # the entries of equipment.toml, each as Equipment's arguments
+    strong_keys: Mapping[str, int]  # look-up key -> row (see _keys)
+    weak_keys: Mapping[str, int]
+    ammo_rows: tuple[tuple[Pattern, tuple[Any, ...]], ...]  # each family's pattern and AmmoFamily's arguments
     ammo_strip: tuple[Pattern, ...]
     ammo_half: Pattern
     ammo_count: Pattern
     prefix: Pattern
     ammo_variants: tuple[Variant, ...]
     unknown_damage: int
-    equipment_families: tuple[EquipmentFamily, ...]
+    family_rows: tuple[tuple[Pattern, tuple[Any, ...]], ...]  # the same of families.toml
+
+    # the records are made when a name asks for them (a unit needs a few of the hundreds)
+    @cached_property
+    def equipment_strong(self) -> Mapping[str, Equipment]:
+        """Every strong look-up key and its entry."""
+        return {k: Equipment(*self.equipment_rows[i]) for k, i in self.strong_keys.items()}
+
+    @cached_property
+    def equipment_weak(self) -> Mapping[str, Equipment]:
+        return {k: Equipment(*self.equipment_rows[i]) for k, i in self.weak_keys.items()}
+
+    @cached_property
+    def ammo_families(self) -> tuple[AmmoFamily, ...]:
+        """The families of ammo.toml, in order."""
+        return tuple(_ammo_family(p, row) for p, row in self.ammo_rows)
+
+    @cached_property
+    def equipment_families(self) -> tuple[EquipmentFamily, ...]:
+        """The families of families.toml, in order."""
+        return tuple(_equipment_family(p, row) for p, row in self.family_rows)
 
     # --- configurations and structure -------------------------------------------------------
     def config(self, text: str) -> ConfigSpec | None:
@@ -337,7 +358,8 @@ class Catalog(Fields):
         n = norm(name)
         if not n:
             return None
-        result: Equipment | None = self._find(n, prefix_order(tech_base), self.equipment_strong, self.equipment_weak)
+        row: int | None = self._find(n, prefix_order(tech_base), self.strong_keys, self.weak_keys)
+        result = None if row is None else Equipment(*self.equipment_rows[row])
         if result is None and megamek_names:
             entry = self.megamek_class(name)
             if entry is not None and entry["kind"] != "ammo":
@@ -374,10 +396,10 @@ class Catalog(Fields):
     def equipment_family(self, name: str, tech_base: str) -> Equipment | None:
         text, clan = self.split_prefix(name, tech_base)
         n = norm(text)
-        for fam in self.equipment_families:
-            m = fam.pattern.search(n)
+        for pattern, row in self.family_rows:
+            m = pattern.search(n)
             if m:
-                return fam.item(_size(m), clan)
+                return _equipment_family(pattern, row).item(_size(m), clan)
         return None
 
     @staticmethod
@@ -411,10 +433,10 @@ class Catalog(Fields):
         n = norm(low)
         if not n:
             return None
-        for fam in self.ammo_families:
-            found = fam.pattern.search(n)
+        for pattern, row in self.ammo_rows:
+            found = pattern.search(n)
             if found:
-                ammo = fam.bin(_size(found), clan)
+                ammo = _ammo_family(pattern, row).bin(_size(found), clan)
                 if ammo is None:
                     continue
                 if count is not None and not half and count < ammo.shots_per_ton:
@@ -428,7 +450,7 @@ class Catalog(Fields):
     def _megamek_bin(self, entry: Mapping[str, Any], half: bool, count: int | None) -> AmmoMatch:
         """A bin of a MegaMek ammunition factory no family of ammo.toml matched by name: MegaMek's
         shots a ton and damage a shot (its munition is in them), the family's shots a turn."""
-        per_turn = next((f.shots_per_turn for f in self.ammo_families if f.id == entry["family"]), 1)
+        per_turn = next((row[7] for _, row in self.ammo_rows if row[0] == entry["family"]), 1)
         ammo = AmmoType(entry["weapon"], entry["tech"], int(entry["shots"]), int(entry["damage_per_shot"]), per_turn,
                         bool(entry["explosive"]), entry["family"])
         if count is not None and not half and count < ammo.shots_per_ton:
@@ -446,6 +468,19 @@ class Catalog(Fields):
         return AmmoMatch(ammo, False, (), 1.0, 1.0, None, unknown=True, guessed=guessed)
 
 
+
+
+def _ammo_family(pattern: Pattern, row: tuple[Any, ...]) -> AmmoFamily:
+    i, lb, sh, spt, cspt, dps, dpu, turn, ex, adps = row
+    return AmmoFamily(id=i, label=lb, pattern=pattern, shots=sh, shots_per_ton=spt, clan_shots_per_ton=cspt,
+                      damage_per_shot=dps, damage_per_unit=dpu, shots_per_turn=turn, explosive=ex,
+                      ammunition_damage_per_shot=adps)
+
+
+def _equipment_family(pattern: Pattern, row: tuple[Any, ...]) -> EquipmentFamily:
+    lb, k, sl, csl, ex, sbs, ebs = row
+    return EquipmentFamily(label=lb, pattern=pattern, kind=k, slots=sl, clan_slots=csl, explosion=ex,
+                           slots_by_size=sbs, explosion_by_size=ebs)
 
 
 def _clan_unit(tech_base: str) -> bool:
@@ -614,7 +649,6 @@ def _patterns(f: Mapping[str, Any]) -> Callable[..., Pattern]:
 
 def from_frame(f: Mapping[str, Any]) -> Catalog:
     """The catalog of a frame (:func:`frame`)."""
-    items = [Equipment(*row) for row in f["equipment"]]
     _rx = _patterns(f)
     return Catalog(
         structure_head=f["structure_head"],
@@ -630,14 +664,10 @@ def from_frame(f: Mapping[str, Any]) -> Catalog:
         largest_checked_rating=f["largest_checked_rating"],
         heat_sinks=tuple(HeatSinkSpec(variant=v, pattern=_rx(m), type=t, dissipation=d)
                          for v, m, t, d in f["heat_sinks"]),
-        equipment_strong={k: items[i] for k, i in f["strong"].items()},
-        equipment_weak={k: items[i] for k, i in f["weak"].items()},
-        ammo_families=tuple(
-            AmmoFamily(id=i, label=lb, pattern=_rx(m, False), shots=sh, shots_per_ton=spt, clan_shots_per_ton=cspt,
-                       damage_per_shot=dps, damage_per_unit=dpu, shots_per_turn=turn, explosive=ex,
-                       ammunition_damage_per_shot=adps)
-            for i, lb, m, sh, spt, cspt, dps, dpu, turn, ex, adps in f["ammo_families"]
-        ),
+        equipment_rows=f["equipment"],
+        strong_keys=f["strong"],
+        weak_keys=f["weak"],
+        ammo_rows=tuple((_rx(row[2], False), row[:2] + row[3:]) for row in f["ammo_families"]),
         ammo_strip=tuple(_rx(p) for p in f["ammo_strip"]),
         ammo_half=_rx(f["ammo_half"]),
         ammo_count=_rx(f["ammo_count"]),
@@ -645,9 +675,5 @@ def from_frame(f: Mapping[str, Any]) -> Catalog:
         ammo_variants=tuple(Variant(name=n, pattern=_rx(m), shots_factor=sf, damage_factor=df)
                             for n, m, sf, df in f["ammo_variants"]),
         unknown_damage=f["unknown_damage"],
-        equipment_families=tuple(
-            EquipmentFamily(label=lb, pattern=_rx(m, False), kind=k, slots=sl, clan_slots=csl, explosion=ex,
-                            slots_by_size=sbs, explosion_by_size=ebs)
-            for lb, m, k, sl, csl, ex, sbs, ebs in f["equipment_families"]
-        ),
+        family_rows=tuple((_rx(row[1], False), row[:1] + row[2:]) for row in f["equipment_families"]),
     )
