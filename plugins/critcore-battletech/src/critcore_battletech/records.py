@@ -352,14 +352,15 @@ class Words:
     r"""A pattern of plain words and little else, answered by the string methods with re's answers
     (the leftmost match; at one place, the first alternative) on ASCII text: ``biped``,
     ``heavygauss|hvgauss|hgauss``, a word followed by a number (``lrm(\d+)``,
-    ``(?<!n)(?:ac|autocannon)(\d+)``: the digits are group 1) and the blank text
-    (``single|^\s*$``)."""
+    ``(?<!n)(?:ac|autocannon)(\d+)``: the digits are group 1), a whole word or one at the start
+    (``\bfusion\b|^\s*engine``) and the blank text (``single|^\s*$``)."""
 
-    __slots__ = ("words", "lower", "digits", "behind", "blank")
+    __slots__ = ("words", "forms", "lower", "digits", "behind", "blank")
 
     def __init__(self, words: tuple[str, ...], lower: bool, digits: bool = False, behind: str = "",
-                 blank: bool = False) -> None:
+                 blank: bool = False, forms: tuple[str, ...] = ()) -> None:
         self.words = tuple(w.lower() for w in words) if lower else words
+        self.forms = forms or ("",) * len(words)  # per word: "" anywhere, "b" \bword\b, "s" ^\s*word
         self.lower = lower
         self.digits = digits  # each word is followed by (\d+)
         self.behind = behind.lower() if lower else behind  # (?<!behind) before the words
@@ -369,9 +370,20 @@ class Words:
         text = s.lower() if self.lower else s
         best = -1
         found = (0, 0)
-        for w in self.words:
+        for w, form in zip(self.words, self.forms):
+            if form == "s":  # ^\s*word: at the start only, after any spaces
+                ws = len(text) - len(text.lstrip())
+                if text.startswith(w, ws) and best != 0:
+                    best, found = 0, (ws + len(w), ws + len(w))
+                continue
             at = text.find(w)
             while at >= 0 and (best < 0 or at < best):
+                if form == "b" and ((at > 0 and _word(text[at - 1])) or
+                                    (at + len(w) < len(text) and _word(text[at + len(w)]))):
+                    if anchored:
+                        break
+                    at = text.find(w, at + 1)
+                    continue
                 end = self._end(text, at, w)
                 if end >= 0 and (at == 0 or not anchored):
                     best, found = at, (at + len(w), end)
@@ -402,7 +414,8 @@ class Words:
     def sub(self, repl: str, s: str) -> str | None:
         """``s`` with every match replaced by ``repl``, or None when the string methods cannot
         say it alike (several words, digits, or case ignored on a text with capitals)."""
-        if len(self.words) != 1 or self.digits or self.behind or self.blank or (self.lower and s != s.lower()):
+        if (len(self.words) != 1 or self.digits or self.behind or self.blank or self.forms[0]
+                or (self.lower and s != s.lower())):
             return None
         return s.replace(self.words[0], repl)
 
@@ -432,9 +445,25 @@ def words(pattern: str, ignore_case: bool = False) -> Words | None:
         alternatives.pop()
     if behind and not digits:
         return None
+    forms = []
+    for n, w in enumerate(alternatives):
+        form = ""
+        if not digits and len(w) > 4 and w.startswith("\\b") and w.endswith("\\b"):
+            form, w = "b", w[2:-2]
+        elif not digits and w.startswith("^\\s*"):
+            form, w = "s", w[4:]
+        if form and not (w.isascii() and w.isalnum()):
+            return None
+        forms.append(form)
+        alternatives[n] = w
     if all(w and _WORD_CHARS.issuperset(w) for w in alternatives):
-        return Words(tuple(alternatives), ignore_case, digits, behind, blank)
+        return Words(tuple(alternatives), ignore_case, digits, behind, blank, tuple(forms))
     return None
+
+
+def _word(c: str) -> bool:
+    """A character re's \\b counts as part of a word."""
+    return c.isalnum() or c == "_"
 
 
 class LiteMatch:
