@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from critcore_battletech import mtf, units
 from critcore_battletech.data import catalog as catalog_module
-from critcore_battletech.records import Pattern, _literals, needs, words
+from critcore_battletech.data.frame import frame
+from critcore_battletech.needs import _literals, needs
+from critcore_battletech.records import Pattern, words
 
 # examples a property draws: more in .ci/run's long run (CRITCORE_LONG=1, tests/runlength.py)
 ROUNDS = 3000 if os.environ.get("CRITCORE_LONG") else 400
@@ -24,7 +26,7 @@ ROUNDS = 3000 if os.environ.get("CRITCORE_LONG") else 400
 def data_patterns() -> list[str]:
     """Every regular expression of the importer: the data files' (through the catalog's frame)
     and the modules' own."""
-    f = catalog_module.frame()
+    f = frame()
     found = [f["omni_pattern"], f["engine_clan_pattern"], f["engine_is_pattern"], f["ammo_half"], f["ammo_count"],
              f["prefix"], *f["ammo_strip"]]
     found += [c[1] for c in f["configs"]] + [e[1] for e in f["engines"]] + [h[1] for h in f["heat_sinks"]]
@@ -155,6 +157,6 @@ def test_what_a_match_needs(pattern: str, needed: object) -> None:
 
 def test_the_catalog_keeps_what_its_patterns_need() -> None:
     """The frame holds each data pattern's needs, as worked out from the pattern itself."""
-    f = catalog_module.frame()
+    f = frame()
     assert set(f["needs"]) == {p for p in PATTERNS if p in f["needs"]} and len(f["needs"]) > 100
     assert all(f["needs"][p] == needs(p) for p in f["needs"])

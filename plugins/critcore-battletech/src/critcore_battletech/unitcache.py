@@ -28,7 +28,8 @@ from . import __version__
 _FORMAT = 1
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # what the importer is made of: a change to any of these (or to any data file) makes every entry stale
-_MODULES = ("units.py", "mtf.py", "records.py", os.path.join("data", "catalog.py"))
+_MODULES = ("units.py", "mtf.py", "records.py", "needs.py", os.path.join("data", "catalog.py"),
+            os.path.join("data", "frame.py"))
 
 
 def _fingerprint() -> bytes:
