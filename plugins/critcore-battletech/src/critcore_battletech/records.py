@@ -76,14 +76,15 @@ class Pattern:
     compiled: on ASCII text the string methods answer it (:class:`Words`; each compile costs
     0.25 million instructions or more), tested to answer as :mod:`re` does."""
 
-    __slots__ = ("text", "lower", "_needs", "_rx", "_lite")
+    __slots__ = ("text", "lower", "_given", "_filter", "_rx", "_lite")
 
     def __init__(self, text: str, ignore_case: bool = False, needs: Any = None) -> None:
         self.text = text
         self.lower = ignore_case
-        # what a match needs (:func:`needs`): given (the catalog keeps it for its patterns) or
+        # what a match needs (:meth:`needs`): given (the catalog keeps it for its patterns) or
         # worked out on first use, like the matcher
-        self._needs: Any = _UNSET if needs is None else needs
+        self._given = needs
+        self._filter: Any = None
         self._rx: re.Pattern[str] | None = None
         self._lite: Any = _UNSET
 
@@ -102,21 +103,44 @@ class Pattern:
 
     def _hopeless(self, s: str) -> bool:
         """Whether ``s`` lacks, for every alternative of the pattern, a text it needs."""
-        needs = self._needs
-        if needs is _UNSET or (needs and self.lower and needs[-1] != _LOWERED):
-            if needs is _UNSET:
-                needs = self.needs()
-            if needs and self.lower:
-                needs = (*(tuple(tuple(x.lower() for x in req) for req in alt) for alt in needs), _LOWERED)
-            self._needs = needs
+        f = self._filter
+        if f is None:
+            f = self._filter = self._make_filter()
+        quick, needs = f
         if not needs:
             return False
         if self.lower:
             s = s.lower()
+        if quick:  # one text each alternative needs: most names have none of them
+            for x in quick:
+                if x in s:
+                    break
+            else:
+                return True
         for alt in needs:
-            if alt != _LOWERED and all(any(x in s for x in req) for req in alt):
+            for req in alt:
+                for x in req:
+                    if x in s:
+                        break
+                else:
+                    break  # this alternative lacks a text it needs
+            else:
                 return False
         return True
+
+    def _make_filter(self) -> tuple[tuple[str, ...], tuple[tuple[tuple[str, ...], ...], ...]]:
+        """(one text each alternative needs, or () when some alternative needs only choices; all
+        each needs), in lower case when the case is ignored."""
+        needs = self._given if self._given is not None else self.needs()
+        if self.lower:
+            needs = tuple(tuple(tuple(x.lower() for x in req) for req in alt) for alt in needs)
+        quick = []
+        for alt in needs:
+            single = [req[0] for req in alt if len(req) == 1]
+            if not single:
+                return (), needs
+            quick.append(max(single, key=len))
+        return tuple(quick), needs
 
     def needs(self) -> tuple[tuple[tuple[str, ...], ...], ...]:
         """What a match needs (:func:`critcore_battletech.needs.needs`; () when nothing can be
@@ -148,7 +172,6 @@ class Pattern:
         return self._compiled().sub(repl, s)
 
 
-_LOWERED = ("",)  # the last item of needs already in lower case
 
 
 #: What a search answers: re's match or the plain words' (the same questions answered alike).
