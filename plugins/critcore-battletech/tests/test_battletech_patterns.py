@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from critcore_battletech import mtf, units
 from critcore_battletech.data import catalog as catalog_module
 from critcore_battletech.data.frame import frame
-from critcore_battletech.needs import _literals, needs
+from critcore_battletech.needs import _literals, filter_of, needs
 from critcore_battletech.records import Pattern, words
 
 # examples a property draws: more in .ci/run's long run (CRITCORE_LONG=1, tests/runlength.py)
@@ -155,8 +155,14 @@ def test_what_a_match_needs(pattern: str, needed: object) -> None:
     assert needs(pattern) == needed
 
 
-def test_the_catalog_keeps_what_its_patterns_need() -> None:
-    """The frame holds each data pattern's needs, as worked out from the pattern itself."""
+def test_the_catalog_keeps_the_filters_of_its_patterns() -> None:
+    """The frame holds each data pattern's filter, as worked out from the pattern itself, with
+    the case as the catalog matches it; every pattern the catalog makes has its filter."""
     f = frame()
-    assert set(f["needs"]) == {p for p in PATTERNS if p in f["needs"]} and len(f["needs"]) > 100
-    assert all(f["needs"][p] == needs(p) for p in f["needs"])
+    assert len(f["filters"]) + len(f["exact_filters"]) > 100
+    assert all(f["filters"][p] == filter_of(p, True) for p in f["filters"])
+    assert all(f["exact_filters"][p] == filter_of(p, False) for p in f["exact_filters"])
+    cat = catalog_module.from_frame(f)
+    made = [cat.omni_pattern, cat.ammo_half, cat.prefix, *(s.pattern for s in cat.configs),
+            *(p for p, _ in cat.ammo_rows), *(p for p, _ in cat.family_rows), *(v.pattern for v in cat.ammo_variants)]
+    assert all(p._filter == filter_of(p.text, p.lower) for p in made)

@@ -21,6 +21,25 @@ def needs(pattern: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
     return tuple(out)
 
 
+Filter = tuple[tuple[str, ...], tuple[tuple[tuple[str, ...], ...], ...]]
+
+
+def filter_of(pattern: str, lower: bool) -> Filter:
+    """The filter a Pattern checks a text with: (one text each alternative needs, or () when some
+    alternative needs only choices; all that each alternative needs, see :func:`needs`), in
+    lower case when the case is ignored (``lower``)."""
+    found = needs(pattern)
+    if lower:
+        found = tuple(tuple(tuple(x.lower() for x in req) for req in alt) for alt in found)
+    quick = []
+    for alt in found:
+        single = [req[0] for req in alt if len(req) == 1]
+        if not single:
+            return (), found
+        quick.append(max(single, key=len))
+    return tuple(quick), found
+
+
 def _skip_quantifier(a: str, i: int) -> int:
     """The index after a quantifier at ``i`` (and its lazy or possessive mark), or ``i``."""
     if i < len(a) and a[i] in "?*+":

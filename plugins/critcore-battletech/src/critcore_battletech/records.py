@@ -76,15 +76,14 @@ class Pattern:
     compiled: on ASCII text the string methods answer it (:class:`Words`; each compile costs
     0.25 million instructions or more), tested to answer as :mod:`re` does."""
 
-    __slots__ = ("text", "lower", "_given", "_filter", "_rx", "_lite")
+    __slots__ = ("text", "lower", "_filter", "_rx", "_lite")
 
-    def __init__(self, text: str, ignore_case: bool = False, needs: Any = None) -> None:
+    def __init__(self, text: str, ignore_case: bool = False, filter: Any = None) -> None:
         self.text = text
         self.lower = ignore_case
-        # what a match needs (:meth:`needs`): given (the catalog keeps it for its patterns) or
-        # worked out on first use, like the matcher
-        self._given = needs
-        self._filter: Any = None
+        # what a match needs (:meth:`_make_filter`): given (the catalog keeps it for its
+        # patterns) or worked out on first use, like the matcher
+        self._filter: Any = filter
         self._rx: re.Pattern[str] | None = None
         self._lite: Any = _UNSET
 
@@ -129,18 +128,11 @@ class Pattern:
         return True
 
     def _make_filter(self) -> tuple[tuple[str, ...], tuple[tuple[tuple[str, ...], ...], ...]]:
-        """(one text each alternative needs, or () when some alternative needs only choices; all
-        each needs), in lower case when the case is ignored."""
-        needs = self._given if self._given is not None else self.needs()
-        if self.lower:
-            needs = tuple(tuple(tuple(x.lower() for x in req) for req in alt) for alt in needs)
-        quick = []
-        for alt in needs:
-            single = [req[0] for req in alt if len(req) == 1]
-            if not single:
-                return (), needs
-            quick.append(max(single, key=len))
-        return tuple(quick), needs
+        """The filter (:func:`critcore_battletech.needs.filter_of`): the catalog gives its
+        patterns theirs, worked out when its frame was made; a module's few work it out here."""
+        from .needs import filter_of
+
+        return filter_of(self.text, self.lower)
 
     def needs(self) -> tuple[tuple[tuple[str, ...], ...], ...]:
         """What a match needs (:func:`critcore_battletech.needs.needs`; () when nothing can be

@@ -504,11 +504,11 @@ def _frame() -> dict[str, Any]:
 
 
 def _patterns(f: Mapping[str, Any]) -> Callable[..., Pattern]:
-    """A maker of the frame's patterns with what each needs (case ignored unless told)."""
-    known = f["needs"]
+    """A maker of the frame's patterns with their filters (case ignored unless told)."""
+    lower, exact = f["filters"], f["exact_filters"]
 
     def make(text: str, ignore_case: bool = True) -> Pattern:
-        return Pattern(text, ignore_case, known.get(text))
+        return Pattern(text, ignore_case, (lower if ignore_case else exact).get(text))
     return make
 
 

@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 from critcore.plugin import load_data
 
-from ..needs import needs
+from ..needs import filter_of
 from ..records import SLOT_KINDS, TECHS, norm
 
 FRAME_FORMAT = 1  # what a frame holds (the fingerprint of the importer's files covers this module too)
@@ -137,11 +137,13 @@ def frame() -> dict[str, Any]:
         **_ammo_frame(),
         "equipment_families": _families_frame(),
     }
-    texts = [made["omni_pattern"], made["engine_clan_pattern"], made["engine_is_pattern"], made["ammo_half"],
-             made["ammo_count"], made["prefix"], *made["ammo_strip"]]
-    texts += [c[1] for c in made["configs"]] + [e[1] for e in made["engines"]] + [h[1] for h in made["heat_sinks"]]
-    texts += [a[2] for a in made["ammo_families"]] + [v[1] for v in made["ammo_variants"]]
-    texts += [e[1] for e in made["equipment_families"]]
-    # what a match of each pattern needs (records.needs): worked out here, not in every process
-    made["needs"] = {t: needs(t) for t in texts}
+    # the filter of each pattern (needs.filter_of), worked out here, not in every process: the
+    # patterns matched with the case ignored, and those (the families, the prefix) where it counts
+    lower = [made["omni_pattern"], made["engine_clan_pattern"], made["engine_is_pattern"], made["ammo_half"],
+             made["ammo_count"], *made["ammo_strip"]]
+    lower += [c[1] for c in made["configs"]] + [e[1] for e in made["engines"]] + [h[1] for h in made["heat_sinks"]]
+    lower += [v[1] for v in made["ammo_variants"]]
+    exact = [made["prefix"], *(a[2] for a in made["ammo_families"]), *(e[1] for e in made["equipment_families"])]
+    made["filters"] = {t: filter_of(t, True) for t in lower}
+    made["exact_filters"] = {t: filter_of(t, False) for t in exact}
     return made
