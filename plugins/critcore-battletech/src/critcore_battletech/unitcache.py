@@ -28,6 +28,9 @@ from . import __version__
 _FORMAT = 1
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # what the importer is made of: a change to any of these (or to any data file) makes every entry stale
+# the entry of the catalog's frame: one per install of the plugin (two installs side by side do
+# not take turns at it)
+FRAME_ENTRY = f"battletech-catalog\0{_FORMAT}\0{_HERE}"
 _MODULES = ("units.py", "mtf.py", "records.py", "needs.py", os.path.join("data", "catalog.py"),
             os.path.join("data", "frame.py"))
 
@@ -81,5 +84,4 @@ def kept_frame(build: Callable[[], dict[str, Any]], importer: bytes | None = Non
     if diskcache.cache_dir() is None:
         return build()
     key = diskcache.digest(b"catalog\0" + (importer or _fingerprint()))
-    # one entry per install of the plugin (two installs side by side do not take turns at it)
-    return diskcache.cached(f"battletech-catalog\0{_FORMAT}\0{_HERE}", key, build, fmt=_FORMAT)
+    return diskcache.cached(FRAME_ENTRY, key, build, fmt=_FORMAT)
