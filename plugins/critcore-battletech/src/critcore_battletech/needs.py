@@ -12,6 +12,9 @@ def needs(pattern: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
     ("p", "primitive")`` for ``lrm(\\d+)(?:p|primitive)$``: "lrm", and "p" or "primitive"); ()
     when some alternative needs nothing this can see. The catalog works these out once and keeps
     them with its frame."""
+    if _PLAIN_OR_BAR.issuperset(pattern):  # plain words: each alternative needs itself
+        words = pattern.split("|")
+        return () if not all(words) else tuple(((w,),) for w in words)
     out = []
     for alt in _alternatives(pattern):
         found = _requires(alt)
@@ -85,7 +88,15 @@ def _requires(a: str) -> list[tuple[str, ...]]:
         if c == "\\" and i + 1 < len(a) and a[i + 1] in "()/-.'":
             ch, width = a[i + 1], 2
         elif c in _PLAIN:
-            ch, width = c, 1
+            # a run of plain characters at once (one character at a time is slow in Python)
+            end = i + 1
+            while end < len(a) and a[end] in _PLAIN:
+                end += 1
+            if end - i > 1:
+                # all but the last; the last goes the one-character way below (it may be optional)
+                run.append(a[i:end - 1])
+                i = end - 1
+            ch, width = a[i], 1
         else:  # a class, an escape, an anchor, "." ...: ends the run
             end_run()
             if c == "[":
@@ -110,6 +121,7 @@ def _requires(a: str) -> list[tuple[str, ...]]:
 
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -/'")
+_PLAIN_OR_BAR = _PLAIN | {"|"}
 
 
 def _literals(pattern: str) -> tuple[str, ...] | None:
@@ -172,6 +184,8 @@ def _leading(a: str) -> list[str] | None:
 
 def _alternatives(pattern: str) -> list[str]:
     """The pattern split at each ``|`` outside groups and classes."""
+    if "(" not in pattern and "[" not in pattern and "\\" not in pattern:
+        return pattern.split("|")
     out = []
     depth = 0
     start = 0
