@@ -7,7 +7,7 @@ Critical Hits and the slots struck, with every component effect and cascade) and
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from critcore import hookimpl
 from critcore.plugin import ParamError
@@ -17,13 +17,16 @@ from critcore.plugin import Applied, Data, Determination, Effect, Location, Opti
 from . import __version__
 from . import criticals as C
 from . import locations as L
-from .damage import Resolver
-from .derived import derive, read_key_after
 from .events import EVENTS, LOCATION_DESTROYED, unit_tags
 from .prepared import Prepared, prepared_of
-from .status import show_lines
 from .unitmemo import unit_memo
 from .unitview import KIND, Work, check_unit, counted, unit_name
+
+if TYPE_CHECKING:
+    from .damage import Resolver
+
+# damage.py (the resolver of criticals and damage on a unit) and status.py are imported where a
+# unit is struck or shown: a hit-location roll or a critical without a unit needs neither
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
               "stay on the unit for the rest of the game (edit or re-import the unit file to start fresh).")
@@ -178,6 +181,8 @@ def critcore_effect(ctx: Any, determination: Determination | None,
                 extra["half"] = which
             out.append(comp.row("slot-roll").effect(comp.id, None, **extra))
         return out
+    from .damage import Resolver
+
     res = Resolver(Work(ctx.target), ctx.dice, prep, unit_memo(ctx), cascade=False)
     out.extend(res.struck(code, res.picks(code, count, "critical")))
     return out
@@ -206,6 +211,8 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         turn = ctx.param("turn")
         if not determination.data["blown_off"] and not determination.data["criticals"]:
             return _no_critical(ctx, determination, turn)
+        from .damage import Resolver
+
         res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), unit_memo(ctx), turn)
         if determination.data["blown_off"]:
             if res.w.loc(location.id).get("destroyed"):
@@ -217,6 +224,8 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
+        from .damage import Resolver
+
         res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), unit_memo(ctx), ctx.param("turn"))
         amount = int(ctx.param("amount"))
         rear = bool(ctx.param("rear"))
@@ -298,6 +307,9 @@ def critcore_show(ctx: Any) -> Sequence[str] | None:
     if ctx.target is None:
         return None
     check_unit(ctx.target)
+    from .derived import derive
+    from .status import show_lines
+
     return show_lines(ctx.target, derive(ctx.target, ctx.tables["components"]))
 
 
