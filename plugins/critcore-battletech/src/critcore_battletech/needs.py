@@ -6,6 +6,8 @@ on first use for a module's own few patterns. This module imports nothing else o
 
 from __future__ import annotations
 
+import re
+
 def needs(pattern: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
     """What every match of ``pattern`` contains, for a filter that skips hopeless texts without
     compiling: for each alternative, the texts it needs, each given as a choice (``("lrm",),
@@ -31,9 +33,9 @@ def filter_of(pattern: str, lower: bool) -> Filter:
     """The filter a Pattern checks a text with: (one text each alternative needs, or () when some
     alternative needs only choices; all that each alternative needs, see :func:`needs`), in
     lower case when the case is ignored (``lower``)."""
-    found = needs(pattern)
-    if lower:
-        found = tuple(tuple(tuple(x.lower() for x in req) for req in alt) for alt in found)
+    # with the case ignored, what the pattern in lower case needs (escapes and classes, where
+    # case means something to re, only end literal runs here)
+    found = needs(pattern.lower() if lower else pattern)
     quick = []
     for alt in found:
         single = [req[0] for req in alt if len(req) == 1]
@@ -89,9 +91,8 @@ def _requires(a: str) -> list[tuple[str, ...]]:
             ch, width = a[i + 1], 2
         elif c in _PLAIN:
             # a run of plain characters at once (one character at a time is slow in Python)
-            end = i + 1
-            while end < len(a) and a[end] in _PLAIN:
-                end += 1
+            found = _NOT_PLAIN.search(a, i)
+            end = found.start() if found is not None else len(a)
             if end - i > 1:
                 # all but the last; the last goes the one-character way below (it may be optional)
                 run.append(a[i:end - 1])
@@ -164,22 +165,21 @@ def _leading(a: str) -> list[str] | None:
             return None if inner is None else list(inner)
         else:
             break
-    lit = []
+    lit = ""
     i = 0
     while i < len(a):
-        c = a[i]
-        if c == "\\" and i + 1 < len(a) and a[i + 1] in "()/-":
-            lit.append(a[i + 1])
+        found = _NOT_PLAIN.search(a, i)  # a run of plain characters at once
+        end = found.start() if found is not None else len(a)
+        lit += a[i:end]
+        i = end
+        if i + 1 < len(a) and a[i] == "\\" and a[i + 1] in "()/-":
+            lit += a[i + 1]
             i += 2
             continue
-        if c not in _PLAIN:
-            break
-        lit.append(c)
-        i += 1
+        break
     if i < len(a) and a[i] in "?*{" and lit:
-        lit.pop()  # an optional last character is not certain
-    text = "".join(lit)
-    return [text] if text else None
+        lit = lit[:-1]  # an optional last character is not certain
+    return [lit] if lit else None
 
 
 def _alternatives(pattern: str) -> list[str]:
@@ -189,22 +189,22 @@ def _alternatives(pattern: str) -> list[str]:
     out = []
     depth = 0
     start = 0
-    i = 0
-    while i < len(pattern):
+    m = _STRUCTURE.search(pattern)
+    while m is not None:
+        i = m.start()
         c = pattern[i]
         if c == "\\":
-            i += 2
-            continue
-        if c == "[":
+            i += 1
+        elif c == "[":
             i = _class_end(pattern, i)
         elif c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
-        elif c == "|" and depth == 0:
+        elif depth == 0:  # "|"
             out.append(pattern[start:i])
             start = i + 1
-        i += 1
+        m = _STRUCTURE.search(pattern, i + 1)
     out.append(pattern[start:])
     return out
 
@@ -224,13 +224,13 @@ def _class_end(pattern: str, i: int) -> int:
 def _close(pattern: str, i: int) -> int:
     """The index of the ``)`` closing the group opened at ``i``, or -1."""
     depth = 0
-    j = i
-    while j < len(pattern):
+    m = _STRUCTURE.search(pattern, i)
+    while m is not None:
+        j = m.start()
         c = pattern[j]
         if c == "\\":
-            j += 2
-            continue
-        if c == "[":
+            j += 1
+        elif c == "[":
             j = _class_end(pattern, j)
         elif c == "(":
             depth += 1
@@ -238,5 +238,11 @@ def _close(pattern: str, i: int) -> int:
             depth -= 1
             if depth == 0:
                 return j
-        j += 1
+        m = _STRUCTURE.search(pattern, j + 1)
     return -1
+
+
+# where the structure of a pattern can change: the scans above jump from one to the next (this
+# module is read only when the catalog's frame is made, so compiling these costs a unit nothing)
+_STRUCTURE = re.compile(r"[\\\[()|]")
+_NOT_PLAIN = re.compile(r"[^a-zA-Z0-9 \-/']")
