@@ -9,8 +9,9 @@ CPU count cannot see (disk syncs, the kernel's share): ``bench.py`` gives the cl
 Needs ``valgrind``; the BattleTech lines need ``../shared/mtf-samples`` (skipped without); the
 ``.gcs`` line reads ``plugins/critcore-gurps/tests/wren.gcs``. A command that fails on the measured
 install (an older release without ``.gcs`` files) is reported as failing, not counted. The
-last line deletes the BattleTech importer's kept answers first (the first unit after an install
-or an upgrade, apart from the parsed tables).
+last line deletes what the BattleTech importer keeps besides units first (the catalog's frame;
+before it, the kept answers of slot names): the first unit after an install or an upgrade,
+apart from the parsed tables.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ ATLAS = SHARED / "mtf-samples" / "Atlas AS7-D.mtf"
 WREN = HERE.parent / "plugins" / "critcore-gurps" / "tests" / "wren.gcs"  # a small GCS character the tests ship
 
 
-# run by the measured install's python: deletes the BattleTech importer's kept answers (unitcache)
+# run by the measured install's python: deletes what the BattleTech importer keeps besides units
+# (unitcache: the catalog's frame, or on older installs the kept answers of slot names)
 _FORGET_ANSWERS = """
 import os
 try:
@@ -39,10 +41,10 @@ except ImportError:  # the layout before issue 24
     from critcore import resources
 from critcore_battletech import unitcache
 folder = resources.cache_dir()
-names = getattr(unitcache, "_NAMES_ENTRY", None)  # an install from before the answers were removed
-entry = folder and names and resources._cache_file(folder, names)
-if entry and os.path.exists(entry):
-    os.remove(entry)
+for name in (getattr(unitcache, "FRAME_ENTRY", None), getattr(unitcache, "_NAMES_ENTRY", None)):
+    entry = folder and name and resources._cache_file(folder, name)
+    if entry and os.path.exists(entry):
+        os.remove(entry)
 """
 
 
@@ -82,7 +84,7 @@ def run(python: str, crit: str, folder: str) -> None:
         unit = [crit, "resolve", "battletech", "critical", "--location", "RT", "--seed", "1", "--unit"]
         commands["battletech critical --unit, imported before"] = unit + [str(ATLAS)]
         commands["battletech critical --unit, a file never imported"] = unit + [fresh]
-        commands["the same, and no slot name met before"] = unit + [fresh]
+        commands["the same, the first unit after an install"] = unit + [fresh]
     text = ATLAS.read_text(encoding="utf-8") if ATLAS.is_file() else ""
     floor = 0
     # a fixed hash seed, so that a count repeats (with a random one the floor alone moves by 2-3%)
@@ -94,9 +96,11 @@ def run(python: str, crit: str, folder: str) -> None:
             print(f"  {name:<52} fails on this install (exit {warm.returncode})", flush=True)
             continue
         shutil.copy(template, path)
-        if cmd[-1] == fresh:  # a text no command has imported: one more blank line than ever before
-            Path(fresh).write_text(text + "\n" * (n + os.getpid() % 1000 + 2), encoding="utf-8")
-        if name.endswith("no slot name met before"):  # the importer's kept answers deleted
+        if cmd[-1] == fresh:
+            # a text no command has imported (the folder is new, and the two lines' texts differ by
+            # a blank line); a few blank lines only, so that the count does not move with them
+            Path(fresh).write_text(text + "\n" * (2 + n % 2), encoding="utf-8")
+        if name.endswith("the first unit after an install"):  # the importer's kept frame deleted
             subprocess.run([python, "-c", _FORGET_ANSWERS], check=True, cwd=folder)
         done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
                               capture_output=True, text=True, env=env)

@@ -136,8 +136,8 @@ def test_one_engine_builds_the_importers_catalog_once(monkeypatch: pytest.Monkey
     built: list[object] = []
     real = catalog_module._build
 
-    def counting() -> object:
-        built.append(real())
+    def counting(*keep: Any) -> object:
+        built.append(real(*keep))
         return built[-1]
 
     monkeypatch.setattr(catalog_module, "_build", counting)
@@ -148,3 +148,103 @@ def test_one_engine_builds_the_importers_catalog_once(monkeypatch: pytest.Monkey
     assert len(built) == 1 and first is not None and second is not None and second["model"] == "FB-1M"
     plugin.critcore_read_target(path="a.mtf", text=text, memo={})
     assert len(built) == 2
+
+
+# --- the catalog's frame (unitcache.kept_frame) ---------------------------------------------------
+
+class CountingFrame:
+    """The frame's maker, counting how often it really reads the data files."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self) -> dict[str, Any]:
+        from critcore_battletech.data.frame import frame
+
+        self.calls += 1
+        return frame()
+
+
+def _frame_entry(cache: Path) -> Path:
+    return Path(resources._cache_file(str(cache), unitcache.FRAME_ENTRY))
+
+
+def test_the_catalogs_frame_is_kept_and_equals_the_data_files_read_afresh(cache: Path) -> None:
+    from critcore_battletech.data.frame import frame
+
+    build = CountingFrame()
+    first = unitcache.kept_frame(build)
+    second = unitcache.kept_frame(build)
+    assert build.calls == 1 and _frame_entry(cache).exists()
+    assert second == first == frame()
+
+
+def test_an_edited_data_file_makes_the_frame_stale(cache: Path) -> None:
+    build = CountingFrame()
+    unitcache.kept_frame(build)
+    data = Path(unitcache._HERE) / "data" / "ammo.toml"
+    st = os.stat(data)
+    try:
+        os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # as if just edited
+        unitcache.kept_frame(build)
+    finally:
+        os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert build.calls == 2
+    unitcache.kept_frame(build)  # the file as it was: its own entry again, made anew
+    assert build.calls == 3
+
+
+def test_a_damaged_frame_is_not_trusted(cache: Path) -> None:
+    from critcore_battletech.data.frame import frame
+
+    build = CountingFrame()
+    unitcache.kept_frame(build)
+    entry = _frame_entry(cache)
+    for where in (-5, len(entry.read_bytes()) // 2, 3):
+        raw = bytearray(entry.read_bytes())
+        raw[where] ^= 0xFF  # one byte of the entry changed: the data, its hash or the header
+        entry.write_bytes(bytes(raw))
+        assert unitcache.kept_frame(build) == frame()
+    entry.write_bytes(b"")  # an empty file
+    assert unitcache.kept_frame(build) == frame()
+    assert build.calls == 5
+
+
+def test_a_cache_folder_that_cannot_be_used_reads_the_data_files(cache: Path) -> None:
+    """A file where the cache folder should be: nothing can be read or written there, and the
+    frame (and so every unit) is made from the data files, with no error."""
+    from critcore_battletech.data.frame import frame
+
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text("not a folder")
+    build = CountingFrame()
+    assert unitcache.kept_frame(build) == unitcache.kept_frame(build) == frame()
+    assert build.calls == 2 and cache.is_file()
+    import critcore_battletech.plugin as plugin
+
+    text = FILE.read_text(encoding="utf-8")
+    assert plugin.critcore_read_target(path=str(FILE), text=text, memo={}) == unit_from_mtf(text, str(FILE))
+
+
+def test_units_imported_through_a_kept_frame_equal_those_of_a_fresh_catalog(cache: Path) -> None:
+    """Every fixture unit read by the plugin (the first read making and keeping the frame, the
+    rest reading it, each with an engine memo of its own) equals the unit the importer makes from
+    the data files with no cache at all."""
+    import critcore_battletech.plugin as plugin
+    from critcore_battletech.data.catalog import catalog
+
+    fresh = catalog()  # no keeper: the data files read
+    files = sorted(FIXTURES.glob("*.mtf"))
+    assert len(files) >= 3
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        try:
+            expected: Any = unit_from_mtf(text, f"copy-{path.name}", fresh)
+        except StateError as exc:
+            expected = str(exc)
+        try:
+            got: Any = plugin.critcore_read_target(path=f"copy-{path.name}", text=text, memo={})
+        except StateError as exc:
+            got = str(exc)
+        assert got == expected, path.name
+    assert _frame_entry(cache).exists()

@@ -7,7 +7,7 @@ Critical Hits and the slots struck, with every component effect and cascade) and
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from critcore import hookimpl
 from critcore.plugin import ParamError
@@ -17,13 +17,16 @@ from critcore.plugin import Applied, Data, Determination, Effect, Location, Opti
 from . import __version__
 from . import criticals as C
 from . import locations as L
-from .damage import Resolver
-from .derived import derive, read_key_after
 from .events import EVENTS, LOCATION_DESTROYED, unit_tags
 from .prepared import Prepared, prepared_of
-from .status import show_lines
 from .unitmemo import unit_memo
 from .unitview import KIND, Work, check_unit, counted, unit_name
+
+if TYPE_CHECKING:
+    from .damage import Resolver
+
+# damage.py (the resolver of criticals and damage on a unit) and status.py are imported where a
+# unit is struck or shown: a hit-location roll or a critical without a unit needs neither
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
               "stay on the unit for the rest of the game (edit or re-import the unit file to start fresh).")
@@ -178,6 +181,8 @@ def critcore_effect(ctx: Any, determination: Determination | None,
                 extra["half"] = which
             out.append(comp.row("slot-roll").effect(comp.id, None, **extra))
         return out
+    from .damage import Resolver
+
     res = Resolver(Work(ctx.target), ctx.dice, prep, unit_memo(ctx), cascade=False)
     out.extend(res.struck(code, res.picks(code, count, "critical")))
     return out
@@ -206,6 +211,8 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         turn = ctx.param("turn")
         if not determination.data["blown_off"] and not determination.data["criticals"]:
             return _no_critical(ctx, determination, turn)
+        from .damage import Resolver
+
         res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), unit_memo(ctx), turn)
         if determination.data["blown_off"]:
             if res.w.loc(location.id).get("destroyed"):
@@ -217,6 +224,8 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
+        from .damage import Resolver
+
         res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), unit_memo(ctx), ctx.param("turn"))
         amount = int(ctx.param("amount"))
         rear = bool(ctx.param("rear"))
@@ -271,23 +280,25 @@ def _apply_generic(determination: Determination, location: Location, effects: Se
 def critcore_read_target(path: str, text: str, memo: dict[str, Any]) -> Mapping[str, Any] | None:
     if not path.lower().endswith(".mtf"):
         return None
-    from .unitcache import cached_import
+    from .unitcache import cached_import, fingerprint
 
     # the importer's catalog is kept in the engine's reader memo: the units one engine reads after
     # the first (a campaign's, a server's) do not build it again
-    return cached_import(text, path, lambda t, p: _import_mtf(t, p, memo))
+    importer = fingerprint()
+    return cached_import(text, path, lambda t, p: _import_mtf(t, p, memo, importer), importer)
 
 
 _CATALOG_KEY = "critcore_battletech.catalog"
 
 
-def _import_mtf(text: str, path: str, memo: dict[str, Any]) -> dict[str, Any]:
+def _import_mtf(text: str, path: str, memo: dict[str, Any], importer: bytes | None = None) -> dict[str, Any]:
     from .data.catalog import Catalog, catalog  # the importer is only imported when the cache has no entry
     from .units import unit_from_mtf
+    from .unitcache import kept_frame
 
     cat = memo.get(_CATALOG_KEY)
-    if not isinstance(cat, Catalog):
-        cat = memo[_CATALOG_KEY] = catalog()
+    if not isinstance(cat, Catalog):  # its frame kept between commands too (unitcache.kept_frame)
+        cat = memo[_CATALOG_KEY] = catalog(lambda build: kept_frame(build, importer))
     return unit_from_mtf(text, path, cat)
 
 
@@ -296,6 +307,9 @@ def critcore_show(ctx: Any) -> Sequence[str] | None:
     if ctx.target is None:
         return None
     check_unit(ctx.target)
+    from .derived import derive
+    from .status import show_lines
+
     return show_lines(ctx.target, derive(ctx.target, ctx.tables["components"]))
 
 

@@ -28,7 +28,11 @@ from . import __version__
 _FORMAT = 1
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # what the importer is made of: a change to any of these (or to any data file) makes every entry stale
-_MODULES = ("units.py", "mtf.py", "records.py", os.path.join("data", "catalog.py"))
+# the entry of the catalog's frame: one per install of the plugin (two installs side by side do
+# not take turns at it)
+FRAME_ENTRY = f"battletech-catalog\0{_FORMAT}\0{_HERE}"
+_MODULES = ("units.py", "mtf.py", "records.py", "needs.py", os.path.join("data", "catalog.py"),
+            os.path.join("data", "frame.py"))
 
 
 def _fingerprint() -> bytes:
@@ -47,14 +51,37 @@ def _fingerprint() -> bytes:
     return "\0".join(parts).encode()
 
 
-def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, Any]]) -> dict[str, Any]:
+def fingerprint() -> bytes | None:
+    """What the importer is made of (see above), or None with the cache off (no need to look at
+    the importer's files then). Worked out once a unit (a dozen stats) and handed to
+    :func:`cached_import` and :func:`kept_frame`."""
+    return None if diskcache.cache_dir() is None else _fingerprint()
+
+
+def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, Any]],
+                  importer: bytes | None = None) -> dict[str, Any]:
     """The unit of an .mtf file's ``text``: from the cache when an entry matches, else
-    ``build(text, source)`` (which raises on a bad file), kept for the next command."""
-    if diskcache.cache_dir() is None:  # the cache off: no need to look at the importer's files
+    ``build(text, source)`` (which raises on a bad file), kept for the next command.
+    ``importer``: :func:`fingerprint`'s answer, when the caller has it."""
+    if diskcache.cache_dir() is None:
         return build(text, source)
-    importer = _fingerprint()  # worked out once a command (a dozen stats)
+    if importer is None:
+        importer = _fingerprint()
     key = diskcache.digest(b"\0".join([importer, source.encode("utf-8", "surrogatepass"),
                              text.encode("utf-8", "surrogatepass")]))
     # one entry per unit file, named by its absolute path
     name = f"battletech-unit\0{_FORMAT}\0{os.path.abspath(source)}"
     return diskcache.cached(name, key, lambda: build(text, source), fmt=_FORMAT)
+
+
+def kept_frame(build: Callable[[], dict[str, Any]], importer: bytes | None = None) -> dict[str, Any]:
+    """The importer's catalog frame (:func:`critcore_battletech.data.catalog.frame`: the data files
+    read, checked and indexed): from the cache when its entry was made by the same importer (the
+    fingerprint above: the size and modification time of every module and data file of it), else
+    ``build()``, kept for the next command. The same rules as for units: a damaged or stale entry
+    is built afresh, a cache that cannot be read or written is not used, only ``crit`` writes.
+    ``importer``: :func:`fingerprint`'s answer, when the caller has it."""
+    if diskcache.cache_dir() is None:
+        return build()
+    key = diskcache.digest(b"catalog\0" + (importer or _fingerprint()))
+    return diskcache.cached(FRAME_ENTRY, key, build, fmt=_FORMAT)

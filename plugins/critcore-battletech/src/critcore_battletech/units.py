@@ -523,4 +523,6 @@ def unit_from_mtf(text: str | bytes, source: str, cat: Catalog | None = None) ->
     catalog, :mod:`.data.catalog`), and the unit built from the answers (here). ``cat``: a catalog
     kept by the caller for many units (:func:`~.data.catalog.catalog`; built afresh without one).
     """
-    return unit_from_parsed(parse_mtf(text, source), cat)
+    if cat is None:
+        cat = catalog()
+    return unit_from_parsed(parse_mtf(text, source, cat.location_headers), cat)

@@ -10,34 +10,14 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from critcore.plugin import load_data
 
-from ..records import Fields, Pattern, Record, norm
+from ..records import SLOT_KINDS, TECHS, Fields, Found, Pattern, Record, norm
 
 __all__ = ["SLOT_KINDS", "TECHS", "Catalog", "Equipment", "AmmoType", "AmmoMatch", "ConfigSpec", "LocationSpec",
            "HeatSinkSpec", "EngineSpec", "Fields", "Pattern", "Record", "norm", "catalog", "prefix_order"]
-
-#: Slot kinds of the unit state contract (docs/systems/battletech.md).
-SLOT_KINDS = frozenset({
-    "empty", "roll-again", "engine", "gyro", "cockpit", "life-support", "sensors",
-    "shoulder", "upper-arm-actuator", "lower-arm-actuator", "hand-actuator",
-    "hip", "upper-leg-actuator", "lower-leg-actuator", "foot-actuator",
-    "heat-sink", "jump-jet", "ammo", "weapon", "equipment",
-})
-
-#: Tech bases an item can belong to in equipment.toml / ammo.toml.
-TECHS = ("is", "clan", "any")
-
-def _keys(n: str, tech: str) -> tuple[list[str], list[str]]:
-    """(strong, weak) look-up keys of one spelling (as :func:`norm` gives it) of an item of ``tech``."""
-    if tech == "is":
-        return [n, "is" + n], []
-    if tech == "clan":
-        return ["cl" + n, "clan" + n, n + "clan"], [n]
-    return [n, "is" + n, "cl" + n, "clan" + n, n + "clan"], []
-
 
 def prefix_order(tech_base: str) -> tuple[str, ...]:
     """Prefixes tried, in order, when looking a bare name up for a unit of ``tech_base``.
@@ -255,6 +235,7 @@ class Catalog(Fields):
     structure_head: int
     structure_rows: Mapping[int, Mapping[str, int]]
     configs: tuple[ConfigSpec, ...]
+    location_headers: frozenset[str]  # every location header of every configuration, lower case
     omni_pattern: Pattern
     rear_armor_keys: Mapping[str, str]
     engines: tuple[EngineSpec, ...]
@@ -262,16 +243,37 @@ class Catalog(Fields):
     engine_is_pattern: Pattern
     largest_checked_rating: int
     heat_sinks: tuple[HeatSinkSpec, ...]
-    equipment_strong: Mapping[str, Equipment]
-    equipment_weak: Mapping[str, Equipment]
-    ammo_families: tuple[AmmoFamily, ...]
+    equipment_rows: Sequence[tuple[Any, ...]]  # the entries of equipment.toml, each as Equipment's arguments
+    strong_keys: Mapping[str, int]  # look-up key -> row (see _keys)
+    weak_keys: Mapping[str, int]
+    ammo_rows: tuple[tuple[Pattern, tuple[Any, ...]], ...]  # each family's pattern and AmmoFamily's arguments
     ammo_strip: tuple[Pattern, ...]
     ammo_half: Pattern
     ammo_count: Pattern
     prefix: Pattern
     ammo_variants: tuple[Variant, ...]
     unknown_damage: int
-    equipment_families: tuple[EquipmentFamily, ...]
+    family_rows: tuple[tuple[Pattern, tuple[Any, ...]], ...]  # the same of families.toml
+
+    # the records are made when a name asks for them (a unit needs a few of the hundreds)
+    @cached_property
+    def equipment_strong(self) -> Mapping[str, Equipment]:
+        """Every strong look-up key and its entry."""
+        return {k: Equipment(*self.equipment_rows[i]) for k, i in self.strong_keys.items()}
+
+    @cached_property
+    def equipment_weak(self) -> Mapping[str, Equipment]:
+        return {k: Equipment(*self.equipment_rows[i]) for k, i in self.weak_keys.items()}
+
+    @cached_property
+    def ammo_families(self) -> tuple[AmmoFamily, ...]:
+        """The families of ammo.toml, in order."""
+        return tuple(_ammo_family(p, row) for p, row in self.ammo_rows)
+
+    @cached_property
+    def equipment_families(self) -> tuple[EquipmentFamily, ...]:
+        """The families of families.toml, in order."""
+        return tuple(_equipment_family(p, row) for p, row in self.family_rows)
 
     # --- configurations and structure -------------------------------------------------------
     def config(self, text: str) -> ConfigSpec | None:
@@ -336,7 +338,8 @@ class Catalog(Fields):
         n = norm(name)
         if not n:
             return None
-        result: Equipment | None = self._find(n, prefix_order(tech_base), self.equipment_strong, self.equipment_weak)
+        row: int | None = self._find(n, prefix_order(tech_base), self.strong_keys, self.weak_keys)
+        result = None if row is None else Equipment(*self.equipment_rows[row])
         if result is None and megamek_names:
             entry = self.megamek_class(name, tech_base, ammo=False)
             if entry is not None:
@@ -397,10 +400,10 @@ class Catalog(Fields):
     def equipment_family(self, name: str, tech_base: str) -> Equipment | None:
         text, clan = self.split_prefix(name, tech_base)
         n = norm(text)
-        for fam in self.equipment_families:
-            m = fam.pattern.search(n)
+        for pattern, row in self.family_rows:
+            m = pattern.search(n)
             if m:
-                return fam.item(_size(m), clan)
+                return _equipment_family(pattern, row).item(_size(m), clan)
         return None
 
     @staticmethod
@@ -432,10 +435,10 @@ class Catalog(Fields):
         for pattern in self.ammo_strip:
             low = pattern.sub(" ", low)
         n = norm(low)
-        for fam in self.ammo_families if n else ():
-            found = fam.pattern.search(n)
+        for pattern, row in self.ammo_rows if n else ():
+            found = pattern.search(n)
             if found:
-                ammo = fam.bin(_size(found), clan)
+                ammo = _ammo_family(pattern, row).bin(_size(found), clan)
                 if ammo is None:
                     continue
                 if count is not None and not half and count < ammo.shots_per_ton:
@@ -449,7 +452,7 @@ class Catalog(Fields):
     def _megamek_bin(self, entry: Mapping[str, Any], half: bool, count: int | None) -> AmmoMatch:
         """A bin of a MegaMek ammunition factory no family of ammo.toml matched by name: MegaMek's
         shots a ton and damage a shot (its munition is in them), the family's shots a turn."""
-        per_turn = next((f.shots_per_turn for f in self.ammo_families if f.id == entry["family"]), 1)
+        per_turn = next((row[7] for _, row in self.ammo_rows if row[0] == entry["family"]), 1)
         ammo = AmmoType(entry["weapon"], entry["tech"], int(entry["shots"]), int(entry["damage_per_shot"]), per_turn,
                         bool(entry["explosive"]), entry["family"])
         if count is not None and not half and count < ammo.shots_per_ton:
@@ -469,11 +472,24 @@ class Catalog(Fields):
 
 
 
+def _ammo_family(pattern: Pattern, row: tuple[Any, ...]) -> AmmoFamily:
+    i, lb, sh, spt, cspt, dps, dpu, turn, ex, adps = row
+    return AmmoFamily(id=i, label=lb, pattern=pattern, shots=sh, shots_per_ton=spt, clan_shots_per_ton=cspt,
+                      damage_per_shot=dps, damage_per_unit=dpu, shots_per_turn=turn, explosive=ex,
+                      ammunition_damage_per_shot=adps)
+
+
+def _equipment_family(pattern: Pattern, row: tuple[Any, ...]) -> EquipmentFamily:
+    lb, k, sl, csl, ex, sbs, ebs = row
+    return EquipmentFamily(label=lb, pattern=pattern, kind=k, slots=sl, clan_slots=csl, explosion=ex,
+                           slots_by_size=sbs, explosion_by_size=ebs)
+
+
 def _clan_unit(tech_base: str) -> bool:
     return prefix_order(tech_base)[0] == "cl"
 
 
-def _size(m: re.Match[str]) -> int | None:
+def _size(m: Found) -> int | None:
     for g in m.groups():
         if g:
             return int(g)
@@ -489,142 +505,62 @@ def _read(name: str) -> dict[str, Any]:
 _NARC_PODS = Pattern(r"narc.*pods?\b")  # "ISNarc Pods", also glued: "ISNarc ExplosivePods"
 
 
-def _rx(pattern: str) -> Pattern:
-    return Pattern(pattern, ignore_case=True)
+def catalog(keep: Callable[[Callable[[], dict[str, Any]]], dict[str, Any]] | None = None) -> Catalog:
+    """The importer's data, built from the package's data files (the files are parsed once and
+    kept by critcore). Read-only once built: a caller that imports many units keeps one and
+    passes it on (the plugin keeps it in the engine's reader memo; no module keeps one).
+
+    ``keep``: a keeper of the catalog's frame (:func:`frame`) between processes, called with the
+    function that builds it (the plugin passes :func:`critcore_battletech.unitcache.kept_frame`)."""
+    return _build(keep)
 
 
-def _index(entries: Iterable[tuple[Any, Iterable[str], str]], what: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    strong: dict[str, Any] = {}
-    weak: dict[str, Any] = {}
-    norms: dict[str, str] = {}  # a spelling is often given to the Inner Sphere and the Clan entry: normalised once
-    for entry, names, tech in entries:
-        if tech not in TECHS:
-            raise ValueError(f"{what}: {names!r} has tech {tech!r} (use is, clan or any)")
-        for spelling in names:
-            n = norms.get(spelling)
-            if n is None:
-                n = norms[spelling] = norm(spelling)
-            s_keys, w_keys = _keys(n, tech)
-            for key in s_keys:
-                if key in strong and strong[key] != entry:
-                    raise ValueError(f"{what}: the name {spelling!r} ({key}) is given to two entries")
-                strong[key] = entry
-            for key in w_keys:
-                weak.setdefault(key, entry)
-    return strong, weak
+def _build(keep: Callable[[Callable[[], dict[str, Any]]], dict[str, Any]] | None = None) -> Catalog:
+    return from_frame(_frame() if keep is None else keep(_frame))
 
 
-def _load_equipment() -> tuple[dict[str, Equipment], dict[str, Equipment]]:
-    data = _read("equipment.toml")
-    rows: list[tuple[Any, Iterable[str], str]] = []
-    for group in data["group"]:
-        for item in group["items"]:
-            kind = item.get("kind", group["kind"])
-            if kind not in SLOT_KINDS:
-                raise ValueError(f"equipment.toml: {item['name']!r} has unknown kind {kind!r}")
-            entry = Equipment(
-                name=item["name"], kind=kind, tech=item["tech"], slots=int(item["slots"]),
-                explosion=int(item.get("explosion", 0)), heat_sinks=int(item.get("heat_sinks", 1)),
-            )
-            rows.append((entry, [item["name"], *item.get("aliases", [])], item["tech"]))
-    return _index(rows, "equipment.toml")
+def _frame() -> dict[str, Any]:
+    from .frame import frame  # the data files are read only when no kept frame serves
+
+    return frame()
 
 
-def _load_ammo() -> tuple[tuple[AmmoFamily, ...], dict[str, Any]]:
-    data = _read("ammo.toml")
-    families = tuple(
-        AmmoFamily(
-            id=f["id"], label=f["label"], pattern=Pattern(f["match"]),
-            shots={int(k): int(v) for k, v in f.get("shots", {}).items()},
-            shots_per_ton=int(f.get("shots_per_ton", 0)), clan_shots_per_ton=int(f.get("clan_shots_per_ton", 0)),
-            damage_per_shot=int(f.get("damage_per_shot", 0)), damage_per_unit=int(f.get("damage_per_unit", 0)),
-            shots_per_turn=int(f.get("shots_per_turn", 1)), explosive=bool(f.get("explosive", True)),
-            ammunition_damage_per_shot=int(f.get("ammunition_damage_per_shot", 0)),
-        )
-        for f in data["family"]
-    )
-    return families, data
+def _patterns(f: Mapping[str, Any]) -> Callable[..., Pattern]:
+    """A maker of the frame's patterns with their filters (case ignored unless told)."""
+    lower, exact = f["filters"], f["exact_filters"]
+
+    def make(text: str, ignore_case: bool = True) -> Pattern:
+        return Pattern(text, ignore_case, (lower if ignore_case else exact).get(text))
+    return make
 
 
-def _load_families() -> tuple[EquipmentFamily, ...]:
-    data = _read("families.toml")
-    out = []
-    for f in data["family"]:
-        if f["kind"] not in SLOT_KINDS:
-            raise ValueError(f"families.toml: {f['label']!r} has unknown kind {f['kind']!r}")
-        out.append(EquipmentFamily(
-            label=f["label"], pattern=Pattern(f["match"]), kind=f["kind"], slots=int(f.get("slots", 0)),
-            clan_slots=int(f.get("clan_slots", 0)), explosion=int(f.get("explosion", 0)),
-            slots_by_size={int(k): int(v) for k, v in f.get("slots_by_size", {}).items()},
-            explosion_by_size={int(k): int(v) for k, v in f.get("explosion_by_size", {}).items()},
-        ))
-    return tuple(out)
-
-
-def catalog() -> Catalog:
-    """The importer's data, built from the package's data files (about 2 ms; the files are parsed
-    once and kept by critcore). Read-only once built: a caller that imports many units keeps one
-    and passes it on (the plugin keeps it in the engine's reader memo; no module keeps one)."""
-    return _build()
-
-
-def _build() -> Catalog:
-    """The catalog from the package's data files."""
-    structure = _read("structure.toml")
-    rows = {
-        int(r[0]): {"head": int(head), "center_torso": int(r[1]), "side_torso": int(r[2]), "arm": int(r[3]),
-                    "leg": int(r[4])}
-        for head, table in ((structure["head"], structure["rows"]),
-                            (structure["superheavy_head"], structure["superheavy_rows"]))
-        for r in table
-    }
-    cfg = _read("configs.toml")
-    configs = tuple(ConfigSpec(id=c["id"], pattern=_rx(c["match"]), table=c["locations"]) for c in cfg["config"])
-    eng = _read("engines.toml")
-    engines = tuple(
-        EngineSpec(
-            type=e["type"], pattern=_rx(e["match"]), ct_slots=int(e["ct_slots"]),
-            side_slots_is=int(e["side_slots_is"]), side_slots_clan=int(e["side_slots_clan"]),
-        )
-        for e in eng["engine"]
-    )
-    hs = _read("heat_sinks.toml")
-    heat_sinks = tuple(
-        HeatSinkSpec(variant=h["variant"], pattern=_rx(h["match"]), type=h["type"], dissipation=int(h["dissipation"]))
-        for h in hs["heat_sink"]
-    )
+def from_frame(f: Mapping[str, Any]) -> Catalog:
+    """The catalog of a frame (:func:`critcore_battletech.data.frame.frame`)."""
+    _rx = _patterns(f)
     return Catalog(
-        structure_head=int(structure["head"]),
-        structure_rows=rows,
-        configs=configs,
-        omni_pattern=_rx(cfg["omni_pattern"]),
-        rear_armor_keys=dict(cfg["rear_armor_keys"]),
-        engines=engines,
-        engine_clan_pattern=_rx(eng["clan_pattern"]),
-        engine_is_pattern=_rx(eng["is_pattern"]),
-        largest_checked_rating=int(eng["largest_checked_rating"]),
-        heat_sinks=heat_sinks,
-        **_load_names(),
-    )
-
-
-def _load_names() -> dict[str, Any]:
-    """The catalog's slot-name data: equipment, ammunition and equipment families."""
-    eq_strong, eq_weak = _load_equipment()
-    ammo_families, ammo = _load_ammo()
-    return dict(
-        equipment_strong=eq_strong,
-        equipment_weak=eq_weak,
-        ammo_families=ammo_families,
-        ammo_strip=tuple(_rx(p) for p in ammo["strip"]),
-        ammo_half=_rx(ammo["half_pattern"]),
-        ammo_count=_rx(ammo["count_pattern"]),
-        prefix=Pattern(ammo["prefix_pattern"]),
-        ammo_variants=tuple(
-            Variant(name=v["name"], pattern=_rx(v["match"]), shots_factor=float(v["shots_factor"]),
-                    damage_factor=float(v.get("damage_factor", 1.0)))
-            for v in ammo["variant"]
-        ),
-        unknown_damage=int(ammo["unknown_damage"]),
-        equipment_families=_load_families(),
+        structure_head=f["structure_head"],
+        structure_rows=f["structure_rows"],
+        configs=tuple(ConfigSpec(id=i, pattern=_rx(m), table=locs) for i, m, locs in f["configs"]),
+        location_headers=frozenset(f["headers"]),
+        omni_pattern=_rx(f["omni_pattern"]),
+        rear_armor_keys=f["rear_armor_keys"],
+        engines=tuple(EngineSpec(type=t, pattern=_rx(m), ct_slots=ct, side_slots_is=si, side_slots_clan=sc)
+                      for t, m, ct, si, sc in f["engines"]),
+        engine_clan_pattern=_rx(f["engine_clan_pattern"]),
+        engine_is_pattern=_rx(f["engine_is_pattern"]),
+        largest_checked_rating=f["largest_checked_rating"],
+        heat_sinks=tuple(HeatSinkSpec(variant=v, pattern=_rx(m), type=t, dissipation=d)
+                         for v, m, t, d in f["heat_sinks"]),
+        equipment_rows=f["equipment"],
+        strong_keys=f["strong"],
+        weak_keys=f["weak"],
+        ammo_rows=tuple((_rx(row[2], False), row[:2] + row[3:]) for row in f["ammo_families"]),
+        ammo_strip=tuple(_rx(p) for p in f["ammo_strip"]),
+        ammo_half=_rx(f["ammo_half"]),
+        ammo_count=_rx(f["ammo_count"]),
+        prefix=_rx(f["prefix"], False),
+        ammo_variants=tuple(Variant(name=n, pattern=_rx(m), shots_factor=sf, damage_factor=df)
+                            for n, m, sf, df in f["ammo_variants"]),
+        unknown_damage=f["unknown_damage"],
+        family_rows=tuple((_rx(row[1], False), row[:1] + row[2:]) for row in f["equipment_families"]),
     )
