@@ -459,13 +459,17 @@ def enumerate_runs(
 
 
 def enumerate_weights(
-    run: Callable[[EnumeratingRoller], T], cutoff: Fraction | None = None
+    run: Callable[[EnumeratingRoller], T], cutoff: Fraction | None = None, runs_limit: int | None = None
 ) -> tuple[dict[T, list[int]], list[int]]:
-    """:func:`enumerate_runs` with probabilities as ``[numerator, denominator]`` pairs."""
+    """:func:`enumerate_runs` with probabilities as ``[numerator, denominator]`` pairs.
+
+    ``runs_limit``: ``CRITCORE_MAX_ODDS_RUNS`` as read by a caller that makes many enumerations
+    (read here when not given; reading the environment was a twentieth of a small question)."""
     sums: dict[Any, list[int]] = {}  # answer -> [numerator, denominator]
     stack: list[list[int]] = [[]]
     met: dict[Any, Any] = {}  # sub-enumerations by the choices that led to them (EnumeratingRoller._met)
-    budget = _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)
+    limit = runs_limit if runs_limit is not None else _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)
+    budget = limit
     if cutoff is None:
         from fractions import Fraction
 
@@ -478,7 +482,7 @@ def enumerate_weights(
         if budget < 0:
             from critcore.errors import TooMuchWork
 
-            raise TooMuchWork(f"exact odds would take more than {_limit('CRITCORE_MAX_ODDS_RUNS', MAX_RUNS):,} "
+            raise TooMuchWork(f"exact odds would take more than {limit:,} "
                               f"runs of the procedure (CRITCORE_MAX_ODDS_RUNS){_SIMULATE}")
         roller = EnumeratingRoller(path, cutoff, met, cut)
         try:
@@ -528,16 +532,18 @@ def enumerate_within(
 
 
 def enumerate_weights_within(
-    run: Callable[[EnumeratingRoller], T], tolerance: Fraction | None = None, max_rounds: int = 6
+    run: Callable[[EnumeratingRoller], T], tolerance: Fraction | None = None, max_rounds: int = 6,
+    runs_limit: int | None = None
 ) -> tuple[dict[T, list[int]], list[int]]:
-    """:func:`enumerate_within` with probabilities as ``[numerator, denominator]`` pairs."""
+    """:func:`enumerate_within` with probabilities as ``[numerator, denominator]`` pairs
+    (``runs_limit`` as for :func:`enumerate_weights`)."""
     from fractions import Fraction
 
     tolerance = tolerance if tolerance is not None else Fraction(1, 10**6)
     cutoff = tolerance
     for _ in range(max_rounds):
-        results, cut = enumerate_weights(run, cutoff)
-        if cut[0] * tolerance.denominator < tolerance.numerator * cut[1]:
+        results, cut = enumerate_weights(run, cutoff, runs_limit)
+        if not cut[0] or cut[0] * tolerance.denominator < tolerance.numerator * cut[1]:
             break
         cutoff /= 1000
     return results, cut

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
-from critcore.chance.enumeration import EnumeratingRoller, add_to, enumerate_weights_within
+from critcore.chance.enumeration import MAX_RUNS, EnumeratingRoller, _limit, add_to, enumerate_weights_within
 from critcore.engine.runner import Engine
 from critcore._speed.stagecall import stage_function
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags
@@ -268,6 +268,7 @@ def exact_odds(
     # context per run was a fifth of a small procedure's time); notes are not kept
     shared = context(proc, checked, EnumeratingRoller(), frozen)
     dice, notes = shared.dice, shared.notes
+    runs_limit = _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)  # read once per question, not per stage
 
     def stage(call: Callable[[Any], Any]) -> tuple[dict[Any, list[int]], list[int]]:
         def run(roller: EnumeratingRoller) -> Any:
@@ -276,7 +277,7 @@ def exact_odds(
             del dice.rolls[:], notes[:]
             return call(shared)
 
-        return enumerate_weights_within(run, tolerance)
+        return enumerate_weights_within(run, tolerance, runs_limit=runs_limit)
 
     hook = engine.pm.hook
     remainder = [0, 1]

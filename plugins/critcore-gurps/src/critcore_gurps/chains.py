@@ -12,7 +12,7 @@ from typing import Any
 from critcore.plugin import parse
 from critcore.plugin import Effect, record
 
-from .determine import damage_of, rule_at
+from .determine import damage_of, plan_of, rule_at
 from .reference import RULES, success_roll
 
 COIN = parse("1d2")  # an even chance either way
@@ -52,11 +52,20 @@ class Fumble:
 
 
 def fumble_from(ctx: Any, *, ranged: bool, parrying: bool, own_file: bool) -> Fumble:
-    """``own_file``: the character file is the fumbler's (else it is his foe's and is not read)."""
-    p = ctx.params
-    damage = damage_of(ctx)
+    """``own_file``: the character file is the fumbler's (else it is his foe's and is not read,
+    and the plan's :attr:`~.determine.Plan.foe_fumble`, read once from the parameters, is the one)."""
+    if not own_file:
+        found = getattr(plan_of(ctx), "foe_fumble", None)  # a plan of this plugin's own
+        if found is not None and found.ranged == bool(ranged) and found.parrying == bool(parrying):
+            return found  # type: ignore[no-any-return]
+    return fumble_of(ctx.params, damage_of(ctx), (ctx.target or {}) if own_file else {}, ranged=ranged,
+                     parrying=parrying)
+
+
+def fumble_of(p: Any, damage: Any, target: Any, *, ranged: bool, parrying: bool) -> Fumble:
+    """What a miss table needs, from the parameters, ``--damage`` read and the fumbler's own file
+    (``{}`` when the file is not his)."""
     piercing = damage is not None and damage.dtype in PIERCING
-    target = (ctx.target or {}) if own_file else {}
     iq = p.get("iq") if p.get("iq") is not None else target.get("iq")
     dx = p.get("dx") if p.get("dx") is not None else target.get("dx")
     return Fumble(
