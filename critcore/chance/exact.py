@@ -21,7 +21,7 @@ from critcore.chance.enumeration import (MAX_RUNS, EnumeratingRoller, Pruned, _l
                                         enumerate_weights_within)
 from critcore.engine.runner import Engine
 from critcore._speed.stagecall import stage_function
-from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags
+from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)
@@ -34,9 +34,12 @@ def _exact(probability: Fraction | float) -> Fraction:
     raise TypeError(f"exact odds hold fractions, not {probability!r}")
 
 
-@dataclass(frozen=True)
+@record
 class Branch:
-    """One distinct outcome and its probability (exact, or a frequency from a simulation)."""
+    """One distinct outcome and its probability (exact, or a frequency from a simulation).
+
+    A record (a frozen dataclass made without ``object.__setattr__`` per field): exact odds
+    make one per outcome, and making them was a twentieth of a small question."""
 
     determination: Determination | None
     location: Location | None
@@ -281,17 +284,16 @@ def exact_odds(
             return call(shared)
 
         # most stage calls roll nothing (an apply for each distinct row, a locate at an aimed
-        # location): one run answers them, without setting up an enumeration. A run that
-        # rolled is not counted and the stage is enumerated as usual (its first run again).
-        first = EnumeratingRoller((), tolerance, None, cut)
+        # location): one run answers them, without setting up an enumeration. When that run
+        # rolled, the stage is enumerated as usual, starting from it.
+        first = EnumeratingRoller((), tolerance, {}, cut)
         try:
-            answer = run(first)
+            answer, pruned = run(first), False
         except Pruned:
-            answer = first = None
-        if first is not None and not first.widths and not first.lost[0]:
+            answer, pruned = None, True
+        if not pruned and not first.widths and not first.lost[0]:
             return {answer: [1, 1]}, [0, 1]
-        runs[0] -= 1
-        return enumerate_weights_within(run, tolerance, runs_limit=runs_limit)
+        return enumerate_weights_within(run, tolerance, runs_limit=runs_limit, first=(first, answer, pruned))
 
     hook = engine.pm.hook
     remainder = [0, 1]
