@@ -313,7 +313,7 @@ def exact_odds(
             "effect": stage_function(hook.critcore_effect, ("ctx", "determination", "location")),
             "apply": stage_function(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
         }
-        found = _looked_up(engine, shared, determine, stage, runs)
+        found = _looked_up(engine, shared, determine, runs)
         dets, rem = found if found is not None else stage(determine)
         add_to(remainder, *rem)
         states: list[tuple[tuple[Any, ...], int, int]] = []
@@ -375,7 +375,6 @@ def declared_lookup(engine: Engine, ctx: Any) -> Any:
 
 
 def _looked_up(engine: Engine, ctx: Any, determine: Callable[[Any], Any],
-               stage: Callable[[Callable[[Any], Any]], tuple[dict[Any, list[int]], list[int]]],
                runs: list[int]) -> tuple[dict[Any, list[int]], list[int]] | None:
     """The determine stage's answers from its declared look-up (``critcore_determine_lookup``),
     without a run per total: determine is run once (its first total: whatever it refuses is
