@@ -459,13 +459,21 @@ def enumerate_runs(
 
 
 def enumerate_weights(
-    run: Callable[[EnumeratingRoller], T], cutoff: Fraction | None = None
+    run: Callable[[EnumeratingRoller], T], cutoff: Fraction | None = None, runs_limit: int | None = None,
+    first: tuple[EnumeratingRoller, Any, bool] | None = None
 ) -> tuple[dict[T, list[int]], list[int]]:
-    """:func:`enumerate_runs` with probabilities as ``[numerator, denominator]`` pairs."""
+    """:func:`enumerate_runs` with probabilities as ``[numerator, denominator]`` pairs.
+
+    ``runs_limit``: ``CRITCORE_MAX_ODDS_RUNS`` as read by a caller that makes many enumerations
+    (read here when not given; reading the environment was a twentieth of a small question).
+    ``first``: the first run (empty path), already made by the caller with this ``cutoff``, as
+    (its roller, its answer, whether it was cut off): it is taken as made, not run again."""
     sums: dict[Any, list[int]] = {}  # answer -> [numerator, denominator]
     stack: list[list[int]] = [[]]
-    met: dict[Any, Any] = {}  # sub-enumerations by the choices that led to them (EnumeratingRoller._met)
-    budget = _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)
+    # sub-enumerations by the choices that led to them (EnumeratingRoller._met)
+    met: dict[Any, Any] = first[0].met if first is not None and first[0].met is not None else {}
+    limit = runs_limit if runs_limit is not None else _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)
+    budget = limit
     if cutoff is None:
         from fractions import Fraction
 
@@ -478,18 +486,26 @@ def enumerate_weights(
         if budget < 0:
             from critcore.errors import TooMuchWork
 
-            raise TooMuchWork(f"exact odds would take more than {_limit('CRITCORE_MAX_ODDS_RUNS', MAX_RUNS):,} "
+            raise TooMuchWork(f"exact odds would take more than {limit:,} "
                               f"runs of the procedure (CRITCORE_MAX_ODDS_RUNS){_SIMULATE}")
-        roller = EnumeratingRoller(path, cutoff, met, cut)
-        try:
-            answer = run(roller)
+        if first is not None:
+            roller, answer, pruned = first
+            first = None
+        else:
+            roller = EnumeratingRoller(path, cutoff, met, cut)
+            try:
+                answer = run(roller)
+                pruned = False
+            except Pruned:
+                pruned = True
+        if pruned:
+            add_to(lost, roller.num, roller.den)
+        else:
             acc = sums.get(answer)
             if acc is None:
                 sums[answer] = [roller.num, roller.den]
             else:
                 add_to(acc, roller.num, roller.den)
-        except Pruned:
-            add_to(lost, roller.num, roller.den)
         if roller.lost[0]:
             add_to(lost, roller.lost[0], roller.lost[1])
         for j, width in enumerate(roller.widths):
@@ -528,16 +544,20 @@ def enumerate_within(
 
 
 def enumerate_weights_within(
-    run: Callable[[EnumeratingRoller], T], tolerance: Fraction | None = None, max_rounds: int = 6
+    run: Callable[[EnumeratingRoller], T], tolerance: Fraction | None = None, max_rounds: int = 6,
+    runs_limit: int | None = None, first: tuple[EnumeratingRoller, Any, bool] | None = None
 ) -> tuple[dict[T, list[int]], list[int]]:
-    """:func:`enumerate_within` with probabilities as ``[numerator, denominator]`` pairs."""
+    """:func:`enumerate_within` with probabilities as ``[numerator, denominator]`` pairs
+    (``runs_limit`` and ``first``, made with the cut-off ``tolerance``, as for
+    :func:`enumerate_weights`; ``first`` is taken in the first round only)."""
     from fractions import Fraction
 
     tolerance = tolerance if tolerance is not None else Fraction(1, 10**6)
     cutoff = tolerance
     for _ in range(max_rounds):
-        results, cut = enumerate_weights(run, cutoff)
-        if cut[0] * tolerance.denominator < tolerance.numerator * cut[1]:
+        results, cut = enumerate_weights(run, cutoff, runs_limit, first)
+        first = None
+        if not cut[0] or cut[0] * tolerance.denominator < tolerance.numerator * cut[1]:
             break
         cutoff /= 1000
     return results, cut

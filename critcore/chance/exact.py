@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
-from critcore.chance.enumeration import EnumeratingRoller, add_to, enumerate_weights_within
+from critcore.chance.enumeration import (MAX_RUNS, EnumeratingRoller, Pruned, _limit, add_to,
+                                        enumerate_weights_within)
 from critcore.engine.runner import Engine
 from critcore._speed.stagecall import stage_function
-from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags
+from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)
@@ -33,9 +34,12 @@ def _exact(probability: Fraction | float) -> Fraction:
     raise TypeError(f"exact odds hold fractions, not {probability!r}")
 
 
-@dataclass(frozen=True)
+@record
 class Branch:
-    """One distinct outcome and its probability (exact, or a frequency from a simulation)."""
+    """One distinct outcome and its probability (exact, or a frequency from a simulation).
+
+    A record (a frozen dataclass made without ``object.__setattr__`` per field): exact odds
+    make one per outcome, and making them was a twentieth of a small question."""
 
     determination: Determination | None
     location: Location | None
@@ -268,6 +272,9 @@ def exact_odds(
     # context per run was a fifth of a small procedure's time); notes are not kept
     shared = context(proc, checked, EnumeratingRoller(), frozen)
     dice, notes = shared.dice, shared.notes
+    runs_limit = _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)  # read once per question, not per stage
+
+    cut = (tolerance.numerator, tolerance.denominator)
 
     def stage(call: Callable[[Any], Any]) -> tuple[dict[Any, list[int]], list[int]]:
         def run(roller: EnumeratingRoller) -> Any:
@@ -276,7 +283,17 @@ def exact_odds(
             del dice.rolls[:], notes[:]
             return call(shared)
 
-        return enumerate_weights_within(run, tolerance)
+        # most stage calls roll nothing (an apply for each distinct row, a locate at an aimed
+        # location): one run answers them, without setting up an enumeration. When that run
+        # rolled, the stage is enumerated as usual, starting from it.
+        first = EnumeratingRoller((), tolerance, {}, cut)
+        try:
+            answer, pruned = run(first), False
+        except Pruned:
+            answer, pruned = None, True
+        if not pruned and not first.widths and not first.lost[0]:
+            return {answer: [1, 1]}, [0, 1]
+        return enumerate_weights_within(run, tolerance, runs_limit=runs_limit, first=(first, answer, pruned))
 
     hook = engine.pm.hook
     remainder = [0, 1]
@@ -296,7 +313,8 @@ def exact_odds(
             "effect": stage_function(hook.critcore_effect, ("ctx", "determination", "location")),
             "apply": stage_function(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
         }
-        dets, rem = stage(determine)
+        found = _looked_up(engine, shared, determine, runs)
+        dets, rem = found if found is not None else stage(determine)
         add_to(remainder, *rem)
         states: list[tuple[tuple[Any, ...], int, int]] = []
         for det, (n, d) in dets.items():
@@ -341,3 +359,52 @@ def exact_odds(
 
 def _tuple(found: Any) -> Any:
     return None if found is None else tuple(found)
+
+
+def declared_lookup(engine: Engine, ctx: Any) -> Any:
+    """The ``RollLookup`` the plugin holding the only determine stage gives for ``ctx`` (its
+    ``critcore_determine_lookup``), or None: none given, or a house rule replaces or wraps
+    determine (the look-up may then not hold). Shared by exact odds and the simulation."""
+    hook = engine.pm.hook
+    determines = hook.critcore_determine.get_hookimpls()
+    if len(determines) != 1 or determines[0].hookwrapper or determines[0].wrapper:
+        return None
+    owner = determines[0].plugin
+    return next((impl.function(ctx) for impl in hook.critcore_determine_lookup.get_hookimpls()
+                 if impl.plugin is owner), None)
+
+
+def _looked_up(engine: Engine, ctx: Any, determine: Callable[[Any], Any],
+               runs: list[int]) -> tuple[dict[Any, list[int]], list[int]] | None:
+    """The determine stage's answers from its declared look-up (``critcore_determine_lookup``),
+    without a run per total: determine is run once (its first total: whatever it refuses is
+    refused as before), and when that run rolled exactly the declared roll and gave the declared
+    answer, every other total's answer is read from the look-up. Otherwise (no look-up, or a
+    run that does not match it) None: the stage is enumerated as usual."""
+    from critcore.chance.enumeration import _weights_of
+    from critcore.dice.dice import parse
+
+    spec = declared_lookup(engine, ctx)
+    if spec is None:
+        return None
+    notation, _, answers = spec
+    weighted, den = _weights_of(parse(notation) if isinstance(notation, str) else notation)
+    if not all(0 <= total < len(answers) for total, _ in weighted):
+        return None
+    first = EnumeratingRoller((), DEFAULT_TOLERANCE, None, (0, 1))
+    ctx.dice.roller = first
+    del ctx.dice.rolls[:], ctx.notes[:]
+    runs[0] += 1
+    answer = determine(ctx)
+    if first.widths != [len(weighted)] or answer != answers[weighted[0][0]]:
+        runs[0] -= 1
+        return None  # not the look-up it declared: enumerated
+    dist: dict[Any, list[int]] = {}
+    for total, w in weighted:
+        acc = dist.get(answers[total])
+        if acc is None:
+            dist[answers[total]] = [w, den]
+        else:
+            add_to(acc, w, den)
+    return dist, [0, 1]
+

@@ -35,7 +35,7 @@ from critcore.dice.dice import DiceExpr, make_test, parse
 from critcore.stages.context import Context
 from critcore.engine.runner import Engine
 from critcore._speed.stagecall import stage_function
-from critcore.chance.exact import LEVELS, Branch, Group, answered_levels, declared_events, group
+from critcore.chance.exact import LEVELS, Branch, Group, answered_levels, declared_events, declared_lookup, group
 from critcore.model import Data, Event, Roll, outcome_tags
 from critcore.chance.probability import Z95 as Z95, wilson as wilson
 
@@ -388,13 +388,7 @@ def _plain_determine(engine: Engine, ctx: Context, dice: SamplingDice) -> tuple[
     """(table, answer for each table entry) when the plugin holding the only determine stage
     declares it a plain look-up of one roll's total for this context (its
     ``critcore_determine_lookup``) and the roll has a flat table."""
-    hook = engine.pm.hook
-    determines = hook.critcore_determine.get_hookimpls()
-    lookups = hook.critcore_determine_lookup.get_hookimpls()
-    if len(determines) != 1 or determines[0].hookwrapper or determines[0].wrapper:
-        return None  # a house rule replaces or wraps determine: the look-up may not hold
-    owner = determines[0].plugin
-    spec = cast("RollLookup | None", next((impl.function(ctx) for impl in lookups if impl.plugin is owner), None))
+    spec = cast("RollLookup | None", declared_lookup(engine, ctx))
     if spec is None:
         return None
     notation, label, answers = spec

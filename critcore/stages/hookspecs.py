@@ -95,9 +95,11 @@ def critcore_determine(ctx: Context) -> Determination | None:
 def critcore_determine_lookup(ctx: Context) -> RollLookup | None:
     """Say that the determine stage, for this context, is exactly a look-up on one roll's total.
 
-    Called by ``crit simulate`` (:mod:`critcore.chance.montecarlo`) once per simulation, before any
-    roll, and only when the plugin answering it also holds the only ``critcore_determine``
-    (no house rule replaces or wraps the stage). Return a :class:`RollLookup` ``(dice, label,
+    Called by ``crit simulate`` (:mod:`critcore.chance.montecarlo`) once per simulation and by
+    exact odds (:mod:`critcore.chance.exact`) once per question, before any roll, and only when
+    the plugin answering it also holds the only ``critcore_determine`` (no house rule replaces
+    or wraps the stage). Exact odds run determine once and use the look-up only when that run
+    matches it. Return a :class:`RollLookup` ``(dice, label,
     answers)`` when ``critcore_determine(ctx)`` is ``answers[ctx.dice.roll(dice, label).total]``
     and does nothing else (no note, no other roll); the simulation then draws the roll itself
     and picks the answer. Return ``None`` when it is not. First answer wins.

@@ -65,7 +65,22 @@ class Row:
         return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
 
     def effect(self, table: str, roll: int | None = None, **extra: Any) -> Effect:
-        """This row as an :class:`~critcore.model.Effect` (``extra`` adds or overrides numbers)."""
+        """This row as an :class:`~critcore.model.Effect` (``extra`` adds or overrides numbers).
+
+        Without ``extra`` the same (frozen) Effect is handed back for the same table and roll,
+        made once: exact odds ask for it once per enumerated run, and a new one must be hashed
+        anew each time it is merged."""
+        if not extra:
+            made: dict[tuple[str, int | None], Effect] | None = self.__dict__.get("_effects")
+            if made is None:
+                made = self.__dict__["_effects"] = {}
+            found = made.get((table, roll))
+            if found is None:
+                found = made[(table, roll)] = self._effect(table, roll, {})
+            return found
+        return self._effect(table, roll, extra)
+
+    def _effect(self, table: str, roll: int | None, extra: dict[str, Any]) -> Effect:
         data = self.data.replace(**extra) if extra else self.data
         if self.changed_by:
             data = data.replace(changed_by=self.changed_by)

@@ -10,70 +10,26 @@ from __future__ import annotations
 from typing import Any
 
 from critcore.plugin import parse
-from critcore.plugin import Effect, record
+from critcore.plugin import Effect
 
-from .determine import damage_of, rule_at
+from .determine import damage_of, plan_of, rule_at
+from .fumble import Fumble, fumble_of
 from .reference import RULES, success_roll
 
 COIN = parse("1d2")  # an even chance either way
-PIERCING = frozenset({"imp", "pi-", "pi", "pi+", "pi++"})
 
 OUTCOMES = {key: Effect(v["table"], key, v["effect"], v["text"]) for key, v in RULES["outcomes"].items()}
 
 
-@record
-class Fumble:
-    """What a miss table needs to know about the fumbler and his weapon."""
-
-    ranged: bool
-    swinging: bool
-    parrying: bool
-    piercing: bool
-    cheap: bool
-    resistant: bool
-    natural: bool
-    foe_impaling: bool
-    head: bool
-    iq: int | None
-    dx: int | None
-    kick: bool
-    technique: int
-
-    @property
-    def self_reroll(self) -> bool:
-        """Impaling or piercing melee attacks and every ranged attack roll "hit yourself" again."""
-        return self.ranged or (self.piercing and not self.parrying)
-
-    def trip_modifier(self, row: Any) -> int:
-        """DX modifier of the trip roll: twice a technique's mishap penalty, else -4 for a kick."""
-        if self.technique:
-            return int(row["technique_factor"]) * self.technique
-        return int(row["kick_modifier"]) if self.kick else 0
-
-
 def fumble_from(ctx: Any, *, ranged: bool, parrying: bool, own_file: bool) -> Fumble:
-    """``own_file``: the character file is the fumbler's (else it is his foe's and is not read)."""
-    p = ctx.params
-    damage = damage_of(ctx)
-    piercing = damage is not None and damage.dtype in PIERCING
-    target = (ctx.target or {}) if own_file else {}
-    iq = p.get("iq") if p.get("iq") is not None else target.get("iq")
-    dx = p.get("dx") if p.get("dx") is not None else target.get("dx")
-    return Fumble(
-        ranged=bool(ranged),
-        swinging=p.get("attack_kind") in (None, "swing"),
-        parrying=bool(parrying),
-        piercing=piercing,
-        cheap=bool(p.get("cheap")),
-        resistant=bool(p.get("fine") or p.get("magic") or p.get("solid_crushing") or p.get("firearm")),
-        natural=bool(p.get("natural_weapon")),
-        foe_impaling=bool(p.get("foe_impaling")),
-        head=p.get("unarmed_with") == "head",
-        iq=iq if isinstance(iq, int) else None,
-        dx=dx if isinstance(dx, int) else None,
-        kick=bool(p.get("kick")),
-        technique=int(p.get("technique_penalty") or 0),
-    )
+    """``own_file``: the character file is the fumbler's (else it is his foe's and is not read,
+    and the plan's :attr:`~.determine.Plan.foe_fumble`, read once from the parameters, is the one)."""
+    if not own_file:
+        found = getattr(plan_of(ctx), "foe_fumble", None)  # a plan of this plugin's own
+        if found is not None and found.ranged == bool(ranged) and found.parrying == bool(parrying):
+            return found  # type: ignore[no-any-return]
+    return fumble_of(ctx.params, damage_of(ctx), (ctx.target or {}) if own_file else {}, ranged=ranged,
+                     parrying=parrying)
 
 
 # --- the armed Critical Miss table -------------------------------------------------------------

@@ -76,6 +76,9 @@ class Plan:
     aim: str | None = None  # the location aimed at, by name (a body type's own part is looked up by locate)
     aim_given: bool = False  # --location was given (not the default torso)
     deferred: bool = False  # aim is none of the humanoid's locations: checked against the target's body
+    # the foe's fumble of an attack or defense (fumble.Fumble, read from the parameters alone):
+    # the miss tables' stage reads it here instead of once per enumerated run
+    foe_fumble: Any = None
 
 
 
@@ -118,8 +121,13 @@ def prepare(procedure: Procedure, params: Data, options: Data) -> Plan:
             where = DEFAULT_LOCATION
         location = AIMED.get(where) if where is not None else None
     aim = where if where not in (None, "random") else None
+    foe_fumble = None
+    if name in ("attack", "defense"):
+        from .fumble import fumble_of
+
+        foe_fumble = fumble_of(p, damage, {}, ranged=bool(p.get("ranged")), parrying=False)
     return Plan(name, results, label, location, damage, aim, p.get("location") not in (None, "random"),
-                aim is not None and aim not in LOCATIONS)
+                aim is not None and aim not in LOCATIONS, foe_fumble)
 
 
 def plan_of(ctx: Any) -> Plan:
