@@ -19,6 +19,17 @@ def registry():
     return Registry.installed(extra_systems={"fake": fakesystem}, discover=False)
 
 
+@pytest.fixture
+def camp_path(tmp_path, registry):
+    """A campaign file of the fake system holding one target, the ogre (30 HP)."""
+    from critcore.campaign.campaign import Campaign
+
+    path = str(tmp_path / "camp.db")
+    with Campaign.new(path, registry=registry) as camp:
+        camp.add("fake", "ogre", {"hp": 30})
+    return path
+
+
 @pytest.fixture(autouse=True)
 def isolated_config(tmp_path, monkeypatch):
     """No user config and no critcore.toml from the machine leak into the core's tests."""

@@ -28,14 +28,6 @@ from critcore.web.app import create_app, with_limits  # noqa: E402
 LOOPBACK = "http://127.0.0.1"
 
 
-@pytest.fixture
-def camp_path(tmp_path, registry):
-    path = str(tmp_path / "camp.db")
-    with Campaign.new(path, registry=registry) as camp:
-        camp.add("fake", "ogre", {"hp": 30})
-    return path
-
-
 def client_for(app, base=LOOPBACK, limit=None):
     return TestClient(with_limits(app, limit) if limit else with_limits(app), base_url=base)
 

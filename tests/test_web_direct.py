@@ -26,18 +26,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from critcore.campaign.campaign import Campaign  # noqa: E402
 from critcore.web.app import create_app, with_limits  # noqa: E402
 
 TOKEN = "a-token-for-the-direct-tests"
-
-
-@pytest.fixture
-def camp_path(tmp_path, registry):
-    path = str(tmp_path / "camp.db")
-    with Campaign.new(path, registry=registry) as camp:
-        camp.add("fake", "ogre", {"hp": 30})
-    return path
 
 
 def _pair(camp_path, registry, host):
