@@ -3,6 +3,7 @@ and a line: never another exception (a traceback is a bug)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -17,6 +18,9 @@ st = hypothesis.strategies
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 LINES = [line for p in sorted(FIXTURES.glob("*.mtf")) for line in p.read_text(encoding="utf-8", errors="surrogateescape").splitlines()]
 ERROR = re.compile(r"^fuzz\.mtf, line \d+: \S")
+# the README's pytest draws fewer edited files (it must finish in 90 s); .ci/run's long run
+# (CRITCORE_LONG=1, step 7) many more of the same strategies
+LONG = bool(os.environ.get("CRITCORE_LONG"))
 
 
 def _check(body: str) -> None:
@@ -29,7 +33,7 @@ def _check(body: str) -> None:
         assert unit["kind"] == "battletech-mech"
 
 
-@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.settings(max_examples=1500 if LONG else 100, deadline=None)
 @hypothesis.given(
     base=st.sampled_from(sorted(FIXTURES.glob("*.mtf"))),
     edits=st.lists(st.tuples(st.integers(0, 400), st.sampled_from(["drop", "copy", "swap", "noise"]),
@@ -52,7 +56,7 @@ def test_an_edited_fixture_imports_or_fails_with_file_and_line(base: Path, edits
     _check("\n".join(lines))
 
 
-@hypothesis.settings(max_examples=200, deadline=None)
+@hypothesis.settings(max_examples=1000 if LONG else 200, deadline=None)
 @hypothesis.given(st.text(max_size=200))
 def test_any_text_imports_or_fails_with_file_and_line(body: str) -> None:
     _check(body)
