@@ -221,6 +221,34 @@ def test_every_run_checks_the_target_it_is_handed(walkers, monkeypatch):
         engine.run("rest", dice="2", target=broken)
 
 
+
+def test_a_session_target_is_checked_once_and_runs_as_engine_run_runs_it(walkers, monkeypatch, tmp_path):
+    """``crit`` reads a target file through a session, which checks it (its errors name the
+    file), and runs it by ``Engine.run_session``: the state is walked once in all, and the
+    outcome is the one ``Engine.run`` gives for the same file's state. A state that did not come
+    from ``check_target`` is refused, not run unchecked."""
+    import critcore.tables.schema as schema
+    from critcore.dice.dice import make_roller
+    from critcore.targets.sessions import file_session
+
+    sheet = tmp_path / "walker.json"
+    sheet.write_text(json.dumps(GOOD))
+    engine = walker(walkers)
+    calls = []
+    real = schema.check_target
+    monkeypatch.setattr(schema, "check_target", lambda *a: calls.append(a[2]) or real(*a))
+    with file_session(str(sheet), engine) as session:
+        once = engine.run_session("tick", {}, make_roller(seed=1), session)
+    assert calls == [str(sheet)]
+    assert once == engine.run("tick", {}, seed=1, target=GOOD)
+    session.state = dict(GOOD)
+    with pytest.raises(TypeError, match="not checked"):
+        engine.run_session("tick", {}, make_roller(seed=1), session)
+    sheet.write_text(json.dumps({**GOOD, "legs": 9}))
+    with pytest.raises(StateError, match=r": legs: 9 is out of range \(2 to 6\)$"):
+        with file_session(str(sheet), engine) as session:
+            engine.run_session("tick", {}, make_roller(seed=1), session)
+
 def test_the_cli_refuses_a_bad_target_in_one_line_exit_2_and_changes_nothing(walkers, tmp_path):
     from click.testing import CliRunner
 
