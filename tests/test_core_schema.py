@@ -438,6 +438,18 @@ def test_a_target_schema_is_compiled_whole_when_read_and_lazily_from_its_kept_en
     finally:
         diskcache.cache_writes(False)
     assert first._lazy is False and second._lazy is True
+    # another checker (another critcore with the same plugin) keeps an entry of its own: the two
+    # do not make each other compile whole at every command
+    diskcache.cache_writes(True)
+    try:
+        kinds = []
+        for compiler in ("other checker", "this checker", "other checker", "this checker"):
+            monkeypatch.setattr(schema_module, "_compiler", lambda c=compiler: c)
+            schema_module._LOADED.clear()
+            kinds.append(schema_module.load_schema(declared)._lazy)
+    finally:
+        diskcache.cache_writes(False)
+    assert kinds == [False, False, True, True]
     good = {"name": "Ann", "hp": 10, "ht": 11, "dx": 12, "dr": 1}
     assert thaw(second.check(good, "c.json")) == good
     for state in (good, {**good, "hp": "ten"}, {**good, "Hp": 3}, {**good, "dr": {"skull": -1}}):

@@ -709,7 +709,8 @@ def load_schema(declared: str | Mapping[str, Any]) -> Schema:
             location = os.path.join(folder, name) if folder is not None else f"{package}:{name}"
             # the entry is kept only for a file that compiled whole, by this schema.py (_compiler):
             # read from it, the fields are compiled as targets use them (see Schema's lazy)
-            spec = load_toml(location, origin, check=compile_all, depends=_compiler())
+            compiler = _compiler()  # its own entry too: two checkers sharing a plugin do not take turns
+            spec = load_toml(location, origin, check=compile_all, depends=compiler, entry=f"\0{compiler}")
         except (OSError, ImportError, TableError) as exc:
             raise PluginError(f"target schema {declared}: cannot be read: {exc}") from None
         schema = compiled[0] if compiled else Schema(spec, origin, lazy=True)
