@@ -225,8 +225,8 @@ def test_every_run_checks_the_target_it_is_handed(walkers, monkeypatch):
 def test_a_session_target_is_checked_once_and_runs_as_engine_run_runs_it(walkers, monkeypatch, tmp_path):
     """``crit`` reads a target file through a session, which checks it (its errors name the
     file), and runs it by ``Engine.run_session``: the state is walked once in all, and the
-    outcome is the one ``Engine.run`` gives for the same file's state. A state that did not come
-    from ``check_target`` is refused, not run unchecked."""
+    outcome is the one ``Engine.run`` gives for the same file's state. A state that is not
+    frozen data (what ``check_target`` hands back) is refused, not run unchecked."""
     import critcore.tables.schema as schema
     from critcore.dice.dice import make_roller
     from critcore.targets.sessions import file_session
