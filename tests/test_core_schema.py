@@ -221,6 +221,34 @@ def test_every_run_checks_the_target_it_is_handed(walkers, monkeypatch):
         engine.run("rest", dice="2", target=broken)
 
 
+
+def test_a_session_target_is_checked_once_and_runs_as_engine_run_runs_it(walkers, monkeypatch, tmp_path):
+    """``crit`` reads a target file through a session, which checks it (its errors name the
+    file), and runs it by ``Engine.run_session``: the state is walked once in all, and the
+    outcome is the one ``Engine.run`` gives for the same file's state. A state that is not
+    frozen data (what ``check_target`` hands back) is refused, not run unchecked."""
+    import critcore.tables.schema as schema
+    from critcore.dice.dice import make_roller
+    from critcore.targets.sessions import file_session
+
+    sheet = tmp_path / "walker.json"
+    sheet.write_text(json.dumps(GOOD))
+    engine = walker(walkers)
+    calls = []
+    real = schema.check_target
+    monkeypatch.setattr(schema, "check_target", lambda *a: calls.append(a[2]) or real(*a))
+    with file_session(str(sheet), engine) as session:
+        once = engine.run_session("tick", {}, make_roller(seed=1), session)
+    assert calls == [str(sheet)]
+    assert once == engine.run("tick", {}, seed=1, target=GOOD)
+    session.state = dict(GOOD)
+    with pytest.raises(TypeError, match="not checked"):
+        engine.run_session("tick", {}, make_roller(seed=1), session)
+    sheet.write_text(json.dumps({**GOOD, "legs": 9}))
+    with pytest.raises(StateError, match=r": legs: 9 is out of range \(2 to 6\)$"):
+        with file_session(str(sheet), engine) as session:
+            engine.run_session("tick", {}, make_roller(seed=1), session)
+
 def test_the_cli_refuses_a_bad_target_in_one_line_exit_2_and_changes_nothing(walkers, tmp_path):
     from click.testing import CliRunner
 
@@ -364,3 +392,71 @@ def test_a_broken_other_system_does_not_turn_a_refused_target_into_a_traceback()
     reg = Registry.installed(extra_systems={"fake": fakesystem, "broken": broken}, discover=False)
     with pytest.raises(StateError):
         Engine("fake", registry=reg).check_target({"hp": "many"})
+
+
+# --- a schema read from its kept entry compiles its fields as targets use them ---------------------
+
+
+@hypothesis.settings(max_examples=examples(150, 800), deadline=None)
+@hypothesis.given(changes=st.dictionaries(st.sampled_from(list(GOOD) + ["Legs", "x"]), JSONISH, max_size=3),
+                  drop=st.sets(st.sampled_from(list(GOOD)), max_size=2))
+def test_a_lazy_schema_checks_as_the_whole_compiled_one_does(changes, drop):
+    """A schema whose fields are compiled when a value first has their key (``lazy``) gives the
+    same frozen value, or the same error line, as the schema compiled whole, on any edit of a
+    good target; checked one after the other on one lazy schema, so a field compiled for an
+    earlier value serves the later ones."""
+    eager = Schema(MECH_SCHEMA, "walker")
+    lazy = Schema(MECH_SCHEMA, "walker", lazy=True)
+    for state in ({k: v for k, v in {**GOOD, **changes}.items() if k not in drop}, GOOD, changes):
+        answers = []
+        for schema in (eager, lazy):
+            try:
+                answers.append(("ok", schema.check(state, "w.json")))
+            except StateError as exc:
+                answers.append(("refused", str(exc)))
+        assert answers[0] == answers[1]
+
+
+def test_a_target_schema_is_compiled_whole_when_read_and_lazily_from_its_kept_entry(tmp_path, monkeypatch):
+    """load_schema compiles a system's target schema whole when it parses the file (a broken one
+    is refused then), keeps the parsed file only after that, and a later process reading the
+    kept entry compiles fields as targets use them: the same answers for a shipped system's
+    target and for a broken edit of it."""
+    pytest.importorskip("critcore_gurps")  # a shipped system's schema file (CI's core-alone step skips this)
+    from critcore._speed import diskcache
+    from critcore.tables import schema as schema_module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("CRITCORE_CACHE", raising=False)
+    monkeypatch.setattr(schema_module, "_LOADED", {})
+    diskcache.cache_writes(True)
+    try:
+        declared = "critcore_gurps.data:target-schema.toml"
+        first = schema_module.load_schema(declared)
+        schema_module._LOADED.clear()
+        second = schema_module.load_schema(declared)
+    finally:
+        diskcache.cache_writes(False)
+    assert first._lazy is False and second._lazy is True
+    # another checker (another critcore with the same plugin) keeps an entry of its own: the two
+    # do not make each other compile whole at every command
+    diskcache.cache_writes(True)
+    try:
+        kinds = []
+        for compiler in ("other checker", "this checker", "other checker", "this checker"):
+            monkeypatch.setattr(schema_module, "_compiler", lambda c=compiler: c)
+            schema_module._LOADED.clear()
+            kinds.append(schema_module.load_schema(declared)._lazy)
+    finally:
+        diskcache.cache_writes(False)
+    assert kinds == [False, False, True, True]
+    good = {"name": "Ann", "hp": 10, "ht": 11, "dx": 12, "dr": 1}
+    assert thaw(second.check(good, "c.json")) == good
+    for state in (good, {**good, "hp": "ten"}, {**good, "Hp": 3}, {**good, "dr": {"skull": -1}}):
+        answers = []
+        for schema in (first, second):
+            try:
+                answers.append(schema.check(state, "c.json"))
+            except StateError as exc:
+                answers.append(str(exc))
+        assert answers[0] == answers[1]

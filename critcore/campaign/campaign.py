@@ -345,7 +345,8 @@ class Campaign:
 
     def _current(self, tx: Transaction, row: TargetRow, engine: Engine) -> Data | None:
         """The target's current state, upgraded by its plugin if an older version wrote it, checked
-        (frozen: the engine trusts it and does not check it again)."""
+        (frozen; ``crit`` and the web service run it by ``Engine.run_session``, which does not walk
+        it again)."""
         assert row.head is not None
         stored = tx.state(row.head)
         state = stored.state

@@ -288,7 +288,7 @@ def run_procedure(ctx: click.Context, system: str, procedure: str, verb: str, va
     roller = make_roller(common["seed"], common["dice"], common["prompt"])
     params = {k: v for k, v in values.items() if v is not None}
     with opened as session:
-        outcome = engine.run(proc.name, params, roller=roller, target=None if session is None else session.state)
+        outcome = engine.run_session(proc.name, params, roller, session)  # the session checked its target
         _check_unused_faces(roller, bool(common["allow_extra_dice"]))  # before anything is saved
         saved = session.commit(outcome) if session is not None else None
     if common["json_out"]:

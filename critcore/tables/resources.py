@@ -49,7 +49,8 @@ def read_text(location: str) -> str:
 
 
 def load_toml(location: str, source: str, text: str | None = None,
-              check: Callable[[dict[str, Any]], None] | None = None, depends: str = "") -> dict[str, Any]:
+              check: Callable[[dict[str, Any]], None] | None = None, depends: str = "",
+              entry: str = "") -> dict[str, Any]:
     """Parsed TOML of a shipped file (cached); syntax errors raise TableError naming ``source``.
 
     ``check(data)`` runs whenever the file is parsed (not when a cache entry is used): an entry
@@ -60,7 +61,8 @@ def load_toml(location: str, source: str, text: str | None = None,
     and of the parsed data it holds: it is used only when both match, so an edited table file or
     an edited (or damaged) entry is parsed again from the file, never trusted. ``depends`` is
     the text of another file ``check`` reads (a system's row types): the entry is used only while
-    it is unchanged too.
+    it is unchanged too. ``entry`` names a separate entry for the same file (a reader whose
+    ``check`` differs keeps its own, rather than taking turns at one with the plain reader).
     """
     if text is None:
         text = read_text(location)
@@ -73,7 +75,7 @@ def load_toml(location: str, source: str, text: str | None = None,
         return data
 
     key = text.encode("utf-8") + (b"\0" + depends.encode("utf-8") if depends else b"")
-    return cached(f"{CACHE_FORMAT}\0{os.path.abspath(location)}", digest(key), build)
+    return cached(f"{CACHE_FORMAT}\0{os.path.abspath(location)}{entry}", digest(key), build)
 
 
 def load_toml_text(text: str, source: str) -> dict[str, Any]:

@@ -43,6 +43,7 @@ line: ``SOURCE: PATH: what is wrong`` with the path written as ``statuses[1].che
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
 from typing import Any, Callable
 
@@ -233,9 +234,12 @@ class Schema:
         """The named types a spec may refer to (what an unknown type's did-you-mean offers)."""
         return list(self.types)
 
-    def __init__(self, spec: Mapping[str, Any], origin: str) -> None:
+    def __init__(self, spec: Mapping[str, Any], origin: str, lazy: bool = False) -> None:
+        """``lazy``: a spec known to compile (:func:`load_schema`'s kept entry says so) compiles
+        each field of a table the first time a value has that key, not all of them now."""
         self.origin = origin
         self.spec = spec
+        self._lazy = lazy
         if not isinstance(spec, Mapping):
             raise PluginError(f"{origin}: a schema must be a table")
         unknown = set(spec) - {"format", "root", "identify", "types", "doc"}
@@ -540,11 +544,20 @@ class Schema:
         extra = spec.get("extra", "refuse")
         if extra not in ("refuse", "keep"):
             raise self._bad(where, "extra must be \"refuse\" or \"keep\"")
-        checkers = {name: self.compile(f, f"{where}.{name}") for name, f in fields.items()}
+        lazy = self._lazy
+        checkers = {} if lazy else {name: self.compile(f, f"{where}.{name}") for name, f in fields.items()}
         required = tuple(n for n, f in fields.items() if isinstance(f, Mapping) and f.get("required"))
         known = list(fields)
         keep = extra == "keep"
-        get = checkers.get
+        compile_field = self.compile
+
+        def field(key: Any) -> Checker | None:  # a field's checker, compiled when first needed
+            fn = checkers.get(key)
+            if fn is None and key in fields:
+                fn = checkers[key] = compile_field(fields[key], f"{where}.{key}")
+            return fn
+
+        get: Callable[[Any], Checker | None] = field if lazy else checkers.get
         # fields that take any text or true/false as it is are checked in the loop (most fields of a unit)
         simple = {name: _PLAIN_TYPES[f if type(f) is str else f["type"]] for name, f in fields.items() if _plain(f)}
         simple_type = simple.get
@@ -571,7 +584,7 @@ class Schema:
                     # a fault of this table itself (a misspelt or missing key) explains more than a
                     # fault deeper down that may follow from it (a reference to the missing key)
                     for other in value:
-                        if other not in checkers and not keep:
+                        if other not in fields and not keep:
                             raise Bad(f"unknown key {other!r}{_hint(str(other), known)}") from None
                     for name in required:
                         if name not in value:
@@ -683,16 +696,37 @@ def load_schema(declared: str | Mapping[str, Any]) -> Schema:
         if not sep or not name:
             raise PluginError(f"target_schema {declared!r} must read \"package:file.toml\"")
         from critcore.errors import TableError
-        from critcore.tables.resources import load_data
+        from critcore.tables.resources import load_toml, package_dir
+
+        origin = f"{package}/{name}"
+        compiled: list[Schema] = []
+
+        def compile_all(data: dict[str, Any]) -> None:  # when the file is parsed, not when its entry is used
+            compiled.append(Schema(data, origin))
 
         try:
-            spec = load_data(package, name)
+            folder = package_dir(package)
+            location = os.path.join(folder, name) if folder is not None else f"{package}:{name}"
+            # the entry is kept only for a file that compiled whole, by this schema.py (_compiler):
+            # read from it, the fields are compiled as targets use them (see Schema's lazy)
+            compiler = _compiler()  # its own entry too: two checkers sharing a plugin do not take turns
+            spec = load_toml(location, origin, check=compile_all, depends=compiler, entry=f"\0{compiler}")
         except (OSError, ImportError, TableError) as exc:
             raise PluginError(f"target schema {declared}: cannot be read: {exc}") from None
-        schema = Schema(spec, f"{package}/{name}")
+        schema = compiled[0] if compiled else Schema(spec, origin, lazy=True)
         key = declared
     _LOADED[key] = schema
     return schema
+
+
+def _compiler() -> str:
+    """What a target schema's kept entry says compiled it: this module, by its size and date (a
+    schema compiled by another version of the checker is compiled again)."""
+    try:
+        st = os.stat(__file__)
+        return f"target schema compiled\0{st.st_size}\0{st.st_mtime_ns}"
+    except OSError:
+        return "target schema compiled\0-"
 
 
 # --- the engine's check -------------------------------------------------------------------------

@@ -97,7 +97,7 @@ def _read(path: str, engine: Any, dest: str | None) -> FileSession:
     from critcore.targets.state import read_target
 
     state, fmt = read_target(path, engine.read_target)
-    checked = engine.check_target(state, path)  # frozen, and trusted by engine.run: not walked twice
+    checked = engine.check_target(state, path)  # frozen; crit runs it by engine.run_session, not checked again
     original = None
     if fmt == "toml" and dest is not None:
         try:

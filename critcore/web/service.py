@@ -415,7 +415,7 @@ class Service:
                 if head is not None and session.row.head != head:
                     raise CampaignError(f"{self.path}: {req['target']} changed while the dice were being entered; "
                                         "nothing was written, resolve again")
-                outcome = engine.run(proc.name, req["params"], roller=roller, target=session.state)
+                outcome = engine.run_session(proc.name, req["params"], roller, session)  # checked by the session
                 session.commit(outcome)
         return self._answer(req, outcome, engine, session, roller)
 

@@ -17,7 +17,7 @@ from critcore_battletech import mtf, units
 from critcore_battletech.data import catalog as catalog_module
 from critcore_battletech.data.frame import frame
 from critcore_battletech.needs import _literals, filter_of, needs
-from critcore_battletech.records import Pattern, words
+from critcore_battletech.records import TECH_PREFIX, Pattern, TechPrefix, Words, words
 
 # examples a property draws: more in .ci/run's long run (CRITCORE_LONG=1, tests/runlength.py)
 ROUNDS = 3000 if os.environ.get("CRITCORE_LONG") else 400
@@ -90,7 +90,7 @@ EXTRA = ["ab|a", "a|ab", "ba|a b", "a|^\\s*$", "(?<!x)(?:a|ab)(\\d+)", "(?<![xb]
 
 
 @settings(max_examples=ROUNDS, deadline=None)
-@given(pattern=st.sampled_from([p for p in PATTERNS if words(p) is not None] + EXTRA),
+@given(pattern=st.sampled_from([p for p in PATTERNS if isinstance(words(p), Words)] + EXTRA),  # TechPrefix: below
        ignore_case=st.booleans(), data=st.data())
 @example(pattern="ab|a", ignore_case=False, data=None)
 def test_plain_words_agree_with_re(pattern: str, ignore_case: bool, data: st.DataObject | None) -> None:
@@ -107,6 +107,47 @@ def test_plain_words_agree_with_re(pattern: str, ignore_case: bool, data: st.Dat
     done = m.sub(" ", name)
     assert done is None or done == rx.sub(" ", name)
 
+
+# the characters the tech prefix's parts turn on: its letters in both cases, capitals and small
+# letters after it, digits, each kind of ASCII blank re's \s takes (\x1c-\x1f too), and others
+_PREFIX_CHARS = "CLANclanISisxZ09 \t\n\x0b\x1c\x1f-_("
+
+
+def test_the_tech_prefix_is_answered_without_re_as_re_answers_it() -> None:
+    """ammo.toml's tech prefix is the pattern TechPrefix answers (so no unit's import compiles
+    it), and on every ASCII text of up to three of the characters that matter, and on each of
+    those after the words MegaMek writes, its match is re's (text and end), found by search and
+    by match alike; with case ignored, re answers."""
+    assert frame()["prefix"] == TECH_PREFIX and isinstance(words(TECH_PREFIX), TechPrefix)
+    assert words(TECH_PREFIX, ignore_case=True) is None
+    rx = re.compile(TECH_PREFIX)
+    lite = TechPrefix()
+    texts = [""]
+    for _ in range(3):
+        texts = texts + [t + c for t in texts if len(t) == len(texts[-1]) for c in _PREFIX_CHARS]
+    for head in ("", "Clan", "CLAN", "clan ", "CL", "IS", "ISi", "CLi"):
+        for text in texts:
+            name = head + text
+            want = rx.match(name)
+            got = lite.search(name)
+            assert (got is None) == (want is None), name
+            if want is not None:
+                assert (got.group(0), got.end()) == (want.group(0), want.end()), name
+                assert lite.search(name, anchored=True).end() == want.end()
+    p = Pattern(TECH_PREFIX)
+    assert p.match("CLERPPC").group(0) == "CL" and p.match("Clan  Gauss").end() == 6
+    assert p._rx is None  # answered without compiling
+
+
+@settings(max_examples=ROUNDS, deadline=None)
+@given(name=st.text(st.sampled_from(_PREFIX_CHARS + "abcdefghijklmnopqrstuvwxyzBDEFGHJKMOPQRTUVWY12345678"),
+                    max_size=12))
+def test_the_tech_prefix_agrees_with_re_on_longer_names(name: str) -> None:
+    """The same on longer ASCII names drawn from letters, digits and blanks."""
+    want = re.compile(TECH_PREFIX).match(name)
+    got = TechPrefix().search(name)
+    assert (None if got is None else (got.group(0), got.end())) == \
+        (None if want is None else (want.group(0), want.end()))
 
 @pytest.mark.parametrize("pattern, literals", [
     ("(?:ba)?advancedsrm(\\d+)", ("advancedsrm",)),  # the group may be left out: "ba" is not certain
