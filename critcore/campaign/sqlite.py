@@ -98,10 +98,6 @@ class SQLiteStore:
     def __init__(self, path: str, *, create: bool = False, critcore_version: str = "") -> None:
         self.location = path
         self.read_only: str | None = None  # why the campaign can only be read (None: it can be changed)
-        # data_version() read off the WAL index's header once asked again (a server asks at each request)
-        self._asked = 0
-        self._wal: Any = None
-        self._seen: tuple[bytes, int] | None = None
         exists = os.path.exists(path)
         if create and exists:
             raise CampaignError(f"{path}: already exists; open it with --campaign {path}")
@@ -273,33 +269,10 @@ class SQLiteStore:
             yield _Tx(self._db)
 
     def data_version(self) -> int | None:
-        wal = self._wal
-        if wal is not None:
-            head = wal[:]  # the header, read before asking SQLite: a commit after this is seen next time
-            seen = self._seen
-            if seen is not None and seen[0] == head:
-                return seen[1]  # no commit since (critcore/_speed/walindex.py)
         try:
-            version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
+            return int(self._db.execute("PRAGMA data_version").fetchone()[0])
         except sqlite3.Error:  # read the settings, which says what is wrong
             return None
-        if wal is not None:
-            self._seen = (head, version)
-        else:
-            self._asked += 1
-            if self._asked == 2:  # asked again: a long-lived store (crit serve); a command asks once
-                self._watch()
-        return version
-
-    def _watch(self) -> None:
-        try:
-            mode = self._db.execute("PRAGMA journal_mode").fetchone()[0]
-        except sqlite3.Error:
-            return
-        if str(mode).lower() == "wal":
-            from critcore._speed.walindex import header_map
-
-            self._wal = header_map(self.location)
 
     def secret_digests(self) -> dict[str, str]:
         """The digests of the campaign's own token and players' key, if it keeps them
@@ -324,7 +297,6 @@ class SQLiteStore:
         return self._db
 
     def close(self) -> None:
-        self._wal = None  # the map stays, shared by the process (critcore/_speed/walindex.py)
         self._db.close()
 
 
