@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+
+# this folder's helper modules (bt_shared: where ../shared is) importable under pytest's importlib mode
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 UNITS = Path(__file__).resolve().parent / "units"
 

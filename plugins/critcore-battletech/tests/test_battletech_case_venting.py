@@ -13,15 +13,11 @@ CASE, a Clan XL engine (2) does not. Every expected number is worked out by hand
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
+from bt_shared import SAMPLES
 
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
-SAMPLES = SHARED / "mtf-samples"
 pytestmark = pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/mtf-samples is not here")
 
 

@@ -10,12 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from critcore.testing import cli
+from bt_shared import SAMPLES
 
 UNITS = Path(__file__).resolve().parent / "units"
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
-SAMPLES = SHARED / "mtf-samples"
 
 
 @pytest.fixture

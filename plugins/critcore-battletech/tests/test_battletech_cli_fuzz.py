@@ -26,11 +26,8 @@ from critcore.testing import cli  # noqa: E402
 from critcore.testing import Registry  # noqa: E402
 
 import critcore_battletech.plugin as battletech  # noqa: E402
+from bt_shared import CORPUS
 
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
-CORPUS = SHARED / "mtf-corpus" / "units"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/mtf-corpus/units is not here")
 
 LONG_RUN = "CRITCORE_FUZZ_EXAMPLES" in os.environ

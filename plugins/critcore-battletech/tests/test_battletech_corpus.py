@@ -11,11 +11,8 @@ from typing import Any
 import pytest
 
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import CORPUS
 
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
-CORPUS = SHARED / "mtf-corpus" / "units"
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/mtf-corpus/units is not here")
 

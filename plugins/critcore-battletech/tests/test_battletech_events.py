@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 import critcore
+from bt_shared import SAMPLES
 
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
-SAMPLES = SHARED / "mtf-samples"
 ATLAS = SAMPLES / "Atlas AS7-D.mtf"
 pytestmark = pytest.mark.skipif(not ATLAS.is_file(), reason="../shared/mtf-samples is not here")
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import SHARED
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 NO_CRIT = "1,1"  # a critical check that rolls 2: no critical
@@ -189,9 +190,6 @@ def test_megameks_lookup_names_are_known_with_their_class(name: str, kind: str, 
     assert [row.get("megamek") for row in rows] == [megamek], name
 
 
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
 DAO = SHARED / "mtf-corpus" / "units" / "XTRs" / "Liao" / "Vindicator Dao.mtf"
 
 

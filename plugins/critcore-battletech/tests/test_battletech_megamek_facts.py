@@ -20,12 +20,9 @@ else:  # pragma: no cover - Python 3.10
 
 import critcore_battletech
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import CORPUS
 
 FACTS = Path(critcore_battletech.__file__).resolve().parent / "data" / "megamek-facts.toml"
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
-CORPUS = SHARED / "mtf-corpus" / "units"
 
 Fact = dict[str, Any]
 

@@ -5,17 +5,13 @@ ammunition numbers are the standard ammunition table and the rule document's exa
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import SAMPLES
 
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
-SAMPLES = SHARED / "mtf-samples"
 
 pytestmark = pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/mtf-samples is not here")
 

@@ -11,12 +11,9 @@ import pytest
 
 from critcore_battletech.data.catalog import SLOT_KINDS, catalog
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import SAMPLES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
-SAMPLES = SHARED / "mtf-samples"
 
 LOCATIONS = {
     "biped": {"HD", "CT", "LT", "RT", "LA", "RA", "LL", "RL"},

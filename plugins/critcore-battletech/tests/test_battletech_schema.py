@@ -29,15 +29,12 @@ from critcore.testing import Engine
 from critcore.plugin import StateError
 from critcore.plugin import thaw
 from critcore.testing import Registry
+from bt_shared import SAMPLES
 
 REG = Registry.installed(extra_systems={"battletech": bt}, discover=False)
 ENGINE = Engine("battletech", registry=REG)
 UNITS = Path(__file__).parent / "units"
 FIXTURES = Path(__file__).parent / "fixtures"
-# ../shared beside the checkout, or beside the folder of git worktrees
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[3:6] if (p / "shared").is_dir()),
-              Path("/nonexistent"))
-SAMPLES = SHARED / "mtf-samples"
 
 
 def saved_unit() -> dict[str, Any]:
