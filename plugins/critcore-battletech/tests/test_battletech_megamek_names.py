@@ -307,6 +307,14 @@ def _tool() -> Any:
     return tool
 
 
+def _excerpt(folder: Path, where: str, header: str, *statements: str) -> None:
+    """Save a weapon class's excerpt as the name script reads one: its source line, its header
+    (``public class X extends Y``), its statements; the file is named for the class."""
+    name = where.rsplit("/", 1)[-1]
+    body = "".join(f"    {s};\n" for s in statements)
+    (folder / name).write_text(f"// MegaMek/megamek {where} @ 00000000\n{header} {{\n{body}}}\n", encoding="utf-8")
+
+
 def test_battletech_the_script_reads_weapon_classes_through_their_parents(tmp_path: Path) -> None:
     """Weapon classes of MegaMek's shape (written here, not MegaMek's), in two folders: a class
     takes the explosion and slots it does not state from the nearest saved class it extends
@@ -316,25 +324,17 @@ def test_battletech_the_script_reads_weapon_classes_through_their_parents(tmp_pa
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
     b.mkdir()
-    (a / "PretendGaussWeapon.java").write_text(
-        "// MegaMek/megamek weapons/gauss/PretendGaussWeapon.java @ 00000000\n"
-        "public abstract class PretendGaussWeapon extends AmmoWeapon {\n    explosive = true;\n}\n", encoding="utf-8")
-    (a / "PretendHeavyGaussWeapon.java").write_text(
-        "// MegaMek/megamek weapons/gauss/PretendHeavyGaussWeapon.java @ 00000000\n"
-        "public abstract class PretendHeavyGaussWeapon extends PretendGaussWeapon {\n    criticalSlots = 11;\n"
-        "    explosionDamage = 25;\n}\n", encoding="utf-8")
-    (b / "ISPretendHeavyGauss.java").write_text(
-        "// MegaMek/megamek weapons/gauss/ISPretendHeavyGauss.java @ 00000000\n"
-        "public class ISPretendHeavyGauss extends PretendHeavyGaussWeapon {\n        name = \"Pretend Heavy Gauss\";\n"
-        "        setInternalName(this.name);\n        addLookupName(\"ISPretendHeavyGauss\");\n}\n", encoding="utf-8")
-    (b / "PretendLightGauss.java").write_text(
-        "// MegaMek/megamek weapons/gauss/clan/PretendLightGauss.java @ 00000000\n"
-        "public class PretendLightGauss extends PretendHeavyGaussWeapon {\n        name = \"Pretend Light Gauss\";\n"
-        "        criticals = 5;\n        explosionDamage = 16;\n}\n", encoding="utf-8")
-    (b / "PretendCannon.java").write_text(
-        "// MegaMek/megamek weapons/other/PretendCannon.java @ 00000000\n"
-        "public class PretendCannon extends UnsavedCannonWeapon {\n        name = \"Pretend Cannon\";\n"
-        "        setInternalName(\"CLPretendCannon\");\n        criticalSlots = 3;\n}\n", encoding="utf-8")
+    _excerpt(a, "weapons/gauss/PretendGaussWeapon.java", "public abstract class PretendGaussWeapon extends AmmoWeapon",
+             "explosive = true")
+    _excerpt(a, "weapons/gauss/PretendHeavyGaussWeapon.java",
+             "public abstract class PretendHeavyGaussWeapon extends PretendGaussWeapon", "criticalSlots = 11",
+             "explosionDamage = 25")
+    _excerpt(b, "weapons/gauss/ISPretendHeavyGauss.java", "public class ISPretendHeavyGauss extends PretendHeavyGaussWeapon",
+             'name = "Pretend Heavy Gauss"', "setInternalName(this.name)", 'addLookupName("ISPretendHeavyGauss")')
+    _excerpt(b, "weapons/gauss/clan/PretendLightGauss.java", "public class PretendLightGauss extends PretendHeavyGaussWeapon",
+             'name = "Pretend Light Gauss"', "criticals = 5", "explosionDamage = 16")
+    _excerpt(b, "weapons/other/PretendCannon.java", "public class PretendCannon extends UnsavedCannonWeapon",
+             'name = "Pretend Cannon"', 'setInternalName("CLPretendCannon")', "criticalSlots = 3")
     data = tomllib.loads(tool.build([a, b]))
     got = {e["megamek"]: (e["kind"], e["tech"], e["slots"], e["explosion"], e.get("extends")) for e in data["class"]}
     assert got == {
@@ -456,17 +456,14 @@ def test_battletech_the_script_gives_no_explosion_to_what_the_facts_say_does_not
     not explode, though it and its parent say ``explosive = true``; a battle-armour class (its
     MegaMek folder) is no 'Mech weapon, so a name it shares with the tables keeps the tables'."""
     tool = _tool()
-    (tmp_path / "ACWeapon.java").write_text(
-        "// MegaMek/megamek megamek/src/megamek/common/weapons/autocannons/ACWeapon.java @ 00000000\n"
-        "public abstract class ACWeapon extends AmmoWeapon {\n    explosive = true;\n}\n", encoding="utf-8")
-    (tmp_path / "ISPretendAC.java").write_text(
-        "// MegaMek/megamek megamek/src/megamek/common/weapons/autocannons/ISPretendAC.java @ 00000000\n"
-        "public class ISPretendAC extends ACWeapon {\n    name = \"Pretend AC\";\n    criticalSlots = 4;\n"
-        "    explosive = true;\n    explosionDamage = 9;\n}\n", encoding="utf-8")
-    (tmp_path / "ISBAPretendLaser.java").write_text(
-        "// MegaMek/megamek megamek/src/megamek/common/weapons/battlearmor/innerSphere/ISBAPretendLaser.java @ 00000000\n"
-        "public class ISBAPretendLaser extends LaserWeapon {\n    name = \"Medium Laser\";\n"
-        "    setInternalName(\"ISBAPretendLaser\");\n    criticalSlots = 3;\n}\n", encoding="utf-8")
+    folder = "megamek/src/megamek/common/weapons/"
+    _excerpt(tmp_path, folder + "autocannons/ACWeapon.java", "public abstract class ACWeapon extends AmmoWeapon",
+             "explosive = true")
+    _excerpt(tmp_path, folder + "autocannons/ISPretendAC.java", "public class ISPretendAC extends ACWeapon",
+             'name = "Pretend AC"', "criticalSlots = 4", "explosive = true", "explosionDamage = 9")
+    _excerpt(tmp_path, folder + "battlearmor/innerSphere/ISBAPretendLaser.java",
+             "public class ISBAPretendLaser extends LaserWeapon", 'name = "Medium Laser"',
+             'setInternalName("ISBAPretendLaser")', "criticalSlots = 3")
     by = {e["megamek"]: e for e in tomllib.loads(tool.build([tmp_path]))["class"]}
     assert (by["ISPretendAC"]["slots"], by["ISPretendAC"]["explosion"]) == (4, 0)
     laser = by["ISBAPretendLaser"]
