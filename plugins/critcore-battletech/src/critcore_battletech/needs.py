@@ -7,6 +7,7 @@ on first use for a module's own few patterns. This module imports nothing else o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 def needs(pattern: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
     """What every match of ``pattern`` contains, for a filter that skips hopeless texts without
@@ -182,14 +183,11 @@ def _leading(a: str) -> list[str] | None:
     return [lit] if lit else None
 
 
-def _alternatives(pattern: str) -> list[str]:
-    """The pattern split at each ``|`` outside groups and classes."""
-    if "(" not in pattern and "[" not in pattern and "\\" not in pattern:
-        return pattern.split("|")
-    out = []
+def _structure(pattern: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """Each ``(``, ``)`` and ``|`` outside escapes and classes from ``start`` on: its index, the
+    character, and the group depth after it (an escaped character and a class are stepped over)."""
     depth = 0
-    start = 0
-    m = _STRUCTURE.search(pattern)
+    m = _STRUCTURE.search(pattern, start)
     while m is not None:
         i = m.start()
         c = pattern[i]
@@ -197,14 +195,22 @@ def _alternatives(pattern: str) -> list[str]:
             i += 1
         elif c == "[":
             i = _class_end(pattern, i)
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif depth == 0:  # "|"
+        else:
+            depth += 1 if c == "(" else -1 if c == ")" else 0
+            yield i, c, depth
+        m = _STRUCTURE.search(pattern, i + 1)
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The pattern split at each ``|`` outside groups and classes."""
+    if "(" not in pattern and "[" not in pattern and "\\" not in pattern:
+        return pattern.split("|")
+    out = []
+    start = 0
+    for i, c, depth in _structure(pattern):
+        if c == "|" and depth == 0:
             out.append(pattern[start:i])
             start = i + 1
-        m = _STRUCTURE.search(pattern, i + 1)
     out.append(pattern[start:])
     return out
 
@@ -223,23 +229,7 @@ def _class_end(pattern: str, i: int) -> int:
 
 def _close(pattern: str, i: int) -> int:
     """The index of the ``)`` closing the group opened at ``i``, or -1."""
-    depth = 0
-    m = _STRUCTURE.search(pattern, i)
-    while m is not None:
-        j = m.start()
-        c = pattern[j]
-        if c == "\\":
-            j += 1
-        elif c == "[":
-            j = _class_end(pattern, j)
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return j
-        m = _STRUCTURE.search(pattern, j + 1)
-    return -1
+    return next((j for j, c, depth in _structure(pattern, i) if c == ")" and depth == 0), -1)
 
 
 # where the structure of a pattern can change: the scans above jump from one to the next (this
