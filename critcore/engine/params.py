@@ -141,38 +141,15 @@ class ParamPlan:
     """What checking a procedure's parameters needs, made once: each parameter's place, the
     defaults, the required ones. An engine keeps one per procedure, so a request checks only the
     values it was given (``crit serve``'s GURPS ``attack`` declares 26 parameters and a request
-    gives two or three), in the declared order, with the same errors as a walk over all of them.
+    gives two or three), in the declared order, with the same errors as a walk over all of them."""
 
-    It keeps the answers it gave (:meth:`checked`, at most :data:`KEPT` of them): a bot or a table
-    asks the same question again and again, and the same checked parameters (the same ``Data``,
-    its hash made once) are handed back without checking them again."""
-
-    __slots__ = ("procedure", "_index", "_defaults", "_required", "_kept")
-
-    KEPT = 256
+    __slots__ = ("procedure", "_index", "_defaults", "_required")
 
     def __init__(self, procedure: Procedure) -> None:
         self.procedure = procedure
         self._index = {p.name: i for i, p in enumerate(procedure.params)}
         self._defaults = {p.name: p.default for p in procedure.params}
         self._required = [i for i, p in enumerate(procedure.params) if p.required]
-        self._kept: dict[tuple[tuple[str, type, Any], ...], Data] = {}
-
-    def checked(self, given: Mapping[str, Any]) -> Data:
-        """:meth:`check`, answered from the values checked before when these are the same (each
-        value's type is part of the key: ``1``, ``1.0`` and ``True`` are equal in Python but not
-        the same parameter value)."""
-        try:
-            key = tuple([(k, v.__class__, v) for k, v in given.items()])
-            found = self._kept.get(key)
-        except TypeError:  # a value that cannot be a key (a list from Python): checked every time
-            return self.check(given)
-        if found is None:
-            found = self.check(given)
-            if len(self._kept) >= self.KEPT:
-                self._kept.clear()
-            self._kept[key] = found
-        return found
 
     def check(self, given: Mapping[str, Any]) -> Data:
         """``given`` checked (see :func:`check_params`)."""

@@ -230,7 +230,7 @@ class Engine:
         plan = self._plans.get(proc.name)
         if plan is None or plan.procedure is not proc:
             plan = self._plans[proc.name] = ParamPlan(proc)
-        checked = plan.checked(params or {})
+        checked = plan.check(params or {})
         if proc.target == "required" and target is None:
             raise ParamError(f"{self.info.name} {proc.name} needs a target (--target FILE)")
         return proc, checked
