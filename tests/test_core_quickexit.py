@@ -115,3 +115,27 @@ def test_crit_ends_as_before(args: list[str]) -> None:
     normal = subprocess.run([sys.executable, "-c", "import sys; from critcore.cli.main import main; "
                              "sys.argv[0] = 'crit'; main()", *args], capture_output=True, text=True, timeout=60)
     assert (quick.returncode, quick.stdout, quick.stderr) == (normal.returncode, normal.stdout, normal.stderr)
+
+
+def test_the_console_script_pauses_the_collector_before_click_and_long_commands_resume_it() -> None:
+    """cli.console turns the collector off before click is imported; a long command's
+    resume_gc (crit odds, simulate, serve) turns it back on, as with cli.main.main alone."""
+    script = textwrap.dedent("""
+        import sys
+        from critcore.cli import console
+        def fake_main():
+            from critcore.cli.errors import resume_gc
+            import gc
+            print("click imported" if "click" in sys.modules else "no click", gc.isenabled())
+            resume_gc()
+            print("resumed", gc.isenabled())
+        import critcore.cli.main
+        critcore.cli.main.main = fake_main
+        console.main()
+        """)
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (found.returncode, found.stdout) == (0, "click imported False\nresumed True\n"), found.stderr
+    # the console module itself imports nothing until it runs
+    bare = subprocess.run([sys.executable, "-c", "import sys, critcore.cli.console; print('click' in sys.modules)"],
+                          capture_output=True, text=True, timeout=60)
+    assert bare.stdout == "False\n"

@@ -9,7 +9,7 @@ objects), nothing a command's output or files depend on: critcore's commands wri
 their files and close their campaign before they return (``cli.main``'s docstring).
 
 :func:`run` does the finishing steps in Python's order and then ends the process with
-:func:`os._exit`, for the ``crit`` console script only (``critcore.cli.main.console``; never a
+:func:`os._exit`, for the ``crit`` console script only (``critcore.cli.console``; never a
 caller's process: the Python API and ``cli.main`` itself end as they always did). Whenever the
 normal ending could differ it is taken instead: another thread still running, an exit status that
 is not a number (Python prints it), an exception (Python prints its traceback), standard output

@@ -251,15 +251,5 @@ def main() -> None:
     cli(prog_name="crit")
 
 
-def console() -> None:
-    """The ``crit`` console script (and ``python -m critcore``): :func:`main`, and the process
-    ends with its status without Python's teardown (critcore._speed.quickexit: 6-7 M
-    instructions, about 1.5 ms of every command; docs/architecture.md). Only for a process of
-    its own: a program calling :func:`main` or ``cli`` ends as it always did."""
-    from critcore._speed.quickexit import run
-
-    run(main)
-
-
 if __name__ == "__main__":  # pragma: no cover
-    console()  # the command's status
+    main()  # click exits with the command's status
