@@ -20,6 +20,20 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+from typing import Any
+
+
+def shipped() -> tuple[int, dict[str, bytes], dict[str, Any]]:
+    """What ``data/frame.marshal`` holds: the format, the bytes of every file the frame is made
+    of (``frame.SOURCES``, paths in the package), and the frame."""
+    from critcore_battletech import unitcache
+    from critcore_battletech.data.frame import SOURCES, frame
+
+    sources = {}
+    for name in SOURCES:
+        with open(os.path.join(unitcache._HERE, name), "rb") as fh:
+            sources[name] = fh.read()
+    return unitcache.SHIPPED_FORMAT, sources, frame()
 
 
 def main(argv: list[str]) -> int:
@@ -27,7 +41,6 @@ def main(argv: list[str]) -> int:
         print("usage: python tools/battletech_frame.py [--check]", file=sys.stderr)
         return 2
     from critcore_battletech import unitcache
-    from critcore_battletech.data.frame import shipped
 
     path = os.path.join(unitcache._HERE, unitcache.SHIPPED_FRAME)
     made = shipped()

@@ -18,22 +18,11 @@ from ..records import SLOT_KINDS, TECHS, norm
 FRAME_FORMAT = 1  # what a frame holds (the fingerprint of the importer's files covers this module too)
 
 # what a frame is made of, as paths in the package: the data files frame() reads and the modules
-# that read and index them (the shipped frame holds their bytes: unitcache.shipped_frame)
+# that read and index them (the shipped frame holds their bytes: unitcache.shipped_frame,
+# tools/battletech_frame.py)
 DATA_FILES = ("structure.toml", "configs.toml", "engines.toml", "heat_sinks.toml", "equipment.toml", "ammo.toml",
               "families.toml")
 SOURCES = (*(os.path.join("data", n) for n in DATA_FILES), os.path.join("data", "frame.py"), "needs.py", "records.py")
-
-
-def shipped() -> tuple[int, dict[str, bytes], dict[str, Any]]:
-    """What ``data/frame.marshal`` holds (``tools/battletech_frame.py`` writes it): the format,
-    the bytes of every file the frame is made of (:data:`SOURCES`), and :func:`frame`."""
-    from ..unitcache import _HERE, SHIPPED_FORMAT
-
-    sources = {}
-    for name in SOURCES:
-        with open(os.path.join(_HERE, name), "rb") as fh:
-            sources[name] = fh.read()
-    return SHIPPED_FORMAT, sources, frame()
 
 
 def _read(name: str) -> dict[str, Any]:
