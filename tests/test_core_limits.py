@@ -259,7 +259,7 @@ _values = st.recursive(_scalars, lambda inner: st.one_of(
     st.dictionaries(st.text(max_size=2), inner, max_size=4).map(OrderedDict)), max_leaves=30)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_values, st.integers(min_value=0, max_value=6), st.integers(min_value=1, max_value=25))
 def test_check_data_refuses_and_accepts_as_before_its_fast_paths(data, depth, digits):
     """The same first error (or none) as the walk before the exact-type fast paths, for any

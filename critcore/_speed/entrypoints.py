@@ -44,6 +44,7 @@ def installed_entry_points(groups: Iterable[str], paths: Iterable[str] | None = 
     """Every entry point of ``groups`` on ``paths`` (``sys.path``), in path order. A file that
     names none of the groups is not parsed (most installed distributions have nothing for us)."""
     wanted = set(groups)
+    marks = [group.encode("utf-8") for group in wanted]
     seen: set[str] = set()
     for path in paths if paths is not None else sys.path:
         folder = path or "."
@@ -59,13 +60,18 @@ def installed_entry_points(groups: Iterable[str], paths: Iterable[str] | None = 
             if key in seen:
                 continue
             seen.add(key)
-            file = os.path.join(folder, name, "entry_points.txt")
+            file = folder + os.sep + name + os.sep + "entry_points.txt"
             if not os.access(file, os.R_OK):  # most have none: no failed open, no exception to make
                 continue
             try:
-                with open(file, encoding="utf-8") as fh:
-                    text = fh.read()
-            except (OSError, UnicodeDecodeError):
+                raw = _read_bytes(file)
+            except OSError:
+                continue
+            if not any(mark in raw for mark in marks):
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
                 continue
             if not any(group in text for group in wanted):
                 continue
@@ -73,3 +79,17 @@ def installed_entry_points(groups: Iterable[str], paths: Iterable[str] | None = 
                 if group in wanted:
                     for ep_name, value in items:
                         yield group, ep_name, value, dist, version
+
+
+def _read_bytes(file: str) -> bytes:
+    """A small file's bytes, without a file object (io's objects cost more than the read)."""
+    fd = os.open(file, os.O_RDONLY)
+    try:
+        chunks = []
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
