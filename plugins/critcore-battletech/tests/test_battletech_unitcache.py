@@ -287,11 +287,16 @@ def test_the_shipped_frame_names_every_data_file_the_frame_reads(monkeypatch: py
 
 
 def _package_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the plugin's folder, which unitcache reads instead of its own."""
+    """A copy of the plugin's shipped frame and of the files it was made of, which unitcache
+    reads instead of its own."""
     import shutil
 
+    from critcore_battletech.data.frame import SOURCES
+
     copy = tmp_path / "critcore_battletech"
-    shutil.copytree(unitcache._HERE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in (*SOURCES, unitcache.SHIPPED_FRAME):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(Path(unitcache._HERE) / name, copy / name)
     monkeypatch.setattr(unitcache, "_HERE", str(copy))
     return copy
 
