@@ -85,7 +85,7 @@ def _read_bytes(file: str) -> bytes:
     """A small file's bytes, without a file object (io's objects cost more than the read)."""
     fd = os.open(file, os.O_RDONLY)
     try:
-        chunks = []
+        chunks: list[bytes] = []
         while True:
             chunk = os.read(fd, 65536)
             if not chunk:
