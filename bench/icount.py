@@ -11,7 +11,8 @@ Needs ``valgrind``; the BattleTech lines need ``../shared/mtf-samples`` (skipped
 install (an older release without ``.gcs`` files) is reported as failing, not counted. The
 last line deletes what the BattleTech importer keeps besides units first (the catalog's frame;
 before it, the kept answers of slot names): the first unit after an install or an upgrade,
-apart from the parsed tables.
+apart from the parsed tables. (Since the frame ships built in the BattleTech wheel,
+``data/frame.marshal``, that line reads it, as the first unit after an install does.)
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``python -m critcore`` works like ``crit``."""
 
-from critcore.cli.main import main
+from critcore.cli.console import main
 
 main()

@@ -203,3 +203,67 @@ def test_a_non_finite_toml_number_is_refused_at_its_own_line(text, line, value):
 
     with pytest.raises(InputError, match=rf"^f\.toml, line {line}: {value} is not a finite number$"):
         load_toml(text, "f.toml")
+
+
+# --- check_data's exact-type fast paths against the walk they replaced ----------------------------
+
+def _check_data_before(data, source, error, limits):
+    """check_data as it was before its exact-type fast paths (the reference it is held to)."""
+    depth_limit, digits = limits
+    bits = int(digits * 3.3219280948873626) + 1
+    level = [data]
+    depth = 0
+    while level:
+        below = []
+        for item in level:
+            kind = type(item)
+            if kind is str or kind is bool or item is None:
+                continue
+            if isinstance(item, dict):
+                values = item.values()
+            elif isinstance(item, (list, tuple)):
+                values = item
+            else:
+                files._check_scalar(item, bits, digits, source, error)
+                continue
+            if depth >= depth_limit:
+                raise error(f"{source}: nested deeper than {depth_limit} levels (CRITCORE_MAX_DEPTH)")
+            below.extend(values)
+        level = below
+        depth += 1
+
+
+def _outcome(check, data, limits):
+    try:
+        check(data, "t.json", StateError, limits)
+        return None
+    except StateError as exc:
+        return str(exc)
+
+
+from collections import OrderedDict  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+class _Int(int):
+    pass
+
+
+_scalars = st.one_of(st.none(), st.booleans(), st.text(max_size=3),
+                     st.integers(min_value=-(10**12), max_value=10**12), st.integers(), st.floats(),
+                     st.integers(min_value=-(10**30), max_value=10**30).map(_Int),
+                     st.sampled_from([10**19 - 1, 10**19, -(10**19), 2**63, float("inf"), float("nan")]))
+_values = st.recursive(_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.lists(inner, max_size=4).map(tuple),
+    st.dictionaries(st.text(max_size=2), inner, max_size=4),
+    st.dictionaries(st.text(max_size=2), inner, max_size=4).map(OrderedDict)), max_leaves=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_values, st.integers(min_value=0, max_value=6), st.integers(min_value=1, max_value=25))
+def test_check_data_refuses_and_accepts_as_before_its_fast_paths(data, depth, digits):
+    """The same first error (or none) as the walk before the exact-type fast paths, for any
+    nesting of lists, tuples and tables (and a dict subclass) of any JSON scalars, an int
+    subclass and non-finite numbers, under any depth and digit limit."""
+    limits = (depth, digits)
+    assert _outcome(files.check_data, data, limits) == _outcome(_check_data_before, data, limits)

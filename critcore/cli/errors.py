@@ -120,9 +120,13 @@ def registry(ctx: click.Context) -> Any:
 _GC_PAUSED = [False]
 
 
-def pause_gc() -> None:
-    """Turn the cyclic garbage collector off for a ``crit`` process's start-up (see cli.main)."""
-    if gc.isenabled():
+def pause_gc(enabled: bool | None = None) -> None:
+    """Turn the cyclic garbage collector off for a ``crit`` process's start-up (see cli.main).
+    ``enabled``: whether it was on before the caller turned it off itself (the console script
+    does, before click is imported: cli.console), so that :func:`resume_gc` turns it back on."""
+    if enabled is None:
+        enabled = gc.isenabled()
+    if enabled:
         gc.disable()
         _GC_PAUSED[0] = True
 

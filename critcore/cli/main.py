@@ -227,7 +227,9 @@ def show_lines(engine: Any, state: Any) -> list[str]:
 
 
 def main() -> None:
-    """Entry point of the ``crit`` console script.
+    """The ``crit`` command, as the console script runs it (``critcore.cli.console``, which also
+    turns the collector off before click is imported and ends the process without Python's
+    teardown; a program calling this function ends as it always did).
 
     The cyclic garbage collector is off for the command: start-up allocates mostly long-lived
     objects (modules, commands, tables) and collecting them again and again cost about a tenth

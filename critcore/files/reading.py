@@ -223,6 +223,7 @@ def check_data(data: Any, source: str, error: type[InputError] = InputError,
     digits when the caller has just read them."""
     depth_limit, digits = limits if limits is not None else (max_depth(), max_digits())
     bits = int(digits * 3.3219280948873626) + 1  # a number of that many digits has at most these bits
+    small = bits - 4  # an int of at most these bits has fewer digits than the limit (_check_scalar)
     level: list[Any] = [data]
     depth = 0
     while level:
@@ -231,8 +232,17 @@ def check_data(data: Any, source: str, error: type[InputError] = InputError,
             kind = type(item)
             if kind is str or kind is bool or item is None:
                 continue
-            if isinstance(item, dict):
+            # the exact types first (a unit's thousand values), each as the general case below
+            if kind is int:
+                if item.bit_length() > small:
+                    _check_scalar(item, bits, digits, source, error)
+                continue
+            if kind is dict:
                 values: Any = item.values()
+            elif kind is list:
+                values = item
+            elif isinstance(item, dict):
+                values = item.values()
             elif isinstance(item, (list, tuple)):
                 values = item
             else:

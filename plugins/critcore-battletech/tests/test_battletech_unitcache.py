@@ -226,12 +226,17 @@ def test_a_cache_folder_that_cannot_be_used_reads_the_data_files(cache: Path) ->
     assert plugin.critcore_read_target(path=str(FILE), text=text, memo={}) == unit_from_mtf(text, str(FILE))
 
 
-def test_units_imported_through_a_kept_frame_equal_those_of_a_fresh_catalog(cache: Path) -> None:
-    """Every fixture unit read by the plugin (the first read making and keeping the frame, the
-    rest reading it, each with an engine memo of its own) equals the unit the importer makes from
-    the data files with no cache at all."""
+@pytest.mark.parametrize("shipped", [True, False])
+def test_units_imported_through_a_kept_frame_equal_those_of_a_fresh_catalog(
+        cache: Path, monkeypatch: pytest.MonkeyPatch, shipped: bool) -> None:
+    """Every fixture unit read by the plugin (through the shipped frame; or without it, the first
+    read making and keeping the frame, the rest reading it; each with an engine memo of its own)
+    equals the unit the importer makes from the data files with no cache at all."""
     import critcore_battletech.plugin as plugin
     from critcore_battletech.data.catalog import catalog
+
+    if not shipped:
+        monkeypatch.setattr(unitcache, "shipped_frame", lambda: None)
 
     fresh = catalog()  # no keeper: the data files read
     files = sorted(FIXTURES.glob("*.mtf"))
@@ -247,4 +252,88 @@ def test_units_imported_through_a_kept_frame_equal_those_of_a_fresh_catalog(cach
         except StateError as exc:
             got = str(exc)
         assert got == expected, path.name
-    assert _frame_entry(cache).exists()
+    assert _frame_entry(cache).exists() is not shipped  # the shipped frame is not kept again
+
+
+# --- the frame shipped in the package (unitcache.shipped_frame, tools/battletech_frame.py) ------------
+
+def test_the_shipped_frame_is_up_to_date() -> None:
+    """data/frame.marshal is what tools/battletech_frame.py makes of the files as they are now
+    (after editing a data file or the frame's modules, run the script and commit the file)."""
+    import importlib.util
+
+    tool = Path(__file__).resolve().parents[1] / "tools" / "battletech_frame.py"
+    spec = importlib.util.spec_from_file_location("battletech_frame", tool)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--check"]) == 0
+
+
+def test_the_shipped_frame_equals_the_data_files_read_afresh() -> None:
+    from critcore_battletech.data.frame import frame
+
+    assert unitcache.shipped_frame() == frame()
+
+
+def test_the_shipped_frame_names_every_data_file_the_frame_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    from critcore_battletech.data import frame as frame_module
+
+    read: list[str] = []
+    real = frame_module._read
+    monkeypatch.setattr(frame_module, "_read", lambda name: read.append(name) or real(name))
+    frame_module.frame()
+    assert sorted(set(read)) == sorted(frame_module.DATA_FILES)
+
+
+def _package_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the plugin's shipped frame and of the files it was made of, which unitcache
+    reads instead of its own."""
+    import shutil
+
+    from critcore_battletech.data.frame import SOURCES
+
+    copy = tmp_path / "critcore_battletech"
+    for name in (*SOURCES, unitcache.SHIPPED_FRAME):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(Path(unitcache._HERE) / name, copy / name)
+    monkeypatch.setattr(unitcache, "_HERE", str(copy))
+    return copy
+
+
+@pytest.mark.parametrize("edited", ["data/ammo.toml", "data/equipment.toml", "data/frame.py", "needs.py", "records.py"])
+def test_an_edited_source_is_never_answered_from_the_shipped_frame(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: Path, edited: str) -> None:
+    """A data file or one of the frame's modules edited after the frame was shipped (a byte
+    changed, the size kept): the shipped frame is not used, the frame is made and kept."""
+    copy = _package_copy(tmp_path, monkeypatch)
+    assert unitcache.shipped_frame() is not None
+    source = copy / edited
+    raw = bytearray(source.read_bytes())
+    raw[-2] = ord("#") if raw[-2] != ord("#") else ord(" ")
+    source.write_bytes(bytes(raw))
+    assert unitcache.shipped_frame() is None
+    build = CountingFrame()
+    unitcache.frame_of(build)
+    assert build.calls == 1 and _frame_entry(cache).exists()
+
+
+def test_a_damaged_or_missing_shipped_frame_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shipped frame that does not read as one is not used. (Like the package's modules it
+    carries no hash of its own: pip checks the wheel's files when it installs them.)"""
+    import marshal
+
+    copy = _package_copy(tmp_path, monkeypatch)
+    shipped = copy / unitcache.SHIPPED_FRAME
+    good = shipped.read_bytes()
+    shipped.write_bytes(good[: len(good) // 3])  # cut short
+    assert unitcache.shipped_frame() is None
+    fmt, sources, frame = marshal.loads(good)
+    shipped.write_bytes(marshal.dumps((fmt + 1, sources, frame)))  # another format
+    assert unitcache.shipped_frame() is None
+    shipped.write_bytes(marshal.dumps((fmt, {}, frame)))  # no sources named
+    assert unitcache.shipped_frame() is None
+    shipped.write_bytes(b"not marshal at all")
+    assert unitcache.shipped_frame() is None
+    shipped.unlink()
+    assert unitcache.shipped_frame() is None

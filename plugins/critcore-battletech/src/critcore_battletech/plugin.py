@@ -294,11 +294,11 @@ _CATALOG_KEY = "critcore_battletech.catalog"
 def _import_mtf(text: str, path: str, memo: dict[str, Any], importer: bytes | None = None) -> dict[str, Any]:
     from .data.catalog import Catalog, catalog  # the importer is only imported when the cache has no entry
     from .units import unit_from_mtf
-    from .unitcache import kept_frame
+    from .unitcache import frame_of
 
     cat = memo.get(_CATALOG_KEY)
-    if not isinstance(cat, Catalog):  # its frame kept between commands too (unitcache.kept_frame)
-        cat = memo[_CATALOG_KEY] = catalog(lambda build: kept_frame(build, importer))
+    if not isinstance(cat, Catalog):  # its frame shipped, or kept between commands (unitcache.frame_of)
+        cat = memo[_CATALOG_KEY] = catalog(lambda build: frame_of(build, importer))
     return unit_from_mtf(text, path, cat)
 
 

@@ -74,6 +74,41 @@ def cached_import(text: str, source: str, build: Callable[[str, str], dict[str, 
     return diskcache.cached(name, key, lambda: build(text, source), fmt=_FORMAT)
 
 
+# the frame shipped in the package (tools/battletech_frame.py writes it): what it was made of, by path
+SHIPPED_FRAME = os.path.join("data", "frame.marshal")
+SHIPPED_FORMAT = 1  # (this format, {source path: its bytes}, the frame) in marshal form
+
+
+def shipped_frame() -> dict[str, Any] | None:
+    """The catalog's frame shipped in the package (``data/frame.marshal``), when every file it was
+    made of (the data files read and the modules that read them, kept in it byte for byte) is
+    the same on disk, byte for byte; else None (an edited data file or module, a damaged or
+    missing file, a Python whose :mod:`marshal` cannot read it): the frame is then kept or made
+    as :func:`kept_frame` does. The first unit after an install reads it instead of reading and
+    indexing the data files (26 M instructions: docs/architecture.md, "Speed machinery")."""
+    import marshal
+
+    try:
+        with open(os.path.join(_HERE, SHIPPED_FRAME), "rb") as fh:
+            fmt, sources, frame = marshal.loads(fh.read())
+        if fmt != SHIPPED_FORMAT or type(sources) is not dict or type(frame) is not dict or not sources:
+            return None
+        for name, kept in sources.items():
+            with open(os.path.join(_HERE, name), "rb") as fh:
+                if fh.read() != kept:
+                    return None
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return frame
+
+
+def frame_of(build: Callable[[], dict[str, Any]], importer: bytes | None = None) -> dict[str, Any]:
+    """The importer's catalog frame: the shipped one (:func:`shipped_frame`) when it is up to
+    date, else :func:`kept_frame`'s."""
+    shipped = shipped_frame()
+    return shipped if shipped is not None else kept_frame(build, importer)
+
+
 def kept_frame(build: Callable[[], dict[str, Any]], importer: bytes | None = None) -> dict[str, Any]:
     """The importer's catalog frame (:func:`critcore_battletech.data.catalog.frame`: the data files
     read, checked and indexed): from the cache when its entry was made by the same importer (the

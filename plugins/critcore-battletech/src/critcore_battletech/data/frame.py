@@ -7,6 +7,7 @@ of the importer, not on every unit file never imported.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable
 
 from critcore.plugin import load_data
@@ -15,6 +16,14 @@ from ..needs import filter_of
 from ..records import SLOT_KINDS, TECHS, norm
 
 FRAME_FORMAT = 1  # what a frame holds (the fingerprint of the importer's files covers this module too)
+
+# what a frame is made of, as paths in the package: the data files frame() reads and the modules
+# that read and index them (the shipped frame holds their bytes: unitcache.shipped_frame,
+# tools/battletech_frame.py)
+DATA_FILES = ("structure.toml", "configs.toml", "engines.toml", "heat_sinks.toml", "equipment.toml", "ammo.toml",
+              "families.toml")
+SOURCES = (*(os.path.join("data", n) for n in DATA_FILES), os.path.join("data", "frame.py"), "needs.py", "records.py")
+
 
 def _read(name: str) -> dict[str, Any]:
     return load_data("critcore_battletech.data", name)  # parsed once, then cached by critcore
