@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from critcore import testing
-from critcore.chance.enumeration import enumerate_within
+from critcore.chance.enumeration import checking_keys, enumerate_within
 from critcore.chance.exact import DEFAULT_TOLERANCE, exact_odds
 from critcore.engine.runner import Engine
 
@@ -84,6 +84,7 @@ QUESTIONS = [
     ("head-blow", {}, None),
     ("head-blow", {"location": "eye", "two_weapons": True}, None),
     ("critical-miss", {"fine": True}, None),
+    ("attack", {"skill": 15, "cheap": True, "attack_kind": "thrust"}, None),  # treated-as rows of the miss table
     ("defense", {"skill": 11, "defense": "parry"}, None),
     ("defense", {"skill": 13, "defense": "dodge"}, BERTRAM),
     ("spell", {"skill": 14}, None),
@@ -96,7 +97,8 @@ QUESTIONS = [
 def test_exact_odds_are_those_of_the_plain_method(procedure: str, params: dict[str, Any], target: Any) -> None:
     engine = Engine("gurps", registry=REG)
     expected, missing = plain_odds(engine, procedure, params, target)
-    odds = exact_odds(Engine("gurps", registry=REG), procedure, params, target=target)
+    with checking_keys():  # every effect look-up (critcore_effect_lookup) also run total by total
+        odds = exact_odds(Engine("gurps", registry=REG), procedure, params, target=target)
     found: dict[Any, Fraction] = {}
     for b in odds.branches:
         key = (b.determination, b.location, b.effects, b.applied)

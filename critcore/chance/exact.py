@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
-from critcore.chance.enumeration import (MAX_RUNS, EnumeratingRoller, Pruned, _limit, add_to,
+from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRoller, Pruned, _limit, add_to,
                                         enumerate_weights_within)
+from critcore.chance.firstroll import agrees as _agrees, by_first_roll
 from critcore.engine.runner import Engine
 from critcore._speed.stagecall import stage_function
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
@@ -276,24 +277,40 @@ def exact_odds(
 
     cut = (tolerance.numerator, tolerance.denominator)
 
-    def stage(call: Callable[[Any], Any]) -> tuple[dict[Any, list[int]], list[int]]:
+    def runner(call: Callable[[Any], Any]) -> Callable[[EnumeratingRoller], Any]:
         def run(roller: EnumeratingRoller) -> Any:
             runs[0] += 1
             dice.roller = roller
             del dice.rolls[:], notes[:]
             return call(shared)
 
-        # most stage calls roll nothing (an apply for each distinct row, a locate at an aimed
-        # location): one run answers them, without setting up an enumeration. When that run
-        # rolled, the stage is enumerated as usual, starting from it.
+        return run
+
+    def first_run(run: Callable[[EnumeratingRoller], Any]) -> tuple[EnumeratingRoller, Any, bool]:
         first = EnumeratingRoller((), tolerance, {}, cut)
         try:
-            answer, pruned = run(first), False
+            return first, run(first), False
         except Pruned:
-            answer, pruned = None, True
-        if not pruned and not first.widths and not first.lost[0]:
+            return first, None, True
+
+    def stage(call: Callable[[Any], Any],
+              spec: Any = None) -> tuple[dict[Any, list[int]], list[int]]:
+        # most stage calls roll nothing (an apply for each distinct row, a locate at an aimed
+        # location): one run answers them, without setting up an enumeration. When that run
+        # rolled, the stage is enumerated as usual, starting from it, or (an effect stage with
+        # a declared look-up that the run matches) run only where the look-up has no answer.
+        run = runner(call)
+        first = first_run(run)
+        roller, answer, pruned = first
+        if not pruned and not roller.widths and not roller.lost[0]:
             return {answer: [1, 1]}, [0, 1]
-        return enumerate_weights_within(run, tolerance, runs_limit=runs_limit, first=(first, answer, pruned))
+        if spec is not None and not pruned:
+            found = by_first_roll(run, first, spec, runs, tolerance, cut, runs_limit)
+            if found is not None:
+                if _CHECK_KEYS[0]:
+                    _agrees(spec, found, enumerate_weights_within(run, tolerance, runs_limit=runs_limit))
+                return found
+        return enumerate_weights_within(run, tolerance, runs_limit=runs_limit, first=first)
 
     hook = engine.pm.hook
     remainder = [0, 1]
@@ -314,6 +331,7 @@ def exact_odds(
             "apply": stage_function(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
         }
         found = _looked_up(engine, shared, determine, runs)
+        effect_lookup = declared_lookup(engine, shared, "critcore_effect")
         dets, rem = found if found is not None else stage(determine)
         add_to(remainder, *rem)
         states: list[tuple[tuple[Any, ...], int, int]] = []
@@ -332,7 +350,8 @@ def exact_odds(
                     def effects_of(ctx: Any, pre: tuple[Any, ...] = prefix) -> Any:
                         return _tuple(call(ctx, *pre))
 
-                    dist, rem = stage(effects_of)
+                    spec = None if effect_lookup is None else effect_lookup(shared, *prefix)
+                    dist, rem = stage(effects_of, spec)
                     if None in dist and () in dist:  # no effects, said two ways: one outcome
                         add_to(dist[()], *dist.pop(None))
                 else:
@@ -361,15 +380,21 @@ def _tuple(found: Any) -> Any:
     return None if found is None else tuple(found)
 
 
-def declared_lookup(engine: Engine, ctx: Any) -> Any:
+def declared_lookup(engine: Engine, ctx: Any, stage: str = "critcore_determine") -> Any:
     """The ``RollLookup`` the plugin holding the only determine stage gives for ``ctx`` (its
     ``critcore_determine_lookup``), or None: none given, or a house rule replaces or wraps
-    determine (the look-up may then not hold). Shared by exact odds and the simulation."""
+    determine (the look-up may then not hold). Shared by exact odds and the simulation.
+
+    With ``stage="critcore_effect"``: the function answering ``critcore_effect_lookup(ctx,
+    determination, location)`` of the plugin holding the only effect stage, or None."""
     hook = engine.pm.hook
-    determines = hook.critcore_determine.get_hookimpls()
-    if len(determines) != 1 or determines[0].hookwrapper or determines[0].wrapper:
+    impls = getattr(hook, stage).get_hookimpls()
+    if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper:
         return None
-    owner = determines[0].plugin
+    owner = impls[0].plugin
+    if stage == "critcore_effect":
+        return next((impl.function for impl in hook.critcore_effect_lookup.get_hookimpls() if impl.plugin is owner),
+                    None)
     return next((impl.function(ctx) for impl in hook.critcore_determine_lookup.get_hookimpls()
                  if impl.plugin is owner), None)
 

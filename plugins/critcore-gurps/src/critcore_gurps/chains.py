@@ -7,10 +7,10 @@ is the one the apply stage acts on.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from critcore.plugin import parse
-from critcore.plugin import Effect
+from critcore.plugin import Effect, RollLookup
 
 from .determine import damage_of, plan_of, rule_at
 from .fumble import Fumble, fumble_of
@@ -56,13 +56,27 @@ def _treated(ctx: Any, t: Any, row: Any, r: int, new: int, why: str, f: Fumble, 
     return [first, *rest]
 
 
+def _armed_settled(t: Any, row: Any, r: int, f: Fumble, extra: dict[str, Any]) -> tuple[Effect, ...] | None:
+    """The armed Critical Miss table's answer for row ``row`` at roll ``r`` when it rolls nothing
+    more and is not treated as another row; None when it does (shared by :func:`_armed` and
+    the look-up exact odds read, :func:`effect_lookup`)."""
+    code = row.code
+    if code == "weapon-breaks":
+        return None if f.resistant else (row.effect(t.id, r, broken=True, **extra),)
+    if (code == "hit-self" or (code == "drop-weapon" and f.cheap) or code == "weapon-flies"
+            or (code == "fall-down" and f.ranged)):
+        return None
+    return (row.effect(t.id, r, **extra),)
+
+
 def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from: int | None = None) -> list[Effect]:
     row = t.lookup(r)
     code = row.code
     extra: dict[str, Any] = {} if treated_from is None else {"treated_from": treated_from}
+    settled = _armed_settled(t, row, r, f, extra)
+    if settled is not None:
+        return list(settled)
     if code == "weapon-breaks":
-        if not f.resistant:
-            return [row.effect(t.id, r, broken=True, **extra)]
         r2 = ctx.dice.roll(t.dice, "critical miss table: roll again (breakage-resistant weapon)").total
         row2 = t.lookup(r2)
         first = row.effect(t.id, r, outcome="breakage-resistant weapon: roll again", **extra)
@@ -91,9 +105,7 @@ def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from:
         keep = f if ctx.options["cheap_breaks_when_dropped"] else replace(f, cheap=False)
         return _treated(ctx, t, row, r, int(row.data["unless_swinging_treat_as"]),
                         "not a swung melee attack", keep, reroll_self)
-    if code == "fall-down" and f.ranged:
-        return _treated(ctx, t, row, r, int(row.data["ranged_treat_as"]), "ranged attack", f, reroll_self)
-    return [row.effect(t.id, r, **extra)]
+    return _treated(ctx, t, row, r, int(row.data["ranged_treat_as"]), "ranged attack", f, reroll_self)  # fall-down
 
 
 def _hit_self(ctx: Any, t: Any, row: Any, r: int, extra: dict[str, Any]) -> Effect:
@@ -224,3 +236,51 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
         return [ctx.tables["spell-failure"].roll_on(ctx.dice, "critical spell failure table")]
     return None
 
+
+
+# --- the look-up exact odds read instead of running the stage for every total -----------------
+
+
+def _rows_lookup(t: Any, answer: Callable[[Any, int], tuple[Effect, ...] | None]) -> RollLookup:
+    """The table's roll, and ``answer(row, roll)`` for every total it can show."""
+    return RollLookup(t.dice, t.title, (None,) * t.low + tuple(answer(t.lookup(r), r) for r in range(t.low, t.high + 1)))
+
+
+def _hit_lookup(ctx: Any, head: bool) -> RollLookup:
+    t = ctx.tables["head-blow" if head else "critical-hit"]
+    if head:  # an eye hit may be treated as another row: run as usual
+        return _rows_lookup(t, lambda row, r: None if row.code == "eye-hit" else (row.effect(t.id, r),))
+    return _rows_lookup(t, lambda row, r: (row.effect(t.id, r),))
+
+
+def _miss_lookup(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool, own_file: bool = True) -> RollLookup | None:
+    if unarmed:
+        return None
+    f = fumble_from(ctx, ranged=ranged, parrying=parrying, own_file=own_file)
+    t = ctx.tables["critical-miss"]
+    return _rows_lookup(t, lambda row, r: _armed_settled(t, row, r, f, {}))
+
+
+def effect_lookup(ctx: Any, determination: Any, location: Any) -> RollLookup | None:
+    """The ``critcore_effect_lookup`` hook: where :func:`effect` is a roll on the Critical Hit,
+    Critical Head Blow or (armed) Critical Miss table, that roll and the effects of each total
+    that ends there (the rows that roll again or are treated as another row: None, run by exact
+    odds as usual). The same code decides both (:func:`_armed_settled`); exact odds check the
+    look-up against a run, and under ``checking_keys`` against every total."""
+    if determination is None or not determination.critical:
+        return None
+    name = ctx.procedure.name
+    p = ctx.params
+    kind = determination.kind
+    if name == "attack":
+        if kind == "critical-hit":
+            return _hit_lookup(ctx, _head_blow(ctx, location.id))
+        if kind == "critical-miss":
+            return _miss_lookup(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False,
+                                own_file=False)
+        return None
+    if name == "critical-hit":
+        return _hit_lookup(ctx, location is not None and _head_blow(ctx, location.id))
+    if name == "critical-miss":
+        return _miss_lookup(ctx, unarmed=False, ranged=bool(p["ranged"]), parrying=bool(p["parrying"]))
+    return None
