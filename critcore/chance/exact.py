@@ -277,33 +277,36 @@ def exact_odds(
 
     cut = (tolerance.numerator, tolerance.denominator)
 
-    def runner(call: Callable[[Any], Any]) -> Callable[[EnumeratingRoller], Any]:
+    def runner(call: Callable[..., Any], pre: tuple[Any, ...]) -> Callable[[EnumeratingRoller], Any]:
         def run(roller: EnumeratingRoller) -> Any:
             runs[0] += 1
             dice.roller = roller
             del dice.rolls[:], notes[:]
-            return call(shared)
+            return call(shared, *pre)
 
         return run
 
-    def first_run(run: Callable[[EnumeratingRoller], Any]) -> tuple[EnumeratingRoller, Any, bool]:
-        first = EnumeratingRoller((), tolerance, {}, cut)
-        try:
-            return first, run(first), False
-        except Pruned:
-            return first, None, True
-
-    def stage(call: Callable[[Any], Any],
-              spec: Any = None) -> tuple[dict[Any, list[int]], list[int]]:
+    def stage(call: Callable[..., Any], pre: tuple[Any, ...] = (),
+              spec: Any = None) -> tuple[Any, list[int]]:
+        """``call(ctx, *pre)``'s answers: a dict of answer -> [numerator, denominator] when it was
+        enumerated, else one (answer, [1, 1]) pair in a tuple (a stage that rolls nothing: its
+        answer is not hashed, which was a tenth of an apply run)."""
         # most stage calls roll nothing (an apply for each distinct row, a locate at an aimed
         # location): one run answers them, without setting up an enumeration. When that run
         # rolled, the stage is enumerated as usual, starting from it, or (an effect stage with
         # a declared look-up that the run matches) run only where the look-up has no answer.
-        run = runner(call)
-        first = first_run(run)
-        roller, answer, pruned = first
+        roller = EnumeratingRoller((), tolerance, {}, cut)
+        runs[0] += 1
+        dice.roller = roller
+        del dice.rolls[:], notes[:]
+        try:
+            answer, pruned = call(shared, *pre), False
+        except Pruned:
+            answer, pruned = None, True
         if not pruned and not roller.widths and not roller.lost[0]:
-            return {answer: [1, 1]}, [0, 1]
+            return ((answer, [1, 1]),), [0, 1]
+        run = runner(call, pre)
+        first = (roller, answer, pruned)
         if spec is not None and not pruned:
             found = by_first_roll(run, first, spec, runs, tolerance, cut, runs_limit)
             if found is not None:
@@ -322,7 +325,7 @@ def exact_odds(
         treat = stage_function(hook.critcore_treat, ("ctx",))
         dist, rem = stage(treat)
         add_to(remainder, *rem)
-        finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in dist.items())
+        finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in _pairs(dist))
     else:
         determine = stage_function(hook.critcore_determine, ("ctx",))
         callers = {
@@ -335,11 +338,16 @@ def exact_odds(
         dets, rem = found if found is not None else stage(determine)
         add_to(remainder, *rem)
         states: list[tuple[tuple[Any, ...], int, int]] = []
-        for det, (n, d) in dets.items():
+        for det, (n, d) in _pairs(dets):
             if det is not None and det.final:
                 finals.append(((det, None, (), None), n, d))
             else:
                 states.append(((det,), n, d))
+        effect = callers["effect"]
+
+        def effects_of(ctx: Any, *pre: Any) -> Any:
+            return _tuple(effect(ctx, *pre))
+
         for level in ("locate", "effect", "apply"):
             call = callers[level]
             nxt: list[tuple[tuple[Any, ...], int, int]] = []
@@ -347,20 +355,15 @@ def exact_odds(
                 if progress is not None and level == "apply":
                     progress(done, len(states))
                 if level == "effect":
-                    def effects_of(ctx: Any, pre: tuple[Any, ...] = prefix) -> Any:
-                        return _tuple(call(ctx, *pre))
-
                     spec = None if effect_lookup is None else effect_lookup(shared, *prefix)
-                    dist, rem = stage(effects_of, spec)
-                    if None in dist and () in dist:  # no effects, said two ways: one outcome
+                    dist, rem = stage(effects_of, prefix, spec)
+                    if type(dist) is dict and None in dist and () in dist:  # no effects, said two ways
                         add_to(dist[()], *dist.pop(None))
                 else:
-                    def answer_of(ctx: Any, pre: tuple[Any, ...] = prefix) -> Any:
-                        return call(ctx, *pre)
-
-                    dist, rem = stage(answer_of)
-                add_to(remainder, pn * rem[0], pd * rem[1])
-                for answer, (qn, qd) in dist.items():
+                    dist, rem = stage(call, prefix)
+                if rem[0]:
+                    add_to(remainder, pn * rem[0], pd * rem[1])
+                for answer, (qn, qd) in _pairs(dist):
                     if answer is None and level == "effect":
                         answer = ()
                     nxt.append((prefix + (answer,), pn * qn, pd * qd))
@@ -374,6 +377,11 @@ def exact_odds(
     missing = 1 - Fraction(total[0], total[1])
     return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0], declared_events(engine, proc.name),
                 tuple(engine.rules), frozen)
+
+
+def _pairs(dist: Any) -> Any:
+    """A stage's answers as (answer, [numerator, denominator]) pairs (see ``stage`` above)."""
+    return dist.items() if type(dist) is dict else dist
 
 
 def _tuple(found: Any) -> Any:

@@ -25,54 +25,92 @@ from critcore.errors import PluginError
 Weights = tuple[dict[Any, list[int]], list[int]]
 
 
+def _weights(spec: Any) -> Any:
+    notation = spec[0]
+    weighted, den = _weights_of(parse(notation) if isinstance(notation, str) else notation)
+    answers = spec[2]
+    if not weighted or not all(0 <= total < len(answers) for total, _ in weighted):
+        return None
+    return weighted, den
+
+
+def _first_path_matches(spec: Any, roller: EnumeratingRoller, answer: Any) -> bool:
+    """The first run (every roll its first result) made the rolls the look-up declares along
+    that path, and, where the look-up answers, nothing more and that answer."""
+    level = 0
+    while True:
+        found = _weights(spec)
+        if found is None or len(roller.widths) <= level or roller.widths[level] != len(found[0]):
+            return False
+        nxt = spec[2][found[0][0][0]]
+        if nxt is None:
+            return True
+        level += 1
+        if _is_lookup(nxt):  # the next roll
+            spec = nxt
+            continue
+        return len(roller.widths) == level and not roller.lost[0] and answer == tuple(nxt)
+
+
+def _is_lookup(answer: Any) -> bool:
+    return hasattr(answer, "answers") and hasattr(answer, "dice")
+
+
 def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[EnumeratingRoller, Any, bool], spec: Any,
                   runs: list[int], tolerance: Fraction, cut: tuple[int, int], runs_limit: int) -> Weights | None:
     """The stage's answers (``[numerator, denominator]`` each) and what was cut off, from the
     look-up ``spec`` and runs below the totals it leaves open; None when the first run (``first``,
     made on the empty path with the cut-off ``tolerance``) does not match the look-up (the
     caller then enumerates the stage as usual, from that run). ``runs`` counts the runs made;
-    ``runs_limit`` bounds them as it bounds the whole enumeration's."""
-    notation, _, answers = spec
-    weighted, den = _weights_of(parse(notation) if isinstance(notation, str) else notation)
-    if not weighted or not all(0 <= total < len(answers) for total, _ in weighted):
-        return None
+    ``runs_limit`` bounds them as it bounds the whole enumeration's.
+
+    An answer may itself be a ``RollLookup``: the stage's next roll, and its answers by that
+    roll's total. A run the enumeration would stop before that roll (its chance below the
+    cut-off) is stopped here too, and what it held is cut off as there."""
     roller, answer, _ = first
-    if not roller.widths or roller.widths[0] != len(weighted):
-        return None  # the stage did not start with a roll of the declared dice
-    fixed = answers[weighted[0][0]]
-    if fixed is not None and (len(roller.widths) != 1 or roller.lost[0] or answer != tuple(fixed)):
-        return None  # it rolled again, or answered otherwise, where the look-up says it stops
-    # the order of the whole enumeration: the first total's runs, then the others from the highest
-    order = [0, *range(len(weighted) - 1, 0, -1)]
+    if _weights(spec) is None or not _first_path_matches(spec, roller, answer):
+        return None
     start = runs[0]
     cutoff = tolerance
+
+    def walk(spec: Any, path: tuple[int, ...], num: int, den: int) -> None:
+        weighted, wden = _weights(spec)
+        # the order of the whole enumeration: the first result's runs, then the others from the last
+        for i in (0, *range(len(weighted) - 1, 0, -1)):
+            total, w = weighted[i]
+            fixed = spec[2][total]
+            n, d = num * w, den * wden
+            at = (*path, i)
+            if fixed is None:
+                found, cut_i = enumerate_weights(run, cutoff, runs_limit - (runs[0] - start), root=at)
+                for key, (fn, fd) in found.items():
+                    _add(dist, key, fn, fd)
+                if cut_i[0]:
+                    add_to(lost, *cut_i)
+            elif _is_lookup(fixed):
+                if cutoff.numerator and n * cutoff.denominator < cutoff.numerator * d:
+                    add_to(lost, n, d)  # below the cut-off and rolling again: cut off, as a run would be
+                else:
+                    walk(fixed, at, n, d)
+            else:
+                _add(dist, answer if not any(at) else tuple(fixed), n, d)  # the first run's own answer first
+
     for _ in range(6):  # as enumerate_weights_within: lower the cut-off while too much is cut
         dist: dict[Any, list[int]] = {}
         lost = [0, 1]
-        for i in order:
-            total, w = weighted[i]
-            fixed = answers[total]
-            if fixed is not None:
-                key = answer if i == 0 else tuple(fixed)  # the first run's own answer: the one met first
-                acc = dist.get(key)
-                if acc is None:
-                    dist[key] = [w, den]
-                else:
-                    add_to(acc, w, den)
-                continue
-            found, cut_i = enumerate_weights(run, cutoff, runs_limit - (runs[0] - start), root=(i,))
-            for key, (n, d) in found.items():
-                acc = dist.get(key)
-                if acc is None:
-                    dist[key] = [n, d]
-                else:
-                    add_to(acc, n, d)
-            if cut_i[0]:
-                add_to(lost, *cut_i)
+        walk(spec, (), 1, 1)
         if not lost[0] or lost[0] * tolerance.denominator < tolerance.numerator * lost[1]:
             break
         cutoff /= 1000
     return dist, lost
+
+
+def _add(dist: dict[Any, list[int]], key: Any, n: int, d: int) -> None:
+    acc = dist.get(key)
+    if acc is None:
+        dist[key] = [n, d]
+    else:
+        add_to(acc, n, d)
 
 
 def agrees(spec: Any, found: Weights, whole: Weights) -> None:

@@ -17,6 +17,7 @@ from .fumble import Fumble, fumble_of
 from .reference import RULES, success_roll
 
 COIN = parse("1d2")  # an even chance either way
+D6 = parse("1d6")
 
 OUTCOMES = {key: Effect(v["table"], key, v["effect"], v["text"]) for key, v in RULES["outcomes"].items()}
 
@@ -59,7 +60,8 @@ def _treated(ctx: Any, t: Any, row: Any, r: int, new: int, why: str, f: Fumble, 
 def _armed_settled(t: Any, row: Any, r: int, f: Fumble, extra: dict[str, Any]) -> tuple[Effect, ...] | None:
     """The armed Critical Miss table's answer for row ``row`` at roll ``r`` when it rolls nothing
     more and is not treated as another row; None when it does (shared by :func:`_armed` and
-    the look-up exact odds read, :func:`effect_lookup`)."""
+    the look-up exact odds read, :func:`effect_lookup`). Reads only ``f.resistant``,
+    ``f.cheap`` and ``f.ranged`` of the fumble (the look-up is kept by those)."""
     code = row.code
     if code == "weapon-breaks":
         return None if f.resistant else (row.effect(t.id, r, broken=True, **extra),)
@@ -97,9 +99,9 @@ def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from:
         return _treated(ctx, t, row, r, int(row.data["cheap_treat_as"]), "cheap weapon", f, reroll_self)
     if code == "weapon-flies":
         if f.swinging and not f.ranged and not f.parrying:
-            yards = ctx.dice.roll("1d6", "weapon flies: yards").total
+            yards = ctx.dice.roll(D6, "weapon flies: yards").total
             way = ctx.dice.roll(COIN, "weapon flies: 1 straight ahead, 2 straight back").total
-            return [row.effect(t.id, r, yards=yards, direction="ahead" if way == 1 else "back", **extra)]
+            return [_flown(t, row, r, yards, way, extra)]
         from dataclasses import replace  # rarely needed: not imported at start-up
 
         keep = f if ctx.options["cheap_breaks_when_dropped"] else replace(f, cheap=False)
@@ -110,7 +112,18 @@ def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from:
 
 def _hit_self(ctx: Any, t: Any, row: Any, r: int, extra: dict[str, Any]) -> Effect:
     side = ctx.dice.roll(COIN, "hit yourself: 1 arm, 2 leg").total
+    return _struck(t, row, r, side, extra)
+
+
+def _struck(t: Any, row: Any, r: int, side: int, extra: dict[str, Any]) -> Effect:
+    """The "hit yourself" row after the coin (1 arm, 2 leg)."""
     found: Effect = row.effect(t.id, r, location="right-arm" if side == 1 else "right-leg", **extra)
+    return found
+
+
+def _flown(t: Any, row: Any, r: int, yards: int, way: int, extra: dict[str, Any]) -> Effect:
+    """The "weapon flies" row after its yards and its coin (1 ahead, 2 back)."""
+    found: Effect = row.effect(t.id, r, yards=yards, direction="ahead" if way == 1 else "back", **extra)
     return found
 
 
@@ -241,16 +254,31 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
 # --- the look-up exact odds read instead of running the stage for every total -----------------
 
 
-def _rows_lookup(t: Any, answer: Callable[[Any, int], tuple[Effect, ...] | None]) -> RollLookup:
-    """The table's roll, and ``answer(row, roll)`` for every total it can show."""
-    return RollLookup(t.dice, t.title, (None,) * t.low + tuple(answer(t.lookup(r), r) for r in range(t.low, t.high + 1)))
+_LOOKUPS: dict[tuple[Any, ...], tuple[Any, RollLookup]] = {}
+"""The look-ups made, by table (its identity: a table is the engine's, the same object for every
+question) and the few things about the weapon a row's ending depends on: the same for every
+skill, damage, location and target, so made once per engine and table, never per question."""
+
+
+def _rows_lookup(t: Any, why: tuple[Any, ...], answer: Callable[[Any, int], tuple[Effect, ...] | None]) -> RollLookup:
+    """The table's roll, and ``answer(row, roll)`` for every total it can show; ``why`` names
+    everything ``answer`` reads besides the table."""
+    key = (id(t), *why)
+    kept = _LOOKUPS.get(key)
+    if kept is not None and kept[0] is t:
+        return kept[1]
+    if len(_LOOKUPS) > 256:
+        _LOOKUPS.clear()
+    found = RollLookup(t.dice, t.title, (None,) * t.low + tuple(answer(t.lookup(r), r) for r in range(t.low, t.high + 1)))
+    _LOOKUPS[key] = (t, found)
+    return found
 
 
 def _hit_lookup(ctx: Any, head: bool) -> RollLookup:
     t = ctx.tables["head-blow" if head else "critical-hit"]
     if head:  # an eye hit may be treated as another row: run as usual
-        return _rows_lookup(t, lambda row, r: None if row.code == "eye-hit" else (row.effect(t.id, r),))
-    return _rows_lookup(t, lambda row, r: (row.effect(t.id, r),))
+        return _rows_lookup(t, ("head",), lambda row, r: None if row.code == "eye-hit" else (row.effect(t.id, r),))
+    return _rows_lookup(t, ("hit",), lambda row, r: (row.effect(t.id, r),))
 
 
 def _miss_lookup(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool, own_file: bool = True) -> RollLookup | None:
@@ -258,7 +286,30 @@ def _miss_lookup(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool, own_f
         return None
     f = fumble_from(ctx, ranged=ranged, parrying=parrying, own_file=own_file)
     t = ctx.tables["critical-miss"]
-    return _rows_lookup(t, lambda row, r: _armed_settled(t, row, r, f, {}))
+    # _armed_answer reads these of the fumble, and nothing else of it
+    why = ("miss", f.resistant, f.cheap, f.ranged, f.swinging, f.parrying, f.piercing)
+    return _rows_lookup(t, why, lambda row, r: _armed_answer(t, row, r, f))
+
+
+def _armed_answer(t: Any, row: Any, r: int, f: Fumble) -> Any:
+    """What the look-up says of the armed Critical Miss table's row ``row`` at the first roll
+    ``r`` (as :func:`armed_miss` goes on from it): the effects when it rolls nothing more, the
+    next roll's look-up when that roll settles it (the coin of "hit yourself", the yards and
+    coin of a weapon that flies), else None."""
+    settled = _armed_settled(t, row, r, f, {})
+    if settled is not None:
+        return settled
+    code = row.code
+    if code == "hit-self" and not f.self_reroll:
+        return RollLookup(COIN, "hit yourself: 1 arm, 2 leg", (None, (_struck(t, row, r, 1, {}),),
+                                                               (_struck(t, row, r, 2, {}),)))
+    if code == "weapon-flies" and f.swinging and not f.ranged and not f.parrying:
+        def coin(yards: int) -> RollLookup:
+            return RollLookup(COIN, "weapon flies: 1 straight ahead, 2 straight back",
+                              (None, (_flown(t, row, r, yards, 1, {}),), (_flown(t, row, r, yards, 2, {}),)))
+
+        return RollLookup(D6, "weapon flies: yards", (None, *(coin(y) for y in range(1, 7))))
+    return None
 
 
 def effect_lookup(ctx: Any, determination: Any, location: Any) -> RollLookup | None:
