@@ -16,22 +16,32 @@ the two must agree (:func:`agrees`).
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Callable
 
 from critcore.chance.enumeration import EnumeratingRoller, _weights_of, add_to, enumerate_weights
 from critcore.dice.dice import parse
 from critcore.errors import PluginError
+from critcore.stages.hookspecs import RollLookup
 
 Weights = tuple[dict[Any, list[int]], list[int]]
 
 
 def _weights(spec: Any) -> Any:
-    notation = spec[0]
-    weighted, den = _weights_of(parse(notation) if isinstance(notation, str) else notation)
-    answers = spec[2]
-    if not weighted or not all(0 <= total < len(answers) for total, _ in weighted):
-        return None
-    return weighted, den
+    """The weights of the look-up's roll, or None when some total it can show has no place in
+    its answers."""
+    notation, _, answers = spec
+    weighted, den, highest = _spread(parse(notation) if isinstance(notation, str) else notation)
+    return (weighted, den) if highest < len(answers) else None
+
+
+@lru_cache(maxsize=256)
+def _spread(expr: Any) -> tuple[Any, int, int]:
+    """The roll's weights and its highest total (totals are never below 0 where a look-up is used:
+    a negative one is given as highest, so that no look-up is taken)."""
+    weighted, den = _weights_of(expr)
+    totals = [total for total, _ in weighted]
+    return weighted, den, (max(totals) if totals and min(totals) >= 0 else 1 << 62)
 
 
 def _first_path_matches(spec: Any, roller: EnumeratingRoller, answer: Any) -> bool:
@@ -53,7 +63,7 @@ def _first_path_matches(spec: Any, roller: EnumeratingRoller, answer: Any) -> bo
 
 
 def _is_lookup(answer: Any) -> bool:
-    return hasattr(answer, "answers") and hasattr(answer, "dice")
+    return isinstance(answer, RollLookup)
 
 
 def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[EnumeratingRoller, Any, bool], spec: Any,

@@ -254,31 +254,27 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
 # --- the look-up exact odds read instead of running the stage for every total -----------------
 
 
-_LOOKUPS: dict[tuple[Any, ...], tuple[Any, RollLookup]] = {}
-"""The look-ups made, by table (its identity: a table is the engine's, the same object for every
-question) and the few things about the weapon a row's ending depends on: the same for every
-skill, damage, location and target, so made once per engine and table, never per question."""
-
-
-def _rows_lookup(t: Any, why: tuple[Any, ...], answer: Callable[[Any, int], tuple[Effect, ...] | None]) -> RollLookup:
+def _rows_lookup(ctx: Any, t: Any, why: tuple[Any, ...],
+                 answer: Callable[[Any, int], Any]) -> RollLookup:
     """The table's roll, and ``answer(row, roll)`` for every total it can show; ``why`` names
-    everything ``answer`` reads besides the table."""
-    key = (id(t), *why)
-    kept = _LOOKUPS.get(key)
-    if kept is not None and kept[0] is t:
-        return kept[1]
-    if len(_LOOKUPS) > 256:
-        _LOOKUPS.clear()
-    found = RollLookup(t.dice, t.title, (None,) * t.low + tuple(answer(t.lookup(r), r) for r in range(t.low, t.high + 1)))
-    _LOOKUPS[key] = (t, found)
-    return found
+    everything ``answer`` reads besides the table. Kept with the plan (once per engine and
+    parameters: the same for every question asked with them)."""
+    kept = getattr(plan_of(ctx), "kept", None)
+    lookups = kept.lookups if kept is not None else {}
+    key = (t.id, *why)
+    found = lookups.get(key)
+    if found is not None and found[0] is t:
+        return found[1]  # type: ignore[no-any-return]
+    made = RollLookup(t.dice, t.title, (None,) * t.low + tuple(answer(t.lookup(r), r) for r in range(t.low, t.high + 1)))
+    lookups[key] = (t, made)
+    return made
 
 
 def _hit_lookup(ctx: Any, head: bool) -> RollLookup:
     t = ctx.tables["head-blow" if head else "critical-hit"]
     if head:  # an eye hit may be treated as another row: run as usual
-        return _rows_lookup(t, ("head",), lambda row, r: None if row.code == "eye-hit" else (row.effect(t.id, r),))
-    return _rows_lookup(t, ("hit",), lambda row, r: (row.effect(t.id, r),))
+        return _rows_lookup(ctx, t, ("head",), lambda row, r: None if row.code == "eye-hit" else (row.effect(t.id, r),))
+    return _rows_lookup(ctx, t, ("hit",), lambda row, r: (row.effect(t.id, r),))
 
 
 def _miss_lookup(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool, own_file: bool = True) -> RollLookup | None:
@@ -288,7 +284,7 @@ def _miss_lookup(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool, own_f
     t = ctx.tables["critical-miss"]
     # _armed_answer reads these of the fumble, and nothing else of it
     why = ("miss", f.resistant, f.cheap, f.ranged, f.swinging, f.parrying, f.piercing)
-    return _rows_lookup(t, why, lambda row, r: _armed_answer(t, row, r, f))
+    return _rows_lookup(ctx, t, why, lambda row, r: _armed_answer(t, row, r, f))
 
 
 def _armed_answer(t: Any, row: Any, r: int, f: Fumble) -> Any:
