@@ -286,6 +286,8 @@ def exact_odds(
 
         return run
 
+    unused: list[EnumeratingRoller | None] = [None]  # a roller no run has rolled with yet
+
     def stage(call: Callable[..., Any], pre: tuple[Any, ...] = (),
               spec: Any = None) -> tuple[Any, list[int]]:
         """``call(ctx, *pre)``'s answers: a dict of answer -> [numerator, denominator] when it was
@@ -295,7 +297,10 @@ def exact_odds(
         # location): one run answers them, without setting up an enumeration. When that run
         # rolled, the stage is enumerated as usual, starting from it, or (an effect stage with
         # a declared look-up that the run matches) run only where the look-up has no answer.
-        roller = EnumeratingRoller((), tolerance, {}, cut)
+        roller = unused[0]
+        if roller is None:
+            roller = EnumeratingRoller((), tolerance, {}, cut)
+        unused[0] = None
         runs[0] += 1
         dice.roller = roller
         del dice.rolls[:], notes[:]
@@ -304,6 +309,8 @@ def exact_odds(
         except Pruned:
             answer, pruned = None, True
         if not pruned and not roller.widths and not roller.lost[0]:
+            if not roller.met and not roller.pos:
+                unused[0] = roller  # asked for nothing: as new, for the next stage call
             return ((answer, [1, 1]),), [0, 1]
         run = runner(call, pre)
         first = (roller, answer, pruned)
@@ -369,7 +376,10 @@ def exact_odds(
                     nxt.append((prefix + (answer,), pn * qn, pd * qd))
             states = nxt
         finals.extend(states)
-    branches = tuple(Branch(k[0], k[1], k[2], k[3], Fraction(n, d)) for k, n, d in finals)
+    # outcomes of equal chance share one Fraction (a GURPS attack: 40 outcomes, 17 chances)
+    made: dict[tuple[int, int], Fraction] = {}
+    branches = tuple(Branch(k[0], k[1], k[2], k[3], made.get((n, d)) or made.setdefault((n, d), Fraction(n, d)))
+                     for k, n, d in finals)
     # whatever was cut off, at the top or inside a Dice.branch, is what is missing from 1
     total = [0, 1]
     for _, n, d in finals:

@@ -56,14 +56,10 @@ def _first_path_matches(spec: Any, roller: EnumeratingRoller, answer: Any) -> bo
         if nxt is None:
             return True
         level += 1
-        if _is_lookup(nxt):  # the next roll
+        if isinstance(nxt, RollLookup):  # the next roll
             spec = nxt
             continue
         return len(roller.widths) == level and not roller.lost[0] and answer == tuple(nxt)
-
-
-def _is_lookup(answer: Any) -> bool:
-    return isinstance(answer, RollLookup)
 
 
 def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[EnumeratingRoller, Any, bool], spec: Any,
@@ -85,29 +81,43 @@ def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[Enumerat
 
     def walk(spec: Any, path: tuple[int, ...], num: int, den: int) -> None:
         weighted, wden = _weights(spec)
-        # the order of the whole enumeration: the first result's runs, then the others from the last
-        for i in (0, *range(len(weighted) - 1, 0, -1)):
+        answers = spec[2]
+        for i in _order(len(weighted)):
             total, w = weighted[i]
-            fixed = spec[2][total]
-            n, d = num * w, den * wden
-            at = (*path, i)
+            fixed = answers[total]
             if fixed is None:
-                found, cut_i = enumerate_weights(run, cutoff, runs_limit - (runs[0] - start), root=at)
+                found, cut_i = enumerate_weights(run, cutoff, runs_limit - (runs[0] - start), root=(*path, i))
                 for key, (fn, fd) in found.items():
-                    _add(dist, key, fn, fd)
+                    acc = dist.get(key)
+                    if acc is None:
+                        dist[key] = [fn, fd]
+                    else:
+                        add_to(acc, fn, fd)
                 if cut_i[0]:
                     add_to(lost, *cut_i)
-            elif _is_lookup(fixed):
+                first[0] = False
+            elif isinstance(fixed, RollLookup):
+                n, d = num * w, den * wden
                 if cutoff.numerator and n * cutoff.denominator < cutoff.numerator * d:
                     add_to(lost, n, d)  # below the cut-off and rolling again: cut off, as a run would be
+                    first[0] = False
                 else:
-                    walk(fixed, at, n, d)
+                    walk(fixed, (*path, i), n, d)
             else:
-                _add(dist, answer if not any(at) else tuple(fixed), n, d)  # the first run's own answer first
+                if first[0]:  # the first run's own answer: the one met first
+                    key, first[0] = answer, False
+                else:
+                    key = fixed if type(fixed) is tuple else tuple(fixed)
+                acc = dist.get(key)
+                if acc is None:
+                    dist[key] = [num * w, den * wden]
+                else:
+                    add_to(acc, num * w, den * wden)
 
     for _ in range(6):  # as enumerate_weights_within: lower the cut-off while too much is cut
         dist: dict[Any, list[int]] = {}
         lost = [0, 1]
+        first = [True]  # no answer met yet: the next is the first run's (every roll its first result)
         walk(spec, (), 1, 1)
         if not lost[0] or lost[0] * tolerance.denominator < tolerance.numerator * lost[1]:
             break
@@ -115,12 +125,11 @@ def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[Enumerat
     return dist, lost
 
 
-def _add(dist: dict[Any, list[int]], key: Any, n: int, d: int) -> None:
-    acc = dist.get(key)
-    if acc is None:
-        dist[key] = [n, d]
-    else:
-        add_to(acc, n, d)
+@lru_cache(maxsize=64)
+def _order(results: int) -> tuple[int, ...]:
+    """The order in which the whole enumeration meets a roll's results: the first, then the
+    others from the last (its runs are a stack)."""
+    return (0, *range(results - 1, 0, -1))
 
 
 def agrees(spec: Any, found: Weights, whole: Weights) -> None:
