@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRoller, Pruned, _limit, add_to,
                                         enumerate_weights_within)
-from critcore.chance.firstroll import agrees as _agrees, by_first_roll
+from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_weights
 from critcore.engine.runner import Engine
 from critcore._speed.stagecall import stage_function
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
@@ -289,10 +289,11 @@ def exact_odds(
     unused: list[EnumeratingRoller | None] = [None]  # a roller no run has rolled with yet
 
     def stage(call: Callable[..., Any], pre: tuple[Any, ...] = (),
-              spec: Any = None) -> tuple[Any, list[int]]:
-        """``call(ctx, *pre)``'s answers: a dict of answer -> [numerator, denominator] when it was
-        enumerated, else one (answer, [1, 1]) pair in a tuple (a stage that rolls nothing: its
-        answer is not hashed, which was a tenth of an apply run)."""
+              spec: Any = None) -> tuple[Any, list[int] | None]:
+        """``call(ctx, *pre)``'s answers and what was cut off: a dict of answer -> [numerator,
+        denominator] when it was enumerated; ``(answer, None)`` when one run that rolled nothing
+        answered it (with probability 1: its answer is not hashed, which was a tenth of an apply
+        run)."""
         # most stage calls roll nothing (an apply for each distinct row, a locate at an aimed
         # location): one run answers them, without setting up an enumeration. When that run
         # rolled, the stage is enumerated as usual, starting from it, or (an effect stage with
@@ -311,7 +312,7 @@ def exact_odds(
         if not pruned and not roller.widths and not roller.lost[0]:
             if not roller.met and not roller.pos:
                 unused[0] = roller  # asked for nothing: as new, for the next stage call
-            return ((answer, [1, 1]),), [0, 1]
+            return answer, None
         run = runner(call, pre)
         first = (roller, answer, pruned)
         if spec is not None and not pruned:
@@ -330,9 +331,9 @@ def exact_odds(
     finals: list[tuple[tuple[Any, ...], int, int]] = []
     if proc.verb == "treat":
         treat = stage_function(hook.critcore_treat, ("ctx",))
-        dist, rem = stage(treat)
+        dist, rem = _whole(*stage(treat))
         add_to(remainder, *rem)
-        finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in _pairs(dist))
+        finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in dist.items())
     else:
         determine = stage_function(hook.critcore_determine, ("ctx",))
         callers = {
@@ -342,10 +343,10 @@ def exact_odds(
         }
         found = _looked_up(engine, shared, determine, runs)
         effect_lookup = declared_lookup(engine, shared, "critcore_effect")
-        dets, rem = found if found is not None else stage(determine)
+        dets, rem = found if found is not None else _whole(*stage(determine))
         add_to(remainder, *rem)
         states: list[tuple[tuple[Any, ...], int, int]] = []
-        for det, (n, d) in _pairs(dets):
+        for det, (n, d) in dets.items():
             if det is not None and det.final:
                 finals.append(((det, None, (), None), n, d))
             else:
@@ -364,13 +365,16 @@ def exact_odds(
                 if level == "effect":
                     spec = None if effect_lookup is None else effect_lookup(shared, *prefix)
                     dist, rem = stage(effects_of, prefix, spec)
-                    if type(dist) is dict and None in dist and () in dist:  # no effects, said two ways
+                    if rem is not None and None in dist and () in dist:  # no effects, said two ways
                         add_to(dist[()], *dist.pop(None))
                 else:
                     dist, rem = stage(call, prefix)
+                if rem is None:  # one run, probability 1
+                    nxt.append((prefix + (() if dist is None and level == "effect" else dist,), pn, pd))
+                    continue
                 if rem[0]:
                     add_to(remainder, pn * rem[0], pd * rem[1])
-                for answer, (qn, qd) in _pairs(dist):
+                for answer, (qn, qd) in dist.items():
                     if answer is None and level == "effect":
                         answer = ()
                     nxt.append((prefix + (answer,), pn * qn, pd * qd))
@@ -389,9 +393,9 @@ def exact_odds(
                 tuple(engine.rules), frozen)
 
 
-def _pairs(dist: Any) -> Any:
-    """A stage's answers as (answer, [numerator, denominator]) pairs (see ``stage`` above)."""
-    return dist.items() if type(dist) is dict else dist
+def _whole(dist: Any, rem: list[int] | None) -> tuple[dict[Any, list[int]], list[int]]:
+    """A stage's answers as a dict, however they were found (see ``stage`` above)."""
+    return ({dist: [1, 1]}, [0, 1]) if rem is None else (dist, rem)
 
 
 def _tuple(found: Any) -> Any:
@@ -424,16 +428,14 @@ def _looked_up(engine: Engine, ctx: Any, determine: Callable[[Any], Any],
     refused as before), and when that run rolled exactly the declared roll and gave the declared
     answer, every other total's answer is read from the look-up. Otherwise (no look-up, or a
     run that does not match it) None: the stage is enumerated as usual."""
-    from critcore.chance.enumeration import _weights_of
-    from critcore.dice.dice import parse
-
     spec = declared_lookup(engine, ctx)
     if spec is None:
         return None
-    notation, _, answers = spec
-    weighted, den = _weights_of(parse(notation) if isinstance(notation, str) else notation)
-    if not all(0 <= total < len(answers) for total, _ in weighted):
+    found = lookup_weights(spec)  # None: a total it can show has no answer
+    if found is None:
         return None
+    weighted, den = found
+    answers = spec[2]
     first = EnumeratingRoller((), DEFAULT_TOLERANCE, None, (0, 1))
     ctx.dice.roller = first
     del ctx.dice.rolls[:], ctx.notes[:]

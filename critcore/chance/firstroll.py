@@ -27,7 +27,7 @@ from critcore.stages.hookspecs import RollLookup
 Weights = tuple[dict[Any, list[int]], list[int]]
 
 
-def _weights(spec: Any) -> Any:
+def lookup_weights(spec: Any) -> Any:
     """The weights of the look-up's roll, or None when some total it can show has no place in
     its answers."""
     notation, _, answers = spec
@@ -49,7 +49,7 @@ def _first_path_matches(spec: Any, roller: EnumeratingRoller, answer: Any) -> bo
     that path, and, where the look-up answers, nothing more and that answer."""
     level = 0
     while True:
-        found = _weights(spec)
+        found = lookup_weights(spec)
         if found is None or len(roller.widths) <= level or roller.widths[level] != len(found[0]):
             return False
         nxt = spec[2][found[0][0][0]]
@@ -74,13 +74,13 @@ def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[Enumerat
     roll's total. A run the enumeration would stop before that roll (its chance below the
     cut-off) is stopped here too, and what it held is cut off as there."""
     roller, answer, _ = first
-    if _weights(spec) is None or not _first_path_matches(spec, roller, answer):
+    if lookup_weights(spec) is None or not _first_path_matches(spec, roller, answer):
         return None
     start = runs[0]
     cutoff = tolerance
 
     def walk(spec: Any, path: tuple[int, ...], num: int, den: int) -> None:
-        weighted, wden = _weights(spec)
+        weighted, wden = lookup_weights(spec)
         answers = spec[2]
         for i in _order(len(weighted)):
             total, w = weighted[i]
