@@ -382,8 +382,13 @@ def exact_odds(
         finals.extend(states)
     # outcomes of equal chance share one Fraction (a GURPS attack: 40 outcomes, 17 chances)
     made: dict[tuple[int, int], Fraction] = {}
-    branches = tuple(Branch(k[0], k[1], k[2], k[3], made.get((n, d)) or made.setdefault((n, d), Fraction(n, d)))
-                     for k, n, d in finals)
+    kept: list[Branch] = []
+    for k, n, d in finals:
+        p = made.get((n, d))
+        if p is None:
+            p = made[(n, d)] = Fraction(n, d)
+        kept.append(Branch(k[0], k[1], k[2], k[3], p))
+    branches = tuple(kept)
     # whatever was cut off, at the top or inside a Dice.branch, is what is missing from 1
     total = [0, 1]
     for _, n, d in finals:

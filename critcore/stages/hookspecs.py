@@ -142,9 +142,11 @@ def critcore_effect_lookup(
     stage). Return a :class:`RollLookup` ``(dice, label, answers)`` when
     ``critcore_effect(ctx, determination, location)`` starts with ``ctx.dice.roll(dice, label)``
     and, for each total ``t`` whose ``answers[t]`` is not ``None``, rolls nothing more and
-    answers the effects ``answers[t]`` (a sequence of :class:`~critcore.model.Effect`); an
+    answers the effects ``answers[t]`` (a tuple of :class:`~critcore.model.Effect`); an
     ``answers[t]`` of ``None`` says the stage goes on rolling (or is not known from the total
-    alone) there, and exact odds run it for that total as usual. Exact odds still run the stage
+    alone) there, and exact odds run it for that total as usual; an ``answers[t]`` that is itself
+    a :class:`RollLookup` says the stage's next roll is that one, with its answers by its total
+    in the same way. Exact odds still run the stage
     once, on the lowest total, and use the look-up only when that run matches it; under
     :func:`critcore.chance.enumeration.checking_keys` every total is run and compared. Return
     ``None`` when it is not such a look-up. First answer wins.
