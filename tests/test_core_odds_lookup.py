@@ -143,3 +143,23 @@ def test_an_effect_lookup_wrong_for_a_later_total_is_caught_under_checking_keys(
     monkeypatch.setattr(fakesystem, "critcore_effect_lookup", hookimpl(wrong_later))
     with checking_keys(), pytest.raises(PluginError, match="critcore_effect_lookup"):
         exact_odds(_engine(), "attack", {"ac": 12, "damage": "1d2"})
+
+
+def test_an_effect_lookup_is_not_read_when_a_house_rule_wraps_the_effect_stage(monkeypatch):
+    """A rule wrapping critcore_effect may change its answers: the system's look-up no longer says
+    what the stage does, so the stage is run for every total (and the rule's change shows)."""
+    from critcore.model import Effect
+
+    class Doubled:
+        """Wraps effect (a house rule): every critical adds a second row."""
+
+        @hookimpl(wrapper=True)
+        def critcore_effect(self, ctx, determination, location):
+            found = yield
+            return None if found is None else [*found, Effect("confirm", "again", "damage-multiplier", "again")]
+
+    reg = Registry.installed(extra_systems={"fake": fakesystem}, extra_rules={"doubled": Doubled()}, discover=False)
+    odds = exact_odds(Engine("fake", rules=["doubled"], registry=reg), "attack", {"ac": 12, "damage": "1d2"})
+    criticals = [b for b in odds.branches if b.determination.kind == "critical"]
+    assert criticals and all(len(b.effects) == 2 and b.effects[1].id == "again" for b in criticals)
+    assert odds.runs == _plain(monkeypatch).runs  # every total run, as without a look-up
