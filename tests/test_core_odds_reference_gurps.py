@@ -122,7 +122,7 @@ _ATTACK = st.fixed_dictionaries({"skill": st.integers(3, 19)}, optional={
     "two_weapons": st.booleans()})
 
 
-@settings(max_examples=examples(12, 200), deadline=None)
+@settings(max_examples=examples(8, 200), deadline=None)
 @given(params=_ATTACK, damage=_DAMAGE, bertram=st.booleans())
 def test_generated_attacks_have_the_odds_of_the_plain_method(params: dict[str, Any], damage: Any,
                                                              bertram: bool) -> None:
