@@ -364,16 +364,16 @@ def exact_odds(
                     progress(done, len(states))
                 if level == "effect":
                     spec = None if effect_lookup is None else effect_lookup(shared, *prefix)
-                    dist, rem = stage(effects_of, prefix, spec)
-                    if rem is not None and None in dist and () in dist:  # no effects, said two ways
+                    dist, cut_off = stage(effects_of, prefix, spec)
+                    if cut_off is not None and None in dist and () in dist:  # no effects, said two ways
                         add_to(dist[()], *dist.pop(None))
                 else:
-                    dist, rem = stage(call, prefix)
-                if rem is None:  # one run, probability 1
+                    dist, cut_off = stage(call, prefix)
+                if cut_off is None:  # one run, probability 1
                     nxt.append((prefix + (() if dist is None and level == "effect" else dist,), pn, pd))
                     continue
-                if rem[0]:
-                    add_to(remainder, pn * rem[0], pd * rem[1])
+                if cut_off[0]:
+                    add_to(remainder, pn * cut_off[0], pd * cut_off[1])
                 for answer, (qn, qd) in dist.items():
                     if answer is None and level == "effect":
                         answer = ()

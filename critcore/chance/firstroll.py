@@ -95,17 +95,17 @@ def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[Enumerat
                         add_to(acc, fn, fd)
                 if cut_i[0]:
                     add_to(lost, *cut_i)
-                first[0] = False
+                fresh[0] = False
             elif isinstance(fixed, RollLookup):
                 n, d = num * w, den * wden
                 if cutoff.numerator and n * cutoff.denominator < cutoff.numerator * d:
                     add_to(lost, n, d)  # below the cut-off and rolling again: cut off, as a run would be
-                    first[0] = False
+                    fresh[0] = False
                 else:
                     walk(fixed, (*path, i), n, d)
             else:
-                if first[0]:  # the first run's own answer: the one met first
-                    key, first[0] = answer, False
+                if fresh[0]:  # the first run's own answer: the one met first
+                    key, fresh[0] = answer, False
                 else:
                     key = fixed if type(fixed) is tuple else tuple(fixed)
                 acc = dist.get(key)
@@ -117,7 +117,7 @@ def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[Enumerat
     for _ in range(6):  # as enumerate_weights_within: lower the cut-off while too much is cut
         dist: dict[Any, list[int]] = {}
         lost = [0, 1]
-        first = [True]  # no answer met yet: the next is the first run's (every roll its first result)
+        fresh = [True]  # no answer met yet: the next is the first run's (every roll its first result)
         walk(spec, (), 1, 1)
         if not lost[0] or lost[0] * tolerance.denominator < tolerance.numerator * lost[1]:
             break
