@@ -31,14 +31,7 @@ def _merge(pairs: Any) -> dict[Any, Fraction]:
 
 # --- GURPS attack: 3d6 against skill, then the Critical Hit or Critical Miss table ------------
 
-def gurps_case(skill: int = 15) -> tuple[Callable[[], Any], Callable[[], Any], Callable[[Any, Any], bool]]:
-    import icepool
-
-    from critcore.engine.runner import Engine
-    from critcore.chance.exact import exact_odds
-
-    engine = Engine("gurps")
-    hit_table, miss_table = engine.tables["critical-hit"], engine.tables["critical-miss"]
+def _gurps_kind(skill: int) -> Callable[[int], str]:
     threshold = {3: True, 4: True, 5: skill >= 15, 6: skill >= 16}
 
     def kind(total: int) -> str:
@@ -46,22 +39,69 @@ def gurps_case(skill: int = 15) -> tuple[Callable[[], Any], Callable[[], Any], C
             return "critical-hit"
         if total == 18 or (total == 17 and skill < 16):
             return "critical-miss"
-        return "hit" if total <= skill else "miss"
+        return "hit" if total <= min(skill, 16) else "miss"  # 17 always misses
+
+    return kind
+
+
+def _gurps_icepool(skill: int, hit_table: Any, miss_table: Any) -> dict[Any, Fraction]:
+    """icepool's model of an attack at ``skill``: 3d6 against skill, then the table's row."""
+    import icepool
+
+    kind = _gurps_kind(skill)
+    d3 = 3 @ icepool.d6
+    hit_rows = d3.map(lambda t: ("critical-hit", hit_table.lookup(t).id))
+    miss_rows = d3.map(lambda t: ("critical-miss", miss_table.lookup(t).id))
+    die = d3.map(lambda t: hit_rows if kind(t) == "critical-hit" else miss_rows if kind(t) == "critical-miss"
+                 else (kind(t), ""))
+    return _die_fractions(die)
+
+
+def _gurps_same(ours: Any, theirs: dict[Any, Fraction]) -> bool:
+    return _merge(((b.determination.kind, b.effects[-1].id if b.effects else ""), b.probability)
+                  for b in ours.branches) == theirs
+
+
+def gurps_case(skill: int = 15) -> tuple[Callable[[], Any], Callable[[], Any], Callable[[Any, Any], bool]]:
+    from critcore.engine.runner import Engine
+    from critcore.chance.exact import exact_odds
+
+    engine = Engine("gurps")
+    hit_table, miss_table = engine.tables["critical-hit"], engine.tables["critical-miss"]
 
     def icepool_odds() -> dict[Any, Fraction]:
-        d3 = 3 @ icepool.d6
-        hit_rows = d3.map(lambda t: ("critical-hit", hit_table.lookup(t).id))
-        miss_rows = d3.map(lambda t: ("critical-miss", miss_table.lookup(t).id))
-        die = d3.map(lambda t: hit_rows if kind(t) == "critical-hit" else miss_rows if kind(t) == "critical-miss"
-                     else (kind(t), ""))
-        return _die_fractions(die)
+        return _gurps_icepool(skill, hit_table, miss_table)
 
     def critcore_odds() -> Any:
         return exact_odds(engine, "attack", {"skill": skill})
 
-    def same(ours: Any, theirs: dict[Any, Fraction]) -> bool:
-        return _merge(((b.determination.kind, b.effects[-1].id if b.effects else ""), b.probability)
-                      for b in ours.branches) == theirs
+    return critcore_odds, icepool_odds, _gurps_same
+
+
+def gurps_new_questions_case() -> tuple[Callable[[], Any], Callable[[], Any], Callable[[Any, Any], bool]]:
+    """A question never asked before each time: skill 9 to 18 in turn, and a ``--hp`` (which an
+    attack without ``--damage`` does not read) never given before, so the engine prepares a new
+    plan for each and the GURPS plugin makes its table look-ups anew: nothing of one question is
+    kept for the next. icepool models each skill afresh. ``same`` is checked for skill 9 to 18
+    (the first ten questions)."""
+    import itertools
+
+    from critcore.engine.runner import Engine
+    from critcore.chance.exact import exact_odds
+
+    engine = Engine("gurps")
+    hit_table, miss_table = engine.tables["critical-hit"], engine.tables["critical-miss"]
+    ours_n, theirs_n = itertools.count(), itertools.count()
+
+    def critcore_odds() -> Any:
+        n = next(ours_n)
+        return exact_odds(engine, "attack", {"skill": 9 + n % 10, "hp": 1 + n % 10_000})
+
+    def icepool_odds() -> dict[Any, Fraction]:
+        return _gurps_icepool(9 + next(theirs_n) % 10, hit_table, miss_table)
+
+    def same(ours: Any, theirs: Any) -> bool:
+        return all(_gurps_same(critcore_odds(), icepool_odds()) for _ in range(10))
 
     return critcore_odds, icepool_odds, same
 
@@ -187,6 +227,7 @@ def report(systems: list[str], best_of: Callable[[Callable[[], Any], int], float
     cases: list[tuple[str, Any]] = []
     if "gurps" in systems:
         cases.append(("GURPS attack (skill 15)", gurps_case()))
+        cases.append(("GURPS attack, a new question each time", gurps_new_questions_case()))
     if "shadowrun2" in systems:
         cases.append(("Shadowrun wound (Body 4, serious)", shadowrun_case()))
     if "battletech" in systems:

@@ -112,6 +112,16 @@ def critcore_effect(ctx, determination, location):
 
 
 @hookimpl
+def critcore_effect_lookup(ctx, determination, location):
+    """The effect stage is one roll on the confirmation table: exact odds may read it."""
+    if determination is None or not determination.critical:
+        return None
+    t = ctx.tables["confirm"]
+    rows = tuple((t.lookup(r).effect(t.id, r),) for r in range(t.low, t.high + 1))
+    return RollLookup(t.dice, "critical confirmation", (None,) * t.low + rows)
+
+
+@hookimpl
 def critcore_apply(ctx, determination, location, effects):
     if determination is None:
         return None

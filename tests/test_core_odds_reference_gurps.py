@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from critcore import testing
-from critcore.chance.enumeration import enumerate_within
+from critcore.chance.enumeration import checking_keys, enumerate_within
 from critcore.chance.exact import DEFAULT_TOLERANCE, exact_odds
 from critcore.engine.runner import Engine
 
@@ -84,6 +84,7 @@ QUESTIONS = [
     ("head-blow", {}, None),
     ("head-blow", {"location": "eye", "two_weapons": True}, None),
     ("critical-miss", {"fine": True}, None),
+    ("attack", {"skill": 15, "cheap": True, "attack_kind": "thrust"}, None),  # treated-as rows of the miss table
     ("defense", {"skill": 11, "defense": "parry"}, None),
     ("defense", {"skill": 13, "defense": "dodge"}, BERTRAM),
     ("spell", {"skill": 14}, None),
@@ -96,7 +97,8 @@ QUESTIONS = [
 def test_exact_odds_are_those_of_the_plain_method(procedure: str, params: dict[str, Any], target: Any) -> None:
     engine = Engine("gurps", registry=REG)
     expected, missing = plain_odds(engine, procedure, params, target)
-    odds = exact_odds(Engine("gurps", registry=REG), procedure, params, target=target)
+    with checking_keys():  # every effect look-up (critcore_effect_lookup) also run total by total
+        odds = exact_odds(Engine("gurps", registry=REG), procedure, params, target=target)
     found: dict[Any, Fraction] = {}
     for b in odds.branches:
         key = (b.determination, b.location, b.effects, b.applied)
@@ -105,3 +107,44 @@ def test_exact_odds_are_those_of_the_plain_method(procedure: str, params: dict[s
     assert found == expected
     assert odds.remainder == missing
     assert sum(found.values()) + odds.remainder == 1
+
+
+# generated attacks: every combination of the weapon facts the GURPS effect look-ups are kept by
+# (resistant, cheap, ranged, swinging, parrying, piercing), at any skill, with or without a target
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from runlength import examples  # noqa: E402
+
+_DAMAGE = st.sampled_from([None, "2d cut", "1d+1 imp", "3d pi", "2d cr", "1d-1 pi-"])
+_ATTACK = st.fixed_dictionaries({"skill": st.integers(3, 19)}, optional={
+    "ranged": st.booleans(), "cheap": st.booleans(), "fine": st.booleans(), "unarmed": st.booleans(),
+    "attack_kind": st.sampled_from(["swing", "thrust"]), "location": st.sampled_from(["torso", "skull", "random"]),
+    "two_weapons": st.booleans()})
+
+
+@settings(max_examples=examples(8, 200), deadline=None)
+@given(params=_ATTACK, damage=_DAMAGE, bertram=st.booleans())
+def test_generated_attacks_have_the_odds_of_the_plain_method(params: dict[str, Any], damage: Any,
+                                                             bertram: bool) -> None:
+    """Each look-up (kept with its plan, by the weapon facts it reads) gives the plain method's
+    odds, fraction for fraction, however the weapon and the attack are described."""
+    from critcore.errors import ParamError
+
+    if damage is not None:
+        params = dict(params, damage=damage)
+    if params.get("unarmed") and params.get("location") == "random":
+        return  # the unarmed miss table's strain row reads --location as a body part: a KeyError
+        # in the rules (on main before this test too), not in the odds; reported, not hidden here
+    target = BERTRAM if bertram else None
+    engine = Engine("gurps", registry=REG)
+    try:
+        expected, missing = plain_odds(engine, "attack", params, target)
+    except ParamError:
+        return  # a combination the attack refuses (a cut aimed at the eye, ...): refused alike
+    with checking_keys():
+        odds = exact_odds(engine, "attack", params, target=target)
+    found: dict[Any, Fraction] = {}
+    for b in odds.branches:
+        key = (b.determination, b.location, b.effects, b.applied)
+        found[key] = found.get(key, Fraction(0)) + b.probability
+    assert found == expected and odds.remainder == missing

@@ -460,16 +460,18 @@ def enumerate_runs(
 
 def enumerate_weights(
     run: Callable[[EnumeratingRoller], T], cutoff: Fraction | None = None, runs_limit: int | None = None,
-    first: tuple[EnumeratingRoller, Any, bool] | None = None
+    first: tuple[EnumeratingRoller, Any, bool] | None = None, root: Sequence[int] = ()
 ) -> tuple[dict[T, list[int]], list[int]]:
     """:func:`enumerate_runs` with probabilities as ``[numerator, denominator]`` pairs.
 
     ``runs_limit``: ``CRITCORE_MAX_ODDS_RUNS`` as read by a caller that makes many enumerations
     (read here when not given; reading the environment was a twentieth of a small question).
     ``first``: the first run (empty path), already made by the caller with this ``cutoff``, as
-    (its roller, its answer, whether it was cut off): it is taken as made, not run again."""
+    (its roller, its answer, whether it was cut off): it is taken as made, not run again.
+    ``root``: only the runs whose choices start with these (their answers are those they have in
+    the whole enumeration, met in the same order); not given with ``first``."""
     sums: dict[Any, list[int]] = {}  # answer -> [numerator, denominator]
-    stack: list[list[int]] = [[]]
+    stack: list[list[int]] = [list(root)]
     # sub-enumerations by the choices that led to them (EnumeratingRoller._met)
     met: dict[Any, Any] = first[0].met if first is not None and first[0].met is not None else {}
     limit = runs_limit if runs_limit is not None else _limit("CRITCORE_MAX_ODDS_RUNS", MAX_RUNS)

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
-from critcore.chance.enumeration import (MAX_RUNS, EnumeratingRoller, Pruned, _limit, add_to,
+from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRoller, Pruned, _limit, add_to,
                                         enumerate_weights_within)
+from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_weights
 from critcore.engine.runner import Engine
 from critcore._speed.stagecall import stage_function
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
@@ -276,24 +277,51 @@ def exact_odds(
 
     cut = (tolerance.numerator, tolerance.denominator)
 
-    def stage(call: Callable[[Any], Any]) -> tuple[dict[Any, list[int]], list[int]]:
+    def runner(call: Callable[..., Any], pre: tuple[Any, ...]) -> Callable[[EnumeratingRoller], Any]:
         def run(roller: EnumeratingRoller) -> Any:
             runs[0] += 1
             dice.roller = roller
             del dice.rolls[:], notes[:]
-            return call(shared)
+            return call(shared, *pre)
 
+        return run
+
+    unused: list[EnumeratingRoller | None] = [None]  # a roller no run has rolled with yet
+
+    def stage(call: Callable[..., Any], pre: tuple[Any, ...] = (),
+              spec: Any = None) -> tuple[Any, list[int] | None]:
+        """``call(ctx, *pre)``'s answers and what was cut off: a dict of answer -> [numerator,
+        denominator] when it was enumerated; ``(answer, None)`` when one run that rolled nothing
+        answered it (with probability 1: its answer is not hashed, which was a tenth of an apply
+        run)."""
         # most stage calls roll nothing (an apply for each distinct row, a locate at an aimed
         # location): one run answers them, without setting up an enumeration. When that run
-        # rolled, the stage is enumerated as usual, starting from it.
-        first = EnumeratingRoller((), tolerance, {}, cut)
+        # rolled, the stage is enumerated as usual, starting from it, or (an effect stage with
+        # a declared look-up that the run matches) run only where the look-up has no answer.
+        roller = unused[0]
+        if roller is None:
+            roller = EnumeratingRoller((), tolerance, {}, cut)
+        unused[0] = None
+        runs[0] += 1
+        dice.roller = roller
+        del dice.rolls[:], notes[:]
         try:
-            answer, pruned = run(first), False
+            answer, pruned = call(shared, *pre), False
         except Pruned:
             answer, pruned = None, True
-        if not pruned and not first.widths and not first.lost[0]:
-            return {answer: [1, 1]}, [0, 1]
-        return enumerate_weights_within(run, tolerance, runs_limit=runs_limit, first=(first, answer, pruned))
+        if not pruned and not roller.widths and not roller.lost[0]:
+            if not roller.met and not roller.pos:
+                unused[0] = roller  # asked for nothing: as new, for the next stage call
+            return answer, None
+        run = runner(call, pre)
+        first = (roller, answer, pruned)
+        if spec is not None and not pruned:
+            found = by_first_roll(run, first, spec, runs, tolerance, cut, runs_limit)
+            if found is not None:
+                if _CHECK_KEYS[0]:
+                    _agrees(spec, found, enumerate_weights_within(run, tolerance, runs_limit=runs_limit))
+                return found
+        return enumerate_weights_within(run, tolerance, runs_limit=runs_limit, first=first)
 
     hook = engine.pm.hook
     remainder = [0, 1]
@@ -303,7 +331,7 @@ def exact_odds(
     finals: list[tuple[tuple[Any, ...], int, int]] = []
     if proc.verb == "treat":
         treat = stage_function(hook.critcore_treat, ("ctx",))
-        dist, rem = stage(treat)
+        dist, rem = _whole(*stage(treat))
         add_to(remainder, *rem)
         finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in dist.items())
     else:
@@ -314,7 +342,8 @@ def exact_odds(
             "apply": stage_function(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
         }
         found = _looked_up(engine, shared, determine, runs)
-        dets, rem = found if found is not None else stage(determine)
+        effect_lookup = declared_lookup(engine, shared, "critcore_effect")
+        dets, rem = found if found is not None else _whole(*stage(determine))
         add_to(remainder, *rem)
         states: list[tuple[tuple[Any, ...], int, int]] = []
         for det, (n, d) in dets.items():
@@ -322,6 +351,11 @@ def exact_odds(
                 finals.append(((det, None, (), None), n, d))
             else:
                 states.append(((det,), n, d))
+        effect = callers["effect"]
+
+        def effects_of(ctx: Any, *pre: Any) -> Any:
+            return _tuple(effect(ctx, *pre))
+
         for level in ("locate", "effect", "apply"):
             call = callers[level]
             nxt: list[tuple[tuple[Any, ...], int, int]] = []
@@ -329,25 +363,32 @@ def exact_odds(
                 if progress is not None and level == "apply":
                     progress(done, len(states))
                 if level == "effect":
-                    def effects_of(ctx: Any, pre: tuple[Any, ...] = prefix) -> Any:
-                        return _tuple(call(ctx, *pre))
-
-                    dist, rem = stage(effects_of)
-                    if None in dist and () in dist:  # no effects, said two ways: one outcome
+                    spec = None if effect_lookup is None else effect_lookup(shared, *prefix)
+                    dist, cut_off = stage(effects_of, prefix, spec)
+                    if cut_off is not None and None in dist and () in dist:  # no effects, said two ways
                         add_to(dist[()], *dist.pop(None))
                 else:
-                    def answer_of(ctx: Any, pre: tuple[Any, ...] = prefix) -> Any:
-                        return call(ctx, *pre)
-
-                    dist, rem = stage(answer_of)
-                add_to(remainder, pn * rem[0], pd * rem[1])
+                    dist, cut_off = stage(call, prefix)
+                if cut_off is None:  # one run, probability 1
+                    nxt.append((prefix + (() if dist is None and level == "effect" else dist,), pn, pd))
+                    continue
+                if cut_off[0]:
+                    add_to(remainder, pn * cut_off[0], pd * cut_off[1])
                 for answer, (qn, qd) in dist.items():
                     if answer is None and level == "effect":
                         answer = ()
                     nxt.append((prefix + (answer,), pn * qn, pd * qd))
             states = nxt
         finals.extend(states)
-    branches = tuple(Branch(k[0], k[1], k[2], k[3], Fraction(n, d)) for k, n, d in finals)
+    # outcomes of equal chance share one Fraction (a GURPS attack: 40 outcomes, 17 chances)
+    made: dict[tuple[int, int], Fraction] = {}
+    kept: list[Branch] = []
+    for k, n, d in finals:
+        p = made.get((n, d))
+        if p is None:
+            p = made[(n, d)] = Fraction(n, d)
+        kept.append(Branch(k[0], k[1], k[2], k[3], p))
+    branches = tuple(kept)
     # whatever was cut off, at the top or inside a Dice.branch, is what is missing from 1
     total = [0, 1]
     for _, n, d in finals:
@@ -357,19 +398,30 @@ def exact_odds(
                 tuple(engine.rules), frozen)
 
 
+def _whole(dist: Any, rem: list[int] | None) -> tuple[dict[Any, list[int]], list[int]]:
+    """A stage's answers as a dict, however they were found (see ``stage`` above)."""
+    return ({dist: [1, 1]}, [0, 1]) if rem is None else (dist, rem)
+
+
 def _tuple(found: Any) -> Any:
     return None if found is None else tuple(found)
 
 
-def declared_lookup(engine: Engine, ctx: Any) -> Any:
+def declared_lookup(engine: Engine, ctx: Any, stage: str = "critcore_determine") -> Any:
     """The ``RollLookup`` the plugin holding the only determine stage gives for ``ctx`` (its
     ``critcore_determine_lookup``), or None: none given, or a house rule replaces or wraps
-    determine (the look-up may then not hold). Shared by exact odds and the simulation."""
+    determine (the look-up may then not hold). Shared by exact odds and the simulation.
+
+    With ``stage="critcore_effect"``: the function answering ``critcore_effect_lookup(ctx,
+    determination, location)`` of the plugin holding the only effect stage, or None."""
     hook = engine.pm.hook
-    determines = hook.critcore_determine.get_hookimpls()
-    if len(determines) != 1 or determines[0].hookwrapper or determines[0].wrapper:
+    impls = getattr(hook, stage).get_hookimpls()
+    if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper:
         return None
-    owner = determines[0].plugin
+    owner = impls[0].plugin
+    if stage == "critcore_effect":
+        return next((impl.function for impl in hook.critcore_effect_lookup.get_hookimpls() if impl.plugin is owner),
+                    None)
     return next((impl.function(ctx) for impl in hook.critcore_determine_lookup.get_hookimpls()
                  if impl.plugin is owner), None)
 
@@ -381,16 +433,14 @@ def _looked_up(engine: Engine, ctx: Any, determine: Callable[[Any], Any],
     refused as before), and when that run rolled exactly the declared roll and gave the declared
     answer, every other total's answer is read from the look-up. Otherwise (no look-up, or a
     run that does not match it) None: the stage is enumerated as usual."""
-    from critcore.chance.enumeration import _weights_of
-    from critcore.dice.dice import parse
-
     spec = declared_lookup(engine, ctx)
     if spec is None:
         return None
-    notation, _, answers = spec
-    weighted, den = _weights_of(parse(notation) if isinstance(notation, str) else notation)
-    if not all(0 <= total < len(answers) for total, _ in weighted):
+    found = lookup_weights(spec)  # None: a total it can show has no answer
+    if found is None:
         return None
+    weighted, den = found
+    answers = spec[2]
     first = EnumeratingRoller((), DEFAULT_TOLERANCE, None, (0, 1))
     ctx.dice.roller = first
     del ctx.dice.rolls[:], ctx.notes[:]

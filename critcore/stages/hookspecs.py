@@ -31,11 +31,13 @@ hookspec = pluggy.HookspecMarker("critcore")
 
 class RollLookup(NamedTuple):
     """What :func:`critcore_determine_lookup` answers: the determine stage is exactly
-    ``answers[ctx.dice.roll(dice, label).total]`` (an answer for every total the dice can show)."""
+    ``answers[ctx.dice.roll(dice, label).total]`` (an answer for every total the dice can show).
+    :func:`critcore_effect_lookup` answers one too: ``answers[t]`` the effects after total ``t``,
+    or ``None`` where the stage goes on rolling."""
 
     dice: DiceExpr | str
     label: str
-    answers: Sequence[Determination | None]
+    answers: Sequence[Any]
 
 
 @hookspec(firstresult=True)
@@ -125,6 +127,29 @@ def critcore_effect(
     Called after ``critcore_locate`` with the answers so far. Return a sequence of
     :class:`~critcore.model.Effect` (usually built with ``table.lookup(roll).effect(...)``), or
     ``None`` when there is no effect stage for this procedure. First answer wins.
+    """
+
+
+@hookspec(firstresult=True)
+def critcore_effect_lookup(
+    ctx: Context, determination: Determination | None, location: Location | None
+) -> RollLookup | None:
+    """Say that the effect stage, for these answers so far, is decided by its first roll's total.
+
+    Called by exact odds (:mod:`critcore.chance.exact`) once per effect-stage call of a question
+    (each distinct determination and location), before any roll, and only when the plugin
+    answering it also holds the only ``critcore_effect`` (no house rule replaces or wraps the
+    stage). Return a :class:`RollLookup` ``(dice, label, answers)`` when
+    ``critcore_effect(ctx, determination, location)`` starts with ``ctx.dice.roll(dice, label)``
+    and, for each total ``t`` whose ``answers[t]`` is not ``None``, rolls nothing more and
+    answers the effects ``answers[t]`` (a tuple of :class:`~critcore.model.Effect`); an
+    ``answers[t]`` of ``None`` says the stage goes on rolling (or is not known from the total
+    alone) there, and exact odds run it for that total as usual; an ``answers[t]`` that is itself
+    a :class:`RollLookup` says the stage's next roll is that one, with its answers by its total
+    in the same way. Exact odds still run the stage
+    once, on the lowest total, and use the look-up only when that run matches it; under
+    :func:`critcore.chance.enumeration.checking_keys` every total is run and compared. Return
+    ``None`` when it is not such a look-up. First answer wins.
     """
 
 

@@ -15,6 +15,7 @@ from .reference import LOCATIONS, RULES, SECONDS, TURN_SECONDS, met_by
 MINUTE = SECONDS["minutes"]
 WEEK = SECONDS["weeks"]
 NORMAL: dict[str, Any] = {}
+NO_TAGS: frozenset[str] = frozenset()
 
 
 def _done(summary: str, changes: list[str], state: dict[str, Any] | None, data: dict[str, Any] | None = None,
@@ -90,6 +91,8 @@ def _body_part(ctx: Any) -> str:
 class Fumble:
     """What a fumble handler works on: the row's effect and numbers, the fumbler's state (None when
     he is not the target: the outcome then only says what befalls him) and the lines said."""
+
+    __slots__ = ("ctx", "eff", "d", "on_target", "state", "changes", "now", "who", "data")
 
     def __init__(self, ctx: Any, eff: Effect, on_target: bool) -> None:
         self.ctx = ctx
@@ -300,7 +303,7 @@ def apply_fumble(ctx: Any, effects: Sequence[Effect], on_target: bool) -> Applie
     else:
         handler(f)
     summary = eff.text if on_target else f"the attacker's fumble: {eff.text}"
-    return _done(summary, f.changes, f.state if on_target else None, f.data, tags=FUMBLE_TAGS.get(eff.code, frozenset()))
+    return _done(summary, f.changes, f.state if on_target else None, f.data, tags=FUMBLE_TAGS.get(eff.code, NO_TAGS))
 
 
 def _fall(ctx: Any, state: dict[str, Any] | None, changes: list[str], who: str, on_target: bool,

@@ -7,16 +7,17 @@ is the one the apply stage acts on.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from critcore.plugin import parse
-from critcore.plugin import Effect
+from critcore.plugin import Effect, RollLookup
 
 from .determine import damage_of, plan_of, rule_at
 from .fumble import Fumble, fumble_of
 from .reference import RULES, success_roll
 
 COIN = parse("1d2")  # an even chance either way
+D6 = parse("1d6")
 
 OUTCOMES = {key: Effect(v["table"], key, v["effect"], v["text"]) for key, v in RULES["outcomes"].items()}
 
@@ -56,13 +57,28 @@ def _treated(ctx: Any, t: Any, row: Any, r: int, new: int, why: str, f: Fumble, 
     return [first, *rest]
 
 
+def _armed_settled(t: Any, row: Any, r: int, f: Fumble, extra: dict[str, Any]) -> tuple[Effect, ...] | None:
+    """The armed Critical Miss table's answer for row ``row`` at roll ``r`` when it rolls nothing
+    more and is not treated as another row; None when it does (shared by :func:`_armed` and
+    the look-up exact odds read, :func:`effect_lookup`). Reads only ``f.resistant``,
+    ``f.cheap`` and ``f.ranged`` of the fumble (the look-up is kept by those)."""
+    code = row.code
+    if code == "weapon-breaks":
+        return None if f.resistant else (row.effect(t.id, r, broken=True, **extra),)
+    if (code == "hit-self" or (code == "drop-weapon" and f.cheap) or code == "weapon-flies"
+            or (code == "fall-down" and f.ranged)):
+        return None
+    return (row.effect(t.id, r, **extra),)
+
+
 def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from: int | None = None) -> list[Effect]:
     row = t.lookup(r)
     code = row.code
     extra: dict[str, Any] = {} if treated_from is None else {"treated_from": treated_from}
+    settled = _armed_settled(t, row, r, f, extra)
+    if settled is not None:
+        return list(settled)
     if code == "weapon-breaks":
-        if not f.resistant:
-            return [row.effect(t.id, r, broken=True, **extra)]
         r2 = ctx.dice.roll(t.dice, "critical miss table: roll again (breakage-resistant weapon)").total
         row2 = t.lookup(r2)
         first = row.effect(t.id, r, outcome="breakage-resistant weapon: roll again", **extra)
@@ -83,22 +99,31 @@ def _armed(ctx: Any, t: Any, r: int, f: Fumble, reroll_self: bool, treated_from:
         return _treated(ctx, t, row, r, int(row.data["cheap_treat_as"]), "cheap weapon", f, reroll_self)
     if code == "weapon-flies":
         if f.swinging and not f.ranged and not f.parrying:
-            yards = ctx.dice.roll("1d6", "weapon flies: yards").total
+            yards = ctx.dice.roll(D6, "weapon flies: yards").total
             way = ctx.dice.roll(COIN, "weapon flies: 1 straight ahead, 2 straight back").total
-            return [row.effect(t.id, r, yards=yards, direction="ahead" if way == 1 else "back", **extra)]
+            return [_flown(t, row, r, yards, way, extra)]
         from dataclasses import replace  # rarely needed: not imported at start-up
 
         keep = f if ctx.options["cheap_breaks_when_dropped"] else replace(f, cheap=False)
         return _treated(ctx, t, row, r, int(row.data["unless_swinging_treat_as"]),
                         "not a swung melee attack", keep, reroll_self)
-    if code == "fall-down" and f.ranged:
-        return _treated(ctx, t, row, r, int(row.data["ranged_treat_as"]), "ranged attack", f, reroll_self)
-    return [row.effect(t.id, r, **extra)]
+    return _treated(ctx, t, row, r, int(row.data["ranged_treat_as"]), "ranged attack", f, reroll_self)  # fall-down
 
 
 def _hit_self(ctx: Any, t: Any, row: Any, r: int, extra: dict[str, Any]) -> Effect:
     side = ctx.dice.roll(COIN, "hit yourself: 1 arm, 2 leg").total
+    return _struck(t, row, r, side, extra)
+
+
+def _struck(t: Any, row: Any, r: int, side: int, extra: dict[str, Any]) -> Effect:
+    """The "hit yourself" row after the coin (1 arm, 2 leg)."""
     found: Effect = row.effect(t.id, r, location="right-arm" if side == 1 else "right-leg", **extra)
+    return found
+
+
+def _flown(t: Any, row: Any, r: int, yards: int, way: int, extra: dict[str, Any]) -> Effect:
+    """The "weapon flies" row after its yards and its coin (1 ahead, 2 back)."""
+    found: Effect = row.effect(t.id, r, yards=yards, direction="ahead" if way == 1 else "back", **extra)
     return found
 
 
@@ -224,3 +249,85 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
         return [ctx.tables["spell-failure"].roll_on(ctx.dice, "critical spell failure table")]
     return None
 
+
+
+# --- the look-up exact odds read instead of running the stage for every total -----------------
+
+
+def _rows_lookup(ctx: Any, t: Any, why: tuple[Any, ...],
+                 answer: Callable[[Any, int], Any]) -> RollLookup:
+    """The table's roll, and ``answer(row, roll)`` for every total it can show; ``why`` names
+    everything ``answer`` reads besides the table. Kept with the plan (once per engine and
+    parameters: the same for every question asked with them)."""
+    kept = getattr(plan_of(ctx), "kept", None)
+    lookups = kept.lookups if kept is not None else {}
+    key = (t.id, *why)
+    found = lookups.get(key)
+    if found is not None and found[0] is t:
+        return found[1]  # type: ignore[no-any-return]
+    made = RollLookup(t.dice, t.title, (None,) * t.low + tuple(answer(t.lookup(r), r) for r in range(t.low, t.high + 1)))
+    lookups[key] = (t, made)
+    return made
+
+
+def _hit_lookup(ctx: Any, head: bool) -> RollLookup:
+    t = ctx.tables["head-blow" if head else "critical-hit"]
+    if head:  # an eye hit may be treated as another row: run as usual
+        return _rows_lookup(ctx, t, ("head",), lambda row, r: None if row.code == "eye-hit" else (row.effect(t.id, r),))
+    return _rows_lookup(ctx, t, ("hit",), lambda row, r: (row.effect(t.id, r),))
+
+
+def _miss_lookup(ctx: Any, *, unarmed: bool, ranged: bool, parrying: bool, own_file: bool = True) -> RollLookup | None:
+    if unarmed:
+        return None
+    f = fumble_from(ctx, ranged=ranged, parrying=parrying, own_file=own_file)
+    t = ctx.tables["critical-miss"]
+    # _armed_answer reads these of the fumble, and nothing else of it
+    why = ("miss", f.resistant, f.cheap, f.ranged, f.swinging, f.parrying, f.piercing)
+    return _rows_lookup(ctx, t, why, lambda row, r: _armed_answer(t, row, r, f))
+
+
+def _armed_answer(t: Any, row: Any, r: int, f: Fumble) -> Any:
+    """What the look-up says of the armed Critical Miss table's row ``row`` at the first roll
+    ``r`` (as :func:`armed_miss` goes on from it): the effects when it rolls nothing more, the
+    next roll's look-up when that roll settles it (the coin of "hit yourself", the yards and
+    coin of a weapon that flies), else None."""
+    settled = _armed_settled(t, row, r, f, {})
+    if settled is not None:
+        return settled
+    code = row.code
+    if code == "hit-self" and not f.self_reroll:
+        return RollLookup(COIN, "hit yourself: 1 arm, 2 leg", (None, (_struck(t, row, r, 1, {}),),
+                                                               (_struck(t, row, r, 2, {}),)))
+    if code == "weapon-flies" and f.swinging and not f.ranged and not f.parrying:
+        def coin(yards: int) -> RollLookup:
+            return RollLookup(COIN, "weapon flies: 1 straight ahead, 2 straight back",
+                              (None, (_flown(t, row, r, yards, 1, {}),), (_flown(t, row, r, yards, 2, {}),)))
+
+        return RollLookup(D6, "weapon flies: yards", (None, *(coin(y) for y in range(1, 7))))
+    return None
+
+
+def effect_lookup(ctx: Any, determination: Any, location: Any) -> RollLookup | None:
+    """The ``critcore_effect_lookup`` hook: where :func:`effect` is a roll on the Critical Hit,
+    Critical Head Blow or (armed) Critical Miss table, that roll and the effects of each total
+    that ends there (the rows that roll again or are treated as another row: None, run by exact
+    odds as usual). The same code decides both (:func:`_armed_settled`); exact odds check the
+    look-up against a run, and under ``checking_keys`` against every total."""
+    if determination is None or not determination.critical:
+        return None
+    name = ctx.procedure.name
+    p = ctx.params
+    kind = determination.kind
+    if name == "attack":
+        if kind == "critical-hit":
+            return _hit_lookup(ctx, _head_blow(ctx, location.id))
+        if kind == "critical-miss":
+            return _miss_lookup(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False,
+                                own_file=False)
+        return None
+    if name == "critical-hit":
+        return _hit_lookup(ctx, location is not None and _head_blow(ctx, location.id))
+    if name == "critical-miss":
+        return _miss_lookup(ctx, unarmed=False, ranged=bool(p["ranged"]), parrying=bool(p["parrying"]))
+    return None

@@ -79,6 +79,19 @@ class Plan:
     # the foe's fumble of an attack or defense (fumble.Fumble, read from the parameters alone):
     # the miss tables' stage reads it here instead of once per enumerated run
     foe_fumble: Any = None
+    # what exact odds read of the effect stage, made when first asked (chains.effect_lookup)
+    kept: Any = None
+
+
+class Kept:
+    """What is worked out for a plan when first needed and kept with it (so once per engine and
+    parameters, like the plan itself): the effect stage's look-ups (:func:`.chains.effect_lookup`)
+    by table and the weapon facts they read. Compared and hashed by identity."""
+
+    __slots__ = ("lookups",)
+
+    def __init__(self) -> None:
+        self.lookups: dict[Any, Any] = {}
 
 
 
@@ -127,7 +140,7 @@ def prepare(procedure: Procedure, params: Data, options: Data) -> Plan:
 
         foe_fumble = fumble_of(p, damage, {}, ranged=bool(p.get("ranged")), parrying=False)
     return Plan(name, results, label, location, damage, aim, p.get("location") not in (None, "random"),
-                aim is not None and aim not in LOCATIONS, foe_fumble)
+                aim is not None and aim not in LOCATIONS, foe_fumble, Kept())
 
 
 def plan_of(ctx: Any) -> Plan:

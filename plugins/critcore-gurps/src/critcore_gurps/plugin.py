@@ -33,6 +33,7 @@ critcore_determine = hookimpl(determine.determine)
 critcore_determine_lookup = hookimpl(determine.determine_lookup)
 critcore_locate = hookimpl(determine.locate)
 critcore_effect = hookimpl(chains.effect)
+critcore_effect_lookup = hookimpl(chains.effect_lookup)
 critcore_apply = hookimpl(_apply.apply)
 
 
