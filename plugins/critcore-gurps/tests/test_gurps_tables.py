@@ -241,3 +241,16 @@ def test_gurps_implements_only_documented_hooks() -> None:
     import critcore_gurps.plugin as gurps
 
     assert {"critcore_system", "critcore_determine", "critcore_apply"} <= set(testing.check_hooks_documented(gurps))
+
+
+@pytest.mark.parametrize("aim", ["skull", "torso", "random"])
+def test_unarmed_attack_fumble_strains_the_attackers_own_limb(aim: str) -> None:
+    """On `attack`, --location is where the blow was aimed on the foe; a punch that rolls 18 is a
+    critical miss, and the Unarmed Critical Miss table's 4 strains the limb the attacker struck
+    with (his right arm when nothing names it), never the foe's aimed part ("random" included)."""
+    out = run("attack", [6, 6, 6] + faces(4) + FILL, skill=3, unarmed=True, location=aim,
+              target={"hp": 10, "ht": 10})
+    assert out.effects[-1].id == "strain-4"
+    assert out.applied.changes == ("the attacker: takes 1 HP of injury",
+                                   "the attacker: strained right arm: useless for 30 minutes")
+    assert out.target == {"hp": 10, "ht": 10}  # the target is the foe: the fumble is the attacker's

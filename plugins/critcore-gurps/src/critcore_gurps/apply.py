@@ -82,7 +82,9 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
 
 
 def _body_part(ctx: Any) -> str:
-    where = ctx.params.get("location")
+    """The fumbler's own limb (or head) that strikes: ``unarmed-miss`` names it by ``--location``;
+    on ``attack`` that option is where he aimed on his foe, so the default limb is his."""
+    where = ctx.params.get("location") if ctx.procedure.name == "unarmed-miss" else None
     if where:
         return str(where)
     return "skull" if ctx.params.get("unarmed_with") == "head" else "right-arm"
