@@ -621,8 +621,10 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                 # no campaign target: no write, no lock to wait for, a few hundred microseconds of
                 # work: done here, which is cheaper than the hand-over to a worker thread and back
                 # (the GIL lets only one run at a time either way; see docs/performance.md)
-                return (service.step if step else service.run)(verb, body)
-            return await call(service.step if step else service.run, verb, body)
+                return service.step(verb, body) if step else service.run(verb, body, encoded=True)
+            if step:
+                return await call(service.step, verb, body)
+            return await call(service.run, verb, body, encoded=True)
 
         return endpoint
 
@@ -642,9 +644,9 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                     return
                 body = _parse_body(raw, what, limits)
                 if isinstance(body, dict) and not body.get("target"):
-                    data = run(verb, body)  # done here, as run_route does (no write, no lock)
+                    data = run(verb, body, encoded=True)  # done here, as run_route does (no write, no lock)
                 else:
-                    data = await call(run, verb, body)
+                    data = await call(run, verb, body, encoded=True)
             except (CritcoreError, WebError) as exc:
                 status, line = _status_and_line(exc, policy)
                 await _send_json(send, status, {"error": line, "status": status})
