@@ -26,7 +26,7 @@ from starlette.types import Receive, Scope, Send
 
 from critcore._speed.jsonbytes import json_dumps
 from critcore.errors import CritcoreError, InputError
-from critcore.files.reading import load_json, max_depth, max_digits
+from critcore.files.reading import json_reader, load_json, max_depth, max_digits
 from critcore.report.textsafe import error_line
 from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
 from critcore.web.longwork import Deadline, LongWork
@@ -189,14 +189,14 @@ async def _json_body(request: Request, what: str) -> Any:
     return _parse_body(await request.body(), what)
 
 
-def _parse_body(raw: bytes, what: str, limits: tuple[int, int] | None = None) -> Any:
+def _parse_body(raw: bytes, what: str, limits: tuple[int, int] | None = None, reader: Any = None) -> Any:
     if not raw.strip():
         return check_body(what, {})
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("the request body is not UTF-8 text") from None
-    return check_body(what, load_json(text, "request body", limits=limits))
+    return check_body(what, load_json(text, "request body", limits=limits, reader=reader))
 
 
 def root_of(request: Request) -> str:
@@ -633,6 +633,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         what = f"{verb} request"
         run = service.run
         limits = (max_depth(), max_digits())  # CRITCORE_MAX_DEPTH and _DIGITS, read at the server's start
+        reader = json_reader(limits[1])  # and the decoder for them, made once
 
         async def direct(scope: Scope, receive: Receive, send: Send) -> None:
             headers = _header_map(scope)
@@ -642,7 +643,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                 raw = await _whole_body(receive)
                 if raw is None:  # the client went away: nobody to answer
                     return
-                body = _parse_body(raw, what, limits)
+                body = _parse_body(raw, what, limits, reader)
                 if isinstance(body, dict) and not body.get("target"):
                     data = run(verb, body, encoded=True)  # done here, as run_route does (no write, no lock)
                 else:
