@@ -24,7 +24,7 @@ from typing import Any
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
-def encodable(outcome: Any, effect_type: type, version: int) -> dict[str, Any]:
+def encodable(outcome: Any, effect_type: Any, version: int) -> dict[str, Any]:
     """``outcome.to_dict()`` with its frozen values as they are (see the module's docstring):
     ``effect_type`` is :class:`critcore.model.Effect`, ``version`` the outcome format."""
     applied = outcome.applied
@@ -47,7 +47,7 @@ def encodable(outcome: Any, effect_type: type, version: int) -> dict[str, Any]:
     }
 
 
-def _stage(value: Any, effect_type: type) -> Any:
+def _stage(value: Any, effect_type: Any) -> Any:
     """``critcore.model._stage_json`` with the frozen values as they are."""
     if value is None:
         return None
