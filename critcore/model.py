@@ -80,6 +80,12 @@ def _wrap(items: Mapping[str, Any]) -> Data:
     return data
 
 
+def frozen_data(items: dict[str, Any]) -> Data:
+    """``Data(items)`` for a dict whose keys are text and whose values are frozen already
+    (:func:`freeze`): the same Data, without looking at each value again."""
+    return _wrap(items)
+
+
 def _refused(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
     raise TypeError("Data is immutable: use .replace(...) for a changed copy")
 

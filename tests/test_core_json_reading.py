@@ -53,3 +53,25 @@ def test_the_reproducers_are_one_line(text):
     with pytest.raises(InputError) as caught:
         load_json(text, "b.json")
     assert str(caught.value).startswith("b.json") and "\n" not in str(caught.value)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(JSONISH.map(json.dumps),
+                 st.text(alphabet='{}[]":,0123456789.eE-+ntrufalsbadNI\\\ufeff\n\t ', max_size=40),
+                 st.integers(-10**30, 10**30).map(str)),
+       st.sampled_from([3, 20, 4300]))
+def test_a_decoder_made_once_reads_as_load_json_reads(text, digits):
+    """``crit serve`` makes its decoder once (``json_reader``): for any text, the same value or the
+    same error line as ``load_json`` making one at each call (a byte-order mark, a number past the
+    digit limit and NaN included)."""
+    from critcore.files.reading import json_reader
+
+    limits = (50, digits)
+
+    def read(reader):
+        try:
+            return load_json(text, "body", limits=limits, reader=reader)
+        except InputError as exc:
+            return ("error", str(exc))
+
+    assert repr(read(json_reader(digits))) == repr(read(None))

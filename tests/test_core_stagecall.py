@@ -213,3 +213,41 @@ def test_a_stage_with_no_implementation_answers_none_as_pluggy_does() -> None:
     pm = new_plugin_manager()
     call = direct_caller(pm.hook.critcore_treat, ("ctx",))
     assert call(object()) is None is pm.hook.critcore_treat(ctx=object())
+
+
+def test_a_report_hook_kept_per_manager_answers_as_pluggy_does() -> None:
+    """``hook_function`` (the reports' ``critcore_report`` and ``critcore_changes``): the same
+    answers as a call through pluggy, made once for a manager and kept while it lives; an object
+    that is not pluggy's manager is called through its ``hook`` as it is."""
+    import gc
+    import weakref
+
+    from critcore import hookimpl
+    from critcore._speed.stagecall import hook_function
+    from critcore.stages.loader import new_plugin_manager
+
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def critcore_changes(outcome, view):
+            return [("minor", f"{outcome} for {view}")]
+
+    pm = new_plugin_manager()
+    pm.register(Plugin)
+    call = hook_function(pm, "critcore_changes", ("outcome", "view"))
+    assert call("o", "gm") == [("minor", "o for gm")] == pm.hook.critcore_changes(outcome="o", view="gm")
+    assert hook_function(pm, "critcore_changes", ("outcome", "view")) is call
+    empty = new_plugin_manager()
+    assert hook_function(empty, "critcore_report", ("outcome", "view"))("o", "gm") is None
+    gone = weakref.ref(empty)
+    del empty
+    gc.collect()
+    assert gone() is None  # kept only while the manager lives
+
+    class Fake:  # not pluggy's: its hook is called each time, with keywords
+        class hook:
+            @staticmethod
+            def critcore_changes(outcome, view):
+                return [("serious", view)]
+
+    assert hook_function(Fake(), "critcore_changes", ("outcome", "view"))("o", "player") == [("serious", "player")]

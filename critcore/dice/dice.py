@@ -496,6 +496,9 @@ class RandomRoller(FaceRoller):
         return tuple(flat), successes, all_ones
 
 
+from _random import Random as _Random  # noqa: E402  (a built-in module: nothing to load)
+
+
 def _generator(seed: int | str | None) -> _random.Random:
     """``random.Random(seed)``, whose ``random()`` draws the faces.
 
@@ -505,9 +508,7 @@ def _generator(seed: int | str | None) -> _random.Random:
     seeds (text) go through :class:`random.Random`, which turns them into a number first.
     """
     if seed is None or type(seed) is int:
-        from _random import Random
-
-        return Random(seed)
+        return _Random(seed)
     import random
 
     return random.Random(seed)

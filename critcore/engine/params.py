@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from critcore.errors import ParamError
-from critcore.model import Data, Param, Procedure, SystemInfo
+from critcore.dice.dice import parse
+from critcore.errors import DiceError, ParamError
+from critcore.model import Data, Param, Procedure, SystemInfo, freeze, frozen_data
 
 STAGES = ("determine", "locate", "effect", "apply")
 
@@ -116,14 +117,11 @@ def coerce_param(param: Param, value: Any) -> Any:
         )
     if kind in ("int", "float"):
         low, high = param_range(param)
-        from critcore.report.textsafe import quoted
-
         if not low <= value <= high:
+            from critcore.report.textsafe import quoted
+
             raise ParamError(f"{flag}: {quoted(value)} is out of range (allowed: {describe_range(param)})")
     if kind == "dice":
-        from critcore.dice.dice import parse
-        from critcore.errors import DiceError
-
         try:
             parse(value.split()[0] if value.strip() else value)
         except DiceError as exc:
@@ -148,7 +146,7 @@ class ParamPlan:
     def __init__(self, procedure: Procedure) -> None:
         self.procedure = procedure
         self._index = {p.name: i for i, p in enumerate(procedure.params)}
-        self._defaults = {p.name: p.default for p in procedure.params}
+        self._defaults = {p.name: freeze(p.default) for p in procedure.params}  # as Data() keeps them
         self._required = [i for i, p in enumerate(procedure.params) if p.required]
 
     def check(self, given: Mapping[str, Any]) -> Data:
@@ -180,8 +178,8 @@ class ParamPlan:
                 if p.required:
                     raise ParamError(f"{procedure.name} needs {p.flag}" + (f" ({p.help})" if p.help else ""))
                 continue
-            values[p.name] = value
-        return Data(values)
+            values[p.name] = freeze(value)
+        return frozen_data(values)  # Data(values), every value frozen already (no second walk)
 
 
 def check_options(info: SystemInfo, given: Mapping[str, Any], where: str = "options",

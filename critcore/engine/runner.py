@@ -61,6 +61,9 @@ def load_system(system: str, registry: Registry | None = None) -> tuple[Any, Sys
     return pm, system_info(pm, system)
 
 
+_MISSING = object()  # no prepared answer yet (a system's prepare may answer None)
+
+
 class Engine:
     """One system, loaded with its enabled rules, ready to run procedures many times.
 
@@ -179,11 +182,12 @@ class Engine:
             return None
         key = (procedure.name, params)
         prepared = self._prepared
-        if key not in prepared:
+        found = prepared.get(key, _MISSING)  # one look-up: each compares the 26 parameters of a GURPS attack
+        if found is _MISSING:
             if len(prepared) >= 1024:  # a long-lived engine (a bot) asked for many different things
                 prepared.clear()
-            prepared[key] = self._prepare(procedure, params, self.options, self.tables)
-        return prepared[key]
+            found = prepared[key] = self._prepare(procedure, params, self.options, self.tables)
+        return found
 
     def read_target(self, path: str, text: str) -> Mapping[str, Any] | None:
         """The system's answer to ``critcore_read_target`` for a file's text (None: not a format

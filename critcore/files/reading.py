@@ -149,15 +149,30 @@ def _not_finite(text: str) -> float:
     raise _TooBig(f"{text} is not a finite number")
 
 
+def json_reader(digits: int) -> Any:
+    """The JSON decoder :func:`load_json` reads with, for whole numbers of at most ``digits``
+    digits: made once by a caller that reads many texts with the same limits (``crit serve``;
+    ``json.loads`` with hooks makes a decoder, and its scanner, at every call)."""
+    import json
+
+    return json.JSONDecoder(parse_int=_int_hook(digits), parse_constant=_not_finite)
+
+
 def load_json(text: str, source: str, error: type[InputError] = InputError,
-              limits: tuple[int, int] | None = None) -> Any:
+              limits: tuple[int, int] | None = None, reader: Any = None) -> Any:
     """Parsed JSON of ``text`` (from ``source``), within the depth and digit limits (``limits``:
-    :func:`max_depth` and :func:`max_digits` as the caller read them, e.g. once at a server's start)."""
+    :func:`max_depth` and :func:`max_digits` as the caller read them, e.g. once at a server's start;
+    ``reader``: :func:`json_reader` of those digits, made by the caller once)."""
     import json
 
     depth, digits = limits if limits is not None else (max_depth(), max_digits())
     try:
-        data = json.loads(text, parse_int=_int_hook(digits), parse_constant=_not_finite)
+        if reader is None:
+            data = json.loads(text, parse_int=_int_hook(digits), parse_constant=_not_finite)
+        else:  # what json.loads does with the same decoder: a byte-order mark refused, then decoded
+            if text.startswith("\ufeff"):
+                raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+            data = reader.decode(text)
     except ValueError as exc:
         if not isinstance(exc, json.JSONDecodeError):  # e.g. a number past Python's digit limit
             raise error(f"{source}: not valid JSON: {str(exc).split(';')[0]}") from None

@@ -8,8 +8,10 @@ the JSON's ``severity``, ``summary`` and ``changes`` all read it, so one ranking
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Sequence
 
+from critcore._speed.stagecall import hook_function
 from critcore.model import SEVERITIES, Outcome, record
 
 
@@ -85,19 +87,19 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
             severity, text = item
         except (TypeError, ValueError):
             continue  # not a pair: left out rather than failing the report
-        if not (isinstance(severity, str) and severity in place):
-            severity = "minor"
-        words = str(text).split()
+        at = place.get(severity) if isinstance(severity, str) else None
+        if at is None:
+            severity, at = "minor", place["minor"]
+        words = (text if text.__class__ is str else str(text)).split()
         if words:  # _clean's work, inline: one call less for each of a report's changes
             text = " ".join(words).rstrip(".;")
-            out.append((-place[severity], Change(severity, text[:1].upper() + text[1:])))
+            out.append((-at, Change(severity, text[:1].upper() + text[1:])))
     # stable: a system's own order is kept among changes of the same severity
     out.sort(key=_first)
     return [c for _, c in out]
 
 
-def _first(pair: tuple[int, Change]) -> int:
-    return pair[0]
+_first = itemgetter(0)  # a pair's place
 
 
 def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "") -> Assessment:
@@ -107,7 +109,7 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     answer: Sequence[Any] | None = None
     if pm is not None:
         try:
-            answer = pm.hook.critcore_changes(outcome=outcome, view=view)
+            answer = hook_function(pm, "critcore_changes", ("outcome", "view"))(outcome, view)
         except Exception:  # a report must not fail because a plugin misbehaves here
             answer = None
     if answer is not None:

@@ -26,7 +26,7 @@ from starlette.types import Receive, Scope, Send
 
 from critcore._speed.jsonbytes import json_dumps
 from critcore.errors import CritcoreError, InputError
-from critcore.files.reading import load_json, max_depth, max_digits
+from critcore.files.reading import json_reader, load_json, max_depth, max_digits
 from critcore.report.textsafe import error_line
 from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
 from critcore.web.longwork import Deadline, LongWork
@@ -189,14 +189,14 @@ async def _json_body(request: Request, what: str) -> Any:
     return _parse_body(await request.body(), what)
 
 
-def _parse_body(raw: bytes, what: str, limits: tuple[int, int] | None = None) -> Any:
+def _parse_body(raw: bytes, what: str, limits: tuple[int, int] | None = None, reader: Any = None) -> Any:
     if not raw.strip():
         return check_body(what, {})
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("the request body is not UTF-8 text") from None
-    return check_body(what, load_json(text, "request body", limits=limits))
+    return check_body(what, load_json(text, "request body", limits=limits, reader=reader))
 
 
 def root_of(request: Request) -> str:
@@ -621,8 +621,10 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                 # no campaign target: no write, no lock to wait for, a few hundred microseconds of
                 # work: done here, which is cheaper than the hand-over to a worker thread and back
                 # (the GIL lets only one run at a time either way; see docs/performance.md)
-                return (service.step if step else service.run)(verb, body)
-            return await call(service.step if step else service.run, verb, body)
+                return service.step(verb, body) if step else service.run(verb, body, encoded=True)
+            if step:
+                return await call(service.step, verb, body)
+            return await call(service.run, verb, body, encoded=True)
 
         return endpoint
 
@@ -631,6 +633,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         what = f"{verb} request"
         run = service.run
         limits = (max_depth(), max_digits())  # CRITCORE_MAX_DEPTH and _DIGITS, read at the server's start
+        reader = json_reader(limits[1])  # and the decoder for them, made once
 
         async def direct(scope: Scope, receive: Receive, send: Send) -> None:
             headers = _header_map(scope)
@@ -640,11 +643,11 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                 raw = await _whole_body(receive)
                 if raw is None:  # the client went away: nobody to answer
                     return
-                body = _parse_body(raw, what, limits)
+                body = _parse_body(raw, what, limits, reader)
                 if isinstance(body, dict) and not body.get("target"):
-                    data = run(verb, body)  # done here, as run_route does (no write, no lock)
+                    data = run(verb, body, encoded=True)  # done here, as run_route does (no write, no lock)
                 else:
-                    data = await call(run, verb, body)
+                    data = await call(run, verb, body, encoded=True)
             except (CritcoreError, WebError) as exc:
                 status, line = _status_and_line(exc, policy)
                 await _send_json(send, status, {"error": line, "status": status})

@@ -22,8 +22,10 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, overload
 
+from critcore._speed.outcomejson import encodable
 from critcore.dice.dice import FaceRoller, ScriptedRoller, make_roller, parse_faces
 from critcore.errors import CampaignError, CritcoreError, DiceError, InputError
+from critcore.model import OUTCOME_FORMAT, Effect
 from critcore.report.render import judge, rank, render
 
 if TYPE_CHECKING:
@@ -390,14 +392,17 @@ class Service:
                 "dice": _faces(body.get("dice"), what), "preview": bool(body.get("preview")),
                 "explain": bool(body.get("explain")), "body": body}
 
-    def run(self, verb: str, body: Any, both_views: bool = False) -> dict[str, Any]:
+    def run(self, verb: str, body: Any, both_views: bool = False, encoded: bool = False) -> dict[str, Any]:
         """``crit resolve|treat ... --json``: on a campaign target (applied and logged, unless
-        ``preview``), or on no target. ``dice`` are faces typed in; else ``seed`` or random."""
+        ``preview``), or on no target. ``dice`` are faces typed in; else ``seed`` or random.
+        ``encoded``: the answer goes straight to the JSON encoder (the API), so the outcome's
+        frozen values are handed over as they are (:mod:`critcore._speed.outcomejson`)."""
         req = self._request(verb, body, RUN_FIELDS)
         if req["dice"] is not None and req["seed"] is not None:
             raise DiceError("use only one of seed and dice")
         roller = make_roller(seed=req["seed"], faces=req["dice"])
         req["both_views"] = both_views
+        req["encoded"] = encoded
         return self._run(req, roller)
 
     def _run(self, req: dict[str, Any], roller: Any, head: int | None = None) -> dict[str, Any]:
@@ -428,7 +433,7 @@ class Service:
             data: dict[str, Any] = {"system": outcome.system, "procedure": outcome.procedure, "view": "player",
                                     "report": report}
         else:  # the player's view carries only the player's report
-            data = outcome.to_dict()
+            data = encodable(outcome, Effect, OUTCOME_FORMAT) if req.get("encoded") else outcome.to_dict()
             data["report"] = report
             data.update(judge(outcome, "gm", engine.pm, ranked).to_json())  # severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
