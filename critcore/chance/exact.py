@@ -21,7 +21,6 @@ from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRolle
                                         enumerate_weights_within)
 from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_weights
 from critcore.engine.runner import Engine
-from critcore._speed.stagecall import stage_function
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
 
@@ -330,17 +329,13 @@ def exact_odds(
     # never hashed again as whole tuples
     finals: list[tuple[tuple[Any, ...], int, int]] = []
     if proc.verb == "treat":
-        treat = stage_function(hook.critcore_treat, ("ctx",))
-        dist, rem = _whole(*stage(treat))
+        dist, rem = _whole(*stage(engine._treat))
         add_to(remainder, *rem)
         finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in dist.items())
     else:
-        determine = stage_function(hook.critcore_determine, ("ctx",))
-        callers = {
-            "locate": stage_function(hook.critcore_locate, ("ctx", "determination")),
-            "effect": stage_function(hook.critcore_effect, ("ctx", "determination", "location")),
-            "apply": stage_function(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
-        }
+        # the engine's own stage functions, made once with it (its plugins stay as loaded)
+        determine, locate, effect, apply = engine._stages
+        callers = {"locate": locate, "effect": effect, "apply": apply}
         found = _looked_up(engine, shared, determine, runs)
         effect_lookup = declared_lookup(engine, shared, "critcore_effect")
         dets, rem = found if found is not None else _whole(*stage(determine))
@@ -351,7 +346,6 @@ def exact_odds(
                 finals.append(((det, None, (), None), n, d))
             else:
                 states.append(((det,), n, d))
-        effect = callers["effect"]
 
         def effects_of(ctx: Any, *pre: Any) -> Any:
             return _tuple(effect(ctx, *pre))
