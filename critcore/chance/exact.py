@@ -335,7 +335,7 @@ def exact_odds(
     else:
         # the engine's own stage functions, made once with it (its plugins stay as loaded)
         determine, locate, effect, apply = engine._stages
-        callers = {"locate": locate, "effect": effect, "apply": apply}
+        callers = {"locate": locate, "effect": effect}
         found = _looked_up(engine, shared, determine, runs)
         effect_lookup = declared_lookup(engine, shared, "critcore_effect")
         dets, rem = found if found is not None else _whole(*stage(determine))
@@ -350,12 +350,10 @@ def exact_odds(
         def effects_of(ctx: Any, *pre: Any) -> Any:
             return _tuple(effect(ctx, *pre))
 
-        for level in ("locate", "effect", "apply"):
+        for level in ("locate", "effect"):
             call = callers[level]
             nxt: list[tuple[tuple[Any, ...], int, int]] = []
-            for done, (prefix, pn, pd) in enumerate(states):
-                if progress is not None and level == "apply":
-                    progress(done, len(states))
+            for prefix, pn, pd in states:
                 if level == "effect":
                     spec = None if effect_lookup is None else effect_lookup(shared, *prefix)
                     dist, cut_off = stage(effects_of, prefix, spec)
@@ -373,21 +371,35 @@ def exact_odds(
                         answer = ()
                     nxt.append((prefix + (answer,), pn * qn, pd * qd))
             states = nxt
-        finals.extend(states)
+        # the last stage: its answers are the outcomes (most apply calls are answered by one run)
+        last = len(states)
+        for done, (prefix, pn, pd) in enumerate(states):
+            if progress is not None:
+                progress(done, last)
+            dist, cut_off = stage(apply, prefix)
+            if cut_off is None:  # one run, probability 1
+                finals.append((prefix + (dist,), pn, pd))
+                continue
+            if cut_off[0]:
+                add_to(remainder, pn * cut_off[0], pd * cut_off[1])
+            for answer, (qn, qd) in dist.items():
+                finals.append((prefix + (answer,), pn * qn, pd * qd))
     # outcomes of equal chance share one Fraction (a GURPS attack: 40 outcomes, 17 chances)
     made: dict[tuple[int, int], Fraction] = {}
     kept: list[Branch] = []
+    by_den: dict[int, int] = {}  # the outcomes' numerators summed by denominator (a handful: added once each)
     for k, n, d in finals:
         p = made.get((n, d))
         if p is None:
             p = made[(n, d)] = Fraction(n, d)
         kept.append(Branch(k[0], k[1], k[2], k[3], p))
+        by_den[d] = by_den.get(d, 0) + n
     branches = tuple(kept)
     # whatever was cut off, at the top or inside a Dice.branch, is what is missing from 1
     total = [0, 1]
-    for _, n, d in finals:
+    for d, n in by_den.items():
         add_to(total, n, d)
-    missing = 1 - Fraction(total[0], total[1])
+    missing = Fraction(total[1] - total[0], total[1])  # 1 - total, normalised as Fraction does
     return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0], declared_events(engine, proc.name),
                 tuple(engine.rules), frozen)
 

@@ -31,8 +31,15 @@ def lookup_weights(spec: Any) -> Any:
     """The weights of the look-up's roll, or None when some total it can show has no place in
     its answers."""
     notation, _, answers = spec
-    weighted, den, highest = _spread(parse(notation) if isinstance(notation, str) else notation)
+    weighted, den, highest = _spread_text(notation) if isinstance(notation, str) else _spread(notation)
     return (weighted, den) if highest < len(answers) else None
+
+
+@lru_cache(maxsize=256)
+def _spread_text(notation: str) -> tuple[Any, int, int]:
+    """:func:`_spread` of a notation, kept by its text (a str's hash is kept by the str: a
+    ``DiceExpr``'s is worked out in Python at each look-up)."""
+    return _spread(parse(notation))
 
 
 @lru_cache(maxsize=256)
