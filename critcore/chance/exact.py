@@ -456,10 +456,17 @@ def _looked_up(engine: Engine, ctx: Any, determine: Callable[[Any], Any],
         runs[0] -= 1
         return None  # not the look-up it declared: enumerated
     dist: dict[Any, list[int]] = {}
+    by_id: dict[int, list[int]] = {}  # the same answer object for many totals: hashed once (a Python hash)
     for total, w in weighted:
-        acc = dist.get(answers[total])
+        found = answers[total]
+        acc = by_id.get(id(found))
         if acc is None:
-            dist[answers[total]] = [w, den]
+            acc = dist.get(found)
+            if acc is None:
+                acc = dist[found] = [w, den]
+            else:
+                add_to(acc, w, den)
+            by_id[id(found)] = acc
         else:
             add_to(acc, w, den)
     return dist, [0, 1]

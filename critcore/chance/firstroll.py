@@ -92,7 +92,20 @@ def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[Enumerat
         for i in _order(len(weighted)):
             total, w = weighted[i]
             fixed = answers[total]
-            if fixed is None:
+            if fixed.__class__ is tuple:  # the effects (most totals): merged with the equal ones met before
+                if fresh[0]:  # the first run's own answer: the one met first
+                    key, fresh[0] = answer, False
+                else:
+                    key = fixed
+                n, d = num * w, den * wden
+                acc = dist.get(key)
+                if acc is None:
+                    dist[key] = [n, d]
+                elif acc[1] == d:  # one roll's weights: the same denominator (add_to's first case)
+                    acc[0] += n
+                else:
+                    add_to(acc, n, d)
+            elif fixed is None:
                 found, cut_i = enumerate_weights(run, cutoff, runs_limit - (runs[0] - start), root=(*path, i))
                 for key, (fn, fd) in found.items():
                     acc = dist.get(key)
