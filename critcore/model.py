@@ -110,17 +110,10 @@ class Data(dict[str, Any]):
             merged = dict(items or {}, **kwargs)
         else:
             merged = items
-        # checked first: most data (a stage's numbers) is text keys and plain values already,
-        # stored as they are without building a second dict (about 30% less a Data)
-        for k, v in merged.items():
-            if k.__class__ is not str or v.__class__ not in _SCALARS:
-                _update(self, {
-                    k if k.__class__ is str else str(k): v if v.__class__ in _SCALARS else freeze(v)
-                    for k, v in merged.items()
-                })
-                break
-        else:
-            _update(self, merged)
+        _update(self, {
+            k if k.__class__ is str else str(k): v if v.__class__ in _SCALARS else freeze(v)
+            for k, v in merged.items()
+        })
         self._hash = None
 
     def __hash__(self) -> int:  # type: ignore[override]
