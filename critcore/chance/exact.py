@@ -312,6 +312,11 @@ def exact_odds(
             if not roller.met and not roller.pos:
                 unused[0] = roller  # asked for nothing: as new, for the next stage call
             return answer, None
+        return enumerated(call, pre, spec, roller, answer, pruned)
+
+    def enumerated(call: Callable[..., Any], pre: tuple[Any, ...], spec: Any, roller: EnumeratingRoller,
+                   answer: Any, pruned: bool) -> tuple[Any, list[int] | None]:
+        """The rest of ``stage`` when its first run rolled: the stage enumerated from that run."""
         run = runner(call, pre)
         first = (roller, answer, pruned)
         if spec is not None and not pruned:
@@ -322,7 +327,6 @@ def exact_odds(
                 return found
         return enumerate_weights_within(run, tolerance, runs_limit=runs_limit, first=first)
 
-    hook = engine.pm.hook
     remainder = [0, 1]
     # every key below is new when it is made: a stage's answers are distinct (they were merged
     # while enumerating) and each extends a different prefix, so outcomes are kept in lists,
@@ -376,10 +380,24 @@ def exact_odds(
         for done, (prefix, pn, pd) in enumerate(states):
             if progress is not None:
                 progress(done, last)
-            dist, cut_off = stage(apply, prefix)
-            if cut_off is None:  # one run, probability 1
-                finals.append((prefix + (dist,), pn, pd))
+            # stage(apply, prefix) with its first run written out here: 39 calls an attack
+            roller = unused[0]
+            if roller is None:
+                roller = EnumeratingRoller((), tolerance, {}, cut)
+            unused[0] = None
+            runs[0] += 1
+            dice.roller = roller
+            del dice.rolls[:], notes[:]
+            try:
+                answer, pruned = apply(shared, *prefix), False
+            except Pruned:
+                answer, pruned = None, True
+            if not pruned and not roller.widths and not roller.lost[0]:  # one run, probability 1
+                if not roller.met and not roller.pos:
+                    unused[0] = roller
+                finals.append((prefix + (answer,), pn, pd))
                 continue
+            dist, cut_off = enumerated(apply, prefix, None, roller, answer, pruned)
             if cut_off[0]:
                 add_to(remainder, pn * cut_off[0], pd * cut_off[1])
             for answer, (qn, qd) in dist.items():
@@ -388,11 +406,11 @@ def exact_odds(
     made: dict[tuple[int, int], Fraction] = {}
     kept: list[Branch] = []
     by_den: dict[int, int] = {}  # the outcomes' numerators summed by denominator (a handful: added once each)
-    for k, n, d in finals:
+    for (det, loc, effects, applied), n, d in finals:
         p = made.get((n, d))
         if p is None:
             p = made[(n, d)] = Fraction(n, d)
-        kept.append(Branch(k[0], k[1], k[2], k[3], p))
+        kept.append(Branch(det, loc, effects, applied, p))
         by_den[d] = by_den.get(d, 0) + n
     branches = tuple(kept)
     # whatever was cut off, at the top or inside a Dice.branch, is what is missing from 1

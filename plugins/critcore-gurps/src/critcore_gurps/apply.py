@@ -102,9 +102,9 @@ class Fumble:
         self.eff = eff
         self.d = eff.data
         self.on_target = on_target
-        self.state = ch.state_of(ctx) if on_target else None
+        self.state = state = ch.state_of(ctx) if on_target else None
         self.changes: list[str] = []
-        self.now = ch.clock(self.state)
+        self.now = 0 if state is None else ch.clock(state)  # clock(None) is 0
         self.who = "" if on_target else "the attacker: "
         self.data: dict[str, Any] = {"result": eff.id}
 
