@@ -315,7 +315,7 @@ def exact_odds(
         return enumerated(call, pre, spec, roller, answer, pruned)
 
     def enumerated(call: Callable[..., Any], pre: tuple[Any, ...], spec: Any, roller: EnumeratingRoller,
-                   answer: Any, pruned: bool) -> tuple[Any, list[int] | None]:
+                   answer: Any, pruned: bool) -> tuple[dict[Any, list[int]], list[int]]:
         """The rest of ``stage`` when its first run rolled: the stage enumerated from that run."""
         run = runner(call, pre)
         first = (roller, answer, pruned)
