@@ -154,7 +154,7 @@ def _kept(memo: dict[str, Any] | None) -> Kept:
     kept = memo.get("gurps-kept")
     if kept is None:
         kept = memo["gurps-kept"] = Kept()
-    return kept  # type: ignore[no-any-return]
+    return kept
 
 
 def plan_of(ctx: Any) -> Plan:
