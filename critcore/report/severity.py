@@ -90,6 +90,12 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
         at = place.get(severity) if isinstance(severity, str) else None
         if at is None:
             severity, at = "minor", place["minor"]
+        if text.__class__ is str and text[-1:] not in " .;" and text[0] != " " and "  " not in text \
+                and text.isprintable():
+            # clean already (the usual answer): every whitespace character but the space is
+            # unprintable, so _clean would only capitalise it
+            out.append((-at, Change(severity, text[0].upper() + text[1:])))
+            continue
         words = (text if text.__class__ is str else str(text)).split()
         if words:  # _clean's work, inline: one call less for each of a report's changes
             text = " ".join(words).rstrip(".;")
@@ -123,4 +129,9 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     else:
         det = outcome.determination
         severity = "minor" if det is not None and det.critical else "none"
-    return Assessment(severity, "", tuple(changes)).headed(headline)
+    if headline:
+        return Assessment(severity, "", tuple(changes)).headed(headline)
+    # headed("")'s answer without the call: the worst change leads when it is at least serious
+    top = changes[0] if changes else None
+    return Assessment(severity, top.text if top is not None and _PLACE.get(top.severity, 1) >= _SERIOUS else "",
+                      tuple(changes))
