@@ -146,6 +146,7 @@ def test_an_unknown_severity_word_ranks_as_minor() -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from critcore._speed.cleantext import clean_capitalised  # noqa: E402
 from critcore.report.severity import Assessment, _clean, _ranked, assess  # noqa: E402
 
 _WORDS = st.text(alphabet=st.sampled_from(list("ab .;\t\n\u00a0\u2003\u200bXé") + ["ß"]), max_size=12)
@@ -162,6 +163,17 @@ def test_a_change_reads_as_its_text_with_spaces_collapsed_and_capitalised(pairs:
     expected = [(s if s in place else "minor", _clean(t)) for s, t in pairs if t.split()]
     expected.sort(key=lambda c: -place[c[0]])
     assert [(c.severity, c.text) for c in _ranked(pairs)] == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(_WORDS)
+def test_a_clean_text_is_only_capitalised(text: str) -> None:
+    """The short cut answers a text only when cleaning it would do no more than capitalise it,
+    and then answers what cleaning does; it answers every such printable text."""
+    clean = clean_capitalised(text)
+    assert clean is None or clean == _clean(text)
+    if text and text == " ".join(text.split()) and text[-1] not in ".;" and text.isprintable():
+        assert clean == _clean(text)
 
 
 def test_without_a_headline_the_worst_serious_change_leads() -> None:

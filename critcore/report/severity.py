@@ -11,6 +11,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Sequence
 
+from critcore._speed.cleantext import clean_capitalised
 from critcore._speed.stagecall import hook_function
 from critcore.model import SEVERITIES, Outcome, record
 
@@ -90,12 +91,11 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
         at = place.get(severity) if isinstance(severity, str) else None
         if at is None:
             severity, at = "minor", place["minor"]
-        if text.__class__ is str and text[-1:] not in " .;" and text[0] != " " and "  " not in text \
-                and text.isprintable():
-            # clean already (the usual answer): every whitespace character but the space is
-            # unprintable, so _clean would only capitalise it
-            out.append((-at, Change(severity, text[0].upper() + text[1:])))
-            continue
+        if text.__class__ is str:
+            clean = clean_capitalised(text)  # a system's own words are clean already: capitalised only
+            if clean is not None:
+                out.append((-at, Change(severity, clean)))
+                continue
         words = (text if text.__class__ is str else str(text)).split()
         if words:  # _clean's work, inline: one call less for each of a report's changes
             text = " ".join(words).rstrip(".;")

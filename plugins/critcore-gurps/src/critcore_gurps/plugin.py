@@ -97,7 +97,9 @@ def critcore_changes(outcome: Any, view: str) -> Any:
         return None
     report = sys.modules.get(_REPORT)  # once imported, found as the import statement finds it, without its 1 us
     if report is None:
-        from . import report
+        from . import report as imported
+
+        report = imported
     return report.changes(outcome, view)
 
 
