@@ -622,7 +622,10 @@ class Resolver:
         head = (self.prep, self.turn, self.batch, self.cascade)
         out: dict[Any, int] = {}
         _, weights, den = self._check_found(overlay, queue[0])
-        for (now, pending, _c, _e, seen_events, seen_tags), w in weights:
+        # the check's answers in the order an enumeration of the step visits them, and the merged
+        # answers handed on so that it visits them in the order they were first met (outcomes
+        # of equal chance are listed as before)
+        for (now, pending, _c, _e, seen_events, seen_tags), w in _first_then_reversed(weights):
             q = pending + rest if pending else rest
             seen = list(seen_events)
             now_tags = tags | seen_tags if seen_tags else tags
@@ -642,7 +645,7 @@ class Resolver:
             new_events = events + tuple([e for e in seen if e not in events])
             merged = self.merged((now, new_events, q, now_tags, _NO_STORY))
             out[merged] = out.get(merged, 0) + w
-        return [(merged, Fraction(w, den)) for merged, w in out.items()]
+        return [(merged, Fraction(w, den)) for merged, w in _first_then_reversed(tuple(out.items()))]
 
     def _step_rolled(self, dice: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """One pending action carried out on a copy of the state, and the actions after it up to
