@@ -21,6 +21,7 @@ from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRolle
                                         enumerate_weights_within)
 from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_weights
 from critcore.engine.runner import Engine
+from critcore._speed.gcpause import paused
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
 
@@ -260,8 +261,16 @@ def exact_odds(
     longest part of any long run).
 
     Probabilities travel as whole-number ``[numerator, denominator]`` pairs (much cheaper than
-    fractions) and become :class:`~fractions.Fraction` at the end.
+    fractions) and become :class:`~fractions.Fraction` at the end. The cyclic garbage collector
+    is paused meanwhile (:func:`critcore._speed.gcpause.paused`).
     """
+    with paused():
+        return _exact_odds(engine, procedure, params, target, tolerance, progress)
+
+
+def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None, target: Mapping[str, Any] | None,
+                tolerance: Fraction, progress: Callable[[int, int], None] | None) -> Odds:
+    """:func:`exact_odds`."""
     proc, checked = engine.question(procedure, params, target)
     # checked against the system's schema, frozen and trusted once: every run is handed the same object
     frozen = engine.check_target(target)

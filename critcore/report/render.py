@@ -274,6 +274,13 @@ def judge(outcome: Outcome, view: str = "gm", pm: Any = None, ranked: Any = None
     return (rank(outcome, view, pm) if ranked is None else ranked).headed(headline(outcome))
 
 
+def judged(outcome: Outcome, ranked: Any) -> tuple[str, Any]:
+    """The core's :func:`headline` of ``outcome`` and ``ranked`` (its :func:`rank`) headed by it:
+    what :func:`judge` answers, with the headline, for :func:`report_lines`'s ``judged``."""
+    head = headline(outcome)
+    return head, ranked.headed(head)
+
+
 def rank(outcome: Outcome, view: str = "gm", pm: Any = None) -> Any:
     """The outcome's ranked changes and severity for ``view`` (an
     :class:`~critcore.report.severity.Assessment` without a headline): what the report's
@@ -281,27 +288,32 @@ def rank(outcome: Outcome, view: str = "gm", pm: Any = None) -> Any:
     return assess(outcome, view, pm)
 
 
-def _lead(outcome: Outcome, head: str, view: str, pm: Any, ranked: Any = None) -> tuple[Line, bool]:
+def _lead(outcome: Outcome, head: str, view: str, pm: Any, ranked: Any = None,
+          judged: Any = None) -> tuple[Line, bool]:
     """The headline line, styled by the outcome's severity (``headline-grave``), and whether it is
-    the report's own headline (False: a more serious change took its place)."""
-    judged = (rank(outcome, view, pm) if ranked is None else ranked).headed(head)
+    the report's own headline (False: a more serious change took its place). ``judged``: the
+    ranking already headed by ``head``, when the caller has it."""
+    if judged is None:
+        judged = (rank(outcome, view, pm) if ranked is None else ranked).headed(head)
     kept = _clean(judged.headline).lower() == _clean(head).lower()
     return (f"headline-{judged.severity}", head if kept else judged.headline), kept
 
 
 def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None,
-                 ranked: Any = None) -> list[Line]:
+                 ranked: Any = None, judged: tuple[str, Any] | None = None) -> list[Line]:
     """The whole report as ``(style, text)`` lines: the headline (the most serious thing that
     happened, see :mod:`critcore.report.severity`), then the system's report (``critcore_report``)
     or the core's, then with ``explain`` the step-by-step detail. ``ranked``: the outcome's
-    :func:`rank` for ``view`` when the caller has it already."""
+    :func:`rank` for ``view`` when the caller has it already; ``judged``: the core's
+    :func:`headline` and ``ranked`` headed by it (:func:`judged`), when the caller has them too
+    (``crit serve`` answers the report and :func:`judge`'s summary: both made once)."""
     defaults = option_defaults(pm) if explain else None
     own: Sequence[str] | None = None
     if pm is not None:
         own = hook_function(pm, "critcore_report", _OUTCOME_VIEW)(outcome, view)
     if own is None:
-        head = headline(outcome)
-        lead, kept = _lead(outcome, head, view, pm, ranked)
+        head, headed = (headline(outcome), None) if judged is None else judged
+        lead, kept = _lead(outcome, head, view, pm, ranked, headed)
         lines: list[Line] = [lead] if kept else [lead, ("plain", head)]  # the critical itself, under what it led to
         lines.extend(generic_lines(outcome, explain, defaults, param_defaults(pm, outcome.procedure)))
         return lines
@@ -326,8 +338,10 @@ def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: 
     return lines
 
 
-def render(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None, ranked: Any = None) -> str:
+def render(outcome: Outcome, explain: bool = False, view: str = "gm", pm: Any = None, ranked: Any = None,
+           judged: tuple[str, Any] | None = None) -> str:
     """The outcome in plain words, headline first. A system may supply its own report
     (``critcore_report``); ``critcore.report.style.paint`` colours the same lines for a terminal.
-    ``ranked``: the outcome's :func:`rank` for ``view`` when the caller has it already."""
-    return "\n".join(text for _, text in report_lines(outcome, explain, view, pm, ranked))
+    ``ranked``: the outcome's :func:`rank` for ``view`` when the caller has it already, ``judged``
+    its :func:`judged` (see :func:`report_lines`)."""
+    return "\n".join([text for _, text in report_lines(outcome, explain, view, pm, ranked, judged)])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Sequence
 
+from critcore._speed.cleantext import clean_capitalised
 from critcore._speed.stagecall import hook_function
 from critcore.model import SEVERITIES, Outcome, record
 
@@ -90,6 +91,11 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
         at = place.get(severity) if isinstance(severity, str) else None
         if at is None:
             severity, at = "minor", place["minor"]
+        if text.__class__ is str:
+            clean = clean_capitalised(text)  # a system's own words are clean already: capitalised only
+            if clean is not None:
+                out.append((-at, Change(severity, clean)))
+                continue
         words = (text if text.__class__ is str else str(text)).split()
         if words:  # _clean's work, inline: one call less for each of a report's changes
             text = " ".join(words).rstrip(".;")
@@ -123,4 +129,9 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     else:
         det = outcome.determination
         severity = "minor" if det is not None and det.critical else "none"
-    return Assessment(severity, "", tuple(changes)).headed(headline)
+    if headline:
+        return Assessment(severity, "", tuple(changes)).headed(headline)
+    # headed("")'s answer without the call: the worst change leads when it is at least serious
+    top = changes[0] if changes else None
+    return Assessment(severity, top.text if top is not None and _PLACE.get(top.severity, 1) >= _SERIOUS else "",
+                      tuple(changes))

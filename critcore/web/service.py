@@ -26,7 +26,7 @@ from critcore._speed.outcomejson import encodable
 from critcore.dice.dice import FaceRoller, ScriptedRoller, make_roller, parse_faces
 from critcore.errors import CampaignError, CritcoreError, DiceError, InputError
 from critcore.model import OUTCOME_FORMAT, Effect
-from critcore.report.render import judge, rank, render
+from critcore.report.render import judged, rank, render
 
 if TYPE_CHECKING:
     from critcore.campaign.campaign import Campaign
@@ -66,7 +66,7 @@ class _AskNext(FaceRoller):
 
 def check_fields(body: Any, allowed: Sequence[str], what: str) -> dict[str, Any]:
     """A request body: a JSON object with only the fields this route knows."""
-    if not isinstance(body, Mapping):
+    if body.__class__ is not dict and not isinstance(body, Mapping):  # a JSON object is a dict: no ABC check
         raise InputError(f"{what}: the request body must be a JSON object")
     unknown = [k for k in body if k not in allowed]
     if unknown:
@@ -368,7 +368,7 @@ class Service:
         if system is None:
             raise InputError(f"{what}: give 'system' (or a campaign 'target')")
         params = body.get("params") or {}
-        if not isinstance(params, Mapping):
+        if params.__class__ is not dict and not isinstance(params, Mapping):
             raise InputError(f"{what}: 'params' must be a JSON object")
         view = body.get("view") or "gm"
         if view not in ("gm", "player"):
@@ -428,14 +428,17 @@ class Service:
         """The CLI's ``--json`` object, plus ``report``: the plain-words lines of the view asked for."""
         view = req["view"]
         ranked = rank(outcome, view, engine.pm)  # one ranking for the report's headline and the summary
-        report = render(outcome, explain=req["explain"], view=view, pm=engine.pm, ranked=ranked).splitlines()
+        head = judged(outcome, ranked) if view == "gm" else None  # and one headline, headed once, for both
+        report = render(outcome, explain=req["explain"], view=view, pm=engine.pm, ranked=ranked,
+                        judged=head).splitlines()
         if view == "player":
             data: dict[str, Any] = {"system": outcome.system, "procedure": outcome.procedure, "view": "player",
                                     "report": report}
         else:  # the player's view carries only the player's report
             data = encodable(outcome, Effect, OUTCOME_FORMAT) if req.get("encoded") else outcome.to_dict()
             data["report"] = report
-            data.update(judge(outcome, "gm", engine.pm, ranked).to_json())  # severity, summary, ranked changes
+            assert head is not None
+            data.update(head[1].to_json())  # judge(): severity, summary, ranked changes
         if req.get("both_views"):  # the page shows the players' words beside the game master's
             data["player_report"] = render(outcome, view="player", pm=engine.pm).splitlines()
             from critcore.web.pictures import result_card

@@ -2,10 +2,12 @@
 
 Exact odds of a long cascade keep, in the unit's memo, what each action that rolls no dice does
 to a unit state (``UnitMemo.acts``), what the merge keeps of a state (``UnitMemo.merges``) and one
-object per distinct unit state (``UnitMemo.interned``), and enumerate the check a step starts
-with once per unit state (a keyed ``Dice.branch``). Each case below is worked out twice: the plain
-way (every action carried out again on every branch, the check enumerated inside each step, the
-merge worked out each time, as before any of this was kept) and the kept way, under
+object per distinct unit state (``UnitMemo.interned``), work out the check a step starts with in
+closed form once per unit state (``UnitMemo.checks``, with the actions its answers call for up to
+the next roll), and take each step in closed form (``Resolver._step_odds``: the check's answers,
+then the kept actions behind them, merged). Each case below is worked out twice: the plain
+way (every action carried out again on every branch, the check and the step enumerated roll by
+roll, the merge worked out each time, as before any of this was kept) and the kept way, under
 ``checking_keys`` (every keyed sub-enumeration found is worked out again and compared; not for the
 superheavy, where that takes minutes). Every outcome and its exact fraction must be the same.
 """
@@ -36,6 +38,7 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(Resolver, "carry_out", lambda self, queue: self._carry_out(queue))
     monkeypatch.setattr(Resolver, "_check", lambda self, queue: self._carry_out(queue))
+    monkeypatch.setattr(Resolver, "_step", lambda self, dice, state: self._step_rolled(dice, state))
     monkeypatch.setattr(Resolver, "merged", merged)
 
 

@@ -11,7 +11,7 @@ code path for every roller: a queue of pending actions carried by :meth:`Dice.it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
 
 from critcore.plugin import Dice
 from critcore.plugin import Data, Effect
@@ -26,7 +26,11 @@ from .unitmemo import CASCADE_ACTS, Tally, UnitMemo, knocked_out
 from .unitview import Work
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from critcore.plugin import Row
+
+T = TypeVar("T")
 
 PILOT_DEAD_AT = 6
 _NO_TAGS: frozenset[str] = frozenset()
@@ -84,6 +88,12 @@ def untold(queue: tuple[Any, ...]) -> tuple[Any, ...]:
             continue
         kept.append(action)
     return tuple(kept) if dropped else queue
+
+
+def _first_then_reversed(items: Sequence[T]) -> Sequence[T]:
+    """``items`` in the order exact odds visit the answers of one roll: the first, then the last
+    to the second (a run's untried siblings are taken from a stack)."""
+    return (items[0], *items[:0:-1]) if len(items) > 2 else items
 
 
 def _no_pending(state: tuple[Any, ...]) -> bool:
@@ -436,11 +446,98 @@ class Resolver:
         overlay = self.w.overlay()
 
         def check(d: Dice) -> tuple[Any, ...]:
-            return self.fork(d, overlay)._recorded(action)
+            return self.fork(d, overlay)._rolled(action)
 
-        found = self.dice.branch(check, self.prep.check_label(action[1]),
-                                 key=self.context_key(("rolled check", overlay, action)))
+        found = self.dice.choose(check, lambda: self._check_kept(overlay, action), self.prep.check_label(action[1]))
         return self._take(found, queue)
+
+    def _check_kept(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
+        """:meth:`_check_odds`, kept in the unit's memo (:attr:`UnitMemo.checks`) by the state the
+        check rolls on and what :meth:`context_key` names."""
+        return self._check_found(overlay, action)[0]
+
+    def _check_found(self, overlay: tuple[Data, Data, Data],
+                     action: tuple[Any, ...]) -> tuple[list[tuple[Any, Fraction]], tuple[tuple[Any, int], ...], int]:
+        """What :attr:`UnitMemo.checks` keeps of a check: :meth:`_check_odds`, and the same chances
+        as whole numbers over one denominator (cheap to add up: :meth:`_step_odds`)."""
+        memo = self.memo
+
+        def work_out() -> tuple[list[tuple[Any, Fraction]], tuple[tuple[Any, int], ...], int]:
+            from math import lcm
+
+            odds = self._check_odds(overlay, action)
+            den = lcm(*(p.denominator for _, p in odds))
+            return odds, tuple((answer, p.numerator * (den // p.denominator)) for answer, p in odds), den
+
+        return memo.kept(memo.checks, self.context_key(("rolled check", overlay, action)), work_out)
+
+    def _rolled(self, action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A check that rolls, carried out on this resolver (:meth:`_recorded`), and the actions it
+        calls for that roll no dice after it (:meth:`_through`)."""
+        return self._through(self._recorded(action))
+
+    def _through(self, found: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``found`` (what an action did, as :meth:`_recorded` gives it) with the actions it calls
+        for carried out up to the first that rolls dice (each with :meth:`carry_out`), and what
+        they added to the records added to its own: what the step after a check does first,
+        whatever else waits in the queue behind (so it is worked out once per check's answer,
+        not once per queue the check is met with)."""
+        overlay, pending, changes, effects, events, tags = found
+        if not pending:
+            return found
+        sub = self.fork(self.dice, overlay)
+        sub.tags = _NO_TAGS
+        queue = pending
+        while queue and not sub._rolls(queue[0]):
+            queue = sub.carry_out(queue)
+        if queue is pending:
+            return found
+        return (sub.w.overlay(), queue, changes + tuple(sub.changes), effects + tuple(sub.effects),
+                events + tuple([e for e in sub.events if e not in events]), tags | sub.tags)
+
+    def _check_odds(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
+        """The closed form of :meth:`_check`'s roll on the state ``overlay`` (the ``odds`` of its
+        :meth:`Dice.choose`): each row of Determining Critical Hits with its chance
+        (``prep.row_odds``, the totals reading one row taken together, as the check's own
+        ``choose`` does under exact odds), and for a row that calls for criticals each set of
+        slots with its chance (:func:`criticals.merged_odds`, the ``odds`` of :meth:`picks`); the
+        answer of each is what :meth:`_recorded` gives for that row and those slots, equal
+        answers taken together. The work that only the state and the row decide (the row's
+        effect, the reach and classes of slots) is done once, not once per answer.
+
+        Answers come in the order an enumeration of the roll meets them first (the first row,
+        then the last to the second; within a row the first set of slots, then the last to the
+        second), so that outcomes of equal chance are listed as before."""
+        from fractions import Fraction
+
+        code = action[1]
+        prep = self.prep
+        rows = prep.row_odds()
+        probe = self.fork(self.dice, overlay)
+        out: dict[Any, Fraction] = {}
+        for (row_id, total), p_row in _first_then_reversed(rows):
+            row = self.crit_table.row(row_id)
+            det = prep.determination(row, code, True)
+            count = 0 if det.data["blown_off"] else int(det.data["criticals"])
+            choices: Sequence[tuple[tuple[tuple[str, int], ...], Fraction]] = (
+                _first_then_reversed(tuple(probe.picks_odds(code, count))) if count else (((), Fraction(1)),))
+            for picks, p in choices:
+                answer = self._through(self.fork(self.dice, overlay)._recorded_check(code, row, total, picks))
+                before = out.get(answer)
+                out[answer] = p_row * p if before is None else before + p_row * p
+        return list(out.items())
+
+    def _recorded_check(self, code: str, row: Row, total: int | None,
+                        picks: tuple[tuple[str, int], ...]) -> tuple[Any, ...]:
+        """:meth:`_recorded` of the critical check of ``code`` (one that rolls) with its row and
+        slots given (:meth:`_roll_check`'s answer): what :meth:`critical_check` does after its roll."""
+        self.changes, self.effects, self.events, self.pending = [], [], [], []
+        self.tags = _NO_TAGS
+        self.effects.append(row.effect(self.crit_table.id, total, location=code))
+        self._checked(code, row, picks)
+        pending, self.pending = tuple(self.pending), []
+        return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects),
+                tuple(self.events), self.tags)
 
     def _take(self, found: tuple[Any, ...], queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Take over what an action did (:meth:`_recorded`): the state after it and what it added
@@ -490,6 +587,67 @@ class Resolver:
         return action[0] == "check" and not self.destroyed and not self.w.loc(action[1]).get("destroyed")
 
     def _step(self, dice: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
+        """One pending action carried out on a copy of the state, and the actions after it up to
+        the next that rolls dice (:meth:`_step_rolled`), as a :meth:`Dice.choose`: real dice roll
+        it; exact odds take its closed form (:meth:`_step_odds`), one answer per merged state."""
+        if not self._rolls_on(state[0], state[2][0]):
+            return self._step_rolled(dice, state)
+        return dice.choose(lambda d: self._step_rolled(d, state), lambda: self._step_odds(state), "cascade step",
+                           self.merged)
+
+    def _rolls_on(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> bool:
+        """:meth:`_rolls` on the state ``overlay`` (:meth:`Work.overlay`), read without a
+        :class:`Work`."""
+        if action[0] != "check":
+            return False
+        top, locs, _ = overlay
+        if top["destroyed"] if "destroyed" in top else self.w.base.get("destroyed"):
+            return False
+        loc = locs.get(action[1])
+        return not (loc if loc is not None else self.w.base_locs[action[1]]).get("destroyed")
+
+    def _step_odds(self, state: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
+        """The closed form of :meth:`_step_rolled` from ``state`` (whose first action is a check
+        that rolls), each answer merged (:meth:`merged`): the check's answers with their chances
+        (:meth:`_check_kept`, the actions each calls for already carried out up to the next
+        roll), each followed by the actions of the queue behind it up to the next that rolls,
+        found kept by the state they act on (:meth:`carry_out`'s store). The story is left out
+        (the merge drops it), so no records are built, only the events and tags a state keeps."""
+        from fractions import Fraction
+
+        overlay, events, queue, tags, _ = state
+        rest = queue[1:]
+        memo = self.memo
+        acts = memo.acts
+        head = (self.prep, self.turn, self.batch, self.cascade)
+        out: dict[Any, int] = {}
+        _, weights, den = self._check_found(overlay, queue[0])
+        # the check's answers in the order an enumeration of the step visits them, and the merged
+        # answers handed on so that it visits them in the order they were first met (outcomes
+        # of equal chance are listed as before)
+        for (now, pending, _c, _e, seen_events, seen_tags), w in _first_then_reversed(weights):
+            q = pending + rest if pending else rest
+            seen = list(seen_events)
+            now_tags = tags | seen_tags if seen_tags else tags
+            while q and not self._rolls_on(now, q[0]):
+                action = q[0]
+                key = (*head, now, action)
+                found = acts.get(key)
+                if found is None:
+                    found = memo.kept(acts, key, lambda: self._acted(action, now), CASCADE_ACTS)
+                now, pending = found[0], found[1]
+                q = pending + q[1:] if pending else q[1:]
+                for e in found[4]:
+                    if e not in seen:
+                        seen.append(e)
+                if found[5]:
+                    now_tags = now_tags | found[5]
+            new_events = events + tuple([e for e in seen if e not in events])
+            merged = self.merged((now, new_events, q, now_tags, _NO_STORY))
+            out[merged] = out.get(merged, 0) + w
+        return [(merged, Fraction(w, den)) for merged, w in _first_then_reversed(tuple(out.items()))]
+
+    def _step_rolled(self, dice: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """One pending action carried out on a copy of the state, and the actions after it up to
         the next that rolls dice.
 
@@ -626,14 +784,25 @@ class Resolver:
 
         def classes() -> C.Classes:  # only exact odds and their checks need them
             if not found:
-                found.append(tuple((where, rank, ok, C.slot_classes(self.w, self.slots(where), ok, known=odds))
-                                   for where, rank, _, ok in reach))
+                found.append(self._classes(reach))
             return found[0]
 
         chosen = self.dice.choose(roll, lambda: C.merged_odds(reach, count, reroll, self.half, classes(), known=odds),
                                   f"{label}s ({L.name(code)})" if count > 1 else f"{label} ({L.name(code)})",
                                   lambda answer: C.merge_picks(answer, classes(), known=odds))
         return list(chosen)
+
+    def _classes(self, reach: C.Reach) -> C.Classes:
+        """The classes of interchangeable slots in each location of ``reach`` (exact odds)."""
+        odds = self.prep.odds
+        return tuple((where, rank, ok, C.slot_classes(self.w, self.slots(where), ok, known=odds))
+                     for where, rank, _, ok in reach)
+
+    def picks_odds(self, code: str, count: int) -> Sequence[tuple[tuple[tuple[str, int], ...], Fraction]]:
+        """The ``odds`` of :meth:`picks` (:func:`criticals.merged_odds`): each set of slots that
+        ``count`` criticals rolled in ``code`` can strike, with its chance."""
+        reach = self.reach(code)
+        return C.merged_odds(reach, count, self.prep.reroll, self.half, self._classes(reach), known=self.prep.odds)
 
     def slots(self, code: str) -> Sequence[Any]:
         """The slots of a location that criticals are rolled among (the first six of a six-slot one)."""
@@ -694,14 +863,15 @@ class Resolver:
 
     def mark(self, batch: list[Effect]) -> None:
         """Mark the slots a batch of criticals strikes as hit."""
+        by_code: dict[str, list[int]] = {}
         for eff in batch:
-            if "slot" not in eff.data:
-                continue
-            # every slot hit in one resolution carries the same marks: only the order of turns
-            # matters to the rules (hip vs earlier actuators), and this lets exact odds merge
-            # cascades that hit the same slots in a different order
-            self.w.set_slot(eff.data["location"], eff.data["slot"] - 1, destroyed=True, hit_turn=self.turn,
-                            hit_batch=self.batch)
+            if "slot" in eff.data:
+                by_code.setdefault(eff.data["location"], []).append(eff.data["slot"] - 1)
+        # every slot hit in one resolution carries the same marks: only the order of turns
+        # matters to the rules (hip vs earlier actuators), and this lets exact odds merge
+        # cascades that hit the same slots in a different order
+        for code, indexes in by_code.items():
+            self.w.set_slots(code, indexes, destroyed=True, hit_turn=self.turn, hit_batch=self.batch)
 
     def act(self, eff: Effect) -> None:
         """The consequences of one slot's critical (the slot is already marked)."""

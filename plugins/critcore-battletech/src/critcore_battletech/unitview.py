@@ -8,7 +8,7 @@ when exact odds run it thousands of times.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from critcore.plugin import StateError
 from critcore.plugin import EMPTY, Data, freeze
@@ -89,6 +89,13 @@ class Work:
         """Change some keys of one slot (the location's other slots stay shared)."""
         slots = list(self.loc(code)["slots"])
         slots[index] = _data(slots[index]).replace(**changes)
+        self.set_loc(code, slots=tuple(slots))
+
+    def set_slots(self, code: str, indexes: Iterable[int], **changes: Any) -> None:
+        """:meth:`set_slot` for several slots of one location, the location copied once."""
+        slots = list(self.loc(code)["slots"])
+        for index in indexes:
+            slots[index] = _data(slots[index]).replace(**changes)
         self.set_loc(code, slots=tuple(slots))
 
     def set_item(self, item_id: str, **changes: Any) -> bool:

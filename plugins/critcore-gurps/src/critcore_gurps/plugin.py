@@ -7,6 +7,7 @@ re-rolls), :mod:`.apply` (injury and statuses), :mod:`.treat` (recovery).
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Sequence
 
 from critcore import hookimpl
@@ -95,6 +96,12 @@ def critcore_changes(outcome: Any, view: str) -> Any:
     """What an outcome did, most serious first (report.py, imported only when a report asks)."""
     if outcome.system != INFO.name:
         return None
-    from .report import changes
+    report = sys.modules.get(_REPORT)  # once imported, found as the import statement finds it, without its 1 us
+    if report is None:
+        from . import report as imported
 
-    return changes(outcome, view)
+        report = imported
+    return report.changes(outcome, view)
+
+
+_REPORT = f"{__package__}.report"

@@ -40,21 +40,24 @@ def changes(outcome: Outcome, view: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     injury = applied.data.get("injury")
     fumble = "critical-miss" in outcome.tags
+    stopped = isinstance(injury, int) and injury <= 0  # no injury got through
+    deaths: list[int] = []  # the places of the rolls to avoid death still owed
     for line in applied.changes:
         if line == "no injury":
             continue
         if line == "a major wound" and applied.summary:
             line = applied.summary  # "9 injury to the torso (major wound)" says where and how much
         severity = rank_line(line)
-        if severity == "minor" and fumble:
-            severity = "serious"  # a critical miss costs the fumbler something, at the least a turn
-        if fumble and line.startswith("the attacker"):
-            line = "critical miss: " + line
-        if severity == "minor" and isinstance(injury, int) and injury <= 0 and " injury" in line:
+        if fumble:
+            if severity == "minor":
+                severity = "serious"  # a critical miss costs the fumbler something, at the least a turn
+            if line.startswith("the attacker"):
+                line = "critical miss: " + line
+        elif severity == "minor" and stopped and " injury" in line:
             severity = "none"  # the damage line of a blow that did not get through
+        if "roll to avoid death (" in line and "failed" not in line and "made" not in line:
+            deaths.append(len(out))
         out.append((severity, line))
-    deaths = [i for i, (_, line) in enumerate(out) if "roll to avoid death (" in line and "failed" not in line
-              and "made" not in line]
     if len(deaths) > 1:  # one line for the table: how many, and how far down the last one is
         last = out[deaths[-1]][1]
         where = last[last.index("(") + 1:].rstrip(")")

@@ -1,0 +1,92 @@
+"""The cyclic garbage collector paused while exact odds work (critcore/_speed/gcpause.py, issue 25):
+the odds are those worked out with the collector running, and the collector is left as it was
+found, whatever the nesting, the threads or the errors."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+import pytest
+
+from critcore._speed import gcpause
+from critcore.chance import exact
+from critcore.chance.exact import exact_odds
+from critcore.engine.runner import Engine
+
+
+@contextmanager
+def _restored() -> Iterator[None]:
+    before = gc.isenabled()
+    try:
+        yield
+    finally:
+        (gc.enable if before else gc.disable)()
+
+
+def _shown(odds: exact.Odds) -> list[tuple[str, str]]:
+    return [(repr(b.to_json()), str(b.probability)) for b in odds.branches]
+
+
+@pytest.mark.parametrize("params", [{"ac": 15}, {"ac": 12, "damage": "1d8"}])
+def test_odds_are_the_same_with_the_collector_running(registry, monkeypatch, params):
+    """The pause changes no outcome, no probability and no order: exact odds with the collector
+    paused, and with the pause replaced by nothing (a collection forced before each)."""
+    @contextmanager
+    def running() -> Iterator[None]:
+        yield
+
+    with _restored():
+        gc.enable()
+        paused = exact_odds(Engine("fake", registry=registry), "attack", params)
+        assert gc.isenabled()
+        monkeypatch.setattr(exact, "paused", running)
+        gc.collect()
+        plain = exact_odds(Engine("fake", registry=registry), "attack", params)
+    assert _shown(paused) == _shown(plain)
+
+
+def test_the_collector_is_off_inside_and_as_found_after():
+    """On before: off inside (nested too), on after, also after an error. Off before: off after."""
+    with _restored():
+        gc.enable()
+        with gcpause.paused():
+            assert not gc.isenabled()
+            with gcpause.paused():
+                assert not gc.isenabled()
+            assert not gc.isenabled()
+        assert gc.isenabled()
+        with pytest.raises(ZeroDivisionError):
+            with gcpause.paused():
+                1 / 0
+        assert gc.isenabled()
+        gc.disable()
+        with gcpause.paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+
+
+def test_the_collector_comes_back_when_the_last_thread_leaves():
+    """Two threads inside at once: the first to leave does not turn the collector on under the
+    other; the last does."""
+    entered, second_may_leave = threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    def second() -> None:
+        with gcpause.paused():
+            entered.set()
+            second_may_leave.wait(10)
+            seen.append(gc.isenabled())
+
+    with _restored():
+        gc.enable()
+        worker = threading.Thread(target=second)
+        with gcpause.paused():
+            worker.start()
+            assert entered.wait(10)
+        assert not gc.isenabled()  # the other thread is still inside
+        second_may_leave.set()
+        worker.join(10)
+        assert seen == [False] and gc.isenabled()
