@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from critcore._speed.records import record as record  # re-exported: systems import them from here
 from critcore._speed.records import record_field as record_field
+from critcore._speed.records import keeps
 
 JSONValue = Any  # a value json.dumps accepts
 
@@ -346,6 +347,7 @@ class Note:
         return {"text": self.text, "by": self.by, "stage": self.stage}
 
 
+@keeps(type(None), Data)
 def _data(value: Any) -> Data | None:
     """Let plugins pass plain dicts: store them frozen (hashable) instead."""
     return value if value is None or isinstance(value, Data) else Data(value)
@@ -354,11 +356,13 @@ def _data(value: Any) -> Data | None:
 NO_TAGS: frozenset[str] = frozenset()
 
 
+@keeps(type(None), tuple)
 def _tuple(value: Any) -> Any:
     """A list a plugin passes, stored as a tuple (None stays None)."""
     return value if value is None or isinstance(value, tuple) else tuple(value)
 
 
+@keeps(frozenset)
 def _tags(value: Any) -> frozenset[str]:
     """Outcome tags as a frozenset (a plugin may pass any iterable of names)."""
     return value if value.__class__ is frozenset else frozenset(value or ())

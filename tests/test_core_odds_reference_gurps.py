@@ -145,3 +145,25 @@ def test_generated_attacks_have_the_odds_of_the_plain_method(params: dict[str, A
         key = (b.determination, b.location, b.effects, b.applied)
         found[key] = found.get(key, Fraction(0)) + b.probability
     assert found == expected and odds.remainder == missing
+
+
+def test_one_engine_asked_one_question_after_another_gives_each_the_plain_odds() -> None:
+    """The effect look-ups are kept for the engine's life (in ``critcore_prepare``'s memo) and
+    shared by all its plans, by table and the weapon facts they read: questions with other
+    parameters and other weapons, asked of one engine one after another (each finding the
+    look-ups the earlier ones made), each have the plain method's odds on an engine of its own."""
+    engine = Engine("gurps", registry=REG)
+    asked = [("attack", {"skill": 15}, None), ("attack", {"skill": 9, "hp": 7}, None),
+             ("attack", {"skill": 15, "cheap": True}, None), ("attack", {"skill": 12, "ranged": True}, BERTRAM),
+             ("attack", {"skill": 16, "attack_kind": "thrust", "damage": "1d+1 imp"}, None),
+             ("critical-miss", {"fine": True}, None), ("attack", {"skill": 18, "location": "skull"}, None),
+             ("attack", {"skill": 15}, BERTRAM)]
+    for procedure, params, target in asked:
+        expected, missing = plain_odds(Engine("gurps", registry=REG), procedure, params, target)
+        with checking_keys():
+            odds = exact_odds(engine, procedure, params, target=target)
+        found: dict[Any, Fraction] = {}
+        for b in odds.branches:
+            key = (b.determination, b.location, b.effects, b.applied)
+            found[key] = found.get(key, Fraction(0)) + b.probability
+        assert found == expected and odds.remainder == missing, (procedure, params)

@@ -441,3 +441,33 @@ def test_a_kept_hash_is_the_hash_of_the_compared_fields_and_never_leaves_the_pro
         for again in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
             assert "_hash" not in again.__dict__ and again == value and hash(again) == hash(value)
     assert hash(Effect("t", "r", "c", "x", roll=3)) == hash(Effect("t", "r", "c", "x", roll=9))  # roll is not compared
+
+
+def test_a_converter_that_keeps_some_classes_gives_the_same_fields_with_or_without_being_called() -> None:
+    """``keeps(...)`` lets ``__init__`` skip a converter for values of the classes it hands back
+    unchanged; every field is what calling the converter gives (the model's own converters, for
+    values they keep and values they change)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from critcore.model import Applied, Data, _data, _tags, _tuple
+
+    lines = st.one_of(st.lists(st.text(max_size=3), max_size=3), st.lists(st.text(max_size=3), max_size=3).map(tuple))
+    datas = st.one_of(st.none(), st.dictionaries(st.text(max_size=3), st.integers(), max_size=3),
+                      st.dictionaries(st.text(max_size=3), st.integers(), max_size=3).map(Data))
+    tags = st.one_of(st.lists(st.text(max_size=3), max_size=3), st.frozensets(st.text(max_size=3), max_size=3))
+
+    @settings(max_examples=50, deadline=None)
+    @given(changes=lines, target=datas, data=datas, tag=tags)
+    def check(changes: Any, target: Any, data: Any, tag: Any) -> None:
+        made = Applied("s", changes, target, (), data if data is not None else {}, tag)
+        assert made.changes == _tuple(changes) and type(made.changes) is tuple
+        assert made.target == _data(target) and type(made.target) is type(_data(target))
+        assert made.data == _data(data if data is not None else {}) and type(made.data) is Data
+        assert made.tags == _tags(tag) and type(made.tags) is frozenset
+        if type(changes) is tuple:
+            assert made.changes is changes  # kept: the converter not called
+        if type(target) is Data:
+            assert made.target is target
+
+    check()

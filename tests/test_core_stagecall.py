@@ -200,10 +200,10 @@ def test_an_implementation_taking_the_first_arguments_is_called_without_stagecal
 
     pm = new_plugin_manager()
     pm.register(Plugin)
-    names = ("procedure", "params", "options", "tables")
+    names = ("procedure", "params", "options", "tables", "memo")
     call = direct_caller(pm.hook.critcore_prepare, names)
-    assert call("p", "q", "o", "t") == ("p", "q") == pm.hook.critcore_prepare(procedure="p", params="q", options="o",
-                                                                              tables="t")
+    assert call("p", "q", "o", "t", {}) == ("p", "q") == pm.hook.critcore_prepare(procedure="p", params="q", options="o",
+                                                                                  tables="t", memo={})
 
 
 def test_a_stage_with_no_implementation_answers_none_as_pluggy_does() -> None:

@@ -66,6 +66,21 @@ def record_field(*, default: Any = _MISSING, default_factory: Any = _MISSING, in
     return _Field(default, default_factory, init, repr, compare, convert)
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def keeps(*classes: type) -> Callable[[_F], _F]:
+    """Declare that a ``record_field`` converter hands back unchanged any value whose class is
+    one of ``classes`` (``type(None)`` for None): ``__init__`` then tests the class inline and
+    calls the converter only for the others (a converter call was a fifth of making an
+    ``Applied``). A fast path only: the converter must give the value itself for those classes."""
+    def mark(convert: _F) -> _F:
+        convert.__record_keeps__ = frozenset(classes)  # type: ignore[attr-defined]
+        return convert
+
+    return mark
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(record_field,))
 def record(cls: _C | None = None, /, *, frozen: bool = True, kept_hash: bool = False) -> Any:
     """``@dataclass(frozen=True)``, made without compiling code at import.
@@ -302,7 +317,12 @@ def _init_source(cls: type, declared: list[_Field], prefix: str, env: dict[str, 
             args.append(f"{name}={default}" if default else name)
         if f.convert is not None:
             env[f"{prefix}_convert_{name}"] = f.convert
-            value = f"{prefix}_convert_{name}({value})"
+            kept = getattr(f.convert, "__record_keeps__", None)
+            if kept is not None and value == name:  # what the converter hands back as it is: not called
+                env[f"{prefix}_keeps_{name}"] = kept
+                value = f"{name} if {name}.__class__ in {prefix}_keeps_{name} else {prefix}_convert_{name}({name})"
+            else:
+                value = f"{prefix}_convert_{name}({value})"
         body.append(f"    _fields[{name!r}] = {value}")
     if hasattr(cls, "__post_init__"):
         body.append("    self.__post_init__()")

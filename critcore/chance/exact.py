@@ -22,7 +22,6 @@ from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRolle
 from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_weights
 from critcore.engine.runner import Engine
 from critcore._speed.gcpause import paused
-from critcore._speed.stagecall import stage_function
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
 
@@ -322,6 +321,11 @@ def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None
             if not roller.met and not roller.pos:
                 unused[0] = roller  # asked for nothing: as new, for the next stage call
             return answer, None
+        return enumerated(call, pre, spec, roller, answer, pruned)
+
+    def enumerated(call: Callable[..., Any], pre: tuple[Any, ...], spec: Any, roller: EnumeratingRoller,
+                   answer: Any, pruned: bool) -> tuple[dict[Any, list[int]], list[int]]:
+        """The rest of ``stage`` when its first run rolled: the stage enumerated from that run."""
         run = runner(call, pre)
         first = (roller, answer, pruned)
         if spec is not None and not pruned:
@@ -332,24 +336,19 @@ def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None
                 return found
         return enumerate_weights_within(run, tolerance, runs_limit=runs_limit, first=first)
 
-    hook = engine.pm.hook
     remainder = [0, 1]
     # every key below is new when it is made: a stage's answers are distinct (they were merged
     # while enumerating) and each extends a different prefix, so outcomes are kept in lists,
     # never hashed again as whole tuples
     finals: list[tuple[tuple[Any, ...], int, int]] = []
     if proc.verb == "treat":
-        treat = stage_function(hook.critcore_treat, ("ctx",))
-        dist, rem = _whole(*stage(treat))
+        dist, rem = _whole(*stage(engine._treat))
         add_to(remainder, *rem)
         finals.extend(((None, None, (), applied), n, d) for applied, (n, d) in dist.items())
     else:
-        determine = stage_function(hook.critcore_determine, ("ctx",))
-        callers = {
-            "locate": stage_function(hook.critcore_locate, ("ctx", "determination")),
-            "effect": stage_function(hook.critcore_effect, ("ctx", "determination", "location")),
-            "apply": stage_function(hook.critcore_apply, ("ctx", "determination", "location", "effects")),
-        }
+        # the engine's own stage functions, made once with it (its plugins stay as loaded)
+        determine, locate, effect, apply = engine._stages
+        callers = {"locate": locate, "effect": effect}
         found = _looked_up(engine, shared, determine, runs)
         effect_lookup = declared_lookup(engine, shared, "critcore_effect")
         dets, rem = found if found is not None else _whole(*stage(determine))
@@ -360,17 +359,14 @@ def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None
                 finals.append(((det, None, (), None), n, d))
             else:
                 states.append(((det,), n, d))
-        effect = callers["effect"]
 
         def effects_of(ctx: Any, *pre: Any) -> Any:
             return _tuple(effect(ctx, *pre))
 
-        for level in ("locate", "effect", "apply"):
+        for level in ("locate", "effect"):
             call = callers[level]
             nxt: list[tuple[tuple[Any, ...], int, int]] = []
-            for done, (prefix, pn, pd) in enumerate(states):
-                if progress is not None and level == "apply":
-                    progress(done, len(states))
+            for prefix, pn, pd in states:
                 if level == "effect":
                     spec = None if effect_lookup is None else effect_lookup(shared, *prefix)
                     dist, cut_off = stage(effects_of, prefix, spec)
@@ -388,21 +384,49 @@ def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None
                         answer = ()
                     nxt.append((prefix + (answer,), pn * qn, pd * qd))
             states = nxt
-        finals.extend(states)
+        # the last stage: its answers are the outcomes (most apply calls are answered by one run)
+        last = len(states)
+        for done, (prefix, pn, pd) in enumerate(states):
+            if progress is not None:
+                progress(done, last)
+            # stage(apply, prefix) with its first run written out here: 39 calls an attack
+            roller = unused[0]
+            if roller is None:
+                roller = EnumeratingRoller((), tolerance, {}, cut)
+            unused[0] = None
+            runs[0] += 1
+            dice.roller = roller
+            del dice.rolls[:], notes[:]
+            try:
+                answer, pruned = apply(shared, *prefix), False
+            except Pruned:
+                answer, pruned = None, True
+            if not pruned and not roller.widths and not roller.lost[0]:  # one run, probability 1
+                if not roller.met and not roller.pos:
+                    unused[0] = roller
+                finals.append((prefix + (answer,), pn, pd))
+                continue
+            dist, cut_off = enumerated(apply, prefix, None, roller, answer, pruned)
+            if cut_off[0]:
+                add_to(remainder, pn * cut_off[0], pd * cut_off[1])
+            for answer, (qn, qd) in dist.items():
+                finals.append((prefix + (answer,), pn * qn, pd * qd))
     # outcomes of equal chance share one Fraction (a GURPS attack: 40 outcomes, 17 chances)
     made: dict[tuple[int, int], Fraction] = {}
     kept: list[Branch] = []
-    for k, n, d in finals:
+    by_den: dict[int, int] = {}  # the outcomes' numerators summed by denominator (a handful: added once each)
+    for (det, loc, effects, applied), n, d in finals:
         p = made.get((n, d))
         if p is None:
             p = made[(n, d)] = Fraction(n, d)
-        kept.append(Branch(k[0], k[1], k[2], k[3], p))
+        kept.append(Branch(det, loc, effects, applied, p))
+        by_den[d] = by_den.get(d, 0) + n
     branches = tuple(kept)
     # whatever was cut off, at the top or inside a Dice.branch, is what is missing from 1
     total = [0, 1]
-    for _, n, d in finals:
+    for d, n in by_den.items():
         add_to(total, n, d)
-    missing = 1 - Fraction(total[0], total[1])
+    missing = Fraction(total[1] - total[0], total[1])  # 1 - total, normalised as Fraction does
     return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0], declared_events(engine, proc.name),
                 tuple(engine.rules), frozen)
 
@@ -459,10 +483,17 @@ def _looked_up(engine: Engine, ctx: Any, determine: Callable[[Any], Any],
         runs[0] -= 1
         return None  # not the look-up it declared: enumerated
     dist: dict[Any, list[int]] = {}
+    by_id: dict[int, list[int]] = {}  # the same answer object for many totals: hashed once (a Python hash)
     for total, w in weighted:
-        acc = dist.get(answers[total])
+        found = answers[total]
+        acc = by_id.get(id(found))
         if acc is None:
-            dist[answers[total]] = [w, den]
+            acc = dist.get(found)
+            if acc is None:
+                acc = dist[found] = [w, den]
+            else:
+                add_to(acc, w, den)
+            by_id[id(found)] = acc
         else:
             add_to(acc, w, den)
     return dist, [0, 1]

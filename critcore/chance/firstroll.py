@@ -31,8 +31,15 @@ def lookup_weights(spec: Any) -> Any:
     """The weights of the look-up's roll, or None when some total it can show has no place in
     its answers."""
     notation, _, answers = spec
-    weighted, den, highest = _spread(parse(notation) if isinstance(notation, str) else notation)
+    weighted, den, highest = _spread_text(notation) if isinstance(notation, str) else _spread(notation)
     return (weighted, den) if highest < len(answers) else None
+
+
+@lru_cache(maxsize=256)
+def _spread_text(notation: str) -> tuple[Any, int, int]:
+    """:func:`_spread` of a notation, kept by its text (a str's hash is kept by the str: a
+    ``DiceExpr``'s is worked out in Python at each look-up)."""
+    return _spread(parse(notation))
 
 
 @lru_cache(maxsize=256)
@@ -85,7 +92,20 @@ def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[Enumerat
         for i in _order(len(weighted)):
             total, w = weighted[i]
             fixed = answers[total]
-            if fixed is None:
+            if fixed.__class__ is tuple:  # the effects (most totals): merged with the equal ones met before
+                if fresh[0]:  # the first run's own answer: the one met first
+                    key, fresh[0] = answer, False
+                else:
+                    key = fixed
+                n, d = num * w, den * wden
+                acc = dist.get(key)
+                if acc is None:
+                    dist[key] = [n, d]
+                elif acc[1] == d:  # one roll's weights: the same denominator (add_to's first case)
+                    acc[0] += n
+                else:
+                    add_to(acc, n, d)
+            elif fixed is None:
                 found, cut_i = enumerate_weights(run, cutoff, runs_limit - (runs[0] - start), root=(*path, i))
                 for key, (fn, fd) in found.items():
                     acc = dist.get(key)

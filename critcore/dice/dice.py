@@ -84,7 +84,7 @@ def _read(text: str) -> tuple[int, int, int, int, int] | None:
     return int(count or 1), int(sides or 6), numbers[0], numbers[1], numbers[2]
 
 
-@record
+@record(kept_hash=True)  # hashed at every roll of an exact enumeration (its weights are cached by it)
 class DiceExpr:
     """``count`` dice of ``sides`` faces, summed, then ``+ plus``, ``* times``, ``/ divide``.
 

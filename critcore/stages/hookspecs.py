@@ -65,7 +65,8 @@ def critcore_rule() -> RuleInfo | None:
 
 
 @hookspec(firstresult=True)
-def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: TableSet) -> Any:
+def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: TableSet,
+                     memo: dict[str, Any]) -> Any:
     """Work out once what a procedure needs for these parameters, before any roll.
 
     Called by the :class:`~critcore.engine.runner.Engine` the first time it runs ``procedure`` with
@@ -75,6 +76,9 @@ def critcore_prepare(procedure: Procedure, params: Data, options: Data, tables: 
     stage as ``ctx.prepared``. Raise :class:`~critcore.errors.ParamError` for parameters that
     cannot work together, so the error comes before any die is rolled. Only what the
     parameters, options and tables decide belongs here (never the target, never a roll).
+    ``memo`` (face 1.3) is a dict the engine keeps for its whole life, the same at every call
+    whatever the parameters: for what the tables and options alone decide and many parameter
+    sets share (GURPS keeps its critical tables' look-ups by row there), never answers.
     First answer wins.
     """
 

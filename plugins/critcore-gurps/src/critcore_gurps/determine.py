@@ -84,9 +84,11 @@ class Plan:
 
 
 class Kept:
-    """What is worked out for a plan when first needed and kept with it (so once per engine and
-    parameters, like the plan itself): the effect stage's look-ups (:func:`.chains.effect_lookup`)
-    by table and the weapon facts they read. Compared and hashed by identity."""
+    """What is worked out when first needed and kept for the engine's life, shared by all its
+    plans (in ``critcore_prepare``'s memo: a question with new parameters finds it made): the
+    effect stage's look-ups (:func:`.chains.effect_lookup`) by table and the weapon facts they
+    read, which is all they depend on. The tables' rows by total, never answers. Compared and
+    hashed by identity."""
 
     __slots__ = ("lookups",)
 
@@ -99,7 +101,7 @@ def _results(table: dict[str, Determination], b: Any) -> tuple[Determination | N
     return (None, None, None) + tuple(table[grade(r, b)] for r in range(3, 19))
 
 
-def prepare(procedure: Procedure, params: Data, options: Data) -> Plan:
+def prepare(procedure: Procedure, params: Data, options: Data, memo: dict[str, Any] | None = None) -> Plan:
     """The plan of one procedure with these parameters; a bad --skill, --location or --damage
     is refused here, before any roll."""
     name = procedure.name
@@ -140,7 +142,19 @@ def prepare(procedure: Procedure, params: Data, options: Data) -> Plan:
 
         foe_fumble = fumble_of(p, damage, {}, ranged=bool(p.get("ranged")), parrying=False)
     return Plan(name, results, label, location, damage, aim, p.get("location") not in (None, "random"),
-                aim is not None and aim not in LOCATIONS, foe_fumble, Kept())
+                aim is not None and aim not in LOCATIONS, foe_fumble, _kept(memo))
+
+
+def _kept(memo: dict[str, Any] | None) -> Kept:
+    """The engine's :class:`Kept` (``critcore_prepare``'s memo, the same for every plan of the
+    engine: the look-ups are by table and the weapon facts they read, never by parameters), or
+    a plan's own when made without one."""
+    if memo is None:
+        return Kept()
+    kept = memo.get("gurps-kept")
+    if kept is None:
+        kept = memo["gurps-kept"] = Kept()
+    return kept
 
 
 def plan_of(ctx: Any) -> Plan:

@@ -24,9 +24,10 @@ def critcore_system() -> SystemInfo:
 
 
 @hookimpl
-def critcore_prepare(procedure: Procedure, params: Data, options: Data) -> determine.Plan:
-    """The plan of a procedure with its parameters (once per engine): see :mod:`.determine`."""
-    return determine.prepare(procedure, params, options)
+def critcore_prepare(procedure: Procedure, params: Data, options: Data, memo: dict[str, Any]) -> determine.Plan:
+    """The plan of a procedure with its parameters (once per engine): see :mod:`.determine`.
+    The plans share the engine's ``memo`` for what the tables decide whatever the parameters."""
+    return determine.prepare(procedure, params, options, memo)
 
 
 # The stage functions are the hook implementations themselves (no extra call on the hot path).
