@@ -334,3 +334,20 @@ def test_outcome_json_of_a_plugins_dataclass_stage_result_keeps_its_own_fields()
     out = Outcome("s", "p", Data(), (), (), determination=Tagged("k", True, "x", tag="t")).to_dict()
     assert out["determination"]["kind"] == "k" and out["determination"]["tag"] == "t"
     assert out["determination"]["note"] == "n"
+
+
+def test_a_log_summary_says_a_stage_summary_repeated_by_the_next_stage_once():
+    """The log line joins each stage's summary; a stage that only repeats the one before it (a
+    critical table row with no damage given: the apply stage's summary is the row's text again)
+    adds nothing, while the same words after another stage's are kept."""
+    from types import SimpleNamespace
+
+    from critcore.campaign.campaign import _summary
+
+    def outcome(*summaries):
+        return SimpleNamespace(procedure="p", steps=[SimpleNamespace(summary=s) for s in summaries])
+
+    assert _summary(outcome("torso", "Ordinary damage.", "Ordinary damage.")) == "torso; Ordinary damage."
+    assert _summary(outcome("torso", "", "6 injury")) == "torso; 6 injury"
+    assert _summary(outcome("a", "b", "a")) == "a; b; a"
+    assert _summary(outcome("", "")) == "p: nothing happened"

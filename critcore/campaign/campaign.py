@@ -138,7 +138,10 @@ def _outcome_record(outcome: Any) -> dict[str, Any]:
 
 
 def _summary(outcome: Any) -> str:
-    parts = [s.summary for s in outcome.steps if s.summary]
+    parts: list[str] = []
+    for step in outcome.steps:  # a stage that only repeats the one before (no injury to add) says it once
+        if step.summary and (not parts or parts[-1] != step.summary):
+            parts.append(step.summary)
     text = "; ".join(parts) or f"{outcome.procedure}: nothing happened"
     return text if len(text) <= 300 else text[:297] + "..."
 
