@@ -389,24 +389,10 @@ def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None
         for done, (prefix, pn, pd) in enumerate(states):
             if progress is not None:
                 progress(done, last)
-            # stage(apply, prefix) with its first run written out here: 39 calls an attack
-            roller = unused[0]
-            if roller is None:
-                roller = EnumeratingRoller((), tolerance, {}, cut)
-            unused[0] = None
-            runs[0] += 1
-            dice.roller = roller
-            del dice.rolls[:], notes[:]
-            try:
-                answer, pruned = apply(shared, *prefix), False
-            except Pruned:
-                answer, pruned = None, True
-            if not pruned and not roller.widths and not roller.lost[0]:  # one run, probability 1
-                if not roller.met and not roller.pos:
-                    unused[0] = roller
-                finals.append((prefix + (answer,), pn, pd))
+            dist, cut_off = stage(apply, prefix)
+            if cut_off is None:  # one run, probability 1 (most apply calls: 39 of them an attack)
+                finals.append((prefix + (dist,), pn, pd))
                 continue
-            dist, cut_off = enumerated(apply, prefix, None, roller, answer, pruned)
             if cut_off[0]:
                 add_to(remainder, pn * cut_off[0], pd * cut_off[1])
             for answer, (qn, qd) in dist.items():
