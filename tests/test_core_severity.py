@@ -141,13 +141,12 @@ def test_an_unknown_severity_word_ranks_as_minor() -> None:
     assert rank("catastrophic") == rank("minor") and rank("deadly") == len(SEVERITIES) - 1
 
 
-# --- a change's words, cleaned: a clean text is only capitalised (severity._ranked's short cut) ---
+# --- a change's words, cleaned ---
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from critcore._speed.cleantext import clean_capitalised  # noqa: E402
-from critcore.report.severity import Assessment, _clean, _ranked, assess  # noqa: E402
+from critcore.report.severity import _clean, _ranked  # noqa: E402
 
 _WORDS = st.text(alphabet=st.sampled_from(list("ab .;\t\n\u00a0\u2003\u200bXé") + ["ß"]), max_size=12)
 
@@ -157,37 +156,9 @@ _WORDS = st.text(alphabet=st.sampled_from(list("ab .;\t\n\u00a0\u2003\u200bXé")
 def test_a_change_reads_as_its_text_with_spaces_collapsed_and_capitalised(pairs: list[tuple[str, str]]) -> None:
     """Each change's text is its words joined by single spaces, without a trailing full stop or
     semicolon, the first letter a capital; a text of no words is left out, an unknown severity
-    counts as minor; the worst come first, a system's own order kept among equals: whether the
-    text came clean (most do) or not."""
+    counts as minor; the worst come first, a system's own order kept among equals."""
     place = {s: i for i, s in enumerate(SEVERITIES)}
     expected = [(s if s in place else "minor", _clean(t)) for s, t in pairs if t.split()]
     expected.sort(key=lambda c: -place[c[0]])
     assert [(c.severity, c.text) for c in _ranked(pairs)] == expected
 
-
-@settings(max_examples=300, deadline=None)
-@given(_WORDS)
-def test_a_clean_text_is_only_capitalised(text: str) -> None:
-    """The short cut answers a text only when cleaning it would do no more than capitalise it,
-    and then answers what cleaning does; it answers every such printable text."""
-    clean = clean_capitalised(text)
-    assert clean is None or clean == _clean(text)
-    if text and text == " ".join(text.split()) and text[-1] not in ".;" and text.isprintable():
-        assert clean == _clean(text)
-
-
-def test_without_a_headline_the_worst_serious_change_leads() -> None:
-    """An assessment made without the report's headline leads with its worst change when that is
-    at least serious, as headed("") would (and with nothing otherwise)."""
-    outcome = Outcome("x", "p", Data(), (), (), None, None, (), None, None, (), (), Data())
-
-    class Pm:  # a system answering critcore_changes
-        class hook:  # noqa: N801
-            @staticmethod
-            def critcore_changes(outcome: object, view: str) -> list[tuple[str, str]]:
-                return [("minor", "a scratch"), ("grave", "an arm crippled")]
-
-    got = assess(outcome, "gm", Pm())
-    assert isinstance(got, Assessment)
-    assert (got.severity, got.headline) == ("grave", "An arm crippled")
-    assert got == Assessment(got.severity, "", got.changes).headed("")

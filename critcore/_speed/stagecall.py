@@ -37,38 +37,3 @@ def stage_function(caller: Any, names: Sequence[str]) -> Callable[..., Any]:
 
     return through_pluggy
 
-
-_KEPT: Any = None  # a WeakKeyDictionary: plugin manager -> {hook name: its stage_function}
-
-
-def hook_function(pm: Any, hook: str, names: Sequence[str]) -> Callable[..., Any]:
-    """:func:`stage_function` of the firstresult hook ``hook`` of the plugin manager ``pm``, made
-    the first time it is asked for and kept while the manager lives (a manager holds the same
-    plugins for as long as it is loaded: the engine's stages rely on it too). A report calls two
-    hooks (``critcore_report``, ``critcore_changes``) for each outcome ``crit serve`` answers:
-    about 3 us a request through pluggy. A manager that cannot be weakly referenced, or that is
-    not pluggy's, is called through its ``hook`` each time."""
-    global _KEPT
-    if _KEPT is None:
-        from weakref import WeakKeyDictionary
-
-        _KEPT = WeakKeyDictionary()
-    try:
-        kept = _KEPT.get(pm)
-    except TypeError:
-        kept = None
-        known = False
-    else:
-        known = True
-    if kept is not None:
-        found = kept.get(hook)
-        if found is not None:
-            return found  # type: ignore[no-any-return]
-    caller = getattr(pm.hook, hook)
-    if not hasattr(caller, "get_hookimpls"):  # not pluggy's: called as it is
-        names = tuple(names)
-        return lambda *args: caller(**dict(zip(names, args)))
-    found = stage_function(caller, names)
-    if known:
-        _KEPT.setdefault(pm, {})[hook] = found
-    return found

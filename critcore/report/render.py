@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from functools import lru_cache
-
-from critcore._speed.stagecall import hook_function
 from critcore.dice.dice import parse
 from critcore.errors import DiceError
 from critcore.model import Effect, Outcome, Roll, thaw
@@ -26,14 +23,11 @@ STAGE_WORDS = {
 }
 """The words a report uses for each stage (the stage names themselves are for code)."""
 
-_OUTCOME_VIEW = ("outcome", "view")  # the arguments of critcore_report and critcore_changes
-
 Line = tuple[str, str]
 """One line of a report and its style: ``headline-SEVERITY`` (the first line, by the outcome's
 severity: ``headline-none`` ... ``headline-deadly``), ``title``, ``stage``, ``roll``, ``detail``,
 ``note`` or ``plain``."""
 
-@lru_cache(maxsize=1024)  # a report shows each roll's: a few notations, over and over
 def _modifiers(notation: str) -> str:
     """The part of a roll's notation applied after the faces are added: ``" +1"``, ``" -3 x10"``
     (read by the dice parser; a notation it does not read shows none)."""
@@ -310,7 +304,7 @@ def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: 
     defaults = option_defaults(pm) if explain else None
     own: Sequence[str] | None = None
     if pm is not None:
-        own = hook_function(pm, "critcore_report", _OUTCOME_VIEW)(outcome, view)
+        own = pm.hook.critcore_report(outcome=outcome, view=view)
     if own is None:
         head, headed = (headline(outcome), None) if judged is None else judged
         lead, kept = _lead(outcome, head, view, pm, ranked, headed)

@@ -11,8 +11,6 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Sequence
 
-from critcore._speed.cleantext import clean_capitalised
-from critcore._speed.stagecall import hook_function
 from critcore.model import SEVERITIES, Outcome, record
 
 
@@ -91,12 +89,7 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
         at = place.get(severity) if isinstance(severity, str) else None
         if at is None:
             severity, at = "minor", place["minor"]
-        if text.__class__ is str:
-            clean = clean_capitalised(text)  # a system's own words are clean already: capitalised only
-            if clean is not None:
-                out.append((-at, Change(severity, clean)))
-                continue
-        words = (text if text.__class__ is str else str(text)).split()
+        words = str(text).split()
         if words:  # _clean's work, inline: one call less for each of a report's changes
             text = " ".join(words).rstrip(".;")
             out.append((-at, Change(severity, text[:1].upper() + text[1:])))
@@ -115,7 +108,7 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     answer: Sequence[Any] | None = None
     if pm is not None:
         try:
-            answer = hook_function(pm, "critcore_changes", ("outcome", "view"))(outcome, view)
+            answer = pm.hook.critcore_changes(outcome=outcome, view=view)
         except Exception:  # a report must not fail because a plugin misbehaves here
             answer = None
     if answer is not None:
@@ -129,9 +122,4 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     else:
         det = outcome.determination
         severity = "minor" if det is not None and det.critical else "none"
-    if headline:
-        return Assessment(severity, "", tuple(changes)).headed(headline)
-    # headed("")'s answer without the call: the worst change leads when it is at least serious
-    top = changes[0] if changes else None
-    return Assessment(severity, top.text if top is not None and _PLACE.get(top.severity, 1) >= _SERIOUS else "",
-                      tuple(changes))
+    return Assessment(severity, "", tuple(changes)).headed(headline)

@@ -7,7 +7,6 @@ re-rolls), :mod:`.apply` (injury and statuses), :mod:`.treat` (recovery).
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Sequence
 
 from critcore import hookimpl
@@ -96,12 +95,8 @@ def critcore_changes(outcome: Any, view: str) -> Any:
     """What an outcome did, most serious first (report.py, imported only when a report asks)."""
     if outcome.system != INFO.name:
         return None
-    report = sys.modules.get(_REPORT)  # once imported, found as the import statement finds it, without its 1 us
-    if report is None:
-        from . import report as imported
+    from .report import changes
 
-        report = imported
-    return report.changes(outcome, view)
+    return changes(outcome, view)
 
 
-_REPORT = f"{__package__}.report"
