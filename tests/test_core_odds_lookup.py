@@ -126,6 +126,24 @@ def test_an_effect_lookup_the_first_run_contradicts_is_not_used(monkeypatch):
     assert odds.runs == plain.runs
 
 
+def test_an_effect_lookup_whose_later_roll_has_no_place_for_a_total_is_not_used(monkeypatch):
+    """A next roll declared for the highest total (not on the first run's path) whose 1d6 can
+    show totals its answers have no place for: the look-up is not taken, the stage is enumerated
+    as usual (the same outcomes and runs), never an error from the odds."""
+    plain = _plain(monkeypatch)
+    real = fakesystem.critcore_effect_lookup
+
+    def broken(ctx, determination, location):
+        found = real(ctx, determination, location)
+        return found and RollLookup(found.dice, found.label,
+                                    found.answers[:6] + (RollLookup(parse("1d6"), "again", (None, ())),))
+
+    monkeypatch.setattr(fakesystem, "critcore_effect_lookup", hookimpl(broken))
+    odds = exact_odds(_engine(), "attack", {"ac": 12, "damage": "1d2"})
+    assert list(_effects(odds).items()) == list(_effects(plain).items())
+    assert odds.runs == plain.runs
+
+
 def test_an_effect_lookup_wrong_for_a_later_total_is_caught_under_checking_keys(monkeypatch):
     """A look-up right for the first total only cannot be seen by that run; the odds checks
     (checking_keys, on in critcore.testing's odds tests) run every total and refuse it."""

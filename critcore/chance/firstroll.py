@@ -51,6 +51,14 @@ def _spread(expr: Any) -> tuple[Any, int, int]:
     return weighted, den, (max(totals) if totals and min(totals) >= 0 else 1 << 62)
 
 
+def _every_roll_fits(spec: Any) -> bool:
+    """Whether every roll of the look-up, the next rolls included, has a place for each total
+    it can show (a look-up that does not is not taken: the stage is enumerated as usual)."""
+    if lookup_weights(spec) is None:
+        return False
+    return all(_every_roll_fits(nxt) for nxt in spec[2] if isinstance(nxt, RollLookup))
+
+
 def _first_path_matches(spec: Any, roller: EnumeratingRoller, answer: Any) -> bool:
     """The first run (every roll its first result) made the rolls the look-up declares along
     that path, and, where the look-up answers, nothing more and that answer."""
@@ -81,7 +89,7 @@ def by_first_roll(run: Callable[[EnumeratingRoller], Any], first: tuple[Enumerat
     roll's total. A run the enumeration would stop before that roll (its chance below the
     cut-off) is stopped here too, and what it held is cut off as there."""
     roller, answer, _ = first
-    if lookup_weights(spec) is None or not _first_path_matches(spec, roller, answer):
+    if not _every_roll_fits(spec) or not _first_path_matches(spec, roller, answer):
         return None
     start = runs[0]
     cutoff = tolerance
