@@ -3,12 +3,14 @@
 Exact odds of a long cascade keep hundreds of thousands of small containers alive until the
 question is answered (the sub-enumerations remembered, a plugin's per-target memo of unit
 states), and each full collection walks every one of them only to find them all still in use:
-a third of the CPU time of the longest BattleTech questions. While :func:`paused` is entered,
-in any thread, automatic collection is off; it is turned back on when the last thread leaves,
-if it was on when the first entered (``crit``'s start-up turns it off itself, ``crit odds`` and
-``crit serve`` turn it back on). Reference counting still frees everything that is not in a
-cycle; what is waits for the next collection after, as the memo of a finished question already
-did (its engine holds it in a cycle).
+a third of the CPU time of the longest BattleTech questions. While :func:`paused` is entered in
+the main thread (``crit odds``, a program asking its own question), automatic collection is off;
+it is on again when the outermost block ends, if it was on when it began (``crit``'s start-up
+turns it off itself, ``crit odds`` turns it back on). In any other thread (``crit serve`` answers
+odds in a pool of worker threads) nothing is paused: questions there may overlap without end,
+and the collector is the whole process's, so pausing it there could keep it off for good.
+Reference counting still frees everything that is not in a cycle; what is waits for the next
+collection after, as the memo of a finished question already did (its engine holds it in a cycle).
 """
 
 from __future__ import annotations
@@ -18,23 +20,23 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-_LOCK = threading.Lock()
-_INSIDE = [0, False]  # threads inside paused(), and whether the collector was on when the first entered
+_INSIDE = [0, False]  # main-thread blocks entered, and whether the collector was on when the first began
 
 
 @contextmanager
 def paused() -> Iterator[None]:
-    """No automatic cyclic garbage collection within this block (nested and across threads: the
-    collector is on again once every block has ended, if it was on before the first began)."""
-    with _LOCK:
-        if not _INSIDE[0]:
-            _INSIDE[1] = gc.isenabled()
-            gc.disable()
-        _INSIDE[0] += 1
+    """No automatic cyclic garbage collection within this block when it runs in the main thread
+    (nested blocks: on again when the outermost ends, if it was on before); elsewhere nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if not _INSIDE[0]:
+        _INSIDE[1] = gc.isenabled()
+        gc.disable()
+    _INSIDE[0] += 1
     try:
         yield
     finally:
-        with _LOCK:
-            _INSIDE[0] -= 1
-            if not _INSIDE[0] and _INSIDE[1]:
-                gc.enable()
+        _INSIDE[0] -= 1
+        if not _INSIDE[0] and _INSIDE[1]:
+            gc.enable()
