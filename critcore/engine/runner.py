@@ -125,7 +125,7 @@ class Engine:
         # one question thousands of times and prepare it once (a bot's long-lived engine too)
         self._prepared: dict[tuple[str, Data], Any] = {}
         # critcore_prepare's memo: what the tables and options decide for any parameters (face 1.3)
-        self.prepare_memo: dict[str, Any] = {}
+        self._prepare_memo: dict[str, Any] = {}
         self._procedures: dict[str, Procedure] = {}
         self._plans: dict[str, ParamPlan] = {}  # how each procedure's parameters are checked, made once
         self.memos: TargetMemo | None = None  # ctx.memo, per target, for a system that declares target_memo
@@ -188,7 +188,7 @@ class Engine:
         if found is _MISSING:
             if len(prepared) >= 1024:  # a long-lived engine (a bot) asked for many different things
                 prepared.clear()
-            found = prepared[key] = self._prepare(procedure, params, self.options, self.tables, self.prepare_memo)
+            found = prepared[key] = self._prepare(procedure, params, self.options, self.tables, self._prepare_memo)
         return found
 
     def read_target(self, path: str, text: str) -> Mapping[str, Any] | None:

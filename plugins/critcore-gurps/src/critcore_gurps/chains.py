@@ -314,11 +314,11 @@ def effect_lookup(ctx: Any, determination: Any, location: Any) -> RollLookup | N
     that ends there (the rows that roll again or are treated as another row: None, run by exact
     odds as usual). The same code decides both (:func:`_armed_settled`); exact odds check the
     look-up against a run, and under ``checking_keys`` against every total."""
-    if determination is None or not determination.critical:
-        return None
+    if determination is not None and not determination.critical:
+        return None  # as effect(): an ordinary result rolls on no table; the table procedures have none
     name = ctx.procedure.name
     p = ctx.params
-    kind = determination.kind
+    kind = determination.kind if determination is not None else None
     if name == "attack":
         if kind == "critical-hit":
             return _hit_lookup(ctx, _head_blow(ctx, location.id))
