@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, cast
 
 from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRoller, Pruned, _limit, add_to,
                                         enumerate_weights_within)
 from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_weights
 from critcore.engine.runner import Engine
 from critcore._speed.gcpause import paused
+from critcore.stages.hookspecs import RollLookup
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
 
@@ -350,7 +351,7 @@ def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None
         determine, locate, effect, apply = engine._stages
         callers = {"locate": locate, "effect": effect}
         found = _looked_up(engine, shared, determine, runs)
-        effect_lookup = declared_lookup(engine, shared, "critcore_effect")
+        effect_lookup = declared_effect_lookup(engine)
         dets, rem = found if found is not None else _whole(*stage(determine))
         add_to(remainder, *rem)
         states: list[tuple[tuple[Any, ...], int, int]] = []
@@ -426,22 +427,36 @@ def _tuple(found: Any) -> Any:
     return None if found is None else tuple(found)
 
 
-def declared_lookup(engine: Engine, ctx: Any, stage: str = "critcore_determine") -> Any:
-    """The ``RollLookup`` the plugin holding the only determine stage gives for ``ctx`` (its
-    ``critcore_determine_lookup``), or None: none given, or a house rule replaces or wraps
-    determine (the look-up may then not hold). Shared by exact odds and the simulation.
-
-    With ``stage="critcore_effect"``: the function answering ``critcore_effect_lookup(ctx,
-    determination, location)`` of the plugin holding the only effect stage, or None."""
-    hook = engine.pm.hook
-    impls = getattr(hook, stage).get_hookimpls()
+def _sole_owner(engine: Engine, stage: str) -> Any:
+    """The plugin holding the only implementation of the ``stage`` hook, or None when there are
+    several or it is a wrapper (a house rule replaces or wraps the stage: what its plugin declares
+    about it may then not hold)."""
+    impls = getattr(engine.pm.hook, stage).get_hookimpls()
     if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper:
         return None
-    owner = impls[0].plugin
-    if stage == "critcore_effect":
-        return next((impl.function for impl in hook.critcore_effect_lookup.get_hookimpls() if impl.plugin is owner),
-                    None)
-    return next((impl.function(ctx) for impl in hook.critcore_determine_lookup.get_hookimpls()
+    return impls[0].plugin
+
+
+def declared_lookup(engine: Engine, ctx: Any) -> RollLookup | None:
+    """The ``RollLookup`` the plugin holding the only determine stage gives for ``ctx`` (its
+    ``critcore_determine_lookup``), or None: none given, or a house rule replaces or wraps
+    determine. Shared by exact odds and the simulation."""
+    owner = _sole_owner(engine, "critcore_determine")
+    if owner is None:
+        return None
+    return cast("RollLookup | None", next((impl.function(ctx) for impl in
+                                            engine.pm.hook.critcore_determine_lookup.get_hookimpls()
+                                            if impl.plugin is owner), None))
+
+
+def declared_effect_lookup(engine: Engine) -> Callable[..., Any] | None:
+    """The function answering ``critcore_effect_lookup(ctx, determination, location)`` of the
+    plugin holding the only effect stage, or None: none declared, or a house rule replaces or
+    wraps the effect stage."""
+    owner = _sole_owner(engine, "critcore_effect")
+    if owner is None:
+        return None
+    return next((impl.function for impl in engine.pm.hook.critcore_effect_lookup.get_hookimpls()
                  if impl.plugin is owner), None)
 
 

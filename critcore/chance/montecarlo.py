@@ -41,7 +41,6 @@ from critcore.chance.probability import Z95 as Z95, wilson as wilson
 
 if TYPE_CHECKING:
     from critcore.dice.dice import Dice
-    from critcore.stages.hookspecs import RollLookup
 
 
 Table = tuple[Any, ...]
@@ -388,7 +387,7 @@ def _plain_determine(engine: Engine, ctx: Context, dice: SamplingDice) -> tuple[
     """(table, answer for each table entry) when the plugin holding the only determine stage
     declares it a plain look-up of one roll's total for this context (its
     ``critcore_determine_lookup``) and the roll has a flat table."""
-    spec = cast("RollLookup | None", declared_lookup(engine, ctx))
+    spec = declared_lookup(engine, ctx)
     if spec is None:
         return None
     notation, label, answers = spec
