@@ -88,3 +88,17 @@ def test_the_same_question_is_the_same_checked_parameters_and_a_missing_target_s
         for _ in range(2):
             with pytest.raises(ParamError, match="needs a target"):
                 engine.question(needs, {}, None)
+
+
+def test_a_large_question_is_answered_but_not_kept() -> None:
+    """A client may send a 4 MB body: a question with many parameters (a null is taken by any
+    name), or a long name or string, is checked afresh each time, never kept."""
+    engine = Engine("gurps")
+    many = {f"unused_{i}": None for i in range(100)} | {"skill": 12}
+    long_name = {"x" * 300: None, "skill": 12}
+    long_text = {"skill": 12, "damage": "2d+1 cut" + " " * 300}
+    for params in (many, long_name, long_text, many):
+        assert _asked(engine, "attack", params) == _fresh(engine, "attack", params)
+    assert engine._questions == {}
+    engine.question("attack", {"skill": 12}, None)
+    assert len(engine._questions) == 1

@@ -68,18 +68,26 @@ _KEYED = frozenset((str, int, bool, type(None)))
 (a float is not among them: 0.0 equals -0.0, which a parameter keeps and an outcome shows)."""
 
 
+_KEPT_PARAMS = 64
+_KEPT_TEXT = 200
+"""A question is kept only with at most this many parameters given, and names and strings of at
+most this many characters: 1,024 kept questions then hold a few megabytes at most, whatever a
+client sends (a request body may be 4 MB, and a parameter given as null is taken by any name)."""
+
+
 def _asked(procedure: str, params: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
     """The key of a question (:meth:`Engine.question`): the procedure and each parameter's name,
-    type and value, in the order given; None when a value is of another type, or ``params`` is
-    not a plain dict (a ``Data``, another mapping: checked afresh)."""
+    type and value, in the order given; None when a value is of another type, ``params`` is not a
+    plain dict (a ``Data``, another mapping: checked afresh), or the question is too large to keep."""
     if params is None:
         return (procedure,)
-    if params.__class__ is not dict:
+    if params.__class__ is not dict or len(params) > _KEPT_PARAMS:
         return None
     key: list[Any] = [procedure]
     for name, value in params.items():
         kind = value.__class__
-        if name.__class__ is not str or kind not in _KEYED:
+        if name.__class__ is not str or kind not in _KEYED or len(name) > _KEPT_TEXT \
+                or (kind is str and len(value) > _KEPT_TEXT):
             return None
         key += (name, kind, value)
     return tuple(key)
