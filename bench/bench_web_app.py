@@ -7,8 +7,11 @@ to run. This leaves out the server (uvicorn's parser and event loop, the same fo
 the sockets: what is left is each app's own work, and it moves by a few per cent. It is the
 figure to compare two versions of crit serve by (run each, alternately); ``bench_web.py`` says
 whether the budget is met. Profile the same loop with ``--profile`` (cProfile, by own time).
+``--instructions`` counts crit serve's instructions a request instead (valgrind's callgrind over
+the loop of 200 requests and of 200 + ``--requests``, the difference divided): they do not move
+with the machine's load, so two versions are told apart by a per cent (about 1 M a request).
 
-    python bench/bench_web_app.py [--requests 3000] [--rounds 5] [--profile]
+    python bench/bench_web_app.py [--requests 3000] [--rounds 5] [--profile | --instructions]
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import argparse
 import asyncio
 import json
 import os
+import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -98,12 +103,48 @@ def per_request(app: Any, requests: int, rounds: int) -> float:
         loop.close()
 
 
+def _loop(requests: int) -> None:
+    """crit serve's app on ``requests`` seeded requests after 300 to warm it (what ``--instructions`` counts)."""
+    with tempfile.TemporaryDirectory() as folder:
+        crit, _ = apps(folder)
+        loop = asyncio.new_event_loop()
+        loop.run_until_complete(_many(crit, 0, 300))
+        loop.run_until_complete(_many(crit, 300, requests))
+
+
+def instructions(requests: int) -> float:
+    """crit serve's instructions a request, in-process: callgrind over :func:`_loop` of 200 and of
+    200 + ``requests`` requests (start-up, tables and warming cancel out)."""
+    counts = []
+    for n in (200, 200 + requests):
+        with tempfile.TemporaryDirectory() as folder:
+            out = os.path.join(folder, "callgrind.out")
+            done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                                   os.path.abspath(__file__), "--loop", str(n)], capture_output=True, text=True)
+            found = re.search(r"Collected : (\d+)", done.stderr)
+            if found is None:
+                raise RuntimeError(f"valgrind did not count: {done.stderr[-500:]}")
+            counts.append(int(found.group(1)))
+    return (counts[1] - counts[0]) / requests
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--profile", action="store_true", help="cProfile crit serve's app, by own time")
+    parser.add_argument("--instructions", action="store_true",
+                        help="crit serve's instructions a request (valgrind), --requests of them")
+    parser.add_argument("--loop", type=int, help=argparse.SUPPRESS)  # what --instructions runs under valgrind
     args = parser.parse_args()
+    if args.loop is not None:
+        _loop(args.loop)
+        return
+    if args.instructions:
+        count = instructions(args.requests)
+        print(f"a stateless resolve through ASGI, in-process: crit serve's app {count:,.0f} instructions a request "
+              f"(callgrind, {args.requests} requests)")
+        return
     with tempfile.TemporaryDirectory() as folder:
         crit, bare = apps(folder)
         if args.profile:
