@@ -201,19 +201,40 @@ def hit_effects(ctx: Any, head: bool) -> list[Effect]:
     return [ctx.tables["critical-hit"].roll_on(ctx.dice, "critical hit table")]
 
 
-def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
-    if determination is not None and not determination.critical:
-        return None  # an ordinary hit, miss, success or failure rolls on no table
+def _route(ctx: Any, determination: Any, location: Any) -> tuple[str, Any] | None:
+    """Which table an ``attack``, ``critical-hit`` or ``critical-miss`` rolls on, read the same
+    way by the stage (:func:`effect`) and its look-up (:func:`effect_lookup`): ``("hit", head)``
+    (the Critical Hit table, or the Critical Head Blow table when ``head``), ``("miss", how)``
+    (a Critical Miss table, ``how`` the keywords of :func:`miss_effects`), or None (no table)."""
     name = ctx.procedure.name
     p = ctx.params
     kind = determination.kind if determination is not None else None
     if name == "attack":
         if kind == "critical-hit":
-            return hit_effects(ctx, _head_blow(ctx, location.id))
+            return "hit", _head_blow(ctx, location.id)
         if kind == "critical-miss":
-            return miss_effects(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False,
-                                own_file=False)
+            return "miss", {"unarmed": bool(p["unarmed"]), "ranged": bool(p["ranged"]), "parrying": False,
+                            "own_file": False}
         return None
+    if name == "critical-hit":
+        return "hit", location is not None and _head_blow(ctx, location.id)
+    return "miss", {"unarmed": False, "ranged": bool(p["ranged"]), "parrying": bool(p["parrying"])}  # critical-miss
+
+
+_ROUTED = frozenset(("attack", "critical-hit", "critical-miss"))  # the procedures :func:`_route` reads
+
+
+def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
+    if determination is not None and not determination.critical:
+        return None  # an ordinary hit, miss, success or failure rolls on no table
+    name = ctx.procedure.name
+    p = ctx.params
+    if name in _ROUTED:
+        route = _route(ctx, determination, location)
+        if route is None:
+            return None
+        return hit_effects(ctx, route[1]) if route[0] == "hit" else miss_effects(ctx, **route[1])
+    kind = determination.kind if determination is not None else None
     if name == "defense":
         if kind == "critical-success":
             found = miss_effects(ctx, unarmed=bool(p["attacker_unarmed"]), ranged=bool(p["ranged"]), parrying=False,
@@ -232,8 +253,6 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
         if kind == "critical-failure":
             return [ctx.tables["spell-failure"].roll_on(ctx.dice, "critical spell failure table")]
         return None
-    if name == "critical-hit":
-        return hit_effects(ctx, location is not None and _head_blow(ctx, location.id))
     if name == "head-blow":
         from .bodies import headless
 
@@ -241,8 +260,6 @@ def effect(ctx: Any, determination: Any, location: Any) -> list[Effect] | None:
             ctx.note(headless(ctx))
             return hit_effects(ctx, False)
         return head_effects(ctx)
-    if name == "critical-miss":
-        return miss_effects(ctx, unarmed=False, ranged=bool(p["ranged"]), parrying=bool(p["parrying"]))
     if name == "unarmed-miss":
         return miss_effects(ctx, unarmed=True, ranged=False, parrying=bool(p["parrying"]))
     if name == "spell-failure":
@@ -316,18 +333,9 @@ def effect_lookup(ctx: Any, determination: Any, location: Any) -> RollLookup | N
     look-up against a run, and under ``checking_keys`` against every total."""
     if determination is not None and not determination.critical:
         return None  # as effect(): an ordinary result rolls on no table; the table procedures have none
-    name = ctx.procedure.name
-    p = ctx.params
-    kind = determination.kind if determination is not None else None
-    if name == "attack":
-        if kind == "critical-hit":
-            return _hit_lookup(ctx, _head_blow(ctx, location.id))
-        if kind == "critical-miss":
-            return _miss_lookup(ctx, unarmed=bool(p["unarmed"]), ranged=bool(p["ranged"]), parrying=False,
-                                own_file=False)
+    if ctx.procedure.name not in _ROUTED:
         return None
-    if name == "critical-hit":
-        return _hit_lookup(ctx, location is not None and _head_blow(ctx, location.id))
-    if name == "critical-miss":
-        return _miss_lookup(ctx, unarmed=False, ranged=bool(p["ranged"]), parrying=bool(p["parrying"]))
-    return None
+    route = _route(ctx, determination, location)
+    if route is None:
+        return None
+    return _hit_lookup(ctx, route[1]) if route[0] == "hit" else _miss_lookup(ctx, **route[1])
