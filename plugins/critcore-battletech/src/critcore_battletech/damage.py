@@ -478,22 +478,54 @@ class Resolver:
 
     def _through(self, found: tuple[Any, ...]) -> tuple[Any, ...]:
         """``found`` (what an action did, as :meth:`_recorded` gives it) with the actions it calls
-        for carried out up to the first that rolls dice (each with :meth:`carry_out`), and what
-        they added to the records added to its own: what the step after a check does first,
-        whatever else waits in the queue behind (so it is worked out once per check's answer,
-        not once per queue the check is met with)."""
+        for carried out up to the first that rolls dice (each found kept by the state it acts on:
+        :meth:`_kept_act`), and what they added to the records added to its own: what the step
+        after a check does first, whatever else waits in the queue behind (so it is worked out
+        once per check's answer, not once per queue the check is met with)."""
         overlay, pending, changes, effects, events, tags = found
-        if not pending:
+        if not pending or self._rolls_on(overlay, pending[0]):
             return found
-        sub = self.fork(self.dice, overlay)
-        sub.tags = _NO_TAGS
-        queue = pending
-        while queue and not sub._rolls(queue[0]):
-            queue = sub.carry_out(queue)
-        if queue is pending:
-            return found
-        return (sub.w.overlay(), queue, changes + tuple(sub.changes), effects + tuple(sub.effects),
-                events + tuple([e for e in sub.events if e not in events]), tags | sub.tags)
+        now, queue = overlay, pending
+        more_changes: list[str] = []
+        more_effects: list[Effect] = []
+        seen = list(events)
+        while queue and not self._rolls_on(now, queue[0]):
+            done = self._kept_act(now, queue[0])
+            now = done[0]
+            queue = done[1] + queue[1:] if done[1] else queue[1:]
+            more_changes.extend(done[2])
+            more_effects.extend(done[3])
+            for e in done[4]:
+                if e not in seen:
+                    seen.append(e)
+            if done[5]:
+                tags = tags | done[5]
+        return (now, queue, changes + tuple(more_changes), effects + tuple(more_effects), tuple(seen), tags)
+
+    def _kept_act(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What ``action`` (one that rolls no dice) does to the state ``overlay``, as :meth:`_recorded`
+        gives it, kept in the unit's memo (:attr:`UnitMemo.acts`) as :meth:`carry_out` keeps it; an
+        act that only tells (:data:`ACTING`) is kept by the act alone (:meth:`_told`)."""
+        if action[0] == "act" and action[1].code not in ACTING:
+            return self._told(overlay, action)
+        key = (self.prep, self.turn, self.batch, self.cascade, overlay, action)
+        memo = self.memo
+        found = memo.acts.get(key)
+        if found is None:
+            found = memo.kept(memo.acts, key, lambda: self._acted(action, overlay), CASCADE_ACTS)
+        return found
+
+    def _told(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_recorded` of an act that only tells (its row not in :data:`ACTING`): the state as it
+        was, nothing queued, and the change and row it records, which read the act alone (kept in
+        :attr:`UnitMemo.tells` by it and the preparation)."""
+        memo = self.memo
+        key = (self.prep, action)
+        told = memo.tells.get(key)
+        if told is None:
+            done = self._acted(action, overlay)
+            told = memo.kept(memo.tells, key, lambda: done[2:4], CASCADE_ACTS)
+        return (overlay, (), told[0], told[1], (), _NO_TAGS)
 
     def _check_odds(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
         """The closed form of :meth:`_check`'s roll on the state ``overlay`` (the ``odds`` of its
@@ -514,27 +546,50 @@ class Resolver:
         prep = self.prep
         rows = prep.row_odds()
         probe = self.fork(self.dice, overlay)
-        out: dict[Any, Fraction] = {}
+        # what every answer of this check shares, worked out once: the slots' effects on the state
+        # (by slot and whether its items were knocked out earlier in the batch) and each location
+        # with a set of its slots marked (one object, hashed once, for every answer that marks them)
+        struck: dict[Any, Any] = {}
+        marked: dict[Any, Data] = {}
+        out: dict[Any, list[int]] = {}
         for (row_id, total), p_row in _first_then_reversed(rows):
             row = self.crit_table.row(row_id)
             det = prep.determination(row, code, True)
             count = 0 if det.data["blown_off"] else int(det.data["criticals"])
+            probe.w.adopt(overlay)
             choices: Sequence[tuple[tuple[tuple[str, int], ...], Fraction]] = (
                 _first_then_reversed(tuple(probe.picks_odds(code, count))) if count else (((), Fraction(1)),))
+            rn, rd = p_row.numerator, p_row.denominator
             for picks, p in choices:
-                answer = self._through(self.fork(self.dice, overlay)._recorded_check(code, row, total, picks))
+                probe.w.adopt(overlay)  # each answer from the state the check rolls on
+                answer = probe._through(probe._recorded_check(code, row, total, picks, det, struck, marked))
                 before = out.get(answer)
-                out[answer] = p_row * p if before is None else before + p_row * p
-        return list(out.items())
+                if before is None:
+                    out[answer] = [rn * p.numerator, rd * p.denominator]
+                else:
+                    C._add(before, rn * p.numerator, rd * p.denominator)
+        return [(answer, Fraction(n, d)) for answer, (n, d) in out.items()]
 
-    def _recorded_check(self, code: str, row: Row, total: int | None,
-                        picks: tuple[tuple[str, int], ...]) -> tuple[Any, ...]:
+    def _recorded_check(self, code: str, row: Row, total: int | None, picks: tuple[tuple[str, int], ...],
+                        det: Any = None, struck: dict[Any, Any] | None = None,
+                        marked: dict[Any, Data] | None = None) -> tuple[Any, ...]:
         """:meth:`_recorded` of the critical check of ``code`` (one that rolls) with its row and
-        slots given (:meth:`_roll_check`'s answer): what :meth:`critical_check` does after its roll."""
+        slots given (:meth:`_roll_check`'s answer): what :meth:`critical_check` does after its roll.
+        ``det`` is the row's determination when known; ``struck`` and ``marked`` keep the slots'
+        effects (:meth:`struck`) and the marked locations (:meth:`mark`) of one state across the
+        answers of its check."""
         self.changes, self.effects, self.events, self.pending = [], [], [], []
         self.tags = _NO_TAGS
-        self.effects.append(row.effect(self.crit_table.id, total, location=code))
-        self._checked(code, row, picks)
+        self.effects.append(self.prep.row_effect(row.id, code) if total is None
+                            else row.effect(self.crit_table.id, total, location=code))
+        if det is None:
+            det = self.prep.determination(row, code, True)
+        if det.data["blown_off"]:
+            self.blow_off(code)
+        elif picks:
+            batch = self.struck(code, picks, struck)
+            self.mark(batch, marked)
+            self.pending.extend([("act", e, True) for e in batch] + [("settle",)])
         pending, self.pending = tuple(self.pending), []
         return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects),
                 tuple(self.events), self.tags)
@@ -631,6 +686,9 @@ class Resolver:
             now_tags = tags | seen_tags if seen_tags else tags
             while q and not self._rolls_on(now, q[0]):
                 action = q[0]
+                if action[0] == "act" and action[1].code not in ACTING:  # only tells: the story, left out
+                    q = q[1:]
+                    continue
                 key = (*head, now, action)
                 found = acts.get(key)
                 if found is None:
@@ -824,31 +882,51 @@ class Resolver:
             where = nxt if nxt is not None and self.w.has(nxt) else None
         return tuple(out)
 
-    def struck(self, code: str, picks: Sequence[tuple[str, int]]) -> list[Effect]:
+    def struck(self, code: str, picks: Sequence[tuple[str, int]], kept: dict[Any, Any] | None = None) -> list[Effect]:
         """What the criticals of a roll in ``code`` strike, in the slots :meth:`picks` chose
-        (no dice: the same picks on the same state give the same effects)."""
+        (no dice: the same picks on the same state give the same effects). ``kept``: the effects
+        of each slot worked out before on this same state (:meth:`_check_odds`), by slot and
+        whether its items were knocked out earlier in the batch (all :func:`effects.classify`
+        reads of the batch)."""
         out: list[Effect] = []
         knocked: set[str] = set()
-        option, ammunition = self.prep.explosion, self.prep.ammunition_damage
         for where, idx in picks:
             if where != code:
                 self.change(f"Nothing left to hit in the {L.name(code)}: a critical passes to the {L.name(where)}")
             if idx < 0:
                 out.append(self.components.row("nothing-to-hit").effect(self.components.id, None, location=where))
                 continue
-            row_id = E.classify(self.w, where, idx, self.known_rows, knocked)
-            slot = self.w.loc(where)["slots"][idx]
-            item = slot.get("item")
-            if item is not None and row_id != "absorbed":
-                knocked.add(item)
-            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, ammunition=ammunition))
-            if slot.get("item2") is not None:  # a superheavy's double slot: the hit strikes both items
-                row_id = E.classify(self.w, where, idx, self.known_rows, knocked, second=True)
-                if row_id != "absorbed":
-                    knocked.add(slot["item2"])
-                out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True,
-                                         ammunition=ammunition))
+            if kept is None:
+                effects, items = self._slot_struck(where, idx, knocked)
+            else:
+                slot = self.w.loc(where)["slots"][idx]
+                key = (where, idx, slot.get("item") in knocked, slot.get("item2") in knocked)
+                found = kept.get(key)
+                if found is None:
+                    found = kept[key] = self._slot_struck(where, idx, knocked)
+                effects, items = found
+            out.extend(effects)
+            knocked.update(items)
         return out
+
+    def _slot_struck(self, where: str, idx: int, knocked: set[str]) -> tuple[tuple[Effect, ...], tuple[str, ...]]:
+        """The effects of a critical on one slot (and the second item of a double slot), given the
+        items knocked out earlier in its batch, and the items it knocks out."""
+        option, ammunition = self.prep.explosion, self.prep.ammunition_damage
+        row_id = E.classify(self.w, where, idx, self.known_rows, knocked)
+        slot = self.w.loc(where)["slots"][idx]
+        item = slot.get("item")
+        items: list[str] = []
+        if item is not None and row_id != "absorbed":
+            items.append(item)
+        out = [E.slot_effect(self.components, row_id, self.w, where, idx, option, ammunition=ammunition)]
+        if slot.get("item2") is not None:  # a superheavy's double slot: the hit strikes both items
+            row_id = E.classify(self.w, where, idx, self.known_rows, knocked | set(items), second=True)
+            if row_id != "absorbed":
+                items.append(slot["item2"])
+            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True,
+                                     ammunition=ammunition))
+        return tuple(out), tuple(items)
 
     def apply_batch(self, batch: list[Effect], record: bool = True) -> None:
         """Mark every slot of a batch first, then act on each in order (cascades follow).
@@ -861,8 +939,9 @@ class Resolver:
         self.mark(batch)
         self.pending.extend([("act", e, record) for e in batch] + [("settle",)])
 
-    def mark(self, batch: list[Effect]) -> None:
-        """Mark the slots a batch of criticals strikes as hit."""
+    def mark(self, batch: list[Effect], kept: dict[Any, Data] | None = None) -> None:
+        """Mark the slots a batch of criticals strikes as hit. ``kept``: the locations marked
+        before on this same state (:meth:`_check_odds`), by location and slots."""
         by_code: dict[str, list[int]] = {}
         for eff in batch:
             if "slot" in eff.data:
@@ -870,8 +949,18 @@ class Resolver:
         # every slot hit in one resolution carries the same marks: only the order of turns
         # matters to the rules (hip vs earlier actuators), and this lets exact odds merge
         # cascades that hit the same slots in a different order
+        w = self.w
         for code, indexes in by_code.items():
-            self.w.set_slots(code, indexes, destroyed=True, hit_turn=self.turn, hit_batch=self.batch)
+            if kept is None:
+                w.set_slots(code, indexes, destroyed=True, hit_turn=self.turn, hit_batch=self.batch)
+                continue
+            key = (code, tuple(indexes))
+            found = kept.get(key)
+            if found is None:
+                w.set_slots(code, indexes, destroyed=True, hit_turn=self.turn, hit_batch=self.batch)
+                kept[key] = w.locs[code]
+            else:
+                w.put_loc(code, found)
 
     def act(self, eff: Effect) -> None:
         """The consequences of one slot's critical (the slot is already marked)."""
