@@ -166,6 +166,18 @@ def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table,
     return tuple((i, w / whole) for i, w in sorted(weights.items()))
 
 
+@_kept
+def slot_weights(size: int, ok: tuple[int, ...], reroll: str, half: Table,
+                 known: Answers | None = None) -> tuple[tuple[tuple[int, int], ...], int]:
+    """:func:`slot_odds` as whole numbers over one denominator: ((slot, weight), ...) and the
+    denominator, each slot's chance its weight over it (cheap to add up: :func:`merged_odds`)."""
+    from math import lcm
+
+    odds = slot_odds(size, ok, reroll, half, known=known)
+    den = lcm(*(p.denominator for _, p in odds))
+    return tuple((i, p.numerator * (den // p.denominator)) for i, p in odds), den
+
+
 Pick = tuple[str, int]
 """A critical's slot: (location code, slot index from 0; -1 when nothing was left to hit)."""
 
@@ -312,13 +324,13 @@ def merged_odds(reach: Reach, count: int, reroll: str, half: Table, classes: Cla
         else:
             return {((len(reach) - 1, -1),) * k: [1, 1]}
         left = tuple(sorted(i for m, c in zip(cls, counts) for i in m[c:]))
-        chance = dict(slot_odds(size, left, reroll, half, known=known))
+        weights, pd = slot_weights(size, left, reroll, half, known=known)
+        chance = dict(weights)
         out: Weights = {}
         for ci, (m, c) in enumerate(zip(cls, counts)):
             if len(m) <= c:
                 continue
-            p = sum((chance[i] for i in m[c:]), Fraction(0))
-            pn, pd = p.numerator, p.denominator
+            pn = sum([chance[i] for i in m[c:]])  # the class's chance: pn / pd
             more = counts[:ci] + (c + 1,) + counts[ci + 1:]
             pick = (pos, m[c])  # the class's (c+1)-th slot struck stands for whichever was
             for rest, (qn, qd) in rec(taken[:pos] + (more,) + taken[pos + 1:], k - 1).items():

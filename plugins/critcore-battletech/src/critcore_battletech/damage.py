@@ -107,6 +107,10 @@ _NO_STORY: Story = ((), ())
 Start = tuple[tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str], Story], tuple[str, ...]]
 
 
+def _as_data(value: Mapping[str, Any]) -> Data:
+    return value if isinstance(value, Data) else Data(value)
+
+
 def _disable_contents(w: Work, code: str) -> None:
     """Knock out the items in a destroyed location's slots (a superheavy's second items too)."""
     for s in w.loc(code)["slots"]:
@@ -547,10 +551,8 @@ class Resolver:
         rows = prep.row_odds()
         probe = self.fork(self.dice, overlay)
         # what every answer of this check shares, worked out once: the slots' effects on the state
-        # (by slot and whether its items were knocked out earlier in the batch) and each location
-        # with a set of its slots marked (one object, hashed once, for every answer that marks them)
+        # (by slot and whether its items were knocked out earlier in the batch)
         struck: dict[Any, Any] = {}
-        marked: dict[Any, Data] = {}
         out: dict[Any, list[int]] = {}
         for (row_id, total), p_row in _first_then_reversed(rows):
             row = self.crit_table.row(row_id)
@@ -562,7 +564,7 @@ class Resolver:
             rn, rd = p_row.numerator, p_row.denominator
             for picks, p in choices:
                 probe.w.adopt(overlay)  # each answer from the state the check rolls on
-                answer = probe._through(probe._recorded_check(code, row, total, picks, det, struck, marked))
+                answer = probe._through(probe._recorded_check(code, row, total, picks, det, struck))
                 before = out.get(answer)
                 if before is None:
                     out[answer] = [rn * p.numerator, rd * p.denominator]
@@ -571,13 +573,11 @@ class Resolver:
         return [(answer, Fraction(n, d)) for answer, (n, d) in out.items()]
 
     def _recorded_check(self, code: str, row: Row, total: int | None, picks: tuple[tuple[str, int], ...],
-                        det: Any = None, struck: dict[Any, Any] | None = None,
-                        marked: dict[Any, Data] | None = None) -> tuple[Any, ...]:
+                        det: Any = None, struck: dict[Any, Any] | None = None) -> tuple[Any, ...]:
         """:meth:`_recorded` of the critical check of ``code`` (one that rolls) with its row and
         slots given (:meth:`_roll_check`'s answer): what :meth:`critical_check` does after its roll.
-        ``det`` is the row's determination when known; ``struck`` and ``marked`` keep the slots'
-        effects (:meth:`struck`) and the marked locations (:meth:`mark`) of one state across the
-        answers of its check."""
+        ``det`` is the row's determination when known; ``struck`` keeps the slots' effects
+        (:meth:`struck`) on one state across the answers of its check."""
         self.changes, self.effects, self.events, self.pending = [], [], [], []
         self.tags = _NO_TAGS
         self.effects.append(self.prep.row_effect(row.id, code) if total is None
@@ -588,7 +588,7 @@ class Resolver:
             self.blow_off(code)
         elif picks:
             batch = self.struck(code, picks, struck)
-            self.mark(batch, marked)
+            self.mark(batch)
             self.pending.extend([("act", e, True) for e in batch] + [("settle",)])
         pending, self.pending = tuple(self.pending), []
         return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects),
@@ -939,28 +939,32 @@ class Resolver:
         self.mark(batch)
         self.pending.extend([("act", e, record) for e in batch] + [("settle",)])
 
-    def mark(self, batch: list[Effect], kept: dict[Any, Data] | None = None) -> None:
-        """Mark the slots a batch of criticals strikes as hit. ``kept``: the locations marked
-        before on this same state (:meth:`_check_odds`), by location and slots."""
+    def mark(self, batch: list[Effect]) -> None:
+        """Mark the slots a batch of criticals strikes as hit."""
         by_code: dict[str, list[int]] = {}
         for eff in batch:
             if "slot" in eff.data:
                 by_code.setdefault(eff.data["location"], []).append(eff.data["slot"] - 1)
         # every slot hit in one resolution carries the same marks: only the order of turns
         # matters to the rules (hip vs earlier actuators), and this lets exact odds merge
-        # cascades that hit the same slots in a different order
+        # cascades that hit the same slots in a different order. A slot marked once is the same
+        # object wherever it is marked again (UnitMemo.marked): exact odds mark the same slots on
+        # thousands of states, and a location's hash reads each slot's, kept by the object
+        marked = self.memo.marked
+        turn, batch_n = self.turn, self.batch
         w = self.w
         for code, indexes in by_code.items():
-            if kept is None:
-                w.set_slots(code, indexes, destroyed=True, hit_turn=self.turn, hit_batch=self.batch)
-                continue
-            key = (code, tuple(indexes))
-            found = kept.get(key)
-            if found is None:
-                w.set_slots(code, indexes, destroyed=True, hit_turn=self.turn, hit_batch=self.batch)
-                kept[key] = w.locs[code]
-            else:
-                w.put_loc(code, found)
+            slots = list(w.loc(code)["slots"])
+            for index in indexes:
+                slot = slots[index]
+                key = (slot, turn, batch_n)
+                found = marked.get(key)
+                if found is None:
+                    if len(marked) >= CASCADE_ACTS:
+                        marked.clear()
+                    found = marked[key] = _as_data(slot).replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
+                slots[index] = found
+            w.set_loc(code, slots=tuple(slots))
 
     def act(self, eff: Effect) -> None:
         """The consequences of one slot's critical (the slot is already marked)."""

@@ -85,11 +85,6 @@ class Work:
         self.locs[code] = _data(self.loc(code)).replace(**changes)
         self._snap = None
 
-    def put_loc(self, code: str, loc: Data) -> None:
-        """Put a location's whole new record (one made by these methods on the same state)."""
-        self.locs[code] = loc
-        self._snap = None
-
     def set_slot(self, code: str, index: int, **changes: Any) -> None:
         """Change some keys of one slot (the location's other slots stay shared)."""
         slots = list(self.loc(code)["slots"])
