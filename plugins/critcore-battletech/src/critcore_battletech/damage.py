@@ -107,10 +107,6 @@ _NO_STORY: Story = ((), ())
 Start = tuple[tuple[Any, tuple[str, ...], tuple[Any, ...], frozenset[str], Story], tuple[str, ...]]
 
 
-def _as_data(value: Mapping[str, Any]) -> Data:
-    return value if isinstance(value, Data) else Data(value)
-
-
 def _disable_contents(w: Work, code: str) -> None:
     """Knock out the items in a destroyed location's slots (a superheavy's second items too)."""
     for s in w.loc(code)["slots"]:
@@ -957,12 +953,15 @@ class Resolver:
             slots = list(w.loc(code)["slots"])
             for index in indexes:
                 slot = slots[index]
+                if slot.__class__ is not Data:  # a state handed in unfrozen: nothing to share
+                    slots[index] = Data(slot).replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
+                    continue
                 key = (slot, turn, batch_n)
                 found = marked.get(key)
                 if found is None:
                     if len(marked) >= CASCADE_ACTS:
                         marked.clear()
-                    found = marked[key] = _as_data(slot).replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
+                    found = marked[key] = slot.replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
                 slots[index] = found
             w.set_loc(code, slots=tuple(slots))
 
