@@ -137,6 +137,7 @@ class Resolver:
         self.tags: frozenset[str] = _NO_TAGS  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # actions not yet carried out (see drain)
         self.started: Start | None = None  # where the cascade starts (start)
+        self.actor: Resolver | None = None  # the fork that works out the actions kept by state (_acted)
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = prep.known_rows, prep.skip
         self.batch, counted = memo.counted_damage()  # this resolution's number, and its damage record
@@ -612,8 +613,15 @@ class Resolver:
         return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects), tuple(self.events), self.tags)
 
     def _acted(self, action: tuple[Any, ...], overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
-        """What ``action`` does to the state ``overlay`` (:meth:`_recorded` on a fork)."""
-        return self.fork(self.dice, overlay)._recorded(action)
+        """What ``action`` does to the state ``overlay`` (:meth:`_recorded` on a fork, one kept
+        for every action this resolver works out: an action that rolls no dice never works out
+        another, and its records are emptied first)."""
+        actor = self.actor
+        if actor is None:
+            actor = self.actor = self.fork(self.dice, overlay)
+        else:
+            actor.w.adopt(overlay)
+        return actor._recorded(action)
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
@@ -772,6 +780,7 @@ class Resolver:
         sub.w.adopt(overlay)
         sub.dice = dice
         sub.changes, sub.effects, sub.events, sub.pending = [], [], [], []
+        sub.actor = None
         return sub
 
     def _roll_check(self, code: str) -> tuple[Row, Effect, tuple[tuple[str, int], ...]]:
