@@ -616,12 +616,29 @@ class Resolver:
         """What ``action`` does to the state ``overlay`` (:meth:`_recorded` on a fork, one kept
         for every action this resolver works out: an action that rolls no dice never works out
         another, and its records are emptied first)."""
+        if action[0] == "act" and action[1].code in E.DISABLING:
+            return self._knocked_out(action[1], action[2], overlay)
         actor = self.actor
         if actor is None:
             actor = self.actor = self.fork(self.dice, overlay)
         else:
             actor.w.adopt(overlay)
         return actor._recorded(action)
+
+    def _knocked_out(self, eff: Effect, record: bool, overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
+        """:meth:`_recorded` of the act of a critical whose row only knocks out the slot's item
+        (:data:`effects.DISABLING`: what :func:`effects.consequences` does for it, on the state
+        ``overlay`` without a resolver): the item disabled if it was not, its sentence, its row."""
+        item_id = eff.data.get("item")
+        if item_id is not None:
+            top, locs, items = overlay
+            it = items.get(item_id)
+            if it is None:
+                it = self.w.base.get("items", {}).get(item_id)
+            if it is not None and not it.get("disabled"):
+                it = it if it.__class__ is Data else Data(it)
+                overlay = (top, locs, items.replace(**{item_id: it.replace(disabled=True)}))
+        return (self.memo.interned(overlay), (), (E.knocked_out_text(eff),), (eff,) if record else (), (), _NO_TAGS)
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
@@ -677,7 +694,7 @@ class Resolver:
         overlay, events, queue, tags, _ = state
         rest = queue[1:]
         memo = self.memo
-        acts = memo.acts
+        acts, merges = memo.acts, memo.merges
         head = (self.prep, self.turn, self.batch, self.cascade)
         out: dict[Any, int] = {}
         _, weights, den = self._check_found(overlay, queue[0])
@@ -705,7 +722,10 @@ class Resolver:
                 if found[5]:
                     now_tags = now_tags | found[5]
             new_events = events + tuple([e for e in seen if e not in events])
-            merged = self.merged((now, new_events, q, now_tags, _NO_STORY))
+            short = merges.get((now, q))  # merged: what the merge keeps of the state (no story here)
+            if short is None:
+                short = self.memo.kept(merges, (now, q), lambda: self._merged(now, q), CASCADE_ACTS)
+            merged = (short[0], new_events, short[1], now_tags, _NO_STORY)
             out[merged] = out.get(merged, 0) + w
         return [(merged, Fraction(w, den)) for merged, w in _first_then_reversed(tuple(out.items()))]
 
