@@ -205,6 +205,28 @@ def test_merged_odds_class_by_class_are_those_of_every_set_of_slots_merged(mech)
                 assert sum((p for _, p in merged), Fraction(0)) == 1
 
 
+def test_merged_odds_kept_for_a_smaller_count_are_those_worked_out_for_it(mech):
+    """merged_odds carries the chances forward one critical after another and, with ``known``,
+    keeps the answers for every smaller count of the same slots (a torso's check asks for three
+    criticals first, then two, then one): each kept answer equals the one worked out for that
+    count alone (left torso, whole and partly struck, alone and passing inward)."""
+    w = Work(freeze(mech))
+    slots = w.loc("LT")["slots"]
+    half = _tables()["critical-slot-half"]
+    for ok in (tuple(range(9)), (1, 2, 5, 6, 7, 8), (7, 8)):
+        classes = C.slot_classes(w, slots, ok)
+        alone = (("LT", 2, len(slots), ok),)
+        inward = alone + (("CT", 3, len(slots), (0, 1, 2)),)
+        for reach, cls in ((alone, (("LT", 2, ok, classes),)),
+                           (inward, (("LT", 2, ok, classes), ("CT", 3, (0, 1, 2), (0, 0, 0))))):
+            known = C.Answers()
+            first = C.merged_odds(reach, 4, "slot", half, cls, known=known)
+            assert first == C.merged_odds(reach, 4, "slot", half, cls)
+            for k in (3, 2, 1):
+                assert C.merged_odds(reach, k, "slot", half, cls, known=known) == C.merged_odds(reach, k, "slot", half, cls)
+            assert C.merged_odds(reach, 4, "slot", half, cls, known=known) is first
+
+
 def test_interchangeable_slots_merge_into_the_first_of_their_class(mech):
     """The XL engine's slots 1-3 are one class: two criticals on slots 2 and 3 read as slots 1
     and 2 (two engine hits), a critical that found nothing to hit stays where it is."""

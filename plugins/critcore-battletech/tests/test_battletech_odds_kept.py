@@ -5,9 +5,11 @@ to a unit state (``UnitMemo.acts``), what the merge keeps of a state (``UnitMemo
 object per distinct unit state (``UnitMemo.interned``), work out the check a step starts with in
 closed form once per unit state (``UnitMemo.checks``, with the actions its answers call for up to
 the next roll), and take each step in closed form (``Resolver._step_odds``: the check's answers,
-then the kept actions behind them, merged). Each case below is worked out twice: the plain
+then the kept actions behind them, merged); a check's answers share the effects of each slot on
+its state, an act that only tells is kept by the act alone (``UnitMemo.tells``) and left out of
+the step's closed form, and a slot marked by a critical is one object (``UnitMemo.marked``). Each case below is worked out twice: the plain
 way (every action carried out again on every branch, the check and the step enumerated roll by
-roll, the merge worked out each time, as before any of this was kept) and the kept way, under
+roll, the merge worked out each time, every slot marked anew, as before any of this was kept) and the kept way, under
 ``checking_keys`` (every keyed sub-enumeration found is worked out again and compared; not for the
 superheavy, where that takes minutes). Every outcome and its exact fraction must be the same.
 """
@@ -37,6 +39,15 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
             return state
         return kept, events, short, tags, damage._NO_STORY
 
+    def mark(self: Resolver, batch: list[Any]) -> None:  # every slot marked anew (no UnitMemo.marked)
+        by_code: dict[str, list[int]] = {}
+        for eff in batch:
+            if "slot" in eff.data:
+                by_code.setdefault(eff.data["location"], []).append(eff.data["slot"] - 1)
+        for code, indexes in by_code.items():
+            self.w.set_slots(code, indexes, destroyed=True, hit_turn=self.turn, hit_batch=self.batch)
+
+    monkeypatch.setattr(Resolver, "mark", mark)
     monkeypatch.setattr(Resolver, "carry_out", lambda self, queue: self._carry_out(queue))
     monkeypatch.setattr(Resolver, "_check", lambda self, queue: self._carry_out(queue))
     monkeypatch.setattr(Resolver, "_step", lambda self, dice, state: self._step_rolled(dice, state))
@@ -122,4 +133,4 @@ def test_the_plain_way_really_carries_out_every_action(bt_registry, mech, monkey
     _plain(monkeypatch)
     exact_odds(Engine("battletech", registry=bt_registry), "damage", {"location": "LT", "amount": 27},
                copy.deepcopy(mech))
-    assert made and not any(m.acts for m in made) and not any(m.merges for m in made)
+    assert made and not any(m.acts or m.merges or m.tells or m.marked for m in made)

@@ -54,6 +54,17 @@ class Answers:
     def __init__(self) -> None:
         self._known: dict[Hashable, Any] = {}
 
+    def peek(self, key: Hashable) -> Any:
+        """The answer kept under ``key``, or None."""
+        return self._known.get(key)
+
+    def put(self, key: Hashable, answer: Any) -> None:
+        """Keep ``answer`` under ``key`` (worked out with another)."""
+        known = self._known
+        if len(known) >= self.LIMIT:
+            known.clear()
+        known[key] = answer
+
     def get(self, key: Hashable, work_out: Callable[[], T]) -> T:
         known = self._known
         found: Any = known.get(key, self)  # one look-up: another thread may clear the dict meanwhile
@@ -166,6 +177,18 @@ def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table,
     return tuple((i, w / whole) for i, w in sorted(weights.items()))
 
 
+@_kept
+def slot_weights(size: int, ok: tuple[int, ...], reroll: str, half: Table,
+                 known: Answers | None = None) -> tuple[tuple[tuple[int, int], ...], int]:
+    """:func:`slot_odds` as whole numbers over one denominator: ((slot, weight), ...) and the
+    denominator, each slot's chance its weight over it (cheap to add up: :func:`merged_odds`)."""
+    from math import lcm
+
+    odds = slot_odds(size, ok, reroll, half, known=known)
+    den = lcm(*(p.denominator for _, p in odds))
+    return tuple((i, p.numerator * (den // p.denominator)) for i, p in odds), den
+
+
 Pick = tuple[str, int]
 """A critical's slot: (location code, slot index from 0; -1 when nothing was left to hit)."""
 
@@ -273,7 +296,6 @@ def merge_picks(answer: tuple[Pick, ...], classes: Classes, known: Answers | Non
     return tuple(sorted(out, key=lambda c: sheet_order(ranks[c[0]], c[1])))
 
 
-@_kept
 def merged_odds(reach: Reach, count: int, reroll: str, half: Table, classes: Classes,
                 known: Answers | None = None) -> tuple[tuple[tuple[Pick, ...], Fraction], ...]:
     """:func:`picks_odds` with interchangeable slots merged by :func:`merge_picks`: an answer per
@@ -285,7 +307,28 @@ def merged_odds(reach: Reach, count: int, reroll: str, half: Table, classes: Cla
     slots of each class stand for the ones struck (as :func:`merge_picks` names them). The
     same chances as merging :func:`picks_odds` (a test compares them on the corpus' units),
     with one state per count of each class instead of one per set of slots (a side torso's
-    three criticals: a few dozen states, not hundreds)."""
+    three criticals: a few dozen states, not hundreds).
+
+    The chances are carried forward, one critical after another, from nothing struck: each
+    state (how many of each class were struck, and how many criticals found nothing left) is
+    one answer, so the states after ``k`` criticals are the answers for ``k``. With ``known``
+    the answers for every smaller count of the same slots are kept as well (a torso's check
+    asks for one, two and three criticals on the same state)."""
+    if known is None:
+        return _merged_forward(reach, count, reroll, half, classes, None)[count]
+    key = ("merged_odds", reach, count, reroll, half, classes)
+    found = known.peek(key)
+    if found is None:
+        every = _merged_forward(reach, count, reroll, half, classes, known)
+        for k in range(1, count):
+            known.put(("merged_odds", reach, k, reroll, half, classes), every[k])
+        found = known.get(key, lambda: every[count])
+    return found  # type: ignore[no-any-return]
+
+
+def _merged_forward(reach: Reach, count: int, reroll: str, half: Table, classes: Classes,
+                    known: Answers | None) -> list[tuple[tuple[tuple[Pick, ...], Fraction], ...]]:
+    """:func:`merged_odds` for 0, 1, ... ``count`` criticals, by count."""
     from fractions import Fraction
 
     # the members of each class, by location of ``reach`` (classes are listed in its order)
@@ -295,49 +338,52 @@ def merged_odds(reach: Reach, count: int, reroll: str, half: Table, classes: Cla
         for i, first in zip(ok, firsts):
             members.setdefault(first, []).append(i)
         groups.append(tuple(tuple(m) for m in members.values()))
-    Weights = dict[tuple[tuple[int, int], ...], list[int]]
-    seen: dict[tuple[tuple[tuple[int, ...], ...], int], Weights] = {}
-
-    def rec(taken: tuple[tuple[int, ...], ...], k: int) -> Weights:
-        if k == 0:
-            return {(): [1, 1]}
-        memo = (taken, k)
-        found = seen.get(memo)
-        if found is not None:
-            return found
-        for pos, (_, _, size, _) in enumerate(reach):
-            cls, counts = groups[pos], taken[pos]
-            if any(len(m) > c for m, c in zip(cls, counts)):
-                break
-        else:
-            return {((len(reach) - 1, -1),) * k: [1, 1]}
-        left = tuple(sorted(i for m, c in zip(cls, counts) for i in m[c:]))
-        chance = dict(slot_odds(size, left, reroll, half, known=known))
-        out: Weights = {}
-        for ci, (m, c) in enumerate(zip(cls, counts)):
-            if len(m) <= c:
-                continue
-            p = sum((chance[i] for i in m[c:]), Fraction(0))
-            pn, pd = p.numerator, p.denominator
-            more = counts[:ci] + (c + 1,) + counts[ci + 1:]
-            pick = (pos, m[c])  # the class's (c+1)-th slot struck stands for whichever was
-            for rest, (qn, qd) in rec(taken[:pos] + (more,) + taken[pos + 1:], k - 1).items():
-                key = tuple(sorted(rest + (pick,)))
-                acc = out.get(key)
-                if acc is None:
-                    out[key] = [pn * qn, pd * qd]
-                else:
-                    _add(acc, pn * qn, pd * qd)
-        seen[memo] = out
-        return out
-
     ranks = {code: rank for code, rank, _, _ in reach}
+    last = len(reach) - 1
 
-    def named(answer: tuple[tuple[int, int], ...]) -> tuple[Pick, ...]:
-        return tuple(sorted(((reach[pos][0], i) for pos, i in answer), key=lambda c: sheet_order(ranks[c[0]], c[1])))
+    def named(taken: tuple[tuple[int, ...], ...], lost: int) -> tuple[Pick, ...]:
+        """The answer of a state: the first that many slots of each class struck stand for the
+        ones struck, and a critical that found nothing left is (last location, -1)."""
+        picks = [(reach[pos][0], m[i]) for pos, cls in enumerate(groups)
+                 for m, c in zip(cls, taken[pos]) for i in range(c)]
+        picks += [(reach[last][0], -1)] * lost
+        return tuple(sorted(picks, key=lambda c: sheet_order(ranks[c[0]], c[1])))
 
-    start = tuple(tuple(0 for _ in cls) for cls in groups)
-    return tuple(sorted(((named(a), Fraction(n, d)) for a, (n, d) in rec(start, count).items()), key=_by_picks))
+    State = tuple[tuple[tuple[int, ...], ...], int]  # struck by class, criticals with nothing left
+    start: State = (tuple(tuple(0 for _ in cls) for cls in groups), 0)
+    layer: dict[State, list[int]] = {start: [1, 1]}  # chance as [numerator, denominator]
+    out = [tuple(sorted(((named(*st), Fraction(n, d)) for st, (n, d) in layer.items()), key=_by_picks))]
+    for _ in range(count):
+        nxt: dict[State, list[int]] = {}
+        for (taken, lost), (an, ad) in layer.items():
+            for pos, (_, _, size, _) in enumerate(reach):
+                cls, counts = groups[pos], taken[pos]
+                if any(len(m) > c for m, c in zip(cls, counts)):
+                    break
+            else:  # nothing left anywhere: the critical is lost
+                _put(nxt, (taken, lost + 1), an, ad)
+                continue
+            left = tuple(sorted(i for m, c in zip(cls, counts) for i in m[c:]))
+            weights, pd = slot_weights(size, left, reroll, half, known=known)
+            chance = dict(weights)
+            for ci, (m, c) in enumerate(zip(cls, counts)):
+                if len(m) <= c:
+                    continue
+                pn = sum([chance[i] for i in m[c:]])  # the class's chance: pn / pd
+                more = counts[:ci] + (c + 1,) + counts[ci + 1:]
+                _put(nxt, (taken[:pos] + (more,) + taken[pos + 1:], lost), an * pn, ad * pd)
+        layer = nxt
+        out.append(tuple(sorted(((named(*st), Fraction(n, d)) for st, (n, d) in layer.items()), key=_by_picks)))
+    return out
+
+
+def _put(acc: dict[Any, list[int]], key: Any, num: int, den: int) -> None:
+    """acc[key] += num/den in whole numbers (:func:`_add`)."""
+    found = acc.get(key)
+    if found is None:
+        acc[key] = [num, den]
+    else:
+        _add(found, num, den)
 
 
 def merged_by_slots(reach: Reach, count: int, reroll: str, half: Table, classes: Classes,

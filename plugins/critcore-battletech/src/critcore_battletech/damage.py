@@ -137,6 +137,7 @@ class Resolver:
         self.tags: frozenset[str] = _NO_TAGS  # events (outcome tags) the rules set as they apply
         self.pending: list[tuple[Any, ...]] = []  # actions not yet carried out (see drain)
         self.started: Start | None = None  # where the cascade starts (start)
+        self.actor: Resolver | None = None  # the fork that works out the actions kept by state (_acted)
         self._last_tally: tuple[Any, tuple[Tally, Tally]] | None = None  # the tally last worked out, with its locations
         self.known_rows, self.skip = prep.known_rows, prep.skip
         self.batch, counted = memo.counted_damage()  # this resolution's number, and its damage record
@@ -478,22 +479,54 @@ class Resolver:
 
     def _through(self, found: tuple[Any, ...]) -> tuple[Any, ...]:
         """``found`` (what an action did, as :meth:`_recorded` gives it) with the actions it calls
-        for carried out up to the first that rolls dice (each with :meth:`carry_out`), and what
-        they added to the records added to its own: what the step after a check does first,
-        whatever else waits in the queue behind (so it is worked out once per check's answer,
-        not once per queue the check is met with)."""
+        for carried out up to the first that rolls dice (each found kept by the state it acts on:
+        :meth:`_kept_act`), and what they added to the records added to its own: what the step
+        after a check does first, whatever else waits in the queue behind (so it is worked out
+        once per check's answer, not once per queue the check is met with)."""
         overlay, pending, changes, effects, events, tags = found
-        if not pending:
+        if not pending or self._rolls_on(overlay, pending[0]):
             return found
-        sub = self.fork(self.dice, overlay)
-        sub.tags = _NO_TAGS
-        queue = pending
-        while queue and not sub._rolls(queue[0]):
-            queue = sub.carry_out(queue)
-        if queue is pending:
-            return found
-        return (sub.w.overlay(), queue, changes + tuple(sub.changes), effects + tuple(sub.effects),
-                events + tuple([e for e in sub.events if e not in events]), tags | sub.tags)
+        now, queue = overlay, pending
+        more_changes: list[str] = []
+        more_effects: list[Effect] = []
+        seen = list(events)
+        while queue and not self._rolls_on(now, queue[0]):
+            done = self._kept_act(now, queue[0])
+            now = done[0]
+            queue = done[1] + queue[1:] if done[1] else queue[1:]
+            more_changes.extend(done[2])
+            more_effects.extend(done[3])
+            for e in done[4]:
+                if e not in seen:
+                    seen.append(e)
+            if done[5]:
+                tags = tags | done[5]
+        return (now, queue, changes + tuple(more_changes), effects + tuple(more_effects), tuple(seen), tags)
+
+    def _kept_act(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What ``action`` (one that rolls no dice) does to the state ``overlay``, as :meth:`_recorded`
+        gives it, kept in the unit's memo (:attr:`UnitMemo.acts`) as :meth:`carry_out` keeps it; an
+        act that only tells (:data:`ACTING`) is kept by the act alone (:meth:`_told`)."""
+        if action[0] == "act" and action[1].code not in ACTING:
+            return self._told(overlay, action)
+        key = (self.prep, self.turn, self.batch, self.cascade, overlay, action)
+        memo = self.memo
+        found = memo.acts.get(key)
+        if found is None:
+            found = memo.kept(memo.acts, key, lambda: self._acted(action, overlay), CASCADE_ACTS)
+        return found
+
+    def _told(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_recorded` of an act that only tells (its row not in :data:`ACTING`): the state as it
+        was, nothing queued, and the change and row it records, which read the act alone (kept in
+        :attr:`UnitMemo.tells` by it and the preparation)."""
+        memo = self.memo
+        key = (self.prep, action)
+        told = memo.tells.get(key)
+        if told is None:
+            done = self._acted(action, overlay)
+            told = memo.kept(memo.tells, key, lambda: done[2:4], CASCADE_ACTS)
+        return (overlay, (), told[0], told[1], (), _NO_TAGS)
 
     def _check_odds(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
         """The closed form of :meth:`_check`'s roll on the state ``overlay`` (the ``odds`` of its
@@ -514,27 +547,46 @@ class Resolver:
         prep = self.prep
         rows = prep.row_odds()
         probe = self.fork(self.dice, overlay)
-        out: dict[Any, Fraction] = {}
+        # what every answer of this check shares, worked out once: the slots' effects on the state
+        # (by slot and whether its items were knocked out earlier in the batch)
+        struck: dict[Any, Any] = {}
+        out: dict[Any, list[int]] = {}
         for (row_id, total), p_row in _first_then_reversed(rows):
             row = self.crit_table.row(row_id)
             det = prep.determination(row, code, True)
             count = 0 if det.data["blown_off"] else int(det.data["criticals"])
+            probe.w.adopt(overlay)
             choices: Sequence[tuple[tuple[tuple[str, int], ...], Fraction]] = (
                 _first_then_reversed(tuple(probe.picks_odds(code, count))) if count else (((), Fraction(1)),))
+            rn, rd = p_row.numerator, p_row.denominator
             for picks, p in choices:
-                answer = self._through(self.fork(self.dice, overlay)._recorded_check(code, row, total, picks))
+                probe.w.adopt(overlay)  # each answer from the state the check rolls on
+                answer = probe._through(probe._recorded_check(code, row, total, picks, det, struck))
                 before = out.get(answer)
-                out[answer] = p_row * p if before is None else before + p_row * p
-        return list(out.items())
+                if before is None:
+                    out[answer] = [rn * p.numerator, rd * p.denominator]
+                else:
+                    C._add(before, rn * p.numerator, rd * p.denominator)
+        return [(answer, Fraction(n, d)) for answer, (n, d) in out.items()]
 
-    def _recorded_check(self, code: str, row: Row, total: int | None,
-                        picks: tuple[tuple[str, int], ...]) -> tuple[Any, ...]:
+    def _recorded_check(self, code: str, row: Row, total: int | None, picks: tuple[tuple[str, int], ...],
+                        det: Any = None, struck: dict[Any, Any] | None = None) -> tuple[Any, ...]:
         """:meth:`_recorded` of the critical check of ``code`` (one that rolls) with its row and
-        slots given (:meth:`_roll_check`'s answer): what :meth:`critical_check` does after its roll."""
+        slots given (:meth:`_roll_check`'s answer): what :meth:`critical_check` does after its roll.
+        ``det`` is the row's determination when known; ``struck`` keeps the slots' effects
+        (:meth:`struck`) on one state across the answers of its check."""
         self.changes, self.effects, self.events, self.pending = [], [], [], []
         self.tags = _NO_TAGS
-        self.effects.append(row.effect(self.crit_table.id, total, location=code))
-        self._checked(code, row, picks)
+        self.effects.append(self.prep.row_effect(row.id, code) if total is None
+                            else row.effect(self.crit_table.id, total, location=code))
+        if det is None:
+            det = self.prep.determination(row, code, True)
+        if det.data["blown_off"]:
+            self.blow_off(code)
+        elif picks:
+            batch = self.struck(code, picks, struck)
+            self.mark(batch)
+            self.pending.extend([("act", e, True) for e in batch] + [("settle",)])
         pending, self.pending = tuple(self.pending), []
         return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects),
                 tuple(self.events), self.tags)
@@ -561,8 +613,32 @@ class Resolver:
         return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects), tuple(self.events), self.tags)
 
     def _acted(self, action: tuple[Any, ...], overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
-        """What ``action`` does to the state ``overlay`` (:meth:`_recorded` on a fork)."""
-        return self.fork(self.dice, overlay)._recorded(action)
+        """What ``action`` does to the state ``overlay`` (:meth:`_recorded` on a fork, one kept
+        for every action this resolver works out: an action that rolls no dice never works out
+        another, and its records are emptied first)."""
+        if action[0] == "act" and action[1].code in E.DISABLING:
+            return self._knocked_out(action[1], action[2], overlay)
+        actor = self.actor
+        if actor is None:
+            actor = self.actor = self.fork(self.dice, overlay)
+        else:
+            actor.w.adopt(overlay)
+        return actor._recorded(action)
+
+    def _knocked_out(self, eff: Effect, record: bool, overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
+        """:meth:`_recorded` of the act of a critical whose row only knocks out the slot's item
+        (:data:`effects.DISABLING`: what :func:`effects.consequences` does for it, on the state
+        ``overlay`` without a resolver): the item disabled if it was not, its sentence, its row."""
+        item_id = eff.data.get("item")
+        if item_id is not None:
+            top, locs, items = overlay
+            it = items.get(item_id)
+            if it is None:
+                it = self.w.base.get("items", {}).get(item_id)
+            if it is not None and not it.get("disabled"):
+                it = it if it.__class__ is Data else Data(it)
+                overlay = (top, locs, items.replace(**{item_id: it.replace(disabled=True)}))
+        return (self.memo.interned(overlay), (), (E.knocked_out_text(eff),), (eff,) if record else (), (), _NO_TAGS)
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it
@@ -618,7 +694,7 @@ class Resolver:
         overlay, events, queue, tags, _ = state
         rest = queue[1:]
         memo = self.memo
-        acts = memo.acts
+        acts, merges = memo.acts, memo.merges
         head = (self.prep, self.turn, self.batch, self.cascade)
         out: dict[Any, int] = {}
         _, weights, den = self._check_found(overlay, queue[0])
@@ -631,6 +707,9 @@ class Resolver:
             now_tags = tags | seen_tags if seen_tags else tags
             while q and not self._rolls_on(now, q[0]):
                 action = q[0]
+                if action[0] == "act" and action[1].code not in ACTING:  # only tells: the story, left out
+                    q = q[1:]
+                    continue
                 key = (*head, now, action)
                 found = acts.get(key)
                 if found is None:
@@ -643,7 +722,10 @@ class Resolver:
                 if found[5]:
                     now_tags = now_tags | found[5]
             new_events = events + tuple([e for e in seen if e not in events])
-            merged = self.merged((now, new_events, q, now_tags, _NO_STORY))
+            short = merges.get((now, q))  # merged: what the merge keeps of the state (no story here)
+            if short is None:
+                short = self.memo.kept(merges, (now, q), lambda: self._merged(now, q), CASCADE_ACTS)
+            merged = (short[0], new_events, short[1], now_tags, _NO_STORY)
             out[merged] = out.get(merged, 0) + w
         return [(merged, Fraction(w, den)) for merged, w in _first_then_reversed(tuple(out.items()))]
 
@@ -718,6 +800,7 @@ class Resolver:
         sub.w.adopt(overlay)
         sub.dice = dice
         sub.changes, sub.effects, sub.events, sub.pending = [], [], [], []
+        sub.actor = None
         return sub
 
     def _roll_check(self, code: str) -> tuple[Row, Effect, tuple[tuple[str, int], ...]]:
@@ -824,31 +907,51 @@ class Resolver:
             where = nxt if nxt is not None and self.w.has(nxt) else None
         return tuple(out)
 
-    def struck(self, code: str, picks: Sequence[tuple[str, int]]) -> list[Effect]:
+    def struck(self, code: str, picks: Sequence[tuple[str, int]], kept: dict[Any, Any] | None = None) -> list[Effect]:
         """What the criticals of a roll in ``code`` strike, in the slots :meth:`picks` chose
-        (no dice: the same picks on the same state give the same effects)."""
+        (no dice: the same picks on the same state give the same effects). ``kept``: the effects
+        of each slot worked out before on this same state (:meth:`_check_odds`), by slot and
+        whether its items were knocked out earlier in the batch (all :func:`effects.classify`
+        reads of the batch)."""
         out: list[Effect] = []
         knocked: set[str] = set()
-        option, ammunition = self.prep.explosion, self.prep.ammunition_damage
         for where, idx in picks:
             if where != code:
                 self.change(f"Nothing left to hit in the {L.name(code)}: a critical passes to the {L.name(where)}")
             if idx < 0:
                 out.append(self.components.row("nothing-to-hit").effect(self.components.id, None, location=where))
                 continue
-            row_id = E.classify(self.w, where, idx, self.known_rows, knocked)
-            slot = self.w.loc(where)["slots"][idx]
-            item = slot.get("item")
-            if item is not None and row_id != "absorbed":
-                knocked.add(item)
-            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, ammunition=ammunition))
-            if slot.get("item2") is not None:  # a superheavy's double slot: the hit strikes both items
-                row_id = E.classify(self.w, where, idx, self.known_rows, knocked, second=True)
-                if row_id != "absorbed":
-                    knocked.add(slot["item2"])
-                out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True,
-                                         ammunition=ammunition))
+            if kept is None:
+                effects, items = self._slot_struck(where, idx, knocked)
+            else:
+                slot = self.w.loc(where)["slots"][idx]
+                key = (where, idx, slot.get("item") in knocked, slot.get("item2") in knocked)
+                found = kept.get(key)
+                if found is None:
+                    found = kept[key] = self._slot_struck(where, idx, knocked)
+                effects, items = found
+            out.extend(effects)
+            knocked.update(items)
         return out
+
+    def _slot_struck(self, where: str, idx: int, knocked: set[str]) -> tuple[tuple[Effect, ...], tuple[str, ...]]:
+        """The effects of a critical on one slot (and the second item of a double slot), given the
+        items knocked out earlier in its batch, and the items it knocks out."""
+        option, ammunition = self.prep.explosion, self.prep.ammunition_damage
+        row_id = E.classify(self.w, where, idx, self.known_rows, knocked)
+        slot = self.w.loc(where)["slots"][idx]
+        item = slot.get("item")
+        items: list[str] = []
+        if item is not None and row_id != "absorbed":
+            items.append(item)
+        out = [E.slot_effect(self.components, row_id, self.w, where, idx, option, ammunition=ammunition)]
+        if slot.get("item2") is not None:  # a superheavy's double slot: the hit strikes both items
+            row_id = E.classify(self.w, where, idx, self.known_rows, knocked | set(items), second=True)
+            if row_id != "absorbed":
+                items.append(slot["item2"])
+            out.append(E.slot_effect(self.components, row_id, self.w, where, idx, option, second=True,
+                                     ammunition=ammunition))
+        return tuple(out), tuple(items)
 
     def apply_batch(self, batch: list[Effect], record: bool = True) -> None:
         """Mark every slot of a batch first, then act on each in order (cascades follow).
@@ -869,9 +972,27 @@ class Resolver:
                 by_code.setdefault(eff.data["location"], []).append(eff.data["slot"] - 1)
         # every slot hit in one resolution carries the same marks: only the order of turns
         # matters to the rules (hip vs earlier actuators), and this lets exact odds merge
-        # cascades that hit the same slots in a different order
+        # cascades that hit the same slots in a different order. A slot marked once is the same
+        # object wherever it is marked again (UnitMemo.marked): exact odds mark the same slots on
+        # thousands of states, and a location's hash reads each slot's, kept by the object
+        marked = self.memo.marked
+        turn, batch_n = self.turn, self.batch
+        w = self.w
         for code, indexes in by_code.items():
-            self.w.set_slots(code, indexes, destroyed=True, hit_turn=self.turn, hit_batch=self.batch)
+            slots = list(w.loc(code)["slots"])
+            for index in indexes:
+                slot = slots[index]
+                if slot.__class__ is not Data:  # a state handed in unfrozen: nothing to share
+                    slots[index] = Data(slot).replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
+                    continue
+                key = (slot, turn, batch_n)
+                found = marked.get(key)
+                if found is None:
+                    if len(marked) >= CASCADE_ACTS:
+                        marked.clear()
+                    found = marked[key] = slot.replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
+                slots[index] = found
+            w.set_loc(code, slots=tuple(slots))
 
     def act(self, eff: Effect) -> None:
         """The consequences of one slot's critical (the slot is already marked)."""

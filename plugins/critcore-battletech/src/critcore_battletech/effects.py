@@ -34,6 +34,8 @@ class Acting(Protocol):
 
 
 ITEM_KINDS = frozenset({"weapon", "equipment", "heat-sink", "jump-jet", "ammo"})
+# effect codes whose act knocks out the slot's item (if not out already) and tells it, nothing more
+DISABLING = frozenset({"disabled", "heat-sink", "jump-jet"})
 
 
 def explosion_damage(item: Mapping[str, Any], option: str, ammunition: bool = False) -> int:
@@ -95,6 +97,14 @@ def slot_effect(components: Table, row_id: str, view: Any, code: str, index: int
     return row.effect(components.id, None, **extra)
 
 
+def knocked_out_text(effect: Effect) -> str:
+    """What :func:`consequences` tells of a critical whose row is in :data:`DISABLING`."""
+    data: Data = effect.data
+    place = f"{L.name(data['location'])} slot {data['slot']}"
+    name = data.get("component", "")
+    return f"{name} ({place}) is knocked out" if effect.code == "disabled" else f"{name} ({place}) destroyed"
+
+
 def consequences(res: Acting, effect: Effect) -> None:
     """Act on one slot's critical (the slot is already marked destroyed)."""
     code = effect.code
@@ -138,8 +148,8 @@ def consequences(res: Acting, effect: Effect) -> None:
         res.destroy_unit("cockpit destroyed")
     elif code == "absorbed":
         res.change(f"{name} ({place}) takes the hit; nothing more happens")
-    elif code == "disabled":
-        res.change(f"{name} ({place}) is knocked out")
+    elif code in DISABLING:
+        res.change(knocked_out_text(effect))
     elif code in ("leg-actuator", "hip"):
         res.change(f"{name} ({place}) destroyed")
         res.event(f"PSR at the end of this phase ({name}, {L.name(where)})")

@@ -35,6 +35,7 @@ class Prepared:
         self.tables = tables
         code = params.get("location")
         self.location = Location(code, L.name(code)) if code is not None else None
+        self._row_effects: dict[tuple[str, str], Effect] = {}  # row_effect's, made once
         self.reroll = str(options.get("slot_reroll", "slot"))
         self.explosion = str(options.get("explosion_damage", "per-turn"))
         self.transfer = options.get("no_slot_left") == "transfer"
@@ -60,8 +61,14 @@ class Prepared:
         return C.determination(row, L.kind(code), code, with_unit)
 
     def row_effect(self, row_id: str, code: str) -> Effect:
-        """The effect of a Determining Critical Hits row in a location."""
-        return self.crit_table.row(row_id).effect(self.crit_table.id, None, location=code)
+        """The effect of a Determining Critical Hits row in a location (made once: exact odds ask
+        for it at every answer of every check)."""
+        effects = self._row_effects
+        found: Effect | None = effects.get((row_id, code))
+        if found is None:
+            found = effects[(row_id, code)] = self.crit_table.row(row_id).effect(self.crit_table.id, None,
+                                                                                location=code)
+        return found
 
     def slot_roll(self, size: int, ok: tuple[int, ...], label: str, code: str, n: int) -> C.SlotRoll:
         """How the ``n``-th critical of a roll (0: its only one) is rolled among the slots ``ok``

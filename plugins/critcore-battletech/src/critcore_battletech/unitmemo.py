@@ -125,6 +125,10 @@ class UnitMemo:
         # same state over and over (the Daishi X's right torso: 489,255 such actions carried out,
         # 37,345 distinct), because the checks' slots differ but what follows them often does not
         self.acts: dict[Any, Any] = {}
+        # the change and row an act that only tells records, by the act (damage.Resolver._told)
+        self.tells: dict[Any, Any] = {}
+        # each slot marked by a critical, by the slot, turn and batch (damage.Resolver.mark)
+        self.marked: dict[Any, Any] = {}
         # the closed form of a critical check that rolls, by the state it rolls on
         # (damage.Resolver._check_odds): its answers are shared by every queue the state is met with
         self.checks: dict[Any, Any] = {}

@@ -48,6 +48,10 @@ class Work:
         self.locs: dict[str, Data] = {}
         self.items_w: dict[str, Data] = {}
         self._snap: tuple[Data, Data, Data] | None = None  # the overlay last taken or adopted, while nothing changed since
+        # each of its three parts, while that part did not change (the others are taken anew)
+        self._top: Data | None = None
+        self._locs: Data | None = None
+        self._items: Data | None = None
 
     # -- reading ---------------------------------------------------------------------------
     def get(self, key: str, default: Any = None) -> Any:
@@ -83,7 +87,7 @@ class Work:
     def set_loc(self, code: str, **changes: Any) -> None:
         """Change some keys of a location."""
         self.locs[code] = _data(self.loc(code)).replace(**changes)
-        self._snap = None
+        self._snap = self._locs = None
 
     def set_slot(self, code: str, index: int, **changes: Any) -> None:
         """Change some keys of one slot (the location's other slots stay shared)."""
@@ -104,7 +108,7 @@ class Work:
         if found is None:
             return False
         self.items_w[item_id] = _data(found).replace(**changes)
-        self._snap = None
+        self._snap = self._items = None
         return True
 
     def reset(self, code: str) -> None:
@@ -115,16 +119,16 @@ class Work:
             item_id = s.get("item")
             if item_id is not None:
                 self.items_w.pop(item_id, None)
-        self._snap = None
+        self._snap = self._items = None
 
     def set_sub(self, key: str, **changes: Any) -> None:
         """Change some keys of a top-level table such as ``pilot`` or ``damage``."""
         self.top[key] = _data(self.get(key) or Data()).replace(**changes)
-        self._snap = None
+        self._snap = self._top = None
 
     def set(self, key: str, value: Any) -> None:
         self.top[key] = freeze(value)
-        self._snap = None
+        self._snap = self._top = None
 
     # -- snapshots (the cascade's states, merged by exact odds) -------------------------------
     def overlay(self) -> tuple[Data, Data, Data]:
@@ -133,7 +137,17 @@ class Work:
         up by it at every action of a cascade)."""
         snap = self._snap
         if snap is None:
-            snap = self._snap = (Data(self.top), Data(self.locs), Data(self.items_w))
+            # a part that did not change since the last snapshot is the same object (its hash
+            # worked out once): a critical's marks change the locations alone, an item knocked
+            # out the items alone
+            top, locs, items = self._top, self._locs, self._items
+            if top is None:
+                top = self._top = Data(self.top)
+            if locs is None:
+                locs = self._locs = Data(self.locs)
+            if items is None:
+                items = self._items = Data(self.items_w)
+            snap = self._snap = (top, locs, items)
         return snap
 
     def adopt(self, overlay: tuple[Data, Data, Data]) -> None:
@@ -143,6 +157,7 @@ class Work:
         self.locs = dict(locs)
         self.items_w = dict(items)
         self._snap = overlay
+        self._top, self._locs, self._items = overlay
 
     def result(self) -> Data:
         """The new state as frozen data (unchanged parts are shared with the original)."""

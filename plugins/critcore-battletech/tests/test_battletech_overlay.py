@@ -1,0 +1,63 @@
+"""Work.overlay, the snapshot of a unit state exact odds key their kept answers by, keeps each of
+its three parts (top-level entries, locations, items) while that part does not change (docs/
+performance.md, "Exact odds budgets", fifth round): after any changes, in any order, it must equal
+the snapshot made afresh from what the Work holds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from critcore.plugin import Data, freeze
+
+from critcore_battletech.unitview import Work
+
+UNIT = Path(__file__).resolve().parent / "units" / "testmech-tm1.json"
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+CODES = ("LT", "RT", "CT", "LA")
+
+OPS = st.lists(st.one_of(
+    st.tuples(st.just("armor"), st.sampled_from(CODES), st.integers(0, 9)),
+    st.tuples(st.just("slots"), st.sampled_from(CODES), st.lists(st.integers(0, 11), min_size=1, max_size=3)),
+    st.tuples(st.just("item"), st.sampled_from(("LT-0", "RT-3", "CT-3", "LA-2", "none"))),
+    st.tuples(st.just("pilot"), st.integers(0, 6)),
+    st.tuples(st.just("set"), st.sampled_from(("destroyed", "turn")), st.integers(0, 3)),
+    st.tuples(st.just("reset"), st.sampled_from(CODES)),
+    st.tuples(st.just("snapshot")),
+    st.tuples(st.just("adopt"), st.integers(0, 5)),
+), max_size=25)
+
+
+@hypothesis.settings(max_examples=150, derandomize=True, deadline=None)
+@hypothesis.given(ops=OPS)
+def test_the_overlay_equals_the_snapshot_made_afresh(ops: list[tuple[Any, ...]]) -> None:
+    unit = freeze(json.loads(UNIT.read_text(encoding="utf-8")))
+    w = Work(unit)
+    taken: list[tuple[Data, Data, Data]] = [w.overlay()]
+    for op in ops:
+        kind = op[0]
+        if kind == "armor":
+            w.set_loc(op[1], armor=op[2])
+        elif kind == "slots":
+            size = len(w.loc(op[1])["slots"])
+            w.set_slots(op[1], sorted({i % size for i in op[2]}), destroyed=True, hit_batch=1)
+        elif kind == "item":
+            w.set_item(op[1], disabled=True)
+        elif kind == "pilot":
+            w.set_sub("pilot", hits=op[1])
+        elif kind == "set":
+            w.set(op[1], op[2])
+        elif kind == "reset":
+            w.reset(op[1])
+        elif kind == "snapshot":
+            taken.append(w.overlay())
+        else:
+            w.adopt(taken[op[1] % len(taken)])
+        assert w.overlay() == (Data(w.top), Data(w.locs), Data(w.items_w))
+        assert hash(w.overlay()) == hash((Data(w.top), Data(w.locs), Data(w.items_w)))
