@@ -274,7 +274,7 @@ def test_the_cascade_key_is_checked_by_check_odds_agree(bt_registry, mech, monke
     from critcore.plugin import PluginError
     from critcore.testing import exact_odds
 
-    from critcore_battletech.damage import Resolver
+    from critcore_battletech.resolver import Resolver
 
     weak = copy.deepcopy(mech)
     weak["items"]["LT-6"]["ammo"]["damage_per_shot"] = 2
@@ -332,7 +332,7 @@ def test_a_merge_that_forgets_what_the_cascade_reads_is_caught(bt_registry, mech
     from critcore.testing import exact_odds
     from critcore.plugin import Data
 
-    from critcore_battletech.damage import Resolver
+    from critcore_battletech.resolver import Resolver
 
     truthful = Resolver.merged
 

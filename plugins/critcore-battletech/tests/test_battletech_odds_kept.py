@@ -4,7 +4,7 @@ Exact odds of a long cascade keep, in the unit's memo, what each action that rol
 to a unit state (``UnitMemo.acts``), what the merge keeps of a state (``UnitMemo.merges``) and one
 object per distinct unit state (``UnitMemo.interned``), work out the check a step starts with in
 closed form once per unit state (``UnitMemo.checks``, with the actions its answers call for up to
-the next roll), and take each step in closed form (``Resolver._step_odds``: the check's answers,
+the next roll), and take each step in closed form (``Resolver._step_odds``, in cascadeodds.py: the check's answers,
 then the kept actions behind them, merged); a check's answers share the effects of each slot on
 its state, an act that only tells is kept by the act alone (``UnitMemo.tells``) and left out of
 the step's closed form, and a slot marked by a critical is one object (``UnitMemo.marked``). Each case below is worked out twice: the plain
@@ -29,15 +29,15 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     """The cascade without anything kept: every action carried out where it is met."""
-    from critcore_battletech import damage
-    from critcore_battletech.damage import Resolver
+    from critcore_battletech import cascadeodds
+    from critcore_battletech.resolver import Resolver
 
     def merged(self: Resolver, state: tuple[Any, ...]) -> tuple[Any, ...]:
         overlay, events, queue, tags, story = state
         kept, short = self._merged(overlay, queue)
-        if kept is overlay and short is queue and story is damage._NO_STORY:
+        if kept is overlay and short is queue and story is cascadeodds.NO_STORY:
             return state
-        return kept, events, short, tags, damage._NO_STORY
+        return kept, events, short, tags, cascadeodds.NO_STORY
 
     def mark(self: Resolver, batch: list[Any]) -> None:  # every slot marked anew (no UnitMemo.marked)
         by_code: dict[str, list[int]] = {}

@@ -18,7 +18,7 @@ def _odds(bt_registry: Any, unit: Any, code: str = "LT") -> Any:
 
 
 def _count(monkeypatch: Any, name: str) -> list[int]:
-    from critcore_battletech.damage import Resolver
+    from critcore_battletech.resolver import Resolver
 
     calls = [0]
     original = getattr(Resolver, name)
@@ -46,7 +46,7 @@ def test_a_cascades_start_and_end_are_worked_out_once_per_distinct_one(bt_regist
 def test_untold_drops_the_acts_that_only_tell_and_repeated_settling() -> None:
     from critcore.plugin import Effect
 
-    from critcore_battletech.damage import untold
+    from critcore_battletech.cascadeodds import untold
 
     def act(code: str) -> tuple[Any, ...]:
         return ("act", Effect("components", code, code, code), True)
@@ -61,7 +61,7 @@ def test_untold_drops_the_acts_that_only_tell_and_repeated_settling() -> None:
 def test_leaving_out_the_acts_that_only_tell_merges_more_cascades(bt_registry: Any, monkeypatch: Any) -> None:
     """The superheavy fixture's left torso: the same odds with fewer cascade steps than with a
     queue kept whole."""
-    from critcore_battletech import damage
+    from critcore_battletech import cascadeodds
 
     from pathlib import Path
 
@@ -72,7 +72,7 @@ def test_leaving_out_the_acts_that_only_tell_merges_more_cascades(bt_registry: A
     steps = _count(monkeypatch, "_step")
     short = _odds(bt_registry, unit)
     fewer = steps[0]
-    monkeypatch.setattr(damage, "untold", lambda queue: queue)
+    monkeypatch.setattr(cascadeodds, "untold", lambda queue: queue)
     steps[0] = 0
     # another model name: a unit no cascade worked out before has been keyed by (none is reused)
     whole = _odds(bt_registry, dict(unit, model=f"{unit['model']} (whole queues)"))
@@ -89,10 +89,10 @@ def test_an_act_that_changes_the_unit_left_out_is_caught(bt_registry: Any, mech:
     from critcore.plugin import PluginError
     from critcore.testing import checking_keys
 
-    from critcore_battletech import damage
+    from critcore_battletech import cascadeodds
 
     with checking_keys():
         _odds(bt_registry, mech)
-    monkeypatch.setattr(damage, "ACTING", damage.ACTING - {"ammo-explosion", "disabled"})
+    monkeypatch.setattr(cascadeodds, "ACTING", cascadeodds.ACTING - {"ammo-explosion", "disabled"})
     with checking_keys(), pytest.raises(PluginError, match="cascade"):
         _odds(bt_registry, mech)

@@ -17,7 +17,7 @@ from . import locations as L
 from .unitview import Work
 
 class Acting(Protocol):
-    """What :func:`consequences` needs of the resolution it acts in (``damage.Resolver``; a
+    """What :func:`consequences` needs of the resolution it acts in (``resolver.Resolver``; a
     protocol, so this module does not import the one that calls it)."""
 
     w: Work

@@ -23,10 +23,10 @@ from .unitmemo import unit_memo
 from .unitview import KIND, Work, check_unit, counted, unit_name
 
 if TYPE_CHECKING:
-    from .damage import Resolver
+    from .resolver import Resolver
 
-# damage.py (the resolver of criticals and damage on a unit) and status.py are imported where a
-# unit is struck or shown: a hit-location roll or a critical without a unit needs neither
+# resolver.py (the resolver of criticals and damage on a unit, with damage.py and cascadeodds.py) and
+# status.py are imported where a unit is struck or shown: a hit-location roll or a critical without a unit needs neither
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
               "stay on the unit for the rest of the game (edit or re-import the unit file to start fresh).")
@@ -181,7 +181,7 @@ def critcore_effect(ctx: Any, determination: Determination | None,
                 extra["half"] = which
             out.append(comp.row("slot-roll").effect(comp.id, None, **extra))
         return out
-    from .damage import Resolver
+    from .resolver import Resolver
 
     res = Resolver(Work(ctx.target), ctx.dice, prep, unit_memo(ctx), cascade=False)
     out.extend(res.struck(code, res.picks(code, count, "critical")))
@@ -211,7 +211,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
         turn = ctx.param("turn")
         if not determination.data["blown_off"] and not determination.data["criticals"]:
             return _no_critical(ctx, determination, turn)
-        from .damage import Resolver
+        from .resolver import Resolver
 
         res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), unit_memo(ctx), turn)
         if determination.data["blown_off"]:
@@ -224,7 +224,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
     if proc == "damage":
         if location is None or ctx.target is None:
             return None
-        from .damage import Resolver
+        from .resolver import Resolver
 
         res = Resolver(Work(ctx.target), ctx.dice, prepared_of(ctx), unit_memo(ctx), ctx.param("turn"))
         amount = int(ctx.param("amount"))

@@ -4,7 +4,7 @@ locations they fill, how many of them are knocked out, what derive() reads of th
 key) and the derived numbers.
 
 Every :class:`~.unitview.Work` of a run starts from the run's target, so these are the numbers of
-its ``base``; what a resolution changes is added on top (``damage.Resolver.tally``,
+its ``base``; what a resolution changes is added on top (``damage.Damage.tally``,
 ``count_items``, ``derived.read_key_after``). The memo lives as long as the engine runs on the
 same target: the branches of exact odds (``crit odds``), which meet the same states again and
 again, are what it is for. Only numbers of states are kept here, never a stage's answer.
@@ -114,26 +114,26 @@ class UnitMemo:
         self._counted: frozenset[str] | None = None
         self._quiet: Data | None = None
         self._counted_damage: tuple[int, Data] | None = None
-        # where cascades on this state start and what their ends come to (damage.Resolver.start and
+        # where cascades on this state start and what their ends come to (resolver.Resolver.start and
         # .finish): exact odds run the apply stage once per outcome, and thousands of outcomes share
         # a few hundred starts and ends (the Daishi S's right torso: 13,745 outcomes, 156 starts,
         # 539 ends); each is a function of the state and what the key names, whatever the dice
         self.starts: dict[Any, Any] = {}
         self.ends: dict[Any, Any] = {}
         # what each action of a cascade that rolls no dice does, by the state it acts on
-        # (damage.Resolver.carry_out): the leaves of a cascade's steps meet the same action on the
+        # (actions.Actions.carry_out): the leaves of a cascade's steps meet the same action on the
         # same state over and over (the Daishi X's right torso: 489,255 such actions carried out,
         # 37,345 distinct), because the checks' slots differ but what follows them often does not
         self.acts: dict[Any, Any] = {}
-        # the change and row an act that only tells records, by the act (damage.Resolver._told)
+        # the change and row an act that only tells records, by the act (cascadeodds.CascadeOdds._told)
         self.tells: dict[Any, Any] = {}
-        # each slot marked by a critical, by the slot, turn and batch (damage.Resolver.mark)
+        # each slot marked by a critical, by the slot, turn and batch (damage.Damage.mark)
         self.marked: dict[Any, Any] = {}
         # the closed form of a critical check that rolls, by the state it rolls on
-        # (damage.Resolver._check_odds): its answers are shared by every queue the state is met with
+        # (cascadeodds.CascadeOdds._check_odds): its answers are shared by every queue the state is met with
         self.checks: dict[Any, Any] = {}
-        self.merges: dict[Any, Any] = {}  # what exact odds keep of a cascade's state (damage.Resolver.merged)
-        # one object for each distinct cascade state's unit met (damage.Resolver): states found
+        self.merges: dict[Any, Any] = {}  # what exact odds keep of a cascade's state (cascadeodds.CascadeOdds.merged)
+        # one object for each distinct cascade state's unit met (resolver.Resolver): states found
         # kept above are then compared by identity, not field by field
         self.overlays: dict[Any, Any] = {}
 

@@ -1,0 +1,141 @@
+"""The actions of a cascade's queue that roll no dice (the acts of the slots a batch of criticals
+strikes, the settling after them, a check of what is already gone), carried out one at a time on
+a resolver, each kept in the unit's memo by the state it acts on (:meth:`Actions.kept_action`):
+such an action is a function of that state, the action and the preparation. The layer of the
+resolver's class between the rules (:class:`damage.Damage`) and the closed forms of exact odds
+(:class:`cascadeodds.CascadeOdds`), which both real dice and exact odds go through.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from critcore.plugin import Data, Dice, Effect
+
+from . import effects as E
+from .damage import NO_TAGS, Damage
+from .unitmemo import CASCADE_ACTS
+from .unitview import Work
+
+A = TypeVar("A", bound="Actions")
+
+
+class Actions(Damage):
+    """The rules of :class:`Damage`, with the actions of their queue carried out and kept by state."""
+
+    actor: Actions | None = None  # the fork that works out the actions kept by state (acted)
+
+    def fork(self: A, dice: Dice, overlay: tuple[Data, Data, Data]) -> A:
+        """A resolver on the state ``overlay`` (:meth:`Work.overlay`), with empty records,
+        rolling with ``dice``."""
+        sub = object.__new__(type(self))
+        sub.__dict__.update(self.__dict__)
+        sub.w = Work(self.w.base)
+        sub.w.adopt(overlay)
+        sub.dice = dice
+        sub.changes, sub.effects, sub.events, sub.pending = [], [], [], []
+        sub.actor = None
+        return sub
+
+    def carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_carry_out` for an action that rolls no dice (not a check that rolls), kept in
+        the unit's memo (:attr:`UnitMemo.acts`) by the state it acts on: such an action is a
+        function of that state, the action and the preparation, and what it adds to the records
+        (changes, rows, events, tags) does not depend on what they held before. The leaves of a
+        cascade's steps meet the same action on the same state many times over (exact odds), and
+        with real dice nothing is lost but a dictionary look-up."""
+        return self._take(self.kept_action(self.w.overlay(), queue[0]), queue)
+
+    def kept_action(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What ``action`` (one that rolls no dice) does to the state ``overlay`` (:meth:`acted`),
+        kept in the unit's memo (:attr:`UnitMemo.acts`) by that state, the action and what else it
+        reads (the preparation, the turn, the batch, whether the cascade runs): the one store of
+        :meth:`carry_out`, and of the closed forms of exact odds (:mod:`cascadeodds`)."""
+        key = (self.prep, self.turn, self.batch, self.cascade, overlay, action)
+        memo = self.memo
+        found = memo.acts.get(key)
+        if found is None:
+            found = memo.kept(memo.acts, key, lambda: self.acted(action, overlay), CASCADE_ACTS)
+        return found
+
+    def _take(self, found: tuple[Any, ...], queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Take over what an action did (:meth:`_recorded`): the state after it and what it added
+        to the records; the queue left, with the actions it called for at the front."""
+        overlay, pending, changes, effects, events, tags = found
+        self.w.adopt(overlay)
+        self.changes.extend(changes)
+        self.effects.extend(effects)
+        for e in events:
+            self.event(e)
+        if tags:
+            self.tags = self.tags | tags
+        return pending + queue[1:] if pending else queue[1:]
+
+    def _recorded(self, action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``action`` carried out on this resolver with its records emptied first: the state
+        after it, the actions it calls for, and what it added to the records."""
+        self.changes, self.effects, self.events, self.pending = [], [], [], []
+        self.tags = NO_TAGS
+        pending = self._carry_out((action,))
+        return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects), tuple(self.events), self.tags)
+
+    def acted(self, action: tuple[Any, ...], overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
+        """What ``action`` does to the state ``overlay`` (:meth:`_recorded` on a fork, one kept
+        for every action this resolver works out: an action that rolls no dice never works out
+        another, and its records are emptied first)."""
+        if action[0] == "act" and action[1].code in E.DISABLING:
+            return self._knocked_out(action[1], action[2], overlay)
+        actor = self.actor
+        if actor is None:
+            actor = self.actor = self.fork(self.dice, overlay)
+        else:
+            actor.w.adopt(overlay)
+        return actor._recorded(action)
+
+    def _knocked_out(self, eff: Effect, record: bool, overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
+        """:meth:`_recorded` of the act of a critical whose row only knocks out the slot's item
+        (:data:`effects.DISABLING`: what :func:`effects.consequences` does for it, on the state
+        ``overlay`` without a resolver): the item disabled if it was not, its sentence, its row."""
+        item_id = eff.data.get("item")
+        if item_id is not None:
+            top, locs, items = overlay
+            it = items.get(item_id)
+            if it is None:
+                it = self.w.base.get("items", {}).get(item_id)
+            if it is not None and not it.get("disabled"):
+                it = it if it.__class__ is Data else Data(it)
+                overlay = (top, locs, items.replace(**{item_id: it.replace(disabled=True)}))
+        return (self.memo.interned(overlay), (), (E.knocked_out_text(eff),), (eff,) if record else (), (), NO_TAGS)
+
+    def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Carry out the action at the front of ``queue``: the queue left, with the actions it
+        called for at the front."""
+        action, queue = queue[0], queue[1:]
+        if action[0] == "act":
+            if action[2]:
+                self.effects.append(action[1])
+            self.act(action[1])
+        elif action[0] == "settle":
+            self.settle()
+        elif not self.w.loc(action[1]).get("destroyed"):
+            self.critical_check(action[1])
+        if self.pending:
+            queue = tuple(self.pending) + queue
+            self.pending = []
+        return queue
+
+    def _rolls(self, action: tuple[Any, ...]) -> bool:
+        """Carrying out ``action`` now rolls dice: a critical check of a location still standing
+        on a 'Mech still standing (acts and settling roll none, nor does a check of what is gone)."""
+        return action[0] == "check" and self.rolls_on(self.w.overlay(), action)
+
+    def rolls_on(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> bool:
+        """:meth:`_rolls` on the state ``overlay`` (:meth:`Work.overlay`), read without a
+        :class:`Work` (the one place that says which checks roll)."""
+        if action[0] != "check":
+            return False
+        top, locs, _ = overlay
+        if top["destroyed"] if "destroyed" in top else self.w.base.get("destroyed"):
+            return False
+        loc = locs.get(action[1])
+        return not (loc if loc is not None else self.w.base_locs[action[1]]).get("destroyed")

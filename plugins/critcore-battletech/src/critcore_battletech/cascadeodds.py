@@ -1,0 +1,273 @@
+"""The cascade's closed forms for exact odds (issue 25): what a check that rolls comes to on a
+unit state, each answer with its chance (:meth:`CascadeOdds._check_odds`, kept by state:
+:meth:`CascadeOdds._check_kept`), what a step comes to (:meth:`CascadeOdds._step_odds`: the check's
+answers and the kept actions behind them, merged), and the merge that says what of a cascade's
+state is its identity (:meth:`CascadeOdds.merged`, with :func:`untold` and :data:`ACTING`).
+
+Each is the ``odds`` (or the ``merge``) of one of the resolver's :meth:`Dice.choose` or
+:meth:`Dice.iterate` calls, read only by exact odds and their checks (real dice roll;
+``checking_keys`` compares each with the enumeration of its roll). A layer of the resolver's
+class (``Damage`` -> ``Actions`` -> ``CascadeOdds`` -> ``Resolver``), not functions over it:
+they work on the resolver's state and records, on a probe resolver put back on a state for each
+answer, and on the actions kept by state (:class:`actions.Actions`), and a layer sees what it
+builds on with its types, without an import of the class above it (the plugin's modules import
+each other in one direction). Kept apart, the resolver reads as the rules carried out with dice,
+and this module as the one place that answers for their chances.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+
+from critcore.plugin import Data, Effect
+
+from . import criticals as C
+from .actions import Actions
+from .damage import NO_STORY, NO_TAGS, disable_contents
+from .unitmemo import CASCADE_ACTS
+from .unitview import Work
+
+if TYPE_CHECKING:
+    from critcore.plugin import Row
+
+T = TypeVar("T")
+
+
+# effect codes whose act changes the unit or the PSRs (effects.consequences); the act of any other
+# row only tells what happened (the slot was marked with its batch), so exact odds leave it out of a
+# cascade's queue (:func:`merged`). A test holds this list to what consequences does.
+ACTING = frozenset({"disabled", "heat-sink", "jump-jet", "ammo-explosion", "component-explosion", "cockpit",
+                    "leg-actuator", "hip"})
+
+
+def untold(queue: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A cascade's queue of pending actions without what changes nothing but the story: the acts of
+    rows that only tell (not in :data:`ACTING`), and a settling right after another (settling
+    twice in a row changes nothing the first did not). The first action (a check that rolls) is
+    always kept, so a state and its merge are finished alike. ``queue`` itself when nothing goes."""
+    kept: list[Any] = []
+    dropped = False
+    for n, action in enumerate(queue):
+        if n and ((action[0] == "act" and action[1].code not in ACTING)
+                  or (action[0] == "settle" and kept[-1][0] == "settle")):
+            dropped = True
+            continue
+        kept.append(action)
+    return tuple(kept) if dropped else queue
+
+
+def _first_then_reversed(items: Sequence[T]) -> Sequence[T]:
+    """``items`` in the order exact odds visit the answers of one roll: the first, then the last
+    to the second (a run's untried siblings are taken from a stack)."""
+    return (items[0], *items[:0:-1]) if len(items) > 2 else items
+
+
+class CascadeOdds(Actions):
+    """The closed forms of the cascade's rolls (exact odds), over the actions kept by state."""
+
+    def merged(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What exact odds keep of a cascade's state (the ``merge`` of :meth:`Dice.iterate`; real
+        dice keep everything). The story (changes told, rows rolled) is how the state was
+        reached, not what it is. And nothing in a location destroyed in this resolution can be
+        hit, explode or count again (engine slots count the same, hit or lost), so which of its
+        slots took criticals on the way changes nothing that follows: its slots are put back as
+        they were and the records of the items in them with them, those items knocked out, and
+        cascades that end with the location gone merge (a location no critical struck before it
+        went is left as it is: nothing in it to forget). The queue of pending actions loses what
+        would only add to the story (:func:`untold`)."""
+        overlay, events, queue, tags, story = state
+        kept, short = self.memo.kept(self.memo.merges, (overlay, queue), lambda: self._merged(overlay, queue), CASCADE_ACTS)
+        if kept is overlay and short is queue and story is NO_STORY:
+            return state
+        return kept, events, short, tags, NO_STORY
+
+    def _merged(self, overlay: tuple[Data, Data, Data], queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`merged` of a state's unit and queue (kept by them in :attr:`UnitMemo.merges`:
+        the leaves of a cascade's steps meet the same ones many times over)."""
+        lost = self._forgotten(overlay)
+        short = untold(queue)
+        if lost:
+            w = Work(self.w.base)
+            w.adopt(overlay)
+            for code in lost:
+                w.reset(code)
+                disable_contents(w, code)
+            overlay = self.memo.interned(w.overlay())
+        return overlay, short
+
+    def _forgotten(self, overlay: tuple[Data, Data, Data]) -> list[str]:
+        """The locations destroyed in this resolution whose slots took criticals on the way: what
+        :meth:`merged` puts back as it was."""
+        locs = overlay[1]
+        base = self.w.base_locs
+        return [code for code, loc in locs.items()
+                if loc.get("destroyed") and not base[code].get("destroyed") and loc["slots"] is not base[code]["slots"]]
+
+    def _check_kept(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
+        """:meth:`_check_odds`, kept in the unit's memo (:attr:`UnitMemo.checks`) by the state the
+        check rolls on and what :meth:`context_key` names."""
+        return self._check_found(overlay, action)[0]
+
+    def _check_found(self, overlay: tuple[Data, Data, Data],
+                     action: tuple[Any, ...]) -> tuple[list[tuple[Any, Fraction]], tuple[tuple[Any, int], ...], int]:
+        """What :attr:`UnitMemo.checks` keeps of a check: :meth:`_check_odds`, and the same chances
+        as whole numbers over one denominator (cheap to add up: :meth:`_step_odds`)."""
+        memo = self.memo
+
+        def work_out() -> tuple[list[tuple[Any, Fraction]], tuple[tuple[Any, int], ...], int]:
+            odds = self._check_odds(overlay, action)
+            den = lcm(*(p.denominator for _, p in odds))
+            return odds, tuple((answer, p.numerator * (den // p.denominator)) for answer, p in odds), den
+
+        return memo.kept(memo.checks, self.context_key(("rolled check", overlay, action)), work_out)
+
+    def _check_odds(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
+        """The closed form of :meth:`_check`'s roll on the state ``overlay`` (the ``odds`` of its
+        :meth:`Dice.choose`): each row of Determining Critical Hits with its chance
+        (``prep.row_odds``, the totals reading one row taken together, as the check's own
+        ``choose`` does under exact odds), and for a row that calls for criticals each set of
+        slots with its chance (:func:`criticals.merged_odds`, the ``odds`` of :meth:`picks`); the
+        answer of each is what :meth:`_recorded` gives for that row and those slots, equal
+        answers taken together. The work that only the state and the row decide (the row's
+        effect, the reach and classes of slots) is done once, not once per answer.
+
+        Answers come in the order an enumeration of the roll meets them first (the first row,
+        then the last to the second; within a row the first set of slots, then the last to the
+        second), so that outcomes of equal chance are listed as before."""
+        code = action[1]
+        prep = self.prep
+        rows = prep.row_odds()
+        probe = self.fork(self.dice, overlay)
+        # what every answer of this check shares, worked out once: the slots' effects on the state
+        # (by slot and whether its items were knocked out earlier in the batch)
+        struck: dict[Any, Any] = {}
+        out: dict[Any, list[int]] = {}
+        for (row_id, total), p_row in _first_then_reversed(rows):
+            row = self.crit_table.row(row_id)
+            det = prep.determination(row, code, True)
+            count = 0 if det.data["blown_off"] else int(det.data["criticals"])
+            probe.w.adopt(overlay)
+            choices: Sequence[tuple[tuple[tuple[str, int], ...], Fraction]] = (
+                _first_then_reversed(tuple(probe.picks_odds(code, count))) if count else (((), Fraction(1)),))
+            rn, rd = p_row.numerator, p_row.denominator
+            for picks, p in choices:
+                probe.w.adopt(overlay)  # each answer from the state the check rolls on
+                answer = probe._through(probe._recorded_check(code, row, total, picks, det, struck))
+                before = out.get(answer)
+                if before is None:
+                    out[answer] = [rn * p.numerator, rd * p.denominator]
+                else:
+                    C._add(before, rn * p.numerator, rd * p.denominator)
+        return [(answer, Fraction(n, d)) for answer, (n, d) in out.items()]
+
+    def _recorded_check(self, code: str, row: Row, total: int | None, picks: tuple[tuple[str, int], ...],
+                        det: Any = None, struck: dict[Any, Any] | None = None) -> tuple[Any, ...]:
+        """:meth:`_recorded` of the critical check of ``code`` (one that rolls) with its row and
+        slots given (:meth:`_roll_check`'s answer): what :meth:`critical_check` does after its roll.
+        ``det`` is the row's determination when known; ``struck`` keeps the slots' effects
+        (:meth:`struck`) on one state across the answers of its check."""
+        self.changes, self.effects, self.events, self.pending = [], [], [], []
+        self.tags = NO_TAGS
+        self.effects.append(self.prep.row_effect(row.id, code) if total is None
+                            else row.effect(self.crit_table.id, total, location=code))
+        if det is None:
+            det = self.prep.determination(row, code, True)
+        if det.data["blown_off"]:
+            self.blow_off(code)
+        elif picks:
+            batch = self.struck(code, picks, struck)
+            self.mark(batch)
+            self.pending.extend([("act", e, True) for e in batch] + [("settle",)])
+        pending, self.pending = tuple(self.pending), []
+        return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects),
+                tuple(self.events), self.tags)
+
+    def _through(self, found: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``found`` (what an action did, as :meth:`_recorded` gives it) with the actions it calls
+        for carried out up to the first that rolls dice (each found kept by the state it acts on:
+        :meth:`_kept_act`), and what they added to the records added to its own: what the step
+        after a check does first, whatever else waits in the queue behind (so it is worked out
+        once per check's answer, not once per queue the check is met with)."""
+        overlay, pending, changes, effects, events, tags = found
+        if not pending or self.rolls_on(overlay, pending[0]):
+            return found
+        now, queue = overlay, pending
+        more_changes: list[str] = []
+        more_effects: list[Effect] = []
+        seen = list(events)
+        while queue and not self.rolls_on(now, queue[0]):
+            done = self._kept_act(now, queue[0])
+            now = done[0]
+            queue = done[1] + queue[1:] if done[1] else queue[1:]
+            more_changes.extend(done[2])
+            more_effects.extend(done[3])
+            for e in done[4]:
+                if e not in seen:
+                    seen.append(e)
+            if done[5]:
+                tags = tags | done[5]
+        return (now, queue, changes + tuple(more_changes), effects + tuple(more_effects), tuple(seen), tags)
+
+    def _kept_act(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What ``action`` (one that rolls no dice) does to the state ``overlay``, as :meth:`_recorded`
+        gives it, kept in the unit's memo (:attr:`UnitMemo.acts`) as :meth:`carry_out` keeps it; an
+        act that only tells (:data:`ACTING`) is kept by the act alone (:meth:`_told`)."""
+        if action[0] == "act" and action[1].code not in ACTING:
+            return self._told(overlay, action)
+        return self.kept_action(overlay, action)
+
+    def _told(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_recorded` of an act that only tells (its row not in :data:`ACTING`): the state as it
+        was, nothing queued, and the change and row it records, which read the act alone (kept in
+        :attr:`UnitMemo.tells` by it and the preparation)."""
+        memo = self.memo
+        key = (self.prep, action)
+        kept = memo.tells.get(key)
+        if kept is None:
+            done = self.acted(action, overlay)
+            kept = memo.kept(memo.tells, key, lambda: done[2:4], CASCADE_ACTS)
+        return (overlay, (), kept[0], kept[1], (), NO_TAGS)
+
+    def _step_odds(self, state: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
+        """The closed form of :meth:`_step_rolled` from ``state`` (whose first action is a check
+        that rolls), each answer merged (:meth:`merged`): the check's answers with their chances
+        (:meth:`_check_kept`, the actions each calls for already carried out up to the next
+        roll), each followed by the actions of the queue behind it up to the next that rolls,
+        found kept by the state they act on (:meth:`carry_out`'s store). The story is left out
+        (the merge drops it), so no records are built, only the events and tags a state keeps."""
+        overlay, events, queue, tags, _ = state
+        rest = queue[1:]
+        memo = self.memo
+        merges = memo.merges
+        kept_action, rolls_on = self.kept_action, self.rolls_on
+        out: dict[Any, int] = {}
+        _, weights, den = self._check_found(overlay, queue[0])
+        # the check's answers in the order an enumeration of the step visits them, and the merged
+        # answers handed on so that it visits them in the order they were first met (outcomes
+        # of equal chance are listed as before)
+        for (now, pending, _c, _e, seen_events, seen_tags), w in _first_then_reversed(weights):
+            q = pending + rest if pending else rest
+            seen = list(seen_events)
+            now_tags = tags | seen_tags if seen_tags else tags
+            while q and not rolls_on(now, q[0]):
+                action = q[0]
+                if action[0] == "act" and action[1].code not in ACTING:  # only tells: the story, left out
+                    q = q[1:]
+                    continue
+                found = kept_action(now, action)
+                now, pending = found[0], found[1]
+                q = pending + q[1:] if pending else q[1:]
+                for e in found[4]:
+                    if e not in seen:
+                        seen.append(e)
+                if found[5]:
+                    now_tags = now_tags | found[5]
+            new_events = events + tuple([e for e in seen if e not in events])
+            short = merges.get((now, q))  # merged: what the merge keeps of the state (no story here)
+            if short is None:
+                short = memo.kept(merges, (now, q), lambda: self._merged(now, q), CASCADE_ACTS)
+            answer = (short[0], new_events, short[1], now_tags, NO_STORY)
+            out[answer] = out.get(answer, 0) + w
+        return [(answer, Fraction(w, den)) for answer, w in _first_then_reversed(tuple(out.items()))]
