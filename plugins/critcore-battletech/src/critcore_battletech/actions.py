@@ -24,6 +24,7 @@ class Actions(Damage):
     """The rules of :class:`Damage`, with the actions of their queue carried out and kept by state."""
 
     actor: Actions | None = None  # the fork that works out the actions kept by state (acted)
+    acts_here: dict[Any, Any] | None = None  # this resolver's part of UnitMemo.acts (kept_action)
 
     def fork(self: A, dice: Dice, overlay: tuple[Data, Data, Data]) -> A:
         """A resolver on the state ``overlay`` (:meth:`Work.overlay`), with empty records,
@@ -51,11 +52,23 @@ class Actions(Damage):
         kept in the unit's memo (:attr:`UnitMemo.acts`) by that state, the action and what else it
         reads (the preparation, the turn, the batch, whether the cascade runs): the one store of
         :meth:`carry_out`, and of the closed forms of exact odds (:mod:`cascadeodds`)."""
-        key = (self.prep, self.turn, self.batch, self.cascade, overlay, action)
-        memo = self.memo
-        found = memo.acts.get(key)
-        if found is None:
-            found = memo.kept(memo.acts, key, lambda: self.acted(action, overlay), CASCADE_ACTS)
+        # kept by the state's identity (its id, with the state itself kept beside the answer and
+        # checked to be the same object): the states met are one object each (UnitMemo.interned),
+        # and an id is hashed in C where a state's three records are each a Python call; a state
+        # met as another object of the same value is only worked out again (exact either way)
+        acts = self.acts_here
+        if acts is None:
+            head = (self.prep, self.turn, self.batch, self.cascade)
+            acts = self.acts_here = self.memo.acts.setdefault(head, {})
+        key = (id(overlay), action)
+        kept = acts.get(key)
+        if kept is not None and kept[0] is overlay:
+            found: tuple[Any, ...] = kept[1]
+            return found
+        found = self.acted(action, overlay)
+        if len(acts) >= CASCADE_ACTS:
+            acts.clear()
+        acts[key] = (overlay, found)
         return found
 
     def _take(self, found: tuple[Any, ...], queue: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -78,7 +78,7 @@ class CascadeOdds(Actions):
         went is left as it is: nothing in it to forget). The queue of pending actions loses what
         would only add to the story (:func:`untold`)."""
         overlay, events, queue, tags, story = state
-        kept, short = self.memo.kept(self.memo.merges, (overlay, queue), lambda: self._merged(overlay, queue), CASCADE_ACTS)
+        kept, short = self._merged_kept(overlay, queue)
         if kept is overlay and short is queue and story is NO_STORY:
             return state
         return kept, events, short, tags, NO_STORY
@@ -96,6 +96,23 @@ class CascadeOdds(Actions):
                 disable_contents(w, code)
             overlay = self.memo.interned(w.overlay())
         return overlay, short
+
+    def _merged_kept(self, overlay: tuple[Data, Data, Data], queue: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_merged`, kept in :attr:`UnitMemo.merges` by the state's identity and the queue
+        (the state kept beside the answer and checked to be the same object, as
+        :meth:`Actions.kept_action` keeps actions: a state met as another object of the same value
+        is only worked out again)."""
+        merges = self.memo.merges
+        key = (id(overlay), queue)
+        kept = merges.get(key)
+        if kept is not None and kept[0] is overlay:
+            found: tuple[Any, ...] = kept[1]
+            return found
+        found = self._merged(overlay, queue)
+        if len(merges) >= CASCADE_ACTS:
+            merges.clear()
+        merges[key] = (overlay, found)
+        return found
 
     def _forgotten(self, overlay: tuple[Data, Data, Data]) -> list[str]:
         """The locations destroyed in this resolution whose slots took criticals on the way: what
@@ -239,9 +256,7 @@ class CascadeOdds(Actions):
         (the merge drops it), so no records are built, only the events and tags a state keeps."""
         overlay, events, queue, tags, _ = state
         rest = queue[1:]
-        memo = self.memo
-        merges = memo.merges
-        kept_action, rolls_on = self.kept_action, self.rolls_on
+        kept_action, rolls_on, merged_kept = self.kept_action, self.rolls_on, self._merged_kept
         out: dict[Any, int] = {}
         _, weights, den = self._check_found(overlay, queue[0])
         # the check's answers in the order an enumeration of the step visits them, and the merged
@@ -265,9 +280,7 @@ class CascadeOdds(Actions):
                 if found[5]:
                     now_tags = now_tags | found[5]
             new_events = events + tuple([e for e in seen if e not in events])
-            short = merges.get((now, q))  # merged: what the merge keeps of the state (no story here)
-            if short is None:
-                short = memo.kept(merges, (now, q), lambda: self._merged(now, q), CASCADE_ACTS)
+            short = merged_kept(now, q)  # merged: what the merge keeps of the state (no story here)
             answer = (short[0], new_events, short[1], now_tags, NO_STORY)
             out[answer] = out.get(answer, 0) + w
         return [(answer, Fraction(w, den)) for answer, w in _first_then_reversed(tuple(out.items()))]

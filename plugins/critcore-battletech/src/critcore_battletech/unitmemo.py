@@ -123,8 +123,10 @@ class UnitMemo:
         # what each action of a cascade that rolls no dice does, by the state it acts on
         # (actions.Actions.carry_out): the leaves of a cascade's steps meet the same action on the
         # same state over and over (the Daishi X's right torso: 489,255 such actions carried out,
-        # 37,345 distinct), because the checks' slots differ but what follows them often does not
-        self.acts: dict[Any, Any] = {}
+        # 37,345 distinct), because the checks' slots differ but what follows them often does not;
+        # by what else it reads (the preparation, turn, batch, cascade), then the state's identity
+        # and the action
+        self.acts: dict[Any, dict[Any, Any]] = {}
         # the change and row an act that only tells records, by the act (cascadeodds.CascadeOdds._told)
         self.tells: dict[Any, Any] = {}
         # each slot marked by a critical, by the slot, turn and batch (damage.Damage.mark)

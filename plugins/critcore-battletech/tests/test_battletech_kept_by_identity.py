@@ -1,0 +1,85 @@
+"""The cascade's kept actions and merges found by the state's identity change no probability (issue 25).
+
+``Actions.kept_action`` and ``CascadeOdds._merged_kept`` keep what an action does to a unit state,
+and what the merge keeps of a state and queue, under the state's ``id`` (with the state itself kept
+beside the answer and checked to be the same object), where they were kept under the state's
+value: a state's three records each hash with a Python call, an ``id`` in C. The rule they must
+keep: an answer is only ever taken for the very object it was worked out on, so a state met as
+another object of the same value is worked out again (never a wrong answer), and an entry left by
+an object since gone, whose ``id`` a new state reuses, is not taken for it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+
+def _by_value(m: pytest.MonkeyPatch) -> None:
+    """The stores as they were before: by the state's value (what the identity stores replace)."""
+    from critcore_battletech.resolver import Resolver
+    from critcore_battletech.unitmemo import CASCADE_ACTS
+
+    def kept_action(self: Resolver, overlay: Any, action: Any) -> Any:
+        key = (self.prep, self.turn, self.batch, self.cascade, overlay, action)
+        return self.memo.kept(self.memo.acts, key, lambda: self.acted(action, overlay), CASCADE_ACTS)
+
+    def merged_kept(self: Resolver, overlay: Any, queue: Any) -> Any:
+        return self.memo.kept(self.memo.merges, (overlay, queue), lambda: self._merged(overlay, queue), CASCADE_ACTS)
+
+    m.setattr(Resolver, "kept_action", kept_action)
+    m.setattr(Resolver, "_merged_kept", merged_kept)
+
+
+def _odds(bt_registry: Any, unit: dict[str, Any], procedure: str, params: dict[str, Any]) -> dict[str, Any]:
+    from critcore.testing import Engine, exact_odds
+
+    odds = exact_odds(Engine("battletech", registry=bt_registry), procedure, params, copy.deepcopy(unit))
+    assert odds.exact
+    return {repr(sorted(b.to_json().items())): b.probability for b in odds.branches}
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # the fixtures are only read
+@given(location=st.sampled_from(["LT", "RT", "CT", "RA", "LL"]), amount=st.integers(min_value=10, max_value=40))
+def test_kept_by_identity_gives_the_odds_kept_by_value(bt_registry: Any, mech: dict[str, Any], location: str,
+                                                       amount: int) -> None:
+    """Damage anywhere, of any amount that reaches the structure: the same outcomes with the same
+    fractions, the stores keyed by the state's identity or by its value."""
+    by_identity = _odds(bt_registry, mech, "damage", {"location": location, "amount": amount})
+    with pytest.MonkeyPatch.context() as m:
+        _by_value(m)
+        by_value = _odds(bt_registry, mech, "damage", {"location": location, "amount": amount})
+    assert by_identity == by_value
+
+
+def test_only_the_object_an_answer_was_worked_out_on_finds_it(bt_registry: Any, mech: dict[str, Any]) -> None:
+    """A state equal to a kept one but another object is worked out again, to the same answer; an
+    entry under its ``id`` left by another object (one since gone whose ``id`` it reuses) is not
+    taken."""
+    from critcore.testing import Engine, exact_odds
+    from critcore_battletech.resolver import Resolver
+
+    met: list[tuple[Any, Any, Any]] = []
+    real = Resolver.kept_action
+
+    def spy(self: Resolver, overlay: Any, action: Any) -> Any:
+        met.append((self, overlay, action))
+        return real(self, overlay, action)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(Resolver, "kept_action", spy)
+        exact_odds(Engine("battletech", registry=bt_registry), "damage", {"location": "LT", "amount": 27},
+                   copy.deepcopy(mech))
+    assert met
+    for res, overlay, action in met[:20]:
+        again = tuple(copy.copy(dict(part)) for part in overlay)  # the same value, another object
+        again = tuple(type(part)(d) for part, d in zip(overlay, again))
+        assert again == overlay and again is not overlay
+        assert real(res, again, action) == res.acted(action, overlay)
+        assert res.acts_here is not None
+        res.acts_here[(id(again), action)] = (object(), ("a wrong answer",))
+        assert real(res, again, action) == res.acted(action, overlay)
