@@ -37,7 +37,7 @@ T = TypeVar("T")
 
 # effect codes whose act changes the unit or the PSRs (effects.consequences); the act of any other
 # row only tells what happened (the slot was marked with its batch), so exact odds leave it out of a
-# cascade's queue (:func:`merged`). A test holds this list to what consequences does.
+# cascade's queue (CascadeOdds.merged). A test holds this list to what consequences does.
 ACTING = frozenset({"disabled", "heat-sink", "jump-jet", "ammo-explosion", "component-explosion", "cockpit",
                     "leg-actuator", "hip"})
 
