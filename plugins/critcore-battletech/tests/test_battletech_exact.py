@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterator
 
 from critcore.plugin import freeze
 
@@ -184,25 +184,32 @@ def test_the_odds_of_a_rolls_slots_are_those_of_rolling_them_one_by_one(mech):
         assert bins == _one_or_more_bins(k)
 
 
+def _left_torso_reaches(mech: Any) -> Iterator[tuple[Any, Any]]:
+    """The Testmech's left torso, whole and with the XL engine's first slot and the LRM 10 already
+    struck (three sets of slots a critical may strike), alone and passing inward to a centre
+    torso of the same slots: each reach with its slots' classes."""
+    w = Work(freeze(mech))
+    slots = w.loc("LT")["slots"]
+    for ok in (tuple(range(9)), (1, 2, 5, 6, 7, 8), (7, 8)):
+        classes = C.slot_classes(w, slots, ok)
+        alone = (("LT", 2, len(slots), ok),)
+        inward = alone + (("CT", 3, len(slots), (0, 1, 2)),)
+        yield alone, (("LT", 2, ok, classes),)
+        yield inward, (("LT", 2, ok, classes), ("CT", 3, (0, 1, 2), (0, 0, 0)))
+
+
 def test_merged_odds_class_by_class_are_those_of_every_set_of_slots_merged(mech):
     """merged_odds works class by class (how many of each class struck so far); it must give the
     chances of every set of slots rolled one by one (picks_odds) with interchangeable slots
     merged (merge_picks): 1 to 5 criticals in the left torso, whole and with the XL engine's
     first slot and the LRM 10 already struck, alone and passing inward to a centre torso of
     the same slots (more criticals than slots left: -1 picks)."""
-    w = Work(freeze(mech))
-    slots = w.loc("LT")["slots"]
     half = _tables()["critical-slot-half"]
-    for ok in (tuple(range(9)), (1, 2, 5, 6, 7, 8), (7, 8)):
-        classes = C.slot_classes(w, slots, ok)
-        alone = (("LT", 2, len(slots), ok),)
-        inward = alone + (("CT", 3, len(slots), (0, 1, 2)),)
-        for reach, cls in ((alone, (("LT", 2, ok, classes),)),
-                           (inward, (("LT", 2, ok, classes), ("CT", 3, (0, 1, 2), (0, 0, 0))))):
-            for k in range(1, 6):
-                merged = C.merged_odds(reach, k, "slot", half, cls)
-                assert merged == C.merged_by_slots(reach, k, "slot", half, cls)
-                assert sum((p for _, p in merged), Fraction(0)) == 1
+    for reach, cls in _left_torso_reaches(mech):
+        for k in range(1, 6):
+            merged = C.merged_odds(reach, k, "slot", half, cls)
+            assert merged == C.merged_by_slots(reach, k, "slot", half, cls)
+            assert sum((p for _, p in merged), Fraction(0)) == 1
 
 
 def test_merged_odds_kept_for_a_smaller_count_are_those_worked_out_for_it(mech):
@@ -210,21 +217,14 @@ def test_merged_odds_kept_for_a_smaller_count_are_those_worked_out_for_it(mech):
     keeps the answers for every smaller count of the same slots (a torso's check asks for three
     criticals first, then two, then one): each kept answer equals the one worked out for that
     count alone (left torso, whole and partly struck, alone and passing inward)."""
-    w = Work(freeze(mech))
-    slots = w.loc("LT")["slots"]
     half = _tables()["critical-slot-half"]
-    for ok in (tuple(range(9)), (1, 2, 5, 6, 7, 8), (7, 8)):
-        classes = C.slot_classes(w, slots, ok)
-        alone = (("LT", 2, len(slots), ok),)
-        inward = alone + (("CT", 3, len(slots), (0, 1, 2)),)
-        for reach, cls in ((alone, (("LT", 2, ok, classes),)),
-                           (inward, (("LT", 2, ok, classes), ("CT", 3, (0, 1, 2), (0, 0, 0))))):
-            known = C.Answers()
-            first = C.merged_odds(reach, 4, "slot", half, cls, known=known)
-            assert first == C.merged_odds(reach, 4, "slot", half, cls)
-            for k in (3, 2, 1):
-                assert C.merged_odds(reach, k, "slot", half, cls, known=known) == C.merged_odds(reach, k, "slot", half, cls)
-            assert C.merged_odds(reach, 4, "slot", half, cls, known=known) is first
+    for reach, cls in _left_torso_reaches(mech):
+        known = C.Answers()
+        first = C.merged_odds(reach, 4, "slot", half, cls, known=known)
+        assert first == C.merged_odds(reach, 4, "slot", half, cls)
+        for k in (3, 2, 1):
+            assert C.merged_odds(reach, k, "slot", half, cls, known=known) == C.merged_odds(reach, k, "slot", half, cls)
+        assert C.merged_odds(reach, 4, "slot", half, cls, known=known) is first
 
 
 def test_interchangeable_slots_merge_into_the_first_of_their_class(mech):
