@@ -14,7 +14,7 @@ from critcore.plugin import Data, Dice, Effect
 
 from . import effects as E
 from .damage import NO_TAGS, Damage
-from .unitmemo import CASCADE_ACTS
+from .unitmemo import UnitMemo
 from .unitview import Work
 
 A = TypeVar("A", bound="Actions")
@@ -52,24 +52,11 @@ class Actions(Damage):
         kept in the unit's memo (:attr:`UnitMemo.acts`) by that state, the action and what else it
         reads (the preparation, the turn, the batch, whether the cascade runs): the one store of
         :meth:`carry_out`, and of the closed forms of exact odds (:mod:`cascadeodds`)."""
-        # kept by the state's identity (its id, with the state itself kept beside the answer and
-        # checked to be the same object): the states met are one object each (UnitMemo.interned),
-        # and an id is hashed in C where a state's three records are each a Python call; a state
-        # met as another object of the same value is only worked out again (exact either way)
         acts = self.acts_here
         if acts is None:
             head = (self.prep, self.turn, self.batch, self.cascade)
             acts = self.acts_here = self.memo.acts.setdefault(head, {})
-        key = (id(overlay), action)
-        kept = acts.get(key)
-        if kept is not None and kept[0] is overlay:
-            found: tuple[Any, ...] = kept[1]
-            return found
-        found = self.acted(action, overlay)
-        if len(acts) >= CASCADE_ACTS:
-            acts.clear()
-        acts[key] = (overlay, found)
-        return found
+        return UnitMemo.kept_by_state(acts, overlay, action, lambda: self.acted(action, overlay))
 
     def _take(self, found: tuple[Any, ...], queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Take over what an action did (:meth:`_recorded`): the state after it and what it added

@@ -26,7 +26,7 @@ from critcore.plugin import Data, Effect
 from . import criticals as C
 from .actions import Actions
 from .damage import NO_STORY, NO_TAGS, disable_contents
-from .unitmemo import CASCADE_ACTS
+from .unitmemo import CASCADE_ACTS, UnitMemo
 from .unitview import Work
 
 if TYPE_CHECKING:
@@ -99,20 +99,8 @@ class CascadeOdds(Actions):
 
     def _merged_kept(self, overlay: tuple[Data, Data, Data], queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """:meth:`_merged`, kept in :attr:`UnitMemo.merges` by the state's identity and the queue
-        (the state kept beside the answer and checked to be the same object, as
-        :meth:`Actions.kept_action` keeps actions: a state met as another object of the same value
-        is only worked out again)."""
-        merges = self.memo.merges
-        key = (id(overlay), queue)
-        kept = merges.get(key)
-        if kept is not None and kept[0] is overlay:
-            found: tuple[Any, ...] = kept[1]
-            return found
-        found = self._merged(overlay, queue)
-        if len(merges) >= CASCADE_ACTS:
-            merges.clear()
-        merges[key] = (overlay, found)
-        return found
+        (:meth:`UnitMemo.kept_by_state`, as :meth:`Actions.kept_action` keeps actions)."""
+        return UnitMemo.kept_by_state(self.memo.merges, overlay, queue, lambda: self._merged(overlay, queue))
 
     def _forgotten(self, overlay: tuple[Data, Data, Data]) -> list[str]:
         """The locations destroyed in this resolution whose slots took criticals on the way: what

@@ -160,6 +160,25 @@ class UnitMemo:
             found = store[key] = work_out()
         return found
 
+    @staticmethod
+    def kept_by_state(store: dict[Any, Any], state: Any, key: Hashable, work_out: Callable[[], T]) -> T:
+        """``work_out()``, kept in ``store`` by the identity of the unit state ``state`` and
+        ``key`` (:attr:`acts`, :attr:`merges`): the state is kept beside the answer and must be the
+        very object asked with, so a state met as another object of the same value is only worked
+        out again (exact either way). The states a cascade meets are one object each
+        (:meth:`interned`), and an ``id`` is hashed in C where a state's three records are each a
+        Python call. At :data:`CASCADE_ACTS` entries the store starts afresh."""
+        ident = (id(state), key)
+        found = store.get(ident)
+        if found is not None and found[0] is state:
+            answer: T = found[1]
+            return answer
+        answer = work_out()
+        if len(store) >= CASCADE_ACTS:
+            store.clear()
+        store[ident] = (state, answer)
+        return answer
+
     def interned(self, overlay: T) -> T:
         """The one object kept for a unit state equal to ``overlay`` (``overlay`` itself the first
         time); at :data:`CASCADE_ACTS` the store starts afresh."""
