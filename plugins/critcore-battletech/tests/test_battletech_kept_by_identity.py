@@ -83,3 +83,23 @@ def test_only_the_object_an_answer_was_worked_out_on_finds_it(bt_registry: Any, 
         assert res.acts_here is not None
         res.acts_here[(id(again), action)] = (object(), ("a wrong answer",))
         assert real(res, again, action) == res.acted(action, overlay)
+
+
+def test_a_target_asked_about_turn_after_turn_keeps_a_bounded_store_of_actions(bt_registry: Any,
+                                                                               mech: dict[str, Any]) -> None:
+    """The kept actions are held per preparation, turn, batch and cascade; a target asked about
+    twelve turns in a row (a bot, a long session) keeps at most ``ACT_HEADS`` such sets, then they
+    start afresh, and the odds of a turn asked again are those of the first asking."""
+    from critcore.testing import Engine, exact_odds
+    from critcore_battletech.unitmemo import ACT_HEADS, KEY
+
+    engine = Engine("battletech", registry=bt_registry)
+    target = engine.check_target(copy.deepcopy(mech))
+    params = {"location": "LT", "amount": 27}
+    first = exact_odds(engine, "damage", {**params, "turn": 1}, target)
+    for turn in range(2, 13):
+        exact_odds(engine, "damage", {**params, "turn": turn}, target)
+        assert engine.memos is not None
+        assert len(engine.memos.of(target)[KEY].acts) <= ACT_HEADS
+    again = exact_odds(engine, "damage", {**params, "turn": 1}, target)
+    assert [(b.to_json(), b.probability) for b in again.branches] == [(b.to_json(), b.probability) for b in first.branches]

@@ -14,7 +14,7 @@ from critcore.plugin import Data, Dice, Effect
 
 from . import effects as E
 from .damage import NO_TAGS, Damage
-from .unitmemo import UnitMemo
+from .unitmemo import ACT_HEADS, UnitMemo
 from .unitview import Work
 
 A = TypeVar("A", bound="Actions")
@@ -55,7 +55,7 @@ class Actions(Damage):
         acts = self.acts_here
         if acts is None:
             head = (self.prep, self.turn, self.batch, self.cascade)
-            acts = self.acts_here = self.memo.acts.setdefault(head, {})
+            acts = self.acts_here = UnitMemo.kept(self.memo.acts, head, dict, ACT_HEADS)
         return UnitMemo.kept_by_state(acts, overlay, action, lambda: self.acted(action, overlay))
 
     def _take(self, found: tuple[Any, ...], queue: tuple[Any, ...]) -> tuple[Any, ...]:

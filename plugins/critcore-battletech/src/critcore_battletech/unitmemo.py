@@ -31,6 +31,7 @@ LOC_TALLIES = 8192  # location tallies kept by content before they are forgotten
 DERIVED = 4096  # derived numbers kept by key before they are forgotten
 CASCADE_ENDS = 4096  # starts and ends of cascades kept (Resolver.start, Resolver.finish) before they are forgotten
 CASCADE_ACTS = 65536  # actions that roll no dice kept by the state they act on (Resolver.carry_out) before they are forgotten
+ACT_HEADS = 8  # sets of kept actions (one per preparation, turn, batch and cascade) before they are all forgotten
 
 
 def loc_tally(loc: Mapping[str, Any]) -> LocTally:
@@ -124,8 +125,9 @@ class UnitMemo:
         # (actions.Actions.carry_out): the leaves of a cascade's steps meet the same action on the
         # same state over and over (the Daishi X's right torso: 489,255 such actions carried out,
         # 37,345 distinct), because the checks' slots differ but what follows them often does not;
-        # by what else it reads (the preparation, turn, batch, cascade), then the state's identity
-        # and the action
+        # by what else it reads (the preparation, turn, batch, cascade: at most ACT_HEADS of them,
+        # then all start afresh, so a target asked about turn after turn keeps a bounded store),
+        # then the state's identity and the action
         self.acts: dict[Any, dict[Any, Any]] = {}
         # the change and row an act that only tells records, by the act (cascadeodds.CascadeOdds._told)
         self.tells: dict[Any, Any] = {}
