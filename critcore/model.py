@@ -14,7 +14,7 @@ compiling methods at import (start-up) and with a faster ``__init__`` (every res
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import Any, Callable, NoReturn
 
 from critcore._speed.records import record as record  # re-exported: systems import them from here
 from critcore._speed.records import record_field as record_field
@@ -476,7 +476,7 @@ def outcome_tags(determination: Determination | None, location: Location | None,
     return frozenset(found)
 
 
-def _stage_json(value: Any) -> Any:
+def _stage_json(value: Any, keep: Callable[[Any], Any] = thaw) -> Any:
     if value is None:
         return None
     if isinstance(value, Effect):
@@ -495,8 +495,31 @@ def _stage_json(value: Any) -> Any:
         elif isinstance(v, frozenset):
             out[name] = sorted(v)
         else:
-            out[name] = thaw(v)
+            out[name] = keep(v)
     return out
+
+
+def outcome_object(outcome: Outcome, keep: Callable[[Any], Any] = thaw) -> dict[str, Any]:
+    """:meth:`Outcome.to_dict`'s object, each frozen value (``Data``, tuples) passed through
+    ``keep``: ``thaw`` copies them into plain dicts and lists; an encoder that writes both alike
+    may have them as they are (``crit serve``: :mod:`critcore._speed.outcomejson`)."""
+    return {
+        "format": OUTCOME_FORMAT,
+        "system": outcome.system,
+        "procedure": outcome.procedure,
+        "params": keep(outcome.params),
+        "options": keep(outcome.options),
+        "rules": keep(outcome.rules),
+        "rolls": [r.to_json() for r in outcome.rolls],
+        "effects": [e.to_json() for e in outcome.all_effects],
+        "determination": _stage_json(outcome.determination, keep),
+        "location": _stage_json(outcome.location, keep),
+        "applied": _stage_json(outcome.applied, keep),
+        "steps": [s.to_json() for s in outcome.steps],
+        "notes": [n.to_json() for n in outcome.notes],
+        "target": keep(outcome.target),
+        "tags": sorted(outcome.tags),
+    }
 
 
 @record
@@ -547,23 +570,7 @@ class Outcome:
 
     def to_dict(self) -> dict[str, Any]:
         """The outcome as plain JSON data: the ``--json`` object, ``format`` its version."""
-        return {
-            "format": OUTCOME_FORMAT,
-            "system": self.system,
-            "procedure": self.procedure,
-            "params": thaw(self.params),
-            "options": thaw(self.options),
-            "rules": list(self.rules),
-            "rolls": [r.to_json() for r in self.rolls],
-            "effects": [e.to_json() for e in self.all_effects],
-            "determination": _stage_json(self.determination),
-            "location": _stage_json(self.location),
-            "applied": _stage_json(self.applied),
-            "steps": [s.to_json() for s in self.steps],
-            "notes": [n.to_json() for n in self.notes],
-            "target": thaw(self.target),
-            "tags": sorted(self.tags),
-        }
+        return outcome_object(self)
 
     def to_json(self, **dumps: Any) -> str:
         """The outcome as JSON text: ``json.dumps`` of :meth:`to_dict` (``dumps`` passed on)."""

@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from critcore._speed.jsonbytes import json_dumps, json_dumps_plain
-from critcore._speed.outcomejson import encodable
+from critcore._speed.outcomejson import as_is
 from critcore.errors import CritcoreError
-from critcore.model import OUTCOME_FORMAT, Effect
+from critcore.model import outcome_object
 
 
 def _same(outcome) -> None:
-    fast = encodable(outcome, Effect, OUTCOME_FORMAT)
+    fast = outcome_object(outcome, as_is)
     plain = outcome.to_dict()
     assert list(fast) == list(plain)
     assert json_dumps(fast) == json_dumps(plain)

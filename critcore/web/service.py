@@ -22,10 +22,10 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, overload
 
-from critcore._speed.outcomejson import encodable
+from critcore._speed.outcomejson import as_is
 from critcore.dice.dice import FaceRoller, ScriptedRoller, make_roller, parse_faces
 from critcore.errors import CampaignError, CritcoreError, DiceError, InputError
-from critcore.model import OUTCOME_FORMAT, Effect
+from critcore.model import outcome_object
 from critcore.report.render import judged, rank, render
 
 if TYPE_CHECKING:
@@ -435,7 +435,7 @@ class Service:
             data: dict[str, Any] = {"system": outcome.system, "procedure": outcome.procedure, "view": "player",
                                     "report": report}
         else:  # the player's view carries only the player's report
-            data = encodable(outcome, Effect, OUTCOME_FORMAT) if req.get("encoded") else outcome.to_dict()
+            data = outcome_object(outcome, as_is) if req.get("encoded") else outcome.to_dict()
             data["report"] = report
             assert head is not None
             data.update(head[1].to_json())  # judge(): severity, summary, ranked changes
