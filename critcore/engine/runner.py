@@ -63,36 +63,6 @@ def load_system(system: str, registry: Registry | None = None) -> tuple[Any, Sys
 
 _MISSING = object()  # no prepared answer yet (a system's prepare may answer None)
 
-_KEYED = frozenset((str, int, bool, type(None)))
-"""The types of parameter value a question is kept by: equal values of these are the same value
-(a float is not among them: 0.0 equals -0.0, which a parameter keeps and an outcome shows)."""
-
-
-_KEPT_PARAMS = 64
-_KEPT_TEXT = 64
-"""A question is kept only with at most this many parameters given, and names and strings of at
-most this many characters: 1,024 kept questions then hold about 10 MB at most (measured with
-tracemalloc: 64 names of 64 characters each, every question different), whatever a client sends
-(a request body may be 4 MB, and a parameter given as null is taken by any name)."""
-
-
-def _asked(procedure: str, params: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
-    """The key of a question (:meth:`Engine.question`): the procedure and each parameter's name,
-    type and value, in the order given; None when a value is of another type, ``params`` is not a
-    plain dict (a ``Data``, another mapping: checked afresh), or the question is too large to keep."""
-    if params is None:
-        return (procedure,)
-    if params.__class__ is not dict or len(params) > _KEPT_PARAMS:
-        return None
-    key: list[Any] = [procedure]
-    for name, value in params.items():
-        kind = value.__class__
-        if name.__class__ is not str or kind not in _KEYED or len(name) > _KEPT_TEXT \
-                or (kind is str and len(value) > _KEPT_TEXT):
-            return None
-        key += (name, kind, value)
-    return tuple(key)
-
 
 class Engine:
     """One system, loaded with its enabled rules, ready to run procedures many times.
@@ -158,10 +128,6 @@ class Engine:
         self._prepare_memo: dict[str, Any] = {}
         self._procedures: dict[str, Procedure] = {}
         self._plans: dict[str, ParamPlan] = {}  # how each procedure's parameters are checked, made once
-        # each question asked before: its procedure and checked parameters, by the parameters as
-        # given (:func:`_asked`); the same parameters are the same Data, whose hash is kept, so
-        # the prepared answer above is found without hashing them again (crit serve, a bot)
-        self._questions: dict[tuple[Any, ...], tuple[Procedure, Data]] = {}
         self.memos: TargetMemo | None = None  # ctx.memo, per target, for a system that declares target_memo
         if info.target_memo:
             from critcore.stages.targetmemo import TargetMemo
@@ -265,26 +231,12 @@ class Engine:
     def question(self, procedure: str, params: Mapping[str, Any] | None,
                  target: Mapping[str, Any] | None) -> tuple[Procedure, Data]:
         """The procedure and its checked parameters, refusing a run without the target the
-        procedure needs: what a run, exact odds and a simulation all check first.
-
-        A question asked before with the same parameters (:func:`_asked`: each value a string, a
-        whole number, a boolean or None, told apart by type) is answered with the same checked
-        parameters: checking is a function of the procedure and the values alone, and the same
-        ``Data`` finds its prepared answer (:meth:`prepare`) without being hashed again."""
-        key = _asked(procedure, params)
-        questions = self._questions
-        found = questions.get(key) if key is not None else None
-        if found is None:
-            proc = self._procedures.get(procedure) or self.procedure(procedure)
-            plan = self._plans.get(proc.name)
-            if plan is None or plan.procedure is not proc:
-                plan = self._plans[proc.name] = ParamPlan(proc)
-            found = proc, plan.check(params or {})
-            if key is not None:
-                if len(questions) >= 1024:  # a long-lived engine asked many different things
-                    questions.clear()
-                questions[key] = found
-        proc, checked = found
+        procedure needs: what a run, exact odds and a simulation all check first."""
+        proc = self._procedures.get(procedure) or self.procedure(procedure)
+        plan = self._plans.get(proc.name)
+        if plan is None or plan.procedure is not proc:
+            plan = self._plans[proc.name] = ParamPlan(proc)
+        checked = plan.check(params or {})
         if proc.target == "required" and target is None:
             raise ParamError(f"{self.info.name} {proc.name} needs a target (--target FILE)")
         return proc, checked
