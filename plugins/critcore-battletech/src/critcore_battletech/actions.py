@@ -52,11 +52,22 @@ class Actions(Damage):
         kept in the unit's memo (:attr:`UnitMemo.acts`) by that state, the action and what else it
         reads (the preparation, the turn, the batch, whether the cascade runs): the one store of
         :meth:`carry_out`, and of the closed forms of exact odds (:mod:`cascadeodds`)."""
+        acts = self.acts_here if self.acts_here is not None else self.acts_kept()
+        found = acts.get((id(overlay), action))  # UnitMemo.kept_by_state's look-up, without a call
+        if found is not None and found[0] is overlay:
+            answer: tuple[Any, ...] = found[1]
+            return answer
+        return UnitMemo.kept_by_state(acts, overlay, action, lambda: self.acted(action, overlay))
+
+    def acts_kept(self) -> dict[Any, Any]:
+        """This resolver's part of :attr:`UnitMemo.acts` (by what else its actions read: the
+        preparation, the turn, the batch, whether the cascade runs), keyed as
+        :meth:`UnitMemo.kept_by_state` keys it."""
         acts = self.acts_here
         if acts is None:
             head = (self.prep, self.turn, self.batch, self.cascade)
             acts = self.acts_here = UnitMemo.kept(self.memo.acts, head, dict, ACT_HEADS)
-        return UnitMemo.kept_by_state(acts, overlay, action, lambda: self.acted(action, overlay))
+        return acts
 
     def _take(self, found: tuple[Any, ...], queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Take over what an action did (:meth:`_recorded`): the state after it and what it added

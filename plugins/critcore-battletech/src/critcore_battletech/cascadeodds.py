@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import lcm
-from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Iterator, Sequence, TypeVar
 
 from critcore.plugin import Data, Effect
 
@@ -112,21 +112,29 @@ class CascadeOdds(Actions):
 
     def _check_kept(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
         """:meth:`_check_odds`, kept in the unit's memo (:attr:`UnitMemo.checks`) by the state the
-        check rolls on and what :meth:`context_key` names."""
-        return self._check_found(overlay, action)[0]
+        check rolls on and what :meth:`context_key` names (the check's own ``choose``: met only
+        with real dice, which roll it, and under ``checking_keys``, which compare the step's closed
+        form with the step rolled)."""
+        memo = self.memo
+        return memo.kept(memo.checks, self.context_key(("rolled check", overlay, action)),
+                         lambda: self._check_odds(overlay, action))
 
-    def _check_found(self, overlay: tuple[Data, Data, Data],
-                     action: tuple[Any, ...]) -> tuple[list[tuple[Any, Fraction]], tuple[tuple[Any, int], ...], int]:
-        """What :attr:`UnitMemo.checks` keeps of a check: :meth:`_check_odds`, and the same chances
-        as whole numbers over one denominator (cheap to add up: :meth:`_step_odds`)."""
+    def _check_steps(self, overlay: tuple[Data, Data, Data],
+                     action: tuple[Any, ...]) -> tuple[tuple[tuple[Any, int], ...], int]:
+        """What :meth:`_step_odds` reads of a check: each answer of :meth:`_check_answers` without
+        its story (:meth:`_walked`: the state, the queue, the events, the tags), with its chance as
+        a whole number over one denominator, in the order the check's roll is enumerated, kept in
+        :attr:`UnitMemo.checks` as :meth:`_check_kept` keeps the check with its story. Not merged:
+        each row and set of slots is an answer of its own, as it is in :meth:`_check_odds` (a row's
+        effect and the slots struck are in its story), so the step visits them in the same order."""
         memo = self.memo
 
-        def work_out() -> tuple[list[tuple[Any, Fraction]], tuple[tuple[Any, int], ...], int]:
-            odds = self._check_odds(overlay, action)
-            den = lcm(*(p.denominator for _, p in odds))
-            return odds, tuple((answer, p.numerator * (den // p.denominator)) for answer, p in odds), den
+        def work_out() -> tuple[tuple[tuple[Any, int], ...], int]:
+            found = list(self._check_answers(overlay, action, False))
+            den = lcm(*(d for _, _, d in found))
+            return tuple((answer, n * (den // d)) for answer, n, d in found), den
 
-        return memo.kept(memo.checks, self.context_key(("rolled check", overlay, action)), work_out)
+        return memo.kept(memo.checks, self.context_key(("check steps", overlay, action)), work_out)
 
     def _check_odds(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> list[tuple[Any, Fraction]]:
         """The closed form of :meth:`_check`'s roll on the state ``overlay`` (the ``odds`` of its
@@ -141,14 +149,28 @@ class CascadeOdds(Actions):
         Answers come in the order an enumeration of the roll meets them first (the first row,
         then the last to the second; within a row the first set of slots, then the last to the
         second), so that outcomes of equal chance are listed as before."""
+        out: dict[Any, list[int]] = {}
+        for answer, n, d in self._check_answers(overlay, action, True):
+            before = out.get(answer)
+            if before is None:
+                out[answer] = [n, d]
+            else:
+                C._add(before, n, d)
+        return [(answer, Fraction(n, d)) for answer, (n, d) in out.items()]
+
+    def _check_answers(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...],
+                       story: bool) -> Iterator[tuple[tuple[Any, ...], int, int]]:
+        """Each row and set of slots of the check of ``action`` on ``overlay``, in the order an
+        enumeration of its roll meets them, as (answer, numerator, denominator): the answer is
+        :meth:`_through` of :meth:`_recorded_check` (``story``), or :meth:`_walked` of it."""
         code = action[1]
         prep = self.prep
         rows = prep.row_odds()
         probe = self.fork(self.dice, overlay)
+        carry = probe._through if story else probe._walked
         # what every answer of this check shares, worked out once: the slots' effects on the state
         # (by slot and whether its items were knocked out earlier in the batch)
         struck: dict[Any, Any] = {}
-        out: dict[Any, list[int]] = {}
         for (row_id, total), p_row in _first_then_reversed(rows):
             row = self.crit_table.row(row_id)
             det = prep.determination(row, code, True)
@@ -159,13 +181,7 @@ class CascadeOdds(Actions):
             rn, rd = p_row.numerator, p_row.denominator
             for picks, p in choices:
                 probe.w.adopt(overlay)  # each answer from the state the check rolls on
-                answer = probe._through(probe._recorded_check(code, row, total, picks, det, struck))
-                before = out.get(answer)
-                if before is None:
-                    out[answer] = [rn * p.numerator, rd * p.denominator]
-                else:
-                    C._add(before, rn * p.numerator, rd * p.denominator)
-        return [(answer, Fraction(n, d)) for answer, (n, d) in out.items()]
+                yield carry(probe._recorded_check(code, row, total, picks, det, struck)), rn * p.numerator, rd * p.denominator
 
     def _recorded_check(self, code: str, row: Row, total: int | None, picks: tuple[tuple[str, int], ...],
                         det: Any = None, struck: dict[Any, Any] | None = None) -> tuple[Any, ...]:
@@ -215,6 +231,34 @@ class CascadeOdds(Actions):
                 tags = tags | done[5]
         return (now, queue, changes + tuple(more_changes), effects + tuple(more_effects), tuple(seen), tags)
 
+    def _walked(self, found: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`_through` without the story, as the step's closed form reads it (the merge drops
+        the story): the state, the queue, the events and the tags. An act that only tells and a
+        check that does not roll are taken off the queue without a look-up: neither changes the
+        state, queues anything or notes an event (what they record is story)."""
+        now, queue, _, _, events, tags = found
+        if not queue or self.rolls_on(now, queue[0]):
+            return now, queue, events, tags
+        kept_action, rolls_on = self.kept_action, self.rolls_on
+        seen: list[str] | None = None
+        while queue and not rolls_on(now, queue[0]):
+            action = queue[0]
+            if action[0] == "check" or (action[0] == "act" and action[1].code not in ACTING):
+                queue = queue[1:]
+                continue
+            done = kept_action(now, action)
+            now = done[0]
+            queue = done[1] + queue[1:] if done[1] else queue[1:]
+            if done[4]:
+                if seen is None:
+                    seen = list(events)
+                for e in done[4]:
+                    if e not in seen:
+                        seen.append(e)
+            if done[5]:
+                tags = tags | done[5]
+        return now, queue, events if seen is None else tuple(seen), tags
+
     def _kept_act(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
         """What ``action`` (one that rolls no dice) does to the state ``overlay``, as :meth:`_recorded`
         gives it, kept in the unit's memo (:attr:`UnitMemo.acts`) as :meth:`carry_out` keeps it; an
@@ -246,17 +290,18 @@ class CascadeOdds(Actions):
         rest = queue[1:]
         kept_action, rolls_on, merged_kept = self.kept_action, self.rolls_on, self._merged_kept
         out: dict[Any, int] = {}
-        _, weights, den = self._check_found(overlay, queue[0])
+        weights, den = self._check_steps(overlay, queue[0])
         # the check's answers in the order an enumeration of the step visits them, and the merged
         # answers handed on so that it visits them in the order they were first met (outcomes
         # of equal chance are listed as before)
-        for (now, pending, _c, _e, seen_events, seen_tags), w in _first_then_reversed(weights):
+        for (now, pending, seen_events, seen_tags), w in _first_then_reversed(weights):
             q = pending + rest if pending else rest
             seen = list(seen_events)
             now_tags = tags | seen_tags if seen_tags else tags
             while q and not rolls_on(now, q[0]):
                 action = q[0]
-                if action[0] == "act" and action[1].code not in ACTING:  # only tells: the story, left out
+                # an act that only tells, a check that does not roll: the story, left out (_walked)
+                if action[0] == "check" or (action[0] == "act" and action[1].code not in ACTING):
                     q = q[1:]
                     continue
                 found = kept_action(now, action)
