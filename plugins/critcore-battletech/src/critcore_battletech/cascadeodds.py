@@ -289,14 +289,14 @@ class CascadeOdds(Actions):
         overlay, events, queue, tags, _ = state
         rest = queue[1:]
         kept_action, rolls_on, merged_kept = self.kept_action, self.rolls_on, self._merged_kept
-        out: dict[Any, int] = {}
+        merges = self.memo.merges
+        out: dict[Any, list[int]] = {}
         weights, den = self._check_steps(overlay, queue[0])
         # the check's answers in the order an enumeration of the step visits them, and the merged
         # answers handed on so that it visits them in the order they were first met (outcomes
         # of equal chance are listed as before)
-        for (now, pending, seen_events, seen_tags), w in _first_then_reversed(weights):
+        for (now, pending, seen, seen_tags), w in _first_then_reversed(weights):
             q = pending + rest if pending else rest
-            seen = list(seen_events)
             now_tags = tags | seen_tags if seen_tags else tags
             while q and not rolls_on(now, q[0]):
                 action = q[0]
@@ -307,13 +307,18 @@ class CascadeOdds(Actions):
                 found = kept_action(now, action)
                 now, pending = found[0], found[1]
                 q = pending + q[1:] if pending else q[1:]
-                for e in found[4]:
-                    if e not in seen:
-                        seen.append(e)
+                if found[4]:
+                    more = list(seen)
+                    for e in found[4]:
+                        if e not in more:
+                            more.append(e)
+                    seen = tuple(more)
                 if found[5]:
                     now_tags = now_tags | found[5]
-            new_events = events + tuple([e for e in seen if e not in events])
-            short = merged_kept(now, q)  # merged: what the merge keeps of the state (no story here)
+            new_events = events + tuple([e for e in seen if e not in events]) if seen else events
+            # merged: what the merge keeps of the state (no story here), found as _merged_kept finds it
+            kept = merges.get((id(now), q))
+            short = kept[1] if kept is not None and kept[0] is now else merged_kept(now, q)
             answer = (short[0], new_events, short[1], now_tags, NO_STORY)
-            out[answer] = out.get(answer, 0) + w
-        return [(answer, Fraction(w, den)) for answer, w in _first_then_reversed(tuple(out.items()))]
+            out.setdefault(answer, [0])[0] += w
+        return [(answer, Fraction(w[0], den)) for answer, w in _first_then_reversed(tuple(out.items()))]

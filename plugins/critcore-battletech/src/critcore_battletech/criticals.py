@@ -181,12 +181,28 @@ def slot_odds(size: int, ok: tuple[int, ...], reroll: str, half: Table,
 def slot_weights(size: int, ok: tuple[int, ...], reroll: str, half: Table,
                  known: Answers | None = None) -> tuple[tuple[tuple[int, int], ...], int]:
     """:func:`slot_odds` as whole numbers over one denominator: ((slot, weight), ...) and the
-    denominator, each slot's chance its weight over it (cheap to add up: :func:`merged_odds`)."""
+    denominator, each slot's chance its weight over it (cheap to add up: :func:`merged_odds`).
+    Worked out as :func:`slot_odds` works it out, in whole numbers (the weights need not be in
+    lowest terms; a test holds their ratios to :func:`slot_odds`)."""
     from math import lcm
 
-    odds = slot_odds(size, ok, reroll, half, known=known)
-    den = lcm(*(p.denominator for _, p in odds))
-    return tuple((i, p.numerator * (den // p.denominator)) for i, p in odds), den
+    if size <= 6 or all(i < 6 for i in ok) or all(i >= 6 for i in ok):
+        return tuple((i, 1) for i in ok), len(ok) or 1
+    # each total of the half roll shares its chance among the slots left in its half (or a sixth
+    # to each, with ``both``: the faces of the half's empty slots roll again)
+    parts = []
+    for total, p in parse(half.dice).distribution():
+        first = int(half.lookup(total).data.get("first_slot", 1))
+        inside = [i for i in ok if first - 1 <= i < first + 5]
+        if inside:
+            parts.append((inside, p.numerator, p.denominator * (len(inside) if reroll != "both" else 6)))
+    den = lcm(*(d for _, _, d in parts))
+    weights: dict[int, int] = {}
+    for inside, num, d in parts:
+        share = num * (den // d)
+        for i in inside:
+            weights[i] = weights.get(i, 0) + share
+    return tuple(sorted(weights.items())), sum(weights.values())
 
 
 Pick = tuple[str, int]
@@ -341,37 +357,59 @@ def _merged_forward(reach: Reach, count: int, reroll: str, half: Table, classes:
     ranks = {code: rank for code, rank, _, _ in reach}
     last = len(reach) - 1
 
+    # each class's slots as picks, with where each comes in a batch (record-sheet order)
+    ordered = [[[(sheet_order(ranks[reach[pos][0]], i), (reach[pos][0], i)) for i in m] for m in cls]
+               for pos, cls in enumerate(groups)]
+    nothing = (sheet_order(ranks[reach[last][0]], -1), (reach[last][0], -1))
+
     def named(taken: tuple[tuple[int, ...], ...], lost: int) -> tuple[Pick, ...]:
         """The answer of a state: the first that many slots of each class struck stand for the
         ones struck, and a critical that found nothing left is (last location, -1)."""
-        picks = [(reach[pos][0], m[i]) for pos, cls in enumerate(groups)
-                 for m, c in zip(cls, taken[pos]) for i in range(c)]
-        picks += [(reach[last][0], -1)] * lost
-        return tuple(sorted(picks, key=lambda c: sheet_order(ranks[c[0]], c[1])))
+        picks = [o for pos, cls in enumerate(ordered) for m, c in zip(cls, taken[pos]) for o in m[:c]]
+        picks += [nothing] * lost
+        picks.sort()
+        return tuple([pick for _, pick in picks])
 
     State = tuple[tuple[tuple[int, ...], ...], int]  # struck by class, criticals with nothing left
     start: State = (tuple(tuple(0 for _ in cls) for cls in groups), 0)
     layer: dict[State, list[int]] = {start: [1, 1]}  # chance as [numerator, denominator]
     out = [tuple(sorted(((named(*st), Fraction(n, d)) for st, (n, d) in layer.items()), key=_by_picks))]
+    # where the next critical goes from a count of each class struck: the location it lands in
+    # and each class's next count with its chance (pn / pd), or None when nothing is left (the same
+    # counts are met in many states of a layer and in every layer after)
+    moves: dict[tuple[tuple[int, ...], ...], Any] = {}
+
+    def next_from(taken: tuple[tuple[int, ...], ...]) -> Any:
+        for pos, (_, _, size, _) in enumerate(reach):
+            cls, counts = groups[pos], taken[pos]
+            if any(len(m) > c for m, c in zip(cls, counts)):
+                break
+        else:  # nothing left anywhere: the critical is lost
+            return None
+        left = tuple(sorted(i for m, c in zip(cls, counts) for i in m[c:]))
+        weights, pd = slot_weights(size, left, reroll, half, known=known)
+        chance = dict(weights)
+        out = []
+        for ci, (m, c) in enumerate(zip(cls, counts)):
+            if len(m) <= c:
+                continue
+            pn = sum([chance[i] for i in m[c:]])  # the class's chance: pn / pd
+            more = counts[:ci] + (c + 1,) + counts[ci + 1:]
+            out.append((taken[:pos] + (more,) + taken[pos + 1:], pn))
+        return tuple(out), pd
+
     for _ in range(count):
         nxt: dict[State, list[int]] = {}
         for (taken, lost), (an, ad) in layer.items():
-            for pos, (_, _, size, _) in enumerate(reach):
-                cls, counts = groups[pos], taken[pos]
-                if any(len(m) > c for m, c in zip(cls, counts)):
-                    break
-            else:  # nothing left anywhere: the critical is lost
+            found = moves.get(taken, moves)
+            if found is moves:
+                found = moves[taken] = next_from(taken)
+            if found is None:
                 _put(nxt, (taken, lost + 1), an, ad)
                 continue
-            left = tuple(sorted(i for m, c in zip(cls, counts) for i in m[c:]))
-            weights, pd = slot_weights(size, left, reroll, half, known=known)
-            chance = dict(weights)
-            for ci, (m, c) in enumerate(zip(cls, counts)):
-                if len(m) <= c:
-                    continue
-                pn = sum([chance[i] for i in m[c:]])  # the class's chance: pn / pd
-                more = counts[:ci] + (c + 1,) + counts[ci + 1:]
-                _put(nxt, (taken[:pos] + (more,) + taken[pos + 1:], lost), an * pn, ad * pd)
+            after, pd = found
+            for more, pn in after:
+                _put(nxt, (more, lost), an * pn, ad * pd)
         layer = nxt
         out.append(tuple(sorted(((named(*st), Fraction(n, d)) for st, (n, d) in layer.items()), key=_by_picks)))
     return out

@@ -431,7 +431,10 @@ class Damage:
                 key = (where, idx, slot.get("item") in knocked, slot.get("item2") in knocked)
                 found = kept.get(key)
                 if found is None:
-                    found = kept[key] = self._slot_struck(where, idx, knocked)
+                    # one object per distinct effect (UnitMemo.interned): the actions queued with it
+                    # are then found kept by identity, not field by field, whichever check made them
+                    effects, items = self._slot_struck(where, idx, knocked)
+                    found = kept[key] = (tuple([self.memo.interned(e) for e in effects]), items)
                 effects, items = found
             out.extend(effects)
             knocked.update(items)

@@ -183,7 +183,8 @@ class UnitMemo:
 
     def interned(self, overlay: T) -> T:
         """The one object kept for a unit state equal to ``overlay`` (``overlay`` itself the first
-        time); at :data:`CASCADE_ACTS` the store starts afresh."""
+        time), or for an effect of a slot struck (``damage.Damage.struck``); at
+        :data:`CASCADE_ACTS` the store starts afresh."""
         overlays = self.overlays
         found: T | None = overlays.get(overlay)
         if found is None:
