@@ -9,7 +9,7 @@ then the kept actions behind them, merged); a check's answers share the effects 
 its state, an act that only tells is kept by the act alone (``UnitMemo.tells``) and left out of
 the step's closed form, and a slot marked by a critical is one object (``UnitMemo.marked``). Each case below is worked out twice: the plain
 way (every action carried out again on every branch, the check and the step enumerated roll by
-roll, the merge worked out each time, every slot marked anew, as before any of this was kept) and the kept way, under
+roll, the merge worked out each time, every slot marked and every item knocked out anew, as before any of this was kept) and the kept way, under
 ``checking_keys`` (every keyed sub-enumeration found is worked out again and compared; not for the
 superheavy, where that takes minutes). Every outcome and its exact fraction must be the same.
 """
@@ -29,7 +29,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     """The cascade without anything kept: every action carried out where it is met."""
-    from critcore_battletech import cascadeodds
+    from critcore_battletech import actions, cascadeodds, damage
     from critcore_battletech.resolver import Resolver
 
     def merged(self: Resolver, state: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -47,6 +47,12 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
         for code, indexes in by_code.items():
             self.w.set_slots(code, indexes, destroyed=True, hit_turn=self.turn, hit_batch=self.batch)
 
+    def disabled(item: Any, kept: Any = None) -> Any:  # every item knocked out anew (nothing kept)
+        return real_disabled(item, None)
+
+    real_disabled = damage.disabled
+    monkeypatch.setattr(damage, "disabled", disabled)
+    monkeypatch.setattr(actions, "disabled", disabled)
     monkeypatch.setattr(Resolver, "mark", mark)
     monkeypatch.setattr(Resolver, "carry_out", lambda self, queue: self._carry_out(queue))
     monkeypatch.setattr(Resolver, "_check", lambda self, queue: self._carry_out(queue))

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from critcore.plugin import Data, Dice, Effect
 
 from . import effects as E
-from .damage import NO_TAGS, Damage
+from .damage import NO_TAGS, Damage, disabled
 from .unitmemo import ACT_HEADS, UnitMemo
 from .unitview import Work
 
@@ -114,8 +114,7 @@ class Actions(Damage):
             if it is None:
                 it = self.w.base.get("items", {}).get(item_id)
             if it is not None and not it.get("disabled"):
-                it = it if it.__class__ is Data else Data(it)
-                overlay = (top, locs, items.replace(**{item_id: it.replace(disabled=True)}))
+                overlay = (top, locs, items.replace(**{item_id: disabled(it, self.memo.marked)}))
         return (self.memo.interned(overlay), (), (E.knocked_out_text(eff),), (eff,) if record else (), (), NO_TAGS)
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:

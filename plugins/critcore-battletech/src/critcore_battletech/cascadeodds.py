@@ -93,7 +93,7 @@ class CascadeOdds(Actions):
             w.adopt(overlay)
             for code in lost:
                 w.reset(code)
-                disable_contents(w, code)
+                disable_contents(w, code, self.memo.marked)
             overlay = self.memo.interned(w.overlay())
         return overlay, short
 

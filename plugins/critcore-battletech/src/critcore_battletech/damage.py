@@ -67,14 +67,34 @@ def _sheet_order(pick: tuple[str, int]) -> tuple[int, int]:
     return C.sheet_order(_ORDER[pick[0]], pick[1])
 
 
-def disable_contents(w: Work, code: str) -> None:
-    """Knock out the items in a destroyed location's slots (a superheavy's second items too)."""
+def disable_contents(w: Work, code: str, kept: dict[Any, Any] | None = None) -> None:
+    """Knock out the items in a destroyed location's slots (a superheavy's second items too);
+    ``kept``: as for :func:`disabled`."""
     for s in w.loc(code)["slots"]:
         for item_id in (s.get("item") if s["kind"] in E.ITEM_KINDS else None, s.get("item2")):
             if item_id is not None:
                 it = w.item(item_id)
                 if it is not None and not it.get("disabled"):
-                    w.set_item(item_id, disabled=True)
+                    w.put_item(item_id, disabled(it, kept))
+
+
+def disabled(item: Mapping[str, Any], kept: dict[Any, Any] | None = None) -> Data:
+    """An item's record knocked out (``disabled = true``). With ``kept`` (``UnitMemo.marked``) one
+    object for each record knocked out, kept under the record's id beside it (taken only for that
+    very record): exact odds knock out the same items on thousands of states, and a state's hash
+    then reads the item's hash kept by the object."""
+    if kept is None or item.__class__ is not Data:
+        return (item if item.__class__ is Data else Data(item)).replace(disabled=True)
+    key = ("disabled", id(item))
+    found = kept.get(key)
+    if found is not None and found[0] is item:
+        out: Data = found[1]
+        return out
+    out = item.replace(disabled=True)
+    if len(kept) >= CASCADE_ACTS:
+        kept.clear()
+    kept[key] = (item, out)
+    return out
 
 
 class Damage:
@@ -154,7 +174,7 @@ class Damage:
     def disable_item(self, item_id: str) -> None:
         it = self.w.item(item_id)
         if it is not None and not it.get("disabled"):
-            self.w.set_item(item_id, disabled=True)
+            self.w.put_item(item_id, disabled(it, self.memo.marked))
 
     def tally(self) -> tuple[Mapping[str, int], Mapping[str, int]]:
         """Slots hit by criticals, and slots lost with their location, by kind (read only): the
@@ -197,7 +217,7 @@ class Damage:
         if blown_off:
             gone["blown_off"] = True
         self.w.set_loc(code, **gone)
-        disable_contents(self.w, code)
+        disable_contents(self.w, code, self.memo.marked)
         self.change(f"{L.name(code)} {'blown off' if blown_off else 'destroyed'} ({why}); "
                     "nothing in it explodes")
         if code in L.VITAL and not (code == "HD" and torso_cockpit(self.w)):
@@ -480,16 +500,22 @@ class Damage:
         # matters to the rules (hip vs earlier actuators), and this lets exact odds merge
         # cascades that hit the same slots in a different order. A slot marked once is the same
         # object wherever it is marked again (UnitMemo.marked): exact odds mark the same slots on
-        # thousands of states, and a location's hash reads each slot's, kept by the object
+        # thousands of states, and a location's hash reads each slot's, kept by the object. So is
+        # a location marked: the same slots (the same objects) and the same other entries are one
+        # record (its hash worked out once, and equal states compared by identity), kept under
+        # those slots' ids beside the record that holds them (no id reused while it is kept)
         marked = self.memo.marked
         turn, batch_n = self.turn, self.batch
         w = self.w
         for code, indexes in by_code.items():
-            slots = list(w.loc(code)["slots"])
+            loc = w.loc(code)
+            slots = list(loc["slots"])
+            shared = True
             for index in indexes:
                 slot = slots[index]
                 if slot.__class__ is not Data:  # a state handed in unfrozen: nothing to share
                     slots[index] = Data(slot).replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
+                    shared = False
                     continue
                 key = (slot, turn, batch_n)
                 found = marked.get(key)
@@ -498,7 +524,18 @@ class Damage:
                         marked.clear()
                     found = marked[key] = slot.replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
                 slots[index] = found
-            w.set_loc(code, slots=tuple(slots))
+            if not shared or loc.__class__ is not Data:
+                w.set_loc(code, slots=tuple(slots))
+                continue
+            where = (tuple(map(id, slots)), tuple([item for item in loc.items() if item[0] != "slots"]))
+            kept = marked.get(where)
+            if kept is None:
+                w.set_loc(code, slots=tuple(slots))
+                if len(marked) >= CASCADE_ACTS:
+                    marked.clear()
+                marked[where] = w.loc(code)
+            else:
+                w.put_loc(code, kept)
 
     def act(self, eff: Effect) -> None:
         """The consequences of one slot's critical (the slot is already marked)."""

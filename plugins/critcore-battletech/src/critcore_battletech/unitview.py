@@ -89,6 +89,11 @@ class Work:
         self.locs[code] = _data(self.loc(code)).replace(**changes)
         self._snap = self._locs = None
 
+    def put_loc(self, code: str, record: Data) -> None:
+        """Take ``record`` as the location's (one made before by :meth:`set_loc` or its like)."""
+        self.locs[code] = record
+        self._snap = self._locs = None
+
     def set_slot(self, code: str, index: int, **changes: Any) -> None:
         """Change some keys of one slot (the location's other slots stay shared)."""
         slots = list(self.loc(code)["slots"])
@@ -110,6 +115,11 @@ class Work:
         self.items_w[item_id] = _data(found).replace(**changes)
         self._snap = self._items = None
         return True
+
+    def put_item(self, item_id: str, record: Data) -> None:
+        """Take ``record`` as the item's (the unit has the item)."""
+        self.items_w[item_id] = record
+        self._snap = self._items = None
 
     def reset(self, code: str) -> None:
         """Put a location's slots, and the items in them, back as they were in the original."""
