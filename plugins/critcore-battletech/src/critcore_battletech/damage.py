@@ -503,12 +503,19 @@ class Damage:
         # thousands of states, and a location's hash reads each slot's, kept by the object. So is
         # a location marked: the same slots (the same objects) and the same other entries are one
         # record (its hash worked out once, and equal states compared by identity), kept under
-        # those slots' ids beside the record that holds them (no id reused while it is kept)
+        # those slots' ids beside the record that holds them (no id is reused while it is kept),
+        # and found first by the record marked and the marks (kept beside the record marked)
         marked = self.memo.marked
         turn, batch_n = self.turn, self.batch
         w = self.w
         for code, indexes in by_code.items():
             loc = w.loc(code)
+            # the same marks on the same location record: the record they made before
+            move = (id(loc), tuple(indexes), turn, batch_n)
+            made = marked.get(move)
+            if made is not None and made[0] is loc:
+                w.put_loc(code, made[1])
+                continue
             slots = list(loc["slots"])
             shared = True
             for index in indexes:
@@ -527,15 +534,17 @@ class Damage:
             if not shared or loc.__class__ is not Data:
                 w.set_loc(code, slots=tuple(slots))
                 continue
-            where = (tuple(map(id, slots)), tuple([item for item in loc.items() if item[0] != "slots"]))
+            where = (tuple(map(id, slots)), tuple(loc), *[v for k, v in loc.items() if k != "slots"])
             kept = marked.get(where)
             if kept is None:
                 w.set_loc(code, slots=tuple(slots))
-                if len(marked) >= CASCADE_ACTS:
+                kept = w.loc(code)
+                if len(marked) >= CASCADE_ACTS - 1:
                     marked.clear()
-                marked[where] = w.loc(code)
+                marked[where] = kept
             else:
                 w.put_loc(code, kept)
+            marked[move] = (loc, kept)
 
     def act(self, eff: Effect) -> None:
         """The consequences of one slot's critical (the slot is already marked)."""
