@@ -83,3 +83,27 @@ def test_a_worker_thread_never_pauses_the_collector():
         thread.start()
         thread.join(10)
         assert seen == [True] and gc.isenabled()
+
+
+def test_what_a_question_made_goes_to_the_oldest_generation_and_nothing_stays_frozen():
+    """When the collector comes back on, what was made inside is in the oldest generation (not
+    walked by a young collection first) and nothing is left frozen; objects frozen before the
+    block stay frozen, and then nothing is moved."""
+    with _restored():
+        gc.enable()
+        with gcpause.paused():
+            made = [[] for _ in range(3)]
+        assert gc.get_freeze_count() == 0 and gc.isenabled()
+        oldest = {id(o) for o in gc.get_objects(generation=2)}
+        assert all(id(o) in oldest for o in made)
+        try:
+            kept = [[] for _ in range(3)]
+            gc.freeze()
+            frozen = gc.get_freeze_count()
+            with gcpause.paused():
+                young = [[] for _ in range(3)]
+            assert gc.get_freeze_count() == frozen
+            assert not any(id(o) in {id(x) for x in gc.get_objects(generation=2)} for o in young)
+        finally:
+            gc.unfreeze()
+        assert kept and gc.get_freeze_count() == 0
