@@ -239,14 +239,15 @@ class CascadeOdds(Actions):
         now, queue, _, _, events, tags = found
         if not queue or self.rolls_on(now, queue[0]):
             return now, queue, events, tags
-        kept_action, rolls_on = self.kept_action, self.rolls_on
+        kept_action, rolls_on, acts = self.kept_action, self.rolls_on, self.acts_kept()
         seen: list[str] | None = None
         while queue and not rolls_on(now, queue[0]):
             action = queue[0]
             if action[0] == "check" or (action[0] == "act" and action[1].code not in ACTING):
                 queue = queue[1:]
                 continue
-            done = kept_action(now, action)
+            kept = acts.get((id(now), action))  # kept_action's look-up, inline
+            done = kept[1] if kept is not None and kept[0] is now else kept_action(now, action)
             now = done[0]
             queue = done[1] + queue[1:] if done[1] else queue[1:]
             if done[4]:
@@ -289,7 +290,7 @@ class CascadeOdds(Actions):
         overlay, events, queue, tags, _ = state
         rest = queue[1:]
         kept_action, rolls_on, merged_kept = self.kept_action, self.rolls_on, self._merged_kept
-        merges = self.memo.merges
+        merges, acts = self.memo.merges, self.acts_kept()
         out: dict[Any, list[int]] = {}
         weights, den = self._check_steps(overlay, queue[0])
         # the check's answers in the order an enumeration of the step visits them, and the merged
@@ -304,7 +305,8 @@ class CascadeOdds(Actions):
                 if action[0] == "check" or (action[0] == "act" and action[1].code not in ACTING):
                     q = q[1:]
                     continue
-                found = kept_action(now, action)
+                kept = acts.get((id(now), action))  # kept_action's look-up, inline
+                found = kept[1] if kept is not None and kept[0] is now else kept_action(now, action)
                 now, pending = found[0], found[1]
                 q = pending + q[1:] if pending else q[1:]
                 if found[4]:

@@ -380,14 +380,19 @@ def _merged_forward(reach: Reach, count: int, reroll: str, half: Table, classes:
     moves: dict[tuple[tuple[int, ...], ...], Any] = {}
 
     def next_from(taken: tuple[tuple[int, ...], ...]) -> Any:
-        for pos, (_, _, size, _) in enumerate(reach):
-            cls, counts = groups[pos], taken[pos]
-            if any(len(m) > c for m, c in zip(cls, counts)):
-                break
+        for pos, cls in enumerate(groups):  # the first location with a slot left
+            counts = taken[pos]
+            for m, c in zip(cls, counts):
+                if len(m) > c:
+                    break
+            else:
+                continue
+            break
         else:  # nothing left anywhere: the critical is lost
             return None
-        left = tuple(sorted(i for m, c in zip(cls, counts) for i in m[c:]))
-        weights, pd = slot_weights(size, left, reroll, half, known=known)
+        left = [i for m, c in zip(cls, counts) for i in m[c:]]
+        left.sort()
+        weights, pd = slot_weights(reach[pos][2], tuple(left), reroll, half, known=known)
         chance = dict(weights)
         out = []
         for ci, (m, c) in enumerate(zip(cls, counts)):

@@ -238,8 +238,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
 def _finish(ctx: Any, res: Resolver, summary: str) -> Applied:
     """The cascade carried out, the damage counters and PSRs brought up to date, and the new
     state with its derived numbers and events."""
-    state, psr_now, derived, tags = res.finish(res.drain())
-    data = Data(psr_now=psr_now, derived=derived)
+    state, data, tags = res.finish(res.drain())
     if not (ctx.target.get("damage") or {}).get("resolutions") and ctx.target.get("import_warnings"):
         # the first resolution after an import repeats what the import could not read
         data = data.replace(warnings=tuple(ctx.target["import_warnings"]))

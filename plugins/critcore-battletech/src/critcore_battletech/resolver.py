@@ -103,20 +103,22 @@ class Resolver(CascadeOdds):
         self.started = started
         return started
 
-    def finish(self, end: tuple[Data, Data, Data]) -> tuple[Data, tuple[str, ...], Data, frozenset[str]]:
+    def finish(self, end: tuple[Data, Data, Data]) -> tuple[Data, Data, frozenset[str]]:
         """After :meth:`drain` (``end``: the state it left, as :meth:`Work.overlay` gives it): the
-        counters brought up to date (:meth:`count_up`), the new state, its PSRs, its derived
-        numbers and the resolution's events (outcome tags).
+        counters brought up to date (:meth:`count_up`), the new state, the outcome's data (its
+        PSRs, ``psr_now``, and the state's derived numbers, ``derived``) and the resolution's
+        events (outcome tags).
 
         Kept in the unit's memo (:attr:`UnitMemo.ends`) by the end state, the PSRs and tags so
         far: none of it reads the story or the dice (exact odds meet a few hundred ends along
-        thousands of outcomes)."""
-        def work_out() -> tuple[Data, tuple[str, ...], Data, frozenset[str]]:
+        thousands of outcomes, which share the data record too)."""
+        def work_out() -> tuple[Data, Data, frozenset[str]]:
             self.count_up()
             memo = self.memo
             state = self.w.result()
             key = read_key_after(self.w, memo.key(), memo.counted(), memo.numbering)
-            return state, tuple(self.events), memo.derived.of(key, state), unit_tags(self.w, self.tags)
+            data = Data(psr_now=tuple(self.events), derived=memo.derived.of(key, state))
+            return state, data, unit_tags(self.w, self.tags)
 
         return self.memo.kept(self.memo.ends, (self.prep, end, tuple(self.events), self.tags), work_out)
 

@@ -161,11 +161,15 @@ class Work:
         return snap
 
     def adopt(self, overlay: tuple[Data, Data, Data]) -> None:
-        """Take over the changes of a snapshot, as returned by :meth:`overlay`."""
+        """Take over the changes of a snapshot, as returned by :meth:`overlay`. A part this Work
+        holds already (the same object, not changed since) is not copied again."""
         top, locs, items = overlay
-        self.top = dict(top)
-        self.locs = dict(locs)
-        self.items_w = dict(items)
+        if self._top is not top:
+            self.top = dict(top)
+        if self._locs is not locs:
+            self.locs = dict(locs)
+        if self._items is not items:
+            self.items_w = dict(items)
         self._snap = overlay
         self._top, self._locs, self._items = overlay
 
