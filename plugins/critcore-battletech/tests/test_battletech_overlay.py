@@ -61,3 +61,42 @@ def test_the_overlay_equals_the_snapshot_made_afresh(ops: list[tuple[Any, ...]])
             w.adopt(taken[op[1] % len(taken)])
         assert w.overlay() == (Data(w.top), Data(w.locs), Data(w.items_w))
         assert hash(w.overlay()) == hash((Data(w.top), Data(w.locs), Data(w.items_w)))
+
+
+@hypothesis.settings(max_examples=100, derandomize=True, deadline=None)
+@hypothesis.given(ops=OPS)
+def test_a_state_found_by_its_parts_identities_is_the_one_kept_by_value(ops: list[tuple[Any, ...]]) -> None:
+    """UnitMemo.state_of finds a Work's state by the identities of its parts and of their values
+    (one object per value), before any snapshot is hashed: whatever the changes, it equals the
+    snapshot made afresh and is the one object UnitMemo.interned keeps for it, and a second Work
+    making the same changes (other objects of the same values) is given the same object."""
+    from critcore_battletech.unitmemo import UnitMemo
+
+    unit = freeze(json.loads(UNIT.read_text(encoding="utf-8")))
+    memo = UnitMemo(unit, None)  # type: ignore[arg-type]  # no derived numbers asked
+    works = [Work(unit), Work(unit)]
+    taken: list[tuple[Data, Data, Data]] = [memo.state_of(works[0])]
+    for op in ops:
+        for w in works:
+            kind = op[0]
+            if kind == "armor":
+                w.set_loc(op[1], armor=op[2])
+            elif kind == "slots":
+                size = len(w.loc(op[1])["slots"])
+                w.set_slots(op[1], sorted({i % size for i in op[2]}), destroyed=True, hit_batch=1)
+            elif kind == "item":
+                w.set_item(op[1], disabled=True)
+            elif kind == "pilot":
+                w.set_sub("pilot", hits=op[1])
+            elif kind == "set":
+                w.set(op[1], op[2])
+            elif kind == "reset":
+                w.reset(op[1])
+            elif kind == "snapshot":
+                taken.append(memo.state_of(w))
+            else:
+                w.adopt(taken[op[1] % len(taken)])
+        first, second = (memo.state_of(w) for w in works)
+        fresh = (Data(works[1].top), Data(works[1].locs), Data(works[1].items_w))
+        assert first is second is memo.interned(fresh)
+        assert first == fresh

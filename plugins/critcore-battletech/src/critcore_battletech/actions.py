@@ -88,7 +88,7 @@ class Actions(Damage):
         self.changes, self.effects, self.events, self.pending = [], [], [], []
         self.tags = NO_TAGS
         pending = self._carry_out((action,))
-        return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects), tuple(self.events), self.tags)
+        return (self.memo.state_of(self.w), pending, tuple(self.changes), tuple(self.effects), tuple(self.events), self.tags)
 
     def acted(self, action: tuple[Any, ...], overlay: tuple[Data, Data, Data]) -> tuple[Any, ...]:
         """What ``action`` does to the state ``overlay`` (:meth:`_recorded` on a fork, one kept
@@ -114,8 +114,10 @@ class Actions(Damage):
             if it is None:
                 it = self.w.base.get("items", {}).get(item_id)
             if it is not None and not it.get("disabled"):
-                overlay = (top, locs, items.replace(**{item_id: disabled(it, self.memo.marked)}))
-        return (self.memo.interned(overlay), (), (E.knocked_out_text(eff),), (eff,) if record else (), (), NO_TAGS)
+                changed = dict(items)
+                changed[item_id] = disabled(it, self.memo.marked)
+                overlay = self.memo.whole(top, locs, self.memo.part(changed))
+        return (overlay, (), (E.knocked_out_text(eff),), (eff,) if record else (), (), NO_TAGS)
 
     def _carry_out(self, queue: tuple[Any, ...]) -> tuple[Any, ...]:
         """Carry out the action at the front of ``queue``: the queue left, with the actions it

@@ -94,7 +94,7 @@ class CascadeOdds(Actions):
             for code in lost:
                 w.reset(code)
                 disable_contents(w, code, self.memo.marked)
-            overlay = self.memo.interned(w.overlay())
+            overlay = self.memo.state_of(w)
         return overlay, short
 
     def _merged_kept(self, overlay: tuple[Data, Data, Data], queue: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -202,7 +202,7 @@ class CascadeOdds(Actions):
             self.mark(batch)
             self.pending.extend([("act", e, True) for e in batch] + [("settle",)])
         pending, self.pending = tuple(self.pending), []
-        return (self.memo.interned(self.w.overlay()), pending, tuple(self.changes), tuple(self.effects),
+        return (self.memo.state_of(self.w), pending, tuple(self.changes), tuple(self.effects),
                 tuple(self.events), self.tags)
 
     def _through(self, found: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -12,12 +12,15 @@ again, are what it is for. Only numbers of states are kept here, never a stage's
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping, TypeVar
 
 from critcore.plugin import EMPTY, Data
 from critcore.plugin import Table
 
 from .derived import Numbering, counted_items, derive, read_key
+
+if TYPE_CHECKING:
+    from .unitview import Work
 
 Tally = dict[str, int]  # slot kind -> count (read only once returned)
 LocTally = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
@@ -192,6 +195,49 @@ class UnitMemo:
                 overlays.clear()
             found = overlays[overlay] = overlay
         return found
+
+    def state_of(self, w: Work) -> tuple[Data, Data, Data]:
+        """The one object kept for the unit state ``w`` holds (what :meth:`interned` keeps of
+        ``w.overlay()``), found by identities: each of its three parts is one object per value
+        (:meth:`part`), and a state is the one object for its three parts (:meth:`whole`)."""
+        return self.whole(*w.overlay_with(self.part))
+
+    def part(self, entries: dict[str, Any]) -> Data:
+        """One part of a state (top-level entries, locations, items) as ``Data(entries)``: the
+        one object kept for that value, found first by the entries' names and their values'
+        identities (a location marked, an item knocked out are one object per value already:
+        ``damage.Damage.mark``, ``damage.disabled``), a key hashed in C; on a miss made, kept by
+        value (:meth:`interned`) and under that key beside the record made from these very
+        values, so no id in a key is reused while the key is kept."""
+        overlays = self.overlays
+        key = (*entries, *map(id, entries.values()))
+        found = overlays.get(key)
+        if found is not None:
+            kept: Data = found[0]
+            return kept
+        made = Data(entries)
+        kept = self.interned(made)
+        if len(overlays) >= CASCADE_ACTS:
+            overlays.clear()
+        overlays[key] = (kept, made)
+        return kept
+
+    def whole(self, top: Data, locs: Data, items: Data) -> tuple[Data, Data, Data]:
+        """The one state object for three parts (each one object per value when made by
+        :meth:`part`), found by their ids; on a miss kept by value (:meth:`interned`) and under
+        the ids beside the parts themselves (no id reused while the key is kept)."""
+        overlays = self.overlays
+        key = (id(top), id(locs), id(items))
+        found = overlays.get(key)
+        if found is not None:
+            state: tuple[Data, Data, Data] = found[0]
+            return state
+        parts = (top, locs, items)
+        state = self.interned(parts)
+        if len(overlays) >= CASCADE_ACTS:
+            overlays.clear()
+        overlays[key] = (state, parts)
+        return state
 
     def loc_tally(self, loc: Mapping[str, Any]) -> LocTally:
         """:func:`loc_tally`, remembered by the location's content (exact odds meet the same

@@ -8,7 +8,7 @@ when exact odds run it thousands of times.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from critcore.plugin import StateError
 from critcore.plugin import EMPTY, Data, freeze
@@ -158,6 +158,19 @@ class Work:
             if items is None:
                 items = self._items = Data(self.items_w)
             snap = self._snap = (top, locs, items)
+        return snap
+
+    def overlay_with(self, part: Callable[[dict[str, Any]], Data]) -> tuple[Data, Data, Data]:
+        """:meth:`overlay`, a part that changed made by ``part`` (from the dict of its entries; it
+        may give back an equal object made before)."""
+        top, locs, items = self._top, self._locs, self._items
+        if top is None:
+            top = self._top = part(self.top)
+        if locs is None:
+            locs = self._locs = part(self.locs)
+        if items is None:
+            items = self._items = part(self.items_w)
+        snap = self._snap = (top, locs, items)
         return snap
 
     def adopt(self, overlay: tuple[Data, Data, Data]) -> None:
