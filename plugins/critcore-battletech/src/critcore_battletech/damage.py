@@ -534,7 +534,11 @@ class Damage:
             if not shared or loc.__class__ is not Data:
                 w.set_loc(code, slots=tuple(slots))
                 continue
-            where = (tuple(map(id, slots)), tuple(loc), *[v for k, v in loc.items() if k != "slots"])
+            # its entries but the slots, named once per record (a check's answers mark one record)
+            rest = marked.get(("rest", id(loc)))
+            if rest is None or rest[0] is not loc:
+                rest = marked[("rest", id(loc))] = (loc, (tuple(loc), *[v for k, v in loc.items() if k != "slots"]))
+            where = (tuple(map(id, slots)), rest[1])
             kept = marked.get(where)
             if kept is None:
                 w.set_loc(code, slots=tuple(slots))
