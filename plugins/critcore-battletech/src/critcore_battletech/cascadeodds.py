@@ -1,6 +1,7 @@
 """The cascade's closed forms for exact odds (issue 25): what a check that rolls comes to on a
 unit state, each answer with its chance (:meth:`CascadeOdds._check_odds`, kept by state:
-:meth:`CascadeOdds._check_kept`), what a step comes to (:meth:`CascadeOdds._step_odds`: the check's
+:meth:`CascadeOdds._check_kept`; and without the story, as the step reads it:
+:meth:`CascadeOdds._check_steps`), what a step comes to (:meth:`CascadeOdds._step_odds`: the check's
 answers and the kept actions behind them, merged), and the merge that says what of a cascade's
 state is its identity (:meth:`CascadeOdds.merged`, with :func:`untold` and :data:`ACTING`).
 

@@ -134,14 +134,21 @@ class UnitMemo:
         self.acts: dict[Any, dict[Any, Any]] = {}
         # the change and row an act that only tells records, by the act (cascadeodds.CascadeOdds._told)
         self.tells: dict[Any, Any] = {}
-        # each slot marked by a critical, by the slot, turn and batch (damage.Damage.mark)
+        # what a critical's mark makes, one object per value (damage.Damage.mark): each slot marked,
+        # by the slot, turn and batch; each location marked, by its slots' ids and other entries
+        # (and first by the record marked and the marks); and each item knocked out, by its
+        # record's id (damage.disabled); every key by ids kept beside the objects it names
         self.marked: dict[Any, Any] = {}
-        # the closed form of a critical check that rolls, by the state it rolls on
-        # (cascadeodds.CascadeOdds._check_odds): its answers are shared by every queue the state is met with
+        # the closed form of a critical check that rolls, by the state it rolls on: with its story
+        # (cascadeodds.CascadeOdds._check_odds, for the check's own choose) and without it, as the
+        # step reads it (cascadeodds.CascadeOdds._check_steps); its answers are shared by every
+        # queue the state is met with
         self.checks: dict[Any, Any] = {}
         self.merges: dict[Any, Any] = {}  # what exact odds keep of a cascade's state (cascadeodds.CascadeOdds.merged)
-        # one object for each distinct cascade state's unit met (resolver.Resolver): states found
-        # kept above are then compared by identity, not field by field
+        # one object for each distinct cascade state's unit met (resolver.Resolver) and for each
+        # of its three parts, and each effect of a slot struck: by value (interned), and a state
+        # and its parts first by their parts' and values' identities (state_of, part, whole); states
+        # found kept above are then compared by identity, not field by field
         self.overlays: dict[Any, Any] = {}
 
     def counted_damage(self) -> tuple[int, Data]:
