@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -34,6 +34,30 @@ OPS = st.lists(st.one_of(
 ), max_size=25)
 
 
+def _apply(w: Work, op: tuple[Any, ...], taken: list[tuple[Data, Data, Data]],
+           snapshot: Callable[[Work], tuple[Data, Data, Data]]) -> None:
+    """Make one generated change to ``w``; a snapshot taken is added to ``taken`` (an adopt takes
+    one of them back)."""
+    kind = op[0]
+    if kind == "armor":
+        w.set_loc(op[1], armor=op[2])
+    elif kind == "slots":
+        size = len(w.loc(op[1])["slots"])
+        w.set_slots(op[1], sorted({i % size for i in op[2]}), destroyed=True, hit_batch=1)
+    elif kind == "item":
+        w.set_item(op[1], disabled=True)
+    elif kind == "pilot":
+        w.set_sub("pilot", hits=op[1])
+    elif kind == "set":
+        w.set(op[1], op[2])
+    elif kind == "reset":
+        w.reset(op[1])
+    elif kind == "snapshot":
+        taken.append(snapshot(w))
+    else:
+        w.adopt(taken[op[1] % len(taken)])
+
+
 @hypothesis.settings(max_examples=150, derandomize=True, deadline=None)
 @hypothesis.given(ops=OPS)
 def test_the_overlay_equals_the_snapshot_made_afresh(ops: list[tuple[Any, ...]]) -> None:
@@ -41,24 +65,7 @@ def test_the_overlay_equals_the_snapshot_made_afresh(ops: list[tuple[Any, ...]])
     w = Work(unit)
     taken: list[tuple[Data, Data, Data]] = [w.overlay()]
     for op in ops:
-        kind = op[0]
-        if kind == "armor":
-            w.set_loc(op[1], armor=op[2])
-        elif kind == "slots":
-            size = len(w.loc(op[1])["slots"])
-            w.set_slots(op[1], sorted({i % size for i in op[2]}), destroyed=True, hit_batch=1)
-        elif kind == "item":
-            w.set_item(op[1], disabled=True)
-        elif kind == "pilot":
-            w.set_sub("pilot", hits=op[1])
-        elif kind == "set":
-            w.set(op[1], op[2])
-        elif kind == "reset":
-            w.reset(op[1])
-        elif kind == "snapshot":
-            taken.append(w.overlay())
-        else:
-            w.adopt(taken[op[1] % len(taken)])
+        _apply(w, op, taken, Work.overlay)
         assert w.overlay() == (Data(w.top), Data(w.locs), Data(w.items_w))
         assert hash(w.overlay()) == hash((Data(w.top), Data(w.locs), Data(w.items_w)))
 
@@ -78,24 +85,7 @@ def test_a_state_found_by_its_parts_identities_is_the_one_kept_by_value(ops: lis
     taken: list[tuple[Data, Data, Data]] = [memo.state_of(works[0])]
     for op in ops:
         for w in works:
-            kind = op[0]
-            if kind == "armor":
-                w.set_loc(op[1], armor=op[2])
-            elif kind == "slots":
-                size = len(w.loc(op[1])["slots"])
-                w.set_slots(op[1], sorted({i % size for i in op[2]}), destroyed=True, hit_batch=1)
-            elif kind == "item":
-                w.set_item(op[1], disabled=True)
-            elif kind == "pilot":
-                w.set_sub("pilot", hits=op[1])
-            elif kind == "set":
-                w.set(op[1], op[2])
-            elif kind == "reset":
-                w.reset(op[1])
-            elif kind == "snapshot":
-                taken.append(memo.state_of(w))
-            else:
-                w.adopt(taken[op[1] % len(taken)])
+            _apply(w, op, taken, memo.state_of)
         first, second = (memo.state_of(w) for w in works)
         fresh = (Data(works[1].top), Data(works[1].locs), Data(works[1].items_w))
         assert first is second is memo.interned(fresh)
