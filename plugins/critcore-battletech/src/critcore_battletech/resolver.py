@@ -58,22 +58,23 @@ class Resolver(CascadeOdds):
         destroyed on the way (the state handed in is merged too, even with nothing left to
         roll). The actions before the first roll, and the settling after them, are carried
         out by :meth:`start`. Returns the state the cascade leaves, as :meth:`Work.overlay`
-        gives it.
+        gives it, with its records (changes, rows, events, tags) taken over; the unit's
+        :class:`Work` takes the state over in :meth:`finish`, and only when it works the end out
+        (exact odds run the apply stage once per outcome, and most find their end kept).
         """
         start = (self.started or self.start())[0]
         end = self.dice.iterate(start, self._step, _no_pending, "cascade", key=self.context_key("cascade"),
                                 merge=self.merged)
-        if end is start:  # nothing rolled, nothing left out: this resolver holds the state already
+        if end is start:  # nothing rolled, nothing left out: the records are the start's already
             kept: tuple[Data, Data, Data] = start[0]
             return kept
         overlay, events, _, tags, (changes, effects) = end
-        self.w.adopt(overlay)
         self.tags = tags
         self.changes, self.effects = list(changes), list(effects)
         for e in events:
             self.event(e)
-        adopted: tuple[Data, Data, Data] = overlay
-        return adopted
+        ended: tuple[Data, Data, Data] = overlay
+        return ended
 
     def until_rolled(self) -> Start:
         """Carry out the pending actions before the first that rolls dice (:meth:`drain`'s
@@ -116,10 +117,9 @@ class Resolver(CascadeOdds):
         found = memo.starts.get(key)
         if found is not None and found[0] is batch:
             started: Start = found[1]
-            (overlay, _, _, tags, (changes, effects)), events = started
-            self.w.adopt(overlay)
+            (_, _, _, tags, (changes, effects)), events = started
             self.tags, self.changes, self.effects, self.events = tags, list(changes), list(effects), list(events)
-            self.started = started
+            self.started = started  # the state itself is taken over only when finish works it out
             return
         self.apply_batch([e for e in batch if e.table == "components"], record=False)
         started = self.start()
@@ -135,6 +135,7 @@ class Resolver(CascadeOdds):
         far: none of it reads the story or the dice (exact odds meet a few hundred ends along
         thousands of outcomes, which share the data record too)."""
         def work_out() -> tuple[Data, Data, frozenset[str]]:
+            self.w.adopt(end)  # (drain hands the end over without taking it over)
             self.count_up()
             memo = self.memo
             state = self.w.result()
