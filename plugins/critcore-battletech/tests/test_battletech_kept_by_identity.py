@@ -81,7 +81,7 @@ def test_only_the_object_an_answer_was_worked_out_on_finds_it(bt_registry: Any, 
         assert again == overlay and again is not overlay
         assert real(res, again, action) == res.acted(action, overlay)
         assert res.acts_here is not None
-        res.acts_here[(id(again), action)] = (object(), ("a wrong answer",))
+        res.acts_here[(id(again), id(action))] = (object(), action, ("a wrong answer",))
         assert real(res, again, action) == res.acted(action, overlay)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from critcore.plugin import Data, Dice, Effect
 
 from .cascadeodds import CascadeOdds
-from .damage import Story
+from .damage import SETTLE, Story
 from .derived import read_key_after
 from .events import unit_tags
 
@@ -92,7 +92,7 @@ class Resolver(CascadeOdds):
         rolled before the first check that rolls, so the same state, queue, story and preparation
         always start the same cascade (exact odds run the apply stage once per outcome, and the
         outcomes of one batch of criticals share its start)."""
-        self.pending.append(("settle",))
+        self.pending.append(SETTLE)
         key = (self.prep, self.w.overlay(), tuple(self.pending), self.tags, tuple(self.changes), tuple(self.effects),
                tuple(self.events), self.turn, self.batch, self.cascade)
         started: Start = self.memo.kept(self.memo.starts, key, self.until_rolled)
