@@ -64,7 +64,9 @@ def test_a_start_is_taken_only_for_the_very_batch_it_was_kept_for(bt_registry: A
     target = engine.check_target(copy.deepcopy(mech))
     first = exact_odds(engine, "critical", {"location": "LT"}, target)
     assert engine.memos is not None
-    starts = engine.memos.of(target)[KEY].starts
+    memo = engine.memos.of(target)
+    assert memo is not None
+    starts = memo[KEY].starts
     batches = [(key, found) for key, found in starts.items() if key[0] == "batch"]
     assert batches and all(key[2] == id(found[0]) for key, found in batches)
     for key, (batch, _) in batches:  # the same value, another object, a wrong start
