@@ -50,8 +50,11 @@ class Actions(Damage):
     def kept_action(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
         """What ``action`` (one that rolls no dice) does to the state ``overlay`` (:meth:`acted`),
         kept in the unit's memo (:attr:`UnitMemo.acts`) by that state, the action and what else it
-        reads (the preparation, the turn, the batch, whether the cascade runs): the one store of
-        :meth:`carry_out`, and of the closed forms of exact odds (:mod:`cascadeodds`)."""
+        reads (the preparation, the turn, the batch, whether the cascade runs), found by the
+        state's and the action's ids (each one object per value: :meth:`UnitMemo.interned`), both
+        kept beside the answer so no id is reused while kept; an equal action or state met as
+        another object is only worked out again. The one store of :meth:`carry_out`, and of the
+        closed forms of exact odds (:mod:`cascadeodds`)."""
         acts = self.acts_here if self.acts_here is not None else self.acts_kept()
         key = (id(overlay), id(action))
         found = acts.get(key)
