@@ -76,12 +76,12 @@ def test_only_the_object_an_answer_was_worked_out_on_finds_it(bt_registry: Any, 
                    copy.deepcopy(mech))
     assert met
     for res, overlay, action in met[:20]:
-        again = tuple(copy.copy(dict(part)) for part in overlay)  # the same value, another object
+        again: Any = tuple(copy.copy(dict(part)) for part in overlay)  # the same value, another object
         again = tuple(type(part)(d) for part, d in zip(overlay, again))
         assert again == overlay and again is not overlay
         assert real(res, again, action) == res.acted(action, overlay)
         assert res.acts_here is not None
-        res.acts_here[(id(again), action)] = (object(), ("a wrong answer",))
+        res.acts_here[(id(again), id(action))] = (object(), action, ("a wrong answer",))
         assert real(res, again, action) == res.acted(action, overlay)
 
 
@@ -100,6 +100,8 @@ def test_a_target_asked_about_turn_after_turn_keeps_a_bounded_store_of_actions(b
     for turn in range(2, 13):
         exact_odds(engine, "damage", {**params, "turn": turn}, target)
         assert engine.memos is not None
-        assert len(engine.memos.of(target)[KEY].acts) <= ACT_HEADS
+        memo = engine.memos.of(target)
+        assert memo is not None
+        assert len(memo[KEY].acts) <= ACT_HEADS
     again = exact_odds(engine, "damage", {**params, "turn": 1}, target)
     assert [(b.to_json(), b.probability) for b in again.branches] == [(b.to_json(), b.probability) for b in first.branches]

@@ -50,7 +50,11 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     def disabled(item: Any, kept: Any = None) -> Any:  # every item knocked out anew (nothing kept)
         return real_disabled(item, None)
 
+    def start_batch(self: Resolver, batch: tuple[Any, ...]) -> None:  # marked and started anew at every run
+        self.apply_batch([e for e in batch if e.table == "components"], record=False)
+
     real_disabled = damage.disabled
+    monkeypatch.setattr(Resolver, "start_batch", start_batch)
     monkeypatch.setattr(damage, "disabled", disabled)
     monkeypatch.setattr(actions, "disabled", disabled)
     monkeypatch.setattr(Resolver, "mark", mark)

@@ -14,7 +14,7 @@ from critcore.plugin import Data, Dice, Effect
 
 from . import effects as E
 from .damage import NO_TAGS, Damage, disabled
-from .unitmemo import ACT_HEADS, UnitMemo
+from .unitmemo import ACT_HEADS, CASCADE_ACTS, UnitMemo
 from .unitview import Work
 
 A = TypeVar("A", bound="Actions")
@@ -50,14 +50,22 @@ class Actions(Damage):
     def kept_action(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...]) -> tuple[Any, ...]:
         """What ``action`` (one that rolls no dice) does to the state ``overlay`` (:meth:`acted`),
         kept in the unit's memo (:attr:`UnitMemo.acts`) by that state, the action and what else it
-        reads (the preparation, the turn, the batch, whether the cascade runs): the one store of
-        :meth:`carry_out`, and of the closed forms of exact odds (:mod:`cascadeodds`)."""
+        reads (the preparation, the turn, the batch, whether the cascade runs), found by the
+        state's and the action's ids (each one object per value: :meth:`UnitMemo.interned`), both
+        kept beside the answer so no id is reused while kept; an equal action or state met as
+        another object is only worked out again. The one store of :meth:`carry_out`, and of the
+        closed forms of exact odds (:mod:`cascadeodds`)."""
         acts = self.acts_here if self.acts_here is not None else self.acts_kept()
-        found = acts.get((id(overlay), action))  # UnitMemo.kept_by_state's look-up, without a call
-        if found is not None and found[0] is overlay:
-            answer: tuple[Any, ...] = found[1]
+        key = (id(overlay), id(action))
+        found = acts.get(key)
+        if found is not None and found[0] is overlay and found[1] is action:
+            answer: tuple[Any, ...] = found[2]
             return answer
-        return UnitMemo.kept_by_state(acts, overlay, action, lambda: self.acted(action, overlay))
+        answer = self.acted(action, overlay)
+        if len(acts) >= CASCADE_ACTS:
+            acts.clear()
+        acts[key] = (overlay, action, answer)
+        return answer
 
     def acts_kept(self) -> dict[Any, Any]:
         """This resolver's part of :attr:`UnitMemo.acts` (by what else its actions read: the

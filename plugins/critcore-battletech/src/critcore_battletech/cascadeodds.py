@@ -26,7 +26,7 @@ from critcore.plugin import Data, Effect
 
 from . import criticals as C
 from .actions import Actions
-from .damage import NO_STORY, NO_TAGS, disable_contents
+from .damage import NO_STORY, NO_TAGS, SETTLE, disable_contents
 from .unitmemo import CASCADE_ACTS, UnitMemo
 from .unitview import Work
 
@@ -201,7 +201,8 @@ class CascadeOdds(Actions):
         elif picks:
             batch = self.struck(code, picks, struck)
             self.mark(batch)
-            self.pending.extend([("act", e, True) for e in batch] + [("settle",)])
+            interned = self.memo.interned  # one object per action (a kept action is found by its identity)
+            self.pending.extend([interned(("act", e, True)) for e in batch] + [SETTLE])
         pending, self.pending = tuple(self.pending), []
         return (self.memo.state_of(self.w), pending, tuple(self.changes), tuple(self.effects),
                 tuple(self.events), self.tags)
@@ -247,8 +248,8 @@ class CascadeOdds(Actions):
             if action[0] == "check" or (action[0] == "act" and action[1].code not in ACTING):
                 queue = queue[1:]
                 continue
-            kept = acts.get((id(now), action))  # kept_action's look-up, inline
-            done = kept[1] if kept is not None and kept[0] is now else kept_action(now, action)
+            kept = acts.get((id(now), id(action)))  # kept_action's look-up, inline
+            done = kept[2] if kept is not None and kept[0] is now and kept[1] is action else kept_action(now, action)
             now = done[0]
             queue = done[1] + queue[1:] if done[1] else queue[1:]
             if done[4]:
@@ -306,8 +307,9 @@ class CascadeOdds(Actions):
                 if action[0] == "check" or (action[0] == "act" and action[1].code not in ACTING):
                     q = q[1:]
                     continue
-                kept = acts.get((id(now), action))  # kept_action's look-up, inline
-                found = kept[1] if kept is not None and kept[0] is now else kept_action(now, action)
+                kept = acts.get((id(now), id(action)))  # kept_action's look-up, inline
+                found = (kept[2] if kept is not None and kept[0] is now and kept[1] is action
+                         else kept_action(now, action))
                 now, pending = found[0], found[1]
                 q = pending + q[1:] if pending else q[1:]
                 if found[4]:

@@ -35,6 +35,9 @@ NO_TAGS: frozenset[str] = frozenset()
 
 Story = tuple[tuple[str, ...], tuple[Effect, ...]]  # the changes told and the table rows rolled, in order
 NO_STORY: Story = ((), ())
+# the settling after a roll's criticals, one object wherever it is queued (an action is found kept by
+# its identity: actions.Actions.kept_action)
+SETTLE: tuple[str] = ("settle",)
 
 
 def torso_cockpit(view: Any) -> bool:
@@ -298,7 +301,9 @@ class Damage:
                 self.change(f"{remaining} damage passes inward to the {L.name(nxt)}")
             code = nxt
         # the checks wait in the queue of pending actions, in this order (see drain)
-        self.pending.extend(("check", c) for c in damaged)
+        # one object per action (UnitMemo.interned): a kept action is found by its identity
+        interned = self.memo.interned
+        self.pending.extend(interned(("check", c)) for c in damaged)
 
     def context_key(self, what: Any) -> tuple[Any, ...]:
         """What the steps of :meth:`drain` depend on besides the state they are handed (their
@@ -488,7 +493,8 @@ class Damage:
         (see :meth:`drain`).
         """
         self.mark(batch)
-        self.pending.extend([("act", e, record) for e in batch] + [("settle",)])
+        interned = self.memo.interned  # one object per action: a kept action is found by its identity
+        self.pending.extend([interned(("act", e, record)) for e in batch] + [SETTLE])
 
     def mark(self, batch: list[Effect]) -> None:
         """Mark the slots a batch of criticals strikes as hit."""

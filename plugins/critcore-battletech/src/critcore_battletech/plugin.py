@@ -219,7 +219,7 @@ def critcore_apply(ctx: Any, determination: Determination | None, location: Loca
                 res.change(f"The {location.name} was already gone: nothing more happens")
             res.destroy_location(location.id, "a 12 on Determining Critical Hits", blown_off=True)
         else:
-            res.apply_batch([e for e in effects if e.table == "components"], record=False)
+            res.start_batch(tuple(effects))
         return _finish(ctx, res, determination.summary)
     if proc == "damage":
         if location is None or ctx.target is None:

@@ -121,7 +121,9 @@ class UnitMemo:
         # where cascades on this state start and what their ends come to (resolver.Resolver.start and
         # .finish): exact odds run the apply stage once per outcome, and thousands of outcomes share
         # a few hundred starts and ends (the Daishi S's right torso: 13,745 outcomes, 156 starts,
-        # 539 ends); each is a function of the state and what the key names, whatever the dice
+        # 539 ends); each is a function of the state and what the key names, whatever the dice;
+        # and the start of a batch of criticals by the identity of the effect stage's answer, kept
+        # beside it (resolver.Resolver.start_batch: each of its runs is handed the same tuple)
         self.starts: dict[Any, Any] = {}
         self.ends: dict[Any, Any] = {}
         # what each action of a cascade that rolls no dice does, by the state it acts on
@@ -130,7 +132,8 @@ class UnitMemo:
         # 37,345 distinct), because the checks' slots differ but what follows them often does not;
         # by what else it reads (the preparation, turn, batch, cascade: at most ACT_HEADS of them,
         # then all start afresh, so a target asked about turn after turn keeps a bounded store),
-        # then the state's identity and the action
+        # then the state's and the action's identities (each queued action one object per value:
+        # interned), both kept beside the answer
         self.acts: dict[Any, dict[Any, Any]] = {}
         # the change and row an act that only tells records, by the act (cascadeodds.CascadeOdds._told)
         self.tells: dict[Any, Any] = {}
@@ -175,9 +178,9 @@ class UnitMemo:
     @staticmethod
     def kept_by_state(store: dict[Any, Any], state: Any, key: Hashable, work_out: Callable[[], T]) -> T:
         """``work_out()``, kept in ``store`` by the identity of the unit state ``state`` and
-        ``key`` (:attr:`acts`, :attr:`merges`): the state is kept beside the answer and must be the
-        very object asked with, so a state met as another object of the same value is only worked
-        out again (exact either way). The states a cascade meets are one object each
+        ``key`` (:attr:`merges`; :attr:`acts` likewise, by the action's identity too): the state
+        is kept beside the answer and must be the very object asked with, so a state met as
+        another object of the same value is only worked out again (exact either way). The states a cascade meets are one object each
         (:meth:`interned`), and an ``id`` is hashed in C where a state's three records are each a
         Python call. At :data:`CASCADE_ACTS` entries the store starts afresh."""
         ident = (id(state), key)
@@ -193,7 +196,8 @@ class UnitMemo:
 
     def interned(self, overlay: T) -> T:
         """The one object kept for a unit state equal to ``overlay`` (``overlay`` itself the first
-        time), or for an effect of a slot struck (``damage.Damage.struck``); at
+        time), or for an effect of a slot struck (``damage.Damage.struck``), or for an action
+        queued in a cascade (``damage.Damage.apply_batch``, ``damage``, ``_recorded_check``); at
         :data:`CASCADE_ACTS` the store starts afresh."""
         overlays = self.overlays
         found: T | None = overlays.get(overlay)
