@@ -53,7 +53,11 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     def start_batch(self: Resolver, batch: tuple[Any, ...]) -> None:  # marked and started anew at every run
         self.apply_batch([e for e in batch if e.table == "components"], record=False)
 
-    real_disabled = damage.disabled
+    def contents(slots: Any, kept: Any = None) -> Any:  # a location's items read anew (nothing kept)
+        return real_contents(slots, None)
+
+    real_disabled, real_contents = damage.disabled, damage.contents
+    monkeypatch.setattr(damage, "contents", contents)
     monkeypatch.setattr(Resolver, "start_batch", start_batch)
     monkeypatch.setattr(damage, "disabled", disabled)
     monkeypatch.setattr(actions, "disabled", disabled)

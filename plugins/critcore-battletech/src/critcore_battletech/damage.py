@@ -72,13 +72,33 @@ def _sheet_order(pick: tuple[str, int]) -> tuple[int, int]:
 
 def disable_contents(w: Work, code: str, kept: dict[Any, Any] | None = None) -> None:
     """Knock out the items in a destroyed location's slots (a superheavy's second items too);
-    ``kept``: as for :func:`disabled`."""
-    for s in w.loc(code)["slots"]:
-        for item_id in (s.get("item") if s["kind"] in E.ITEM_KINDS else None, s.get("item2")):
-            if item_id is not None:
-                it = w.item(item_id)
-                if it is not None and not it.get("disabled"):
-                    w.put_item(item_id, disabled(it, kept))
+    ``kept``: as for :func:`disabled`, and the items of the slots (:func:`contents`) kept there."""
+    for item_id in contents(w.loc(code)["slots"], kept):
+        it = w.item(item_id)
+        if it is not None and not it.get("disabled"):
+            w.put_item(item_id, disabled(it, kept))
+
+
+def contents(slots: Sequence[Mapping[str, Any]], kept: dict[Any, Any] | None = None) -> tuple[str, ...]:
+    """The items held in ``slots``, in slot order (an item of a kind that holds one, then a
+    superheavy's second item; an item once per slot it fills). With ``kept``
+    (``UnitMemo.marked``) kept under the slots' id beside them (taken only for those very
+    slots): exact odds destroy the same location, its slots one object, on thousands of states
+    (a speed-only store; :func:`disable_contents` reads the same items either way)."""
+    if kept is not None:
+        key = ("contents", id(slots))
+        found = kept.get(key)
+        if found is not None and found[0] is slots:
+            ids: tuple[str, ...] = found[1]
+            return ids
+    ids = tuple([item_id for s in slots
+                 for item_id in (s.get("item") if s["kind"] in E.ITEM_KINDS else None, s.get("item2"))
+                 if item_id is not None])
+    if kept is not None:
+        if len(kept) >= CASCADE_ACTS:
+            kept.clear()
+        kept[("contents", id(slots))] = (slots, ids)
+    return ids
 
 
 def disabled(item: Mapping[str, Any], kept: dict[Any, Any] | None = None) -> Data:
@@ -493,8 +513,8 @@ class Damage:
         (see :meth:`drain`).
         """
         self.mark(batch)
-        interned = self.memo.interned  # one object per action: a kept action is found by its identity
-        self.pending.extend([interned(("act", e, record)) for e in batch] + [SETTLE])
+        act_of = self.memo.act_of  # one object per action: a kept action is found by its identity
+        self.pending.extend([act_of(e, record) for e in batch] + [SETTLE])
 
     def mark(self, batch: list[Effect]) -> None:
         """Mark the slots a batch of criticals strikes as hit."""

@@ -207,6 +207,23 @@ class UnitMemo:
             found = overlays[overlay] = overlay
         return found
 
+    def act_of(self, eff: Any, record: bool) -> tuple[Any, ...]:
+        """The queued act of the effect ``eff`` (``("act", eff, record)``, one object per value:
+        :meth:`interned`), found first by the effect's identity (the effects of slots struck are
+        one object per value already: ``damage.Damage.struck``), a key hashed in C where an
+        effect's hash is a Python call; kept beside the effect, so no id is reused while kept."""
+        overlays = self.overlays
+        key = ("act of", id(eff), record)
+        found = overlays.get(key)
+        if found is not None and found[0] is eff:
+            action: tuple[Any, ...] = found[1]
+            return action
+        action = self.interned(("act", eff, record))
+        if len(overlays) >= CASCADE_ACTS:
+            overlays.clear()
+        overlays[key] = (eff, action)
+        return action
+
     def state_of(self, w: Work) -> tuple[Data, Data, Data]:
         """The one object kept for the unit state ``w`` holds (what :meth:`interned` keeps of
         ``w.overlay()``), found by identities: each of its three parts is one object per value

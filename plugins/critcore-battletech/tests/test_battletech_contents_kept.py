@@ -1,0 +1,104 @@
+"""A destroyed location's items and a batch's queued acts, kept by identity, are what they replace (issue 25, tenth round).
+
+``damage.contents`` keeps the items held in a location's slots under the slots' ``id`` (in
+``UnitMemo.marked``, the slots kept beside), where ``disable_contents`` read every slot of the
+location each time; ``UnitMemo.act_of`` finds a batch's queued act (``("act", effect, record)``,
+one object per value) first by the effect's ``id``, where it was interned by value each time.
+The rules they must keep: the same items in the same order, and the same action (the very object
+interning by value gives), whatever the location, its marks or the unit; an entry is only taken
+for the very object it was made for.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from critcore.plugin import Data, freeze
+
+
+def _read_every_slot(slots: Any) -> list[str]:
+    """What ``disable_contents`` read before: every slot, its item (of a kind that holds one) then
+    its second item."""
+    from critcore_battletech import effects as E
+
+    out = []
+    for s in slots:
+        for item_id in (s.get("item") if s["kind"] in E.ITEM_KINDS else None, s.get("item2")):
+            if item_id is not None:
+                out.append(item_id)
+    return out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # the fixtures are only read
+@given(unit=st.sampled_from(["testmech-tm1", "testquad-tq1"]), data=st.data())
+def test_contents_kept_are_the_items_read_slot_by_slot(bt: Any, unit: str, data: Any) -> None:
+    """Any location of a unit, any of its slots marked: the items kept are those read slot by slot,
+    in that order, the first time and when found kept; other slots (equal, another object) are
+    read anew, and a kept entry whose slots are gone is not taken for new ones."""
+    from critcore_battletech.damage import contents
+
+    state = freeze(bt.load_unit(unit))
+    code = data.draw(st.sampled_from(sorted(state["locations"])))
+    slots = state["locations"][code]["slots"]
+    hit = data.draw(st.sets(st.integers(min_value=0, max_value=len(slots) - 1)))
+    slots = tuple(s.replace(destroyed=True) if i in hit else s for i, s in enumerate(slots))
+    kept: dict[Any, Any] = {}
+    expected = _read_every_slot(slots)
+    assert list(contents(slots, kept)) == expected
+    assert list(contents(slots, kept)) == expected  # found kept
+    assert list(contents(slots, None)) == expected
+    other = tuple(Data(s) for s in slots)  # equal, another object: read anew
+    assert list(contents(other, kept)) == expected
+    stale = (object(), ("not", "these"))  # an entry left under an id another object now has
+    kept[("contents", id(other))] = stale
+    assert list(contents(other, kept)) == expected
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # the fixtures are only read
+@given(location=st.sampled_from(["LT", "RT", "CT", "RA", "LL"]), amount=st.integers(min_value=10, max_value=40))
+def test_odds_with_contents_and_acts_kept_are_those_read_anew(bt_registry: Any, mech: dict[str, Any], location: str,
+                                                             amount: int) -> None:
+    """Damage anywhere, of any amount that reaches the structure: the same outcomes with the same
+    fractions, a location's items and the queued acts kept by identity or worked out anew."""
+    from critcore.testing import Engine, exact_odds
+
+    from critcore_battletech import damage
+    from critcore_battletech.unitmemo import UnitMemo
+
+    def odds() -> dict[str, Any]:
+        found = exact_odds(Engine("battletech", registry=bt_registry), "damage",
+                           {"location": location, "amount": amount}, copy.deepcopy(mech))
+        assert found.exact
+        return {repr(sorted(b.to_json().items())): b.probability for b in found.branches}
+
+    kept = odds()
+    with pytest.MonkeyPatch.context() as m:
+        real_contents = damage.contents
+        m.setattr(damage, "contents", lambda slots, kept=None: real_contents(slots, None))
+        m.setattr(UnitMemo, "act_of", lambda self, eff, record: self.interned(("act", eff, record)))
+        anew = odds()
+    assert kept == anew
+
+
+def test_act_of_is_the_action_interned_by_value(mech: dict[str, Any]) -> None:
+    """The act found by the effect's identity is the one object interning by value gives, for an
+    effect met again and for an equal effect that is another object; a stale entry is not taken."""
+    from critcore.plugin import Effect
+
+    from critcore_battletech.unitmemo import UnitMemo
+
+    memo = UnitMemo(freeze(mech), None)  # type: ignore[arg-type]  # the components table is not read here
+    eff = Effect(table="components", id="ammo-explosion", code="ammo-explosion", text="x", data={"location": "LT", "slot": 3})
+    twin = Effect(table="components", id="ammo-explosion", code="ammo-explosion", text="x", data={"location": "LT", "slot": 3})
+    first = memo.act_of(eff, True)
+    assert first == ("act", eff, True) and first is memo.interned(("act", eff, True))
+    assert memo.act_of(eff, True) is first
+    assert memo.act_of(twin, True) is first
+    assert memo.act_of(eff, False) == ("act", eff, False) and memo.act_of(eff, False) is not first
+    memo.overlays[("act of", id(twin), True)] = (object(), ("act", "stale", True))
+    assert memo.act_of(twin, True) is first
