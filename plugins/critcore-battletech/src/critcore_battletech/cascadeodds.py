@@ -92,9 +92,10 @@ class CascadeOdds(Actions):
         if lost:
             w = Work(self.w.base)
             w.adopt(overlay)
+            marked = self.memo.marked
             for code in lost:
-                w.reset(code)
-                disable_contents(w, code, self.memo.marked)
+                w.reset(code, marked)
+                disable_contents(w, code, marked)
             overlay = self.memo.state_of(w)
         return overlay, short
 
