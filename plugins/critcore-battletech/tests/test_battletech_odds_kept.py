@@ -31,6 +31,7 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     """The cascade without anything kept: every action carried out where it is met."""
     from critcore_battletech import actions, cascadeodds, damage
     from critcore_battletech.resolver import Resolver
+    from critcore_battletech.unitview import Work
 
     def merged(self: Resolver, state: tuple[Any, ...]) -> tuple[Any, ...]:
         overlay, events, queue, tags, story = state
@@ -53,7 +54,15 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     def start_batch(self: Resolver, batch: tuple[Any, ...]) -> None:  # marked and started anew at every run
         self.apply_batch([e for e in batch if e.table == "components"], record=False)
 
-    real_disabled = damage.disabled
+    def contents(slots: Any, kept: Any = None) -> Any:  # a location's items read anew (nothing kept)
+        return real_contents(slots, None)
+
+    def reset(self: Work, code: str, kept: Any = None) -> None:  # a location put back anew (nothing kept)
+        real_reset(self, code, None)
+
+    real_disabled, real_contents, real_reset = damage.disabled, damage.contents, Work.reset
+    monkeypatch.setattr(damage, "contents", contents)
+    monkeypatch.setattr(Work, "reset", reset)
     monkeypatch.setattr(Resolver, "start_batch", start_batch)
     monkeypatch.setattr(damage, "disabled", disabled)
     monkeypatch.setattr(actions, "disabled", disabled)

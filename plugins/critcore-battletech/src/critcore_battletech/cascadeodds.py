@@ -92,9 +92,10 @@ class CascadeOdds(Actions):
         if lost:
             w = Work(self.w.base)
             w.adopt(overlay)
+            marked = self.memo.marked
             for code in lost:
-                w.reset(code)
-                disable_contents(w, code, self.memo.marked)
+                w.reset(code, marked)
+                disable_contents(w, code, marked)
             overlay = self.memo.state_of(w)
         return overlay, short
 
@@ -201,8 +202,8 @@ class CascadeOdds(Actions):
         elif picks:
             batch = self.struck(code, picks, struck)
             self.mark(batch)
-            interned = self.memo.interned  # one object per action (a kept action is found by its identity)
-            self.pending.extend([interned(("act", e, True)) for e in batch] + [SETTLE])
+            act_of = self.memo.act_of  # one object per action (a kept action is found by its identity)
+            self.pending.extend([act_of(e, True) for e in batch] + [SETTLE])
         pending, self.pending = tuple(self.pending), []
         return (self.memo.state_of(self.w), pending, tuple(self.changes), tuple(self.effects),
                 tuple(self.events), self.tags)
@@ -243,9 +244,15 @@ class CascadeOdds(Actions):
             return now, queue, events, tags
         kept_action, rolls_on, acts = self.kept_action, self.rolls_on, self.acts_kept()
         seen: list[str] | None = None
-        while queue and not rolls_on(now, queue[0]):
+        while queue:
             action = queue[0]
-            if action[0] == "check" or (action[0] == "act" and action[1].code not in ACTING):
+            # rolls_on, asked of checks alone (it is False for any other action)
+            if action[0] == "check":
+                if rolls_on(now, action):
+                    break
+                queue = queue[1:]
+                continue
+            if action[0] == "act" and action[1].code not in ACTING:
                 queue = queue[1:]
                 continue
             kept = acts.get((id(now), id(action)))  # kept_action's look-up, inline
@@ -301,10 +308,17 @@ class CascadeOdds(Actions):
         for (now, pending, seen, seen_tags), w in _first_then_reversed(weights):
             q = pending + rest if pending else rest
             now_tags = tags | seen_tags if seen_tags else tags
-            while q and not rolls_on(now, q[0]):
+            while q:
                 action = q[0]
-                # an act that only tells, a check that does not roll: the story, left out (_walked)
-                if action[0] == "check" or (action[0] == "act" and action[1].code not in ACTING):
+                # a check that rolls ends the walk (rolls_on, asked of checks alone: it is False
+                # for any other action); an act that only tells, a check that does not roll: the
+                # story, left out (_walked)
+                if action[0] == "check":
+                    if rolls_on(now, action):
+                        break
+                    q = q[1:]
+                    continue
+                if action[0] == "act" and action[1].code not in ACTING:
                     q = q[1:]
                     continue
                 kept = acts.get((id(now), id(action)))  # kept_action's look-up, inline

@@ -72,13 +72,33 @@ def _sheet_order(pick: tuple[str, int]) -> tuple[int, int]:
 
 def disable_contents(w: Work, code: str, kept: dict[Any, Any] | None = None) -> None:
     """Knock out the items in a destroyed location's slots (a superheavy's second items too);
-    ``kept``: as for :func:`disabled`."""
-    for s in w.loc(code)["slots"]:
-        for item_id in (s.get("item") if s["kind"] in E.ITEM_KINDS else None, s.get("item2")):
-            if item_id is not None:
-                it = w.item(item_id)
-                if it is not None and not it.get("disabled"):
-                    w.put_item(item_id, disabled(it, kept))
+    ``kept``: as for :func:`disabled`, and the items of the slots (:func:`contents`) kept there."""
+    for item_id in contents(w.loc(code)["slots"], kept):
+        it = w.item(item_id)
+        if it is not None and not it.get("disabled"):
+            w.put_item(item_id, disabled(it, kept))
+
+
+def contents(slots: Sequence[Mapping[str, Any]], kept: dict[Any, Any] | None = None) -> tuple[str, ...]:
+    """The items held in ``slots``, in slot order (an item of a kind that holds one, then a
+    superheavy's second item; an item once per slot it fills). With ``kept``
+    (``UnitMemo.marked``) kept under the slots' id beside them (taken only for those very
+    slots): exact odds destroy the same location, its slots one object, on thousands of states
+    (a speed-only store; :func:`disable_contents` reads the same items either way)."""
+    if kept is not None:
+        key = ("contents", id(slots))
+        found = kept.get(key)
+        if found is not None and found[0] is slots:
+            ids: tuple[str, ...] = found[1]
+            return ids
+    ids = tuple([item_id for s in slots
+                 for item_id in (s.get("item") if s["kind"] in E.ITEM_KINDS else None, s.get("item2"))
+                 if item_id is not None])
+    if kept is not None:
+        if len(kept) >= CASCADE_ACTS:
+            kept.clear()
+        kept[("contents", id(slots))] = (slots, ids)
+    return ids
 
 
 def disabled(item: Mapping[str, Any], kept: dict[Any, Any] | None = None) -> Data:
@@ -198,14 +218,38 @@ class Damage:
         self._last_tally = (changed, (hits, lost))
         return hits, lost
 
+    def struck_counts(self) -> tuple[int, int]:
+        """The cockpit's and the engine's slots hit by criticals or lost with their location: what
+        :meth:`settle` reads of :meth:`tally`, the same sums without copying the whole tally (the
+        state's, carried over the locations changed since; a speed-only reading, exact odds settle
+        thousands of new states)."""
+        memo = self.memo
+        hits, lost = memo.tally()
+        cockpit = hits.get("cockpit", 0) + lost.get("cockpit", 0)
+        engine = hits.get("engine", 0) + lost.get("engine", 0)
+        base = self.w.base["locations"]
+        loc_tally = memo.loc_tally
+        for code, loc in self.w.locs.items():
+            old = base[code]
+            if loc is old:
+                continue
+            for sign, record in ((-1, old), (1, loc)):
+                loc_hits, loc_lost = loc_tally(record)
+                for kind, n in loc_hits + loc_lost:
+                    if kind == "cockpit":
+                        cockpit += sign * n
+                    elif kind == "engine":
+                        engine += sign * n
+        return cockpit, engine
+
     def settle(self) -> None:
         """Check what ends the 'Mech as a whole: a lost cockpit, engine hits."""
-        hits, lost = self.tally()
-        if hits.get("cockpit", 0) + lost.get("cockpit", 0) and not self.w.get("pilot", {}).get("dead"):
+        cockpit, engine = self.struck_counts()
+        if cockpit and not self.w.get("pilot", {}).get("dead"):
             self.kill_pilot("cockpit lost")
             self.destroy_unit("cockpit destroyed")
         limit = int(self.components.row("engine").data.get("destroyed_at", 3))
-        if hits.get("engine", 0) + lost.get("engine", 0) >= limit:
+        if engine >= limit:
             self.destroy_unit(f"{limit} engine hits")
 
     # -- locations -------------------------------------------------------------------------
@@ -493,8 +537,8 @@ class Damage:
         (see :meth:`drain`).
         """
         self.mark(batch)
-        interned = self.memo.interned  # one object per action: a kept action is found by its identity
-        self.pending.extend([interned(("act", e, record)) for e in batch] + [SETTLE])
+        act_of = self.memo.act_of  # one object per action: a kept action is found by its identity
+        self.pending.extend([act_of(e, record) for e in batch] + [SETTLE])
 
     def mark(self, batch: list[Effect]) -> None:
         """Mark the slots a batch of criticals strikes as hit."""
