@@ -236,13 +236,21 @@ class CascadeOdds(Actions):
 
     def _walked(self, found: tuple[Any, ...]) -> tuple[Any, ...]:
         """:meth:`_through` without the story, as the step's closed form reads it (the merge drops
-        the story): the state, the queue, the events and the tags. An act that only tells and a
-        check that does not roll are taken off the queue without a look-up: neither changes the
-        state, queues anything or notes an event (what they record is story)."""
+        the story): the state, the queue, the events and the tags (:meth:`_walk`)."""
         now, queue, _, _, events, tags = found
         if not queue or self.rolls_on(now, queue[0]):
             return now, queue, events, tags
-        kept_action, rolls_on, acts = self.kept_action, self.rolls_on, self.acts_kept()
+        return self._walk(now, queue, events, tags, self.acts_kept())
+
+    def _walk(self, now: tuple[Data, Data, Data], queue: tuple[Any, ...], events: tuple[str, ...],
+              tags: frozenset[str], acts: dict[Any, Any]) -> tuple[Any, ...]:
+        """The actions of ``queue`` carried out on the state ``now`` up to the first check that
+        rolls, without the story: the state, the queue left, the events (``events`` and those
+        noted on the way) and the tags. An act that only tells and a check that does not roll are
+        taken off the queue without a look-up: neither changes the state, queues anything or notes
+        an event (what they record is story). ``acts``: :meth:`acts_kept`, the store looked up
+        inline as :meth:`kept_action` looks it up."""
+        kept_action, rolls_on = self.kept_action, self.rolls_on
         seen: list[str] | None = None
         while queue:
             action = queue[0]
@@ -298,7 +306,7 @@ class CascadeOdds(Actions):
         (the merge drops it), so no records are built, only the events and tags a state keeps."""
         overlay, events, queue, tags, _ = state
         rest = queue[1:]
-        kept_action, rolls_on, merged_kept = self.kept_action, self.rolls_on, self._merged_kept
+        walk, merged_kept = self._walk, self._merged_kept
         merges, acts = self.memo.merges, self.acts_kept()
         out: dict[Any, list[int]] = {}
         weights, den = self._check_steps(overlay, queue[0])
@@ -308,32 +316,8 @@ class CascadeOdds(Actions):
         for (now, pending, seen, seen_tags), w in _first_then_reversed(weights):
             q = pending + rest if pending else rest
             now_tags = tags | seen_tags if seen_tags else tags
-            while q:
-                action = q[0]
-                # a check that rolls ends the walk (rolls_on, asked of checks alone: it is False
-                # for any other action); an act that only tells, a check that does not roll: the
-                # story, left out (_walked)
-                if action[0] == "check":
-                    if rolls_on(now, action):
-                        break
-                    q = q[1:]
-                    continue
-                if action[0] == "act" and action[1].code not in ACTING:
-                    q = q[1:]
-                    continue
-                kept = acts.get((id(now), id(action)))  # kept_action's look-up, inline
-                found = (kept[2] if kept is not None and kept[0] is now and kept[1] is action
-                         else kept_action(now, action))
-                now, pending = found[0], found[1]
-                q = pending + q[1:] if pending else q[1:]
-                if found[4]:
-                    more = list(seen)
-                    for e in found[4]:
-                        if e not in more:
-                            more.append(e)
-                    seen = tuple(more)
-                if found[5]:
-                    now_tags = now_tags | found[5]
+            if q:
+                now, q, seen, now_tags = walk(now, q, seen, now_tags, acts)
             new_events = events + tuple([e for e in seen if e not in events]) if seen else events
             # merged: what the merge keeps of the state (no story here), found as _merged_kept finds it
             kept = merges.get((id(now), q))
