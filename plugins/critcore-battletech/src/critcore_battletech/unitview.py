@@ -164,22 +164,14 @@ class Work:
         up by it at every action of a cascade)."""
         snap = self._snap
         if snap is None:
-            # a part that did not change since the last snapshot is the same object (its hash
-            # worked out once): a critical's marks change the locations alone, an item knocked
-            # out the items alone
-            top, locs, items = self._top, self._locs, self._items
-            if top is None:
-                top = self._top = Data(self.top)
-            if locs is None:
-                locs = self._locs = Data(self.locs)
-            if items is None:
-                items = self._items = Data(self.items_w)
-            snap = self._snap = (top, locs, items)
+            snap = self.overlay_with(Data)
         return snap
 
     def overlay_with(self, part: Callable[[dict[str, Any]], Data]) -> tuple[Data, Data, Data]:
         """:meth:`overlay`, a part that changed made by ``part`` (from the dict of its entries; it
-        may give back an equal object made before)."""
+        may give back an equal object made before). A part that did not change since the last
+        snapshot is the same object (its hash worked out once): a critical's marks change the
+        locations alone, an item knocked out the items alone."""
         top, locs, items = self._top, self._locs, self._items
         if top is None:
             top = self._top = part(self.top)
