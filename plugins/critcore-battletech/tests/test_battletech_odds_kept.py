@@ -31,7 +31,6 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     """The cascade without anything kept: every action carried out where it is met."""
     from critcore_battletech import actions, cascadeodds, damage
     from critcore_battletech.resolver import Resolver
-    from critcore_battletech.unitview import Work
 
     def merged(self: Resolver, state: tuple[Any, ...]) -> tuple[Any, ...]:
         overlay, events, queue, tags, story = state
@@ -57,12 +56,8 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     def contents(slots: Any, kept: Any = None) -> Any:  # a location's items read anew (nothing kept)
         return real_contents(slots, None)
 
-    def reset(self: Work, code: str, kept: Any = None) -> None:  # a location put back anew (nothing kept)
-        real_reset(self, code, None)
-
-    real_disabled, real_contents, real_reset = damage.disabled, damage.contents, Work.reset
+    real_disabled, real_contents = damage.disabled, damage.contents
     monkeypatch.setattr(damage, "contents", contents)
-    monkeypatch.setattr(Work, "reset", reset)
     monkeypatch.setattr(Resolver, "start_batch", start_batch)
     monkeypatch.setattr(damage, "disabled", disabled)
     monkeypatch.setattr(actions, "disabled", disabled)

@@ -94,7 +94,7 @@ class CascadeOdds(Actions):
             w.adopt(overlay)
             marked = self.memo.marked
             for code in lost:
-                w.reset(code, marked)
+                w.reset(code)
                 disable_contents(w, code, marked)
             overlay = self.memo.state_of(w)
         return overlay, short
@@ -202,8 +202,8 @@ class CascadeOdds(Actions):
         elif picks:
             batch = self.struck(code, picks, struck)
             self.mark(batch)
-            act_of = self.memo.act_of  # one object per action (a kept action is found by its identity)
-            self.pending.extend([act_of(e, True) for e in batch] + [SETTLE])
+            interned = self.memo.interned  # one object per action (a kept action is found by its identity)
+            self.pending.extend([interned(("act", e, True)) for e in batch] + [SETTLE])
         pending, self.pending = tuple(self.pending), []
         return (self.memo.state_of(self.w), pending, tuple(self.changes), tuple(self.effects),
                 tuple(self.events), self.tags)

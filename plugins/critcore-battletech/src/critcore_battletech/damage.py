@@ -218,38 +218,14 @@ class Damage:
         self._last_tally = (changed, (hits, lost))
         return hits, lost
 
-    def struck_counts(self) -> tuple[int, int]:
-        """The cockpit's and the engine's slots hit by criticals or lost with their location: what
-        :meth:`settle` reads of :meth:`tally`, the same sums without copying the whole tally (the
-        state's, carried over the locations changed since; a speed-only reading, exact odds settle
-        thousands of new states)."""
-        memo = self.memo
-        hits, lost = memo.tally()
-        cockpit = hits.get("cockpit", 0) + lost.get("cockpit", 0)
-        engine = hits.get("engine", 0) + lost.get("engine", 0)
-        base = self.w.base["locations"]
-        loc_tally = memo.loc_tally
-        for code, loc in self.w.locs.items():
-            old = base[code]
-            if loc is old:
-                continue
-            for sign, record in ((-1, old), (1, loc)):
-                loc_hits, loc_lost = loc_tally(record)
-                for kind, n in loc_hits + loc_lost:
-                    if kind == "cockpit":
-                        cockpit += sign * n
-                    elif kind == "engine":
-                        engine += sign * n
-        return cockpit, engine
-
     def settle(self) -> None:
         """Check what ends the 'Mech as a whole: a lost cockpit, engine hits."""
-        cockpit, engine = self.struck_counts()
-        if cockpit and not self.w.get("pilot", {}).get("dead"):
+        hits, lost = self.tally()
+        if hits.get("cockpit", 0) + lost.get("cockpit", 0) and not self.w.get("pilot", {}).get("dead"):
             self.kill_pilot("cockpit lost")
             self.destroy_unit("cockpit destroyed")
         limit = int(self.components.row("engine").data.get("destroyed_at", 3))
-        if engine >= limit:
+        if hits.get("engine", 0) + lost.get("engine", 0) >= limit:
             self.destroy_unit(f"{limit} engine hits")
 
     # -- locations -------------------------------------------------------------------------
@@ -537,8 +513,8 @@ class Damage:
         (see :meth:`drain`).
         """
         self.mark(batch)
-        act_of = self.memo.act_of  # one object per action: a kept action is found by its identity
-        self.pending.extend([act_of(e, record) for e in batch] + [SETTLE])
+        interned = self.memo.interned  # one object per action: a kept action is found by its identity
+        self.pending.extend([interned(("act", e, record)) for e in batch] + [SETTLE])
 
     def mark(self, batch: list[Effect]) -> None:
         """Mark the slots a batch of criticals strikes as hit."""

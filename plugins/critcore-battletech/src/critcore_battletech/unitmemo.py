@@ -141,8 +141,7 @@ class UnitMemo:
         # by the slot, turn and batch; each location marked, by its slots' ids and other entries
         # (and first by the record marked and the marks); and each item knocked out, by its
         # record's id (damage.disabled); the items a location's slots hold, by the slots' id
-        # (damage.contents); a location put back by the merge, by the record it is made from
-        # (unitview.Work.reset); every key by ids kept beside the objects it names
+        # (damage.contents); every key by ids kept beside the objects it names
         self.marked: dict[Any, Any] = {}
         # the closed form of a critical check that rolls, by the state it rolls on: with its story
         # (cascadeodds.CascadeOdds._check_odds, for the check's own choose) and without it, as the
@@ -153,8 +152,7 @@ class UnitMemo:
         # one object for each distinct cascade state's unit met (resolver.Resolver) and for each
         # of its three parts, and each effect of a slot struck: by value (interned), and a state
         # and its parts first by their parts' and values' identities (state_of, part, whole); states
-        # found kept above are then compared by identity, not field by field; and a batch's queued
-        # act, first by its effect's identity (act_of)
+        # found kept above are then compared by identity, not field by field; and each queued action
         self.overlays: dict[Any, Any] = {}
 
     def counted_damage(self) -> tuple[int, Data]:
@@ -209,23 +207,6 @@ class UnitMemo:
                 overlays.clear()
             found = overlays[overlay] = overlay
         return found
-
-    def act_of(self, eff: Any, record: bool) -> tuple[Any, ...]:
-        """The queued act of the effect ``eff`` (``("act", eff, record)``, one object per value:
-        :meth:`interned`), found first by the effect's identity (the effects of slots struck are
-        one object per value already: ``damage.Damage.struck``), a key hashed in C where an
-        effect's hash is a Python call; kept beside the effect, so no id is reused while kept."""
-        overlays = self.overlays
-        key = ("act of", id(eff), record)
-        found = overlays.get(key)
-        if found is not None and found[0] is eff:
-            action: tuple[Any, ...] = found[1]
-            return action
-        action = self.interned(("act", eff, record))
-        if len(overlays) >= CASCADE_ACTS:
-            overlays.clear()
-        overlays[key] = (eff, action)
-        return action
 
     def state_of(self, w: Work) -> tuple[Data, Data, Data]:
         """The one object kept for the unit state ``w`` holds (what :meth:`interned` keeps of

@@ -14,7 +14,6 @@ from critcore.plugin import StateError
 from critcore.plugin import EMPTY, Data, freeze
 
 KIND = "battletech-mech"
-RESETS = 65536  # entries of a store handed to Work.reset (UnitMemo.marked, at its own limit) before it starts afresh
 DAMAGE_KEYS = ("engine_hits", "gyro_hits", "sensor_hits", "life_support_hit", "heat_sinks_destroyed",
                "jump_jets_destroyed")
 
@@ -122,26 +121,10 @@ class Work:
         self.items_w[item_id] = record
         self._snap = self._items = None
 
-    def reset(self, code: str, kept: dict[Any, Any] | None = None) -> None:
-        """Put a location's slots, and the items in them, back as they were in the original.
-        ``kept`` (``UnitMemo.marked``): the location's record put back, one object for each record
-        it is made from, kept under that record's id beside it (taken only for that very record;
-        a speed-only store: exact odds put the same location back on thousands of states, and a
-        state is then found by its parts' identities)."""
+    def reset(self, code: str) -> None:
+        """Put a location's slots, and the items in them, back as they were in the original."""
         base = self.base_locs[code]
-        if kept is None:
-            self.set_loc(code, slots=base["slots"])
-        else:
-            loc = self.loc(code)
-            key = ("reset", id(loc), id(base))
-            found = kept.get(key)
-            if found is not None and found[0] is loc and found[1] is base:
-                self.put_loc(code, found[2])
-            else:
-                self.set_loc(code, slots=base["slots"])
-                if len(kept) >= RESETS:
-                    kept.clear()
-                kept[key] = (loc, base, self.locs[code])
+        self.set_loc(code, slots=base["slots"])
         for s in base["slots"]:
             item_id = s.get("item")
             if item_id is not None:
