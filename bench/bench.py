@@ -99,7 +99,7 @@ def rate(fn: Callable[[], Any], seconds: float = 1.0) -> float:
 
 
 def throughput(systems: list[str], seconds: float) -> list[tuple[str, float]]:
-    from critcore.dice.dice import RandomRoller
+    from critcore.dice.rollers import RandomRoller
     from critcore.engine.runner import Engine
 
     out = []
@@ -164,7 +164,7 @@ def house_rule_costs(systems: list[str], seconds: float) -> list[tuple[str, floa
     slows all three alike."""
     import tempfile
 
-    from critcore.dice.dice import RandomRoller
+    from critcore.dice.rollers import RandomRoller
     from critcore.engine.runner import Engine
     from critcore.stages.loader import Registry
 

@@ -89,7 +89,7 @@ def rate(fn: Callable[[], Any], seconds: float) -> float:
 
 def criticals(seconds: float) -> list[tuple[str, float]]:
     """In-process `critical` resolutions on the Atlas (imported once), every location, seeded dice."""
-    from critcore.dice.dice import RandomRoller
+    from critcore.dice.rollers import RandomRoller
     from critcore.engine.runner import Engine
 
     from critcore_battletech.units import unit_from_mtf

@@ -57,7 +57,7 @@ def cases(systems: list[str]) -> list[tuple[str, str, str, dict[str, Any], Any]]
 
 
 def report(systems: list[str], quick: bool = False) -> None:
-    from critcore.dice.dice import RandomRoller
+    from critcore.dice.rollers import RandomRoller
     from critcore.engine.runner import Engine
     from critcore.model import freeze, thaw
 

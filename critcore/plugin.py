@@ -21,7 +21,8 @@ FACE_VERSION = (1, 3)
 
 if TYPE_CHECKING:  # what type checkers see; at run time the names load lazily (below)
     # "x as x": exported names under mypy --strict
-    from critcore.dice.dice import Dice as Dice, DiceExpr as DiceExpr, parse as parse
+    from critcore.dice.dice import Dice as Dice
+    from critcore.dice.notation import DiceExpr as DiceExpr, parse as parse
     from critcore.stages.context import Context as Context
     from critcore.stages.examples import Example as Example, package_examples as package_examples
     from critcore.stages.hookspecs import RollLookup as RollLookup
@@ -95,8 +96,8 @@ _FACE: dict[str, tuple[str, str, tuple[int, int]]] = {
     "RollLookup": ("critcore.stages.hookspecs", "RollLookup", (1, 0)),
     # dice
     "Dice": ("critcore.dice.dice", "Dice", (1, 0)),
-    "DiceExpr": ("critcore.dice.dice", "DiceExpr", (1, 0)),
-    "parse": ("critcore.dice.dice", "parse", (1, 0)),
+    "DiceExpr": ("critcore.dice.notation", "DiceExpr", (1, 0)),
+    "parse": ("critcore.dice.notation", "parse", (1, 0)),
     # tables and data files
     "Table": ("critcore.tables.tableset", "Table", (1, 0)),
     "Row": ("critcore.tables.tableset", "Row", (1, 0)),

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from critcore.chance.exact import Branch, exact_odds as exact_odds
     from critcore.chance.montecarlo import simulate as simulate
     from critcore.cli.main import cli as cli
-    from critcore.dice.dice import RandomRoller as RandomRoller, ScriptedRoller as ScriptedRoller
+    from critcore.dice.rollers import RandomRoller as RandomRoller, ScriptedRoller as ScriptedRoller
     from critcore.stages.loader import Registry as Registry, scan_entry_points as scan_entry_points
     from critcore.model import Outcome, SystemInfo
     from critcore.engine.runner import Engine as Engine
@@ -78,8 +78,8 @@ _DRIVERS: dict[str, tuple[str, str]] = {
     "Registry": ("critcore.stages.loader", "Registry"),
     "scan_entry_points": ("critcore.stages.loader", "scan_entry_points"),
     "cli": ("critcore.cli.main", "cli"),
-    "RandomRoller": ("critcore.dice.dice", "RandomRoller"),
-    "ScriptedRoller": ("critcore.dice.dice", "ScriptedRoller"),
+    "RandomRoller": ("critcore.dice.rollers", "RandomRoller"),
+    "ScriptedRoller": ("critcore.dice.rollers", "ScriptedRoller"),
     "exact_odds": ("critcore.chance.exact", "exact_odds"),
     "checking_keys": ("critcore.chance.enumeration", "checking_keys"),
     "simulate": ("critcore.chance.montecarlo", "simulate"),
@@ -152,7 +152,7 @@ def run(plugin: Any, procedure: str, dice: str | Sequence[int] | None = None, *,
     ``all_dice_used`` (the default) a face left over is an error: the test scripted a roll that
     never happened. ``dice=None`` rolls randomly from ``seed``.
     """
-    from critcore.dice.dice import ScriptedRoller, make_roller
+    from critcore.dice.rollers import ScriptedRoller, make_roller
     from critcore.engine.runner import Engine
 
     reg = registry(plugin, rules)
@@ -169,7 +169,7 @@ def run(plugin: Any, procedure: str, dice: str | Sequence[int] | None = None, *,
 def faces_for(notation: str, total: int) -> list[int]:
     """Faces that make ``notation`` (``"3d6"``, ``"2d6+1"``) come to ``total``, highest first:
     ``faces_for("3d6", 10) == [6, 3, 1]``. A total the dice cannot show is a ValueError."""
-    from critcore.dice.dice import parse
+    from critcore.dice.notation import parse
 
     expr = parse(notation)
     if expr.times != 1 or expr.divide != 1:
@@ -191,7 +191,7 @@ def faces_for(notation: str, total: int) -> list[int]:
 def unreachable_rows(table: Table, modifiers: tuple[int, int] = (0, 0)) -> list[str]:
     """``table``'s rows (id and rolls) that no total of its dice selects, each total shifted by any
     modifier from ``modifiers[0]`` to ``modifiers[1]``."""
-    from critcore.dice.dice import parse
+    from critcore.dice.notation import parse
 
     totals = {value for value, _ in parse(table.dice).distribution()}
     can = {t + m for t in totals for m in range(modifiers[0], modifiers[1] + 1)}

@@ -9,7 +9,7 @@ damage multiplier; --damage (dice) is rolled and multiplied, and the target's hp
 from __future__ import annotations
 
 from critcore import hookimpl
-from critcore.dice.dice import parse
+from critcore.dice.notation import parse
 from critcore.errors import ParamError
 from critcore.stages.hookspecs import RollLookup
 from critcore.model import Applied, Data, Determination, Event, Location, Option, Param, Procedure, SystemInfo

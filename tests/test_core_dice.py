@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from critcore.dice.dice import (
-    Dice, DiceExpr, PromptRoller, RandomRoller, ScriptedRoller, SuccessTest, make_test, parse, parse_faces,
-)
+from critcore.dice.dice import Dice
+from critcore.dice.notation import DiceExpr, SuccessTest, make_test, parse
+from critcore.dice.rollers import PromptRoller, RandomRoller, ScriptedRoller, parse_faces
 from critcore.chance.enumeration import enumerate_runs, enumerate_within
 from critcore.errors import Aborted, DiceError
 
@@ -301,7 +301,7 @@ def test_until_with_a_key_is_enumerated_once():
 
 def test_random_success_test_matches_face_by_face_rolling():
     """The random roller's fast success test draws the same faces as rolling die by die."""
-    from critcore.dice.dice import FaceRoller
+    from critcore.dice.rollers import FaceRoller
 
     for seed in range(30):
         fast = RandomRoller(seed).roll_test(SuccessTest(6, 9), "x")

@@ -1,4 +1,4 @@
-"""critcore.dice.dice reads a dice notation part by part (``dice._read``); the grammar it reads is
+"""critcore.dice.notation reads a dice notation part by part (``dice._read``); the grammar it reads is
 this regular expression's, which the dice module used before: every text gives the same numbers
 or is refused the same."""
 
@@ -11,7 +11,7 @@ from runlength import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from critcore.dice.dice import _read, parse
+from critcore.dice.notation import _read, parse
 from critcore.errors import DiceError
 
 GRAMMAR = re.compile(r"""^\s*(?P<count>\d+)?\s*[dD]\s*(?P<sides>\d+)?

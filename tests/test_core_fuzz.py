@@ -168,7 +168,7 @@ def test_every_option_of_every_procedure(system: str, proc: Any) -> None:
 @FUZZ
 @hypothesis.given(text=st.one_of(dice_text(), st.text(max_size=60)))
 def test_dice_text_parses_or_is_a_dice_error(text: str) -> None:
-    from critcore.dice.dice import parse
+    from critcore.dice.notation import parse
     from critcore.errors import DiceError
 
     try:
@@ -183,7 +183,7 @@ def test_dice_text_parses_or_is_a_dice_error(text: str) -> None:
 @hypothesis.given(text=st.one_of(st.lists(st.integers(-5, 10**7)).map(lambda f: ",".join(map(str, f))),
                                  st.text(max_size=60), st.sampled_from(NASTY)))
 def test_dice_faces_parse_or_are_a_dice_error(text: str) -> None:
-    from critcore.dice.dice import parse_faces
+    from critcore.dice.rollers import parse_faces
     from critcore.errors import DiceError
 
     try:

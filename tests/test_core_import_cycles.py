@@ -130,6 +130,7 @@ def test_the_walk_sees_lazy_and_type_only_imports():
     graph = import_graph()
     assert "critcore.dice.dice" in graph["critcore.chance.enumeration"]
     assert "critcore.chance.enumeration" not in graph["critcore.dice.dice"]
+    assert "critcore.chance.enumeration" not in graph["critcore.dice.rollers"]
     assert "critcore.engine.runner" not in graph["critcore.stages.hookspecs"]
     assert "critcore.stages.context" in graph["critcore.stages.hookspecs"]  # under TYPE_CHECKING, and counted
     assert "critcore.tables.resources" in graph["critcore.tables.tableset"]  # lazy, inside functions

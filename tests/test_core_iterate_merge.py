@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from critcore.dice.dice import Dice, ScriptedRoller
+from critcore.dice.dice import Dice
+from critcore.dice.rollers import ScriptedRoller
 from critcore.chance.enumeration import checking_keys, enumerate_runs
 from critcore.errors import PluginError
 

@@ -115,7 +115,7 @@ def test_orjson_does_the_work_when_installed():
 @given(VALUES)
 def test_crit_serves_json_answer_sends_what_starlettes_json_response_sends(value):
     starlette = pytest.importorskip("starlette.responses")
-    from critcore.web.app import JSONAnswer
+    from critcore.web.edge import JSONAnswer
 
     theirs = _outcome(lambda v: starlette.JSONResponse(v).body, value)
     ours = _outcome(lambda v: JSONAnswer(v).body, value)

@@ -157,7 +157,8 @@ def test_a_lookup_is_not_used_when_a_house_rule_wraps_determine():
     import fakerules
     import fakesystem
     from critcore.chance import montecarlo
-    from critcore.dice.dice import RandomRoller, parse
+    from critcore.dice.notation import parse
+    from critcore.dice.rollers import RandomRoller
     from critcore.stages.hookspecs import RollLookup
 
     class Says:

@@ -15,7 +15,7 @@ import fakesystem
 from critcore import hookimpl
 from critcore.chance import exact
 from critcore.chance.exact import exact_odds
-from critcore.dice.dice import parse
+from critcore.dice.notation import parse
 from critcore.engine.runner import Engine
 from critcore.stages.hookspecs import RollLookup
 from critcore.stages.loader import Registry

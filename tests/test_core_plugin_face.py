@@ -91,5 +91,5 @@ def test_importing_the_face_loads_nothing_it_is_not_asked_for():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(done.stdout.split())
     assert "critcore.stages.loader" in loaded
-    assert not loaded & {"critcore.dice.dice", "critcore.tables.tableset", "critcore.engine.runner",
+    assert not loaded & {"critcore.dice.dice", "critcore.dice.notation", "critcore.dice.rollers", "critcore.tables.tableset", "critcore.engine.runner",
                          "critcore.report.render", "critcore.stages.context"}

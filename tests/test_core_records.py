@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from critcore._speed import records
-from critcore.dice.dice import DiceExpr, RandomRoller, SuccessTest, make_test, parse
+from critcore.dice.notation import DiceExpr, SuccessTest, make_test, parse
+from critcore.dice.rollers import RandomRoller
 from critcore.stages.context import Context
 from critcore.engine.runner import Engine
 from critcore.engine.params import check_params

@@ -23,7 +23,8 @@ from critcore.engine.runner import Engine
 from critcore.errors import PluginError, StateError
 from critcore.model import Applied, Data, Procedure, SystemInfo, thaw
 from critcore.stages.loader import Registry
-from critcore.tables.schema import Schema, check_plain, path_text
+from critcore.tables.schema import Schema
+from critcore.tables.walk import check_plain, path_text
 
 MECH_SCHEMA = {
     "format": 1,
@@ -206,12 +207,12 @@ def test_every_run_checks_the_target_it_is_handed(walkers, monkeypatch):
     """No run skips the check for a target it has seen before (issue 24: nothing is decided by
     passing the same object): an outcome's own frozen target passed back in is walked again,
     and an edit made to it in between is caught."""
-    import critcore.tables.schema as schema
+    import critcore.tables.targetcheck as targetcheck
 
     engine = Engine("fake", registry=walkers)
     calls = []
-    real = schema.check_target
-    monkeypatch.setattr(schema, "check_target", lambda *a: calls.append(1) or real(*a))
+    real = targetcheck.check_target
+    monkeypatch.setattr(targetcheck, "check_target", lambda *a: calls.append(1) or real(*a))
     first = engine.run("rest", dice="3", target={"hp": 4})
     second = engine.run("rest", dice="2", target=first.target)
     assert len(calls) == 2 and second.target["hp"] == 9
@@ -227,16 +228,16 @@ def test_a_session_target_is_checked_once_and_runs_as_engine_run_runs_it(walkers
     file), and runs it by ``Engine.run_session``: the state is walked once in all, and the
     outcome is the one ``Engine.run`` gives for the same file's state. A state that is not
     frozen data (what ``check_target`` hands back) is refused, not run unchecked."""
-    import critcore.tables.schema as schema
-    from critcore.dice.dice import make_roller
+    import critcore.tables.targetcheck as targetcheck
+    from critcore.dice.rollers import make_roller
     from critcore.targets.sessions import file_session
 
     sheet = tmp_path / "walker.json"
     sheet.write_text(json.dumps(GOOD))
     engine = walker(walkers)
     calls = []
-    real = schema.check_target
-    monkeypatch.setattr(schema, "check_target", lambda *a: calls.append(a[2]) or real(*a))
+    real = targetcheck.check_target
+    monkeypatch.setattr(targetcheck, "check_target", lambda *a: calls.append(a[2]) or real(*a))
     with file_session(str(sheet), engine) as session:
         once = engine.run_session("tick", {}, make_roller(seed=1), session)
     assert calls == [str(sheet)]

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from critcore.dice.dice import Dice, ScriptedRoller
+from critcore.dice.dice import Dice
+from critcore.dice.rollers import ScriptedRoller
 from critcore.errors import TableError
 from critcore.tables.tableset import TableSet, load_table_text, parse_rolls
 

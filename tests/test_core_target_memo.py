@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from critcore import hookimpl
-from critcore.dice.dice import RandomRoller
+from critcore.dice.rollers import RandomRoller
 from critcore.engine.runner import Engine
 from critcore.model import Applied, Data, Determination, Procedure, SystemInfo
 from critcore.stages.loader import Registry

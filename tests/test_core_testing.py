@@ -62,7 +62,7 @@ def test_registry_holds_just_the_plugin_under_its_own_name():
 @pytest.mark.parametrize("notation, total", [("3d6", 3), ("3d6", 10), ("3d6", 18), ("2d6", 7), ("1d20", 13),
                                              ("2d6+1", 9)])
 def test_faces_for_makes_the_total(notation, total):
-    from critcore.dice.dice import parse
+    from critcore.dice.notation import parse
 
     expr = parse(notation)
     faces = testing.faces_for(notation, total)

@@ -1,5 +1,5 @@
 """``POST /api/resolve`` and ``/api/treat`` are answered before Starlette's middleware and router
-(issue 25, ``critcore.web.app.App``). The rule: a direct route answers exactly as the same route
+(issue 25, ``critcore.web.edge.App``). The rule: a direct route answers exactly as the same route
 through Starlette does (its ``api`` wrapper: host, token, cross-site and content-type checks
 before the body is read, the body's schema, critcore's errors as ``{"error", "status"}``).
 

@@ -5,7 +5,7 @@ success counts, never single faces), each run replaying the choices of an earlie
 point and taking a new branch there, and merges equal answers. Probabilities travel as
 whole-number weights over a common denominator, which is much cheaper than fractions.
 ``Dice.until``, ``Dice.branch`` and ``Dice.iterate`` (in :mod:`critcore.dice.dice`) call
-:class:`EnumeratingRoller`'s part of the :class:`~critcore.dice.dice.Roller` protocol to enumerate a
+:class:`EnumeratingRoller`'s part of the :class:`~critcore.dice.rollers.Roller` protocol to enumerate a
 sub-computation on its own.
 
 Sub-enumerations are remembered (``_UNTIL_CACHE``) under the label, the ``key`` a plugin gives
@@ -22,7 +22,8 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Sequence, TypeVar
 
-from critcore.dice.dice import Dice, DiceExpr, SuccessTest, _code_of
+from critcore.dice.dice import Dice, _code_of
+from critcore.dice.notation import DiceExpr, SuccessTest
 from critcore.errors import DiceError, PluginError
 
 if TYPE_CHECKING:

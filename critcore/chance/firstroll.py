@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from critcore.chance.enumeration import EnumeratingRoller, _weights_of, add_to, enumerate_weights
-from critcore.dice.dice import parse
+from critcore.dice.notation import parse
 from critcore.errors import PluginError
 from critcore.stages.hookspecs import RollLookup
 

@@ -31,7 +31,7 @@ from itertools import accumulate, chain
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 
 from critcore.chance import rolltree
-from critcore.dice.dice import DiceExpr, make_test, parse
+from critcore.dice.notation import DiceExpr, make_test, parse
 from critcore.stages.context import Context
 from critcore.engine.runner import Engine
 from critcore._speed.stagecall import stage_function

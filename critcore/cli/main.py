@@ -214,7 +214,7 @@ def show_lines(engine: Any, state: Any) -> list[str]:
     """A target's state in plain words (the system's ``critcore_show``), or as JSON data."""
     import json
 
-    from critcore.dice.dice import RandomRoller
+    from critcore.dice.rollers import RandomRoller
     from critcore.model import Procedure
 
     ctx_ = engine.context(Procedure("show", "show the target", verb="show"), engine.options, RandomRoller(0), state)

@@ -141,7 +141,7 @@ def param_option(param: Any) -> click.Option:
 
 def make_roller(seed: str | None, dice: str | None, prompt: bool) -> Roller:
     """The roller for --seed / --dice / --prompt (a prompt asks on the terminal, on stderr)."""
-    from critcore.dice.dice import make_roller as roller_for
+    from critcore.dice.rollers import make_roller as roller_for
 
     ask = (_ask, warn) if prompt else None
     return roller_for(seed=seed, faces=dice, prompt=ask)
@@ -464,7 +464,7 @@ def _odds_run(engine: Any, procedure: str, params: dict[str, Any], state: Any, m
             return exact_odds(engine, procedure, params, target=state, progress=bar)
         finally:
             bar.close()
-    from critcore.dice.dice import parse_seed
+    from critcore.dice.rollers import parse_seed
     from critcore.chance.montecarlo import simulate
 
     n = common["runs"]

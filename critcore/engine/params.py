@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from critcore.dice.dice import parse
+from critcore.dice.notation import parse
 from critcore.errors import DiceError, ParamError
 from critcore.model import Data, Param, Procedure, SystemInfo, freeze, frozen_data
 

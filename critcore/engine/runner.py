@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from critcore._speed.stagecall import stage_function
-from critcore.dice.dice import Dice, Roller, make_roller
+from critcore.dice.dice import Dice, Roller
+from critcore.dice.rollers import make_roller
 from critcore.engine.answers import checked_answer
 from critcore.engine.params import ParamPlan, check_options, check_params
 from critcore.errors import ParamError, PluginError, UnknownNameError
@@ -223,7 +224,7 @@ class Engine:
         """
         if state is None:
             return None
-        from critcore.tables.schema import check_target
+        from critcore.tables.targetcheck import check_target
 
         frozen: Data = check_target(self, state, where)
         return state if type(state) is Data else frozen

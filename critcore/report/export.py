@@ -57,7 +57,7 @@ def runs(rolls: Iterable[int]) -> list[tuple[int, int]]:
 def foundry_formula(dice: str) -> str:
     """critcore's notation as a Foundry roll formula: ``2d6+1``; ``1d6x10`` -> ``(1d6)*10``;
     ``1d6/2`` (rounded up) -> ``ceil((1d6)/2)``."""
-    from critcore.dice.dice import parse
+    from critcore.dice.notation import parse
 
     expr = parse(dice)
     text = f"{expr.count}d{expr.sides}" + (f"{expr.plus:+d}" if expr.plus else "")
@@ -76,7 +76,7 @@ FOUNDRY_VERSIONS = (12, 13)
 def is_lookup(table: Any) -> bool:
     """A table found by number or id rather than rolled: declared ``lookup = true``, or one whose
     range is not what its dice roll."""
-    from critcore.dice.dice import parse
+    from critcore.dice.notation import parse
 
     if getattr(table, "lookup_only", False):
         return True
@@ -149,7 +149,7 @@ def roll20_name(table: Any, system: str) -> str:
 def _ways(dice: str, low: int, high: int) -> dict[int, int]:
     """How many ways the dice show each total from ``low`` to ``high`` (weights for a table whose
     entries a roll does not pick evenly: 2d6 shows 7 six times as often as 2)."""
-    from critcore.dice.dice import parse
+    from critcore.dice.notation import parse
 
     expr = parse(dice)
     counts = {0: 1}

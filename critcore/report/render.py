@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from critcore.dice.dice import parse
+from critcore.dice.notation import parse
 from critcore.errors import DiceError
 from critcore.model import Effect, Outcome, Roll, thaw
 from critcore.report.severity import assess

@@ -22,7 +22,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from critcore.stages.context import Context
-    from critcore.dice.dice import DiceExpr
+    from critcore.dice.notation import DiceExpr
     from critcore.model import Applied, Data, Determination, Effect, Location, Outcome, Procedure, RuleInfo, SystemInfo
     from critcore.tables.tableset import TableSet
 

@@ -74,7 +74,8 @@ EFFECT = "effect "  # the prefix of the named type each effect's own fields are 
 
 def _types() -> type:
     """The schema class rows are checked with: :class:`critcore.tables.schema.Schema` plus ``dice``."""
-    from critcore.tables.schema import LIMIT, Bad, Schema, show
+    from critcore.tables.schema import Schema
+    from critcore.tables.walk import LIMIT, Bad, show
 
     class RowTypes(Schema):
         """Schema types, plus ``dice``: text critcore's dice read (``"2d6"``, ``"1d-3"``), whose
@@ -101,7 +102,7 @@ def _types() -> type:
             hi = self._bound(spec, "max", where, LIMIT)
 
             def check_dice(value: Any, walk: Any) -> Any:
-                from critcore.dice.dice import parse
+                from critcore.dice.notation import parse
                 from critcore.errors import DiceError
 
                 if not isinstance(value, str):
@@ -173,7 +174,7 @@ def row_fields(known: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
 
 def _row_type_error(known: Mapping[str, Any], name: Any, at: str, what: str) -> TableError:
     """``name`` names no row type: unknown (with a did-you-mean), or a type that is not a row."""
-    from critcore.tables.schema import did_you_mean
+    from critcore.tables.walk import did_you_mean
 
     rows = [n for n in known if row_fields(known, n) is not None]
     if isinstance(name, str) and name in known:
@@ -315,7 +316,7 @@ class RowSchema:
         ``where`` names the file (and the row's line); given the file's ``text`` and the row's
         ``line``, the error points at the line of the offending key instead.
         """
-        from critcore.tables.schema import Bad, Walk, path_text
+        from critcore.tables.walk import Bad, Walk, path_text
 
         checker = self.checkers.get(code)
         if checker is None:
@@ -439,7 +440,7 @@ def widen(table: Any, effects: Any, at: Callable[[str | None], str], system_read
                              f"{' or '.join(map(repr, uses)) or '(none: its effects list their own keys)'}, "
                              f"not {name!r}")
         if effect_codes and code not in effect_codes:
-            from critcore.tables.schema import did_you_mean
+            from critcore.tables.walk import did_you_mean
 
             raise TableError(f"{where}: {what}: unknown effect code {code!r}{did_you_mean(code, sorted(effect_codes))}"
                              f" (known: {', '.join(sorted(effect_codes))})")

@@ -42,119 +42,19 @@ line: ``SOURCE: PATH: what is wrong`` with the path written as ``statuses[1].che
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping
 from typing import Any, Callable
 
-from critcore.errors import CritcoreError, PluginError, StateError
+from critcore.errors import PluginError
 from critcore.model import Data, _wrap
+from critcore.tables.walk import LIMIT, Bad, Checker, Walk, did_you_mean, plain, show
 
-Checker = Callable[[Any, "Walk"], Any]
-
-LIMIT = 2**53  # default bound of every number: what JSON readers keep exactly
-MAX_DEPTH = 64  # deepest nesting an ``any`` value (or an unknown kept key) may have
 BASIC = ("int", "number", "str", "bool", "list", "map", "table", "any")
 FIELD_KEYS = frozenset({"type", "required", "nullable", "min", "max", "choices", "max_length", "items",
                         "min_items", "max_items", "keys", "values", "fields", "extra", "ref", "doc"})
 KIND_WORDS = {"int": "a whole number", "number": "a number", "str": "text", "bool": "true or false",
               "list": "a list", "map": "a table", "table": "a table", "any": "a value"}
-
-
-class Bad(Exception):
-    """A value does not fit; ``parts`` is its key path, innermost first (filled in on the way out).
-
-    The walk keeps no path while all is well: each container adds its key only when a failure
-    passes through it, so checking a large unit costs no list operations per value.
-    """
-
-    def __init__(self, what: str) -> None:
-        super().__init__(what)
-        self.what = what
-        self.parts: list[Any] = []
-
-    def error(self, source: str) -> StateError:
-        where = path_text(self.parts[::-1])
-        return StateError(f"{source}: {where}: {self.what}" if where else f"{source}: {self.what}")
-
-
-class Walk:
-    """One check in progress: the whole value (for references between parts) and their keys."""
-
-    __slots__ = ("root", "keys")
-
-    def __init__(self, root: Any) -> None:
-        self.root = root
-        self.keys: dict[str, Any] = {}
-
-    def ref_keys(self, ref: str) -> Any:
-        """The keys of the table at dotted path ``ref`` of the value being checked (None if absent)."""
-        found = self.keys.get(ref, self)
-        if found is self:
-            where: Any = self.root
-            for part in ref.split("."):
-                where = where.get(part) if isinstance(where, Mapping) else None
-            found = self.keys[ref] = where if isinstance(where, Mapping) else None
-        return found
-
-
-def path_text(path: list[Any] | tuple[Any, ...]) -> str:
-    """``["statuses", 1, "check"]`` -> ``statuses[1].check``; odd keys in brackets: ``items["LT-1"]``."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part.isidentifier():
-            out += ("." if out else "") + part
-        else:
-            out += "[" + _quote(part) + "]"
-    return out
-
-
-def _quote(text: str) -> str:
-    import json
-
-    return json.dumps(text, ensure_ascii=False)
-
-
-def show(value: Any) -> str:
-    """A value as the error line shows it: short, JSON-like, never a whole table."""
-    if value is None:
-        return "null"
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, int):
-        text = str(value) if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
-        return text
-    if isinstance(value, str):
-        text = _quote(value)
-        return text if len(text) <= 40 else text[:36] + '..."'
-    if isinstance(value, Mapping):
-        return "a table" if value else "an empty table"
-    if isinstance(value, (list, tuple)):
-        return "a list" if value else "an empty list"
-    return f"a {type(value).__name__}"
-
-
-def did_you_mean(name: str, known: list[str]) -> str:
-    """`` (did you mean 'dr'?)``: the same key in another case first, then a close spelling."""
-    low = name.lower()
-    for k in known:
-        if k.lower() == low:
-            return f" (did you mean {k!r}?)"
-    import difflib
-
-    close = difflib.get_close_matches(low, {k.lower(): k for k in known}, n=1, cutoff=0.6)
-    if close:
-        original = {k.lower(): k for k in known}[close[0]]
-        return f" (did you mean {original!r}?)"
-    return ""
 
 
 def _hint(name: str, known: list[str]) -> str:
@@ -164,62 +64,6 @@ def _hint(name: str, known: list[str]) -> str:
         return close
     more = ", ..." if len(known) > 12 else ""
     return f" (the keys here are: {', '.join(known[:12])}{more})"
-
-
-# --- checkers for plain JSON ------------------------------------------------------------------
-
-
-def plain(value: Any, walk: Walk, depth: int = 0) -> Any:
-    """Any JSON value: finite numbers, text keys, bounded depth. Returned frozen."""
-    t = type(value)
-    if t is str or t is bool or value is None:
-        return value
-    if t is int:
-        if -LIMIT <= value <= LIMIT:
-            return value
-        raise Bad(f"{show(value)} is too large (at most {LIMIT:,} either way)")
-    if t is float:
-        if value - value == 0.0:  # finite (inf - inf and NaN - NaN are NaN)
-            return value
-        raise Bad(f"{show(value)} is not a number critcore can use (it must be finite)")
-    if depth >= MAX_DEPTH:
-        raise Bad(f"nested more than {MAX_DEPTH} levels deep")
-    if isinstance(value, Mapping):
-        out = {}
-        for k, v in value.items():
-            if type(k) is not str:
-                raise Bad(f"key {show(k)} must be text")
-            try:
-                out[k] = plain(v, walk, depth + 1)
-            except Bad as bad:
-                bad.parts.append(k)
-                raise
-        return _wrap(out)
-    if isinstance(value, (list, tuple)):
-        items = []
-        for i, v in enumerate(value, 1):
-            try:
-                items.append(plain(v, walk, depth + 1))
-            except Bad as bad:
-                bad.parts.append(i)
-                raise
-        return tuple(items)
-    if isinstance(value, int) and not isinstance(value, bool):  # an int subclass
-        return plain(int(value), walk, depth)
-    if isinstance(value, float):
-        return plain(float(value), walk, depth)
-    raise Bad(f"{show(value)} is not a JSON value")
-
-
-def check_plain(state: Any, source: str) -> Data:
-    """A target of a system that declares no schema: a table of JSON values."""
-    if not isinstance(state, Mapping):
-        raise StateError(f"{source}: a target must be a table of keys, not {show(state)}")
-    try:
-        checked: Data = plain(state, Walk(state))
-        return checked
-    except Bad as bad:
-        raise bad.error(source) from None
 
 
 # --- the schema ---------------------------------------------------------------------------------
@@ -727,98 +571,3 @@ def _compiler() -> str:
         return f"target schema compiled\0{st.st_size}\0{st.st_mtime_ns}"
     except OSError:
         return "target schema compiled\0-"
-
-
-# --- the engine's check -------------------------------------------------------------------------
-
-
-def schema_of(info: Any) -> Schema | None:
-    """The compiled target schema a :class:`~critcore.model.SystemInfo` declares, or None."""
-    declared = getattr(info, "target_schema", None)
-    return None if declared is None else load_schema(declared)
-
-
-def check_target(engine: Any, state: Any, where: str) -> Data:
-    """What :meth:`critcore.engine.runner.Engine.check_target` does (imported only when a target is given).
-
-    1. A ``system`` key at the top (critcore's own, allowed in every target) must name this
-       system: a target saved by another system is refused by name.
-    2. The state is checked against the system's schema (a system without one: plain JSON).
-    3. When that fails, the other installed systems' schemas are asked whether the target is
-       theirs (their ``identify`` keys and values), so a Shadowrun character given to a GURPS
-       procedure is refused as such rather than by its first odd key.
-    """
-    info = engine.info
-    name = info.name
-    if isinstance(state, Mapping):
-        system = state.get("system")
-        if system is not None and system != name:
-            if isinstance(system, str):
-                raise StateError(f"{where}: this is a {show(system)[1:-1]} target (system = {show(system)}), "
-                                 f"not a {name} {_noun(info)}")
-            raise StateError(f"{where}: system: must be text naming the system ({name!r}), not {show(system)}")
-    schema = schema_of(info)
-    try:
-        if schema is None:
-            return check_plain(state, where)
-        if not isinstance(state, Mapping):
-            raise StateError(f"{where}: a {name} {schema.noun} must be a table of keys, not {show(state)}")
-        for key, value in schema.mark_values.items():
-            if state.get(key) != value:  # a target of ours always says so: no need to look further
-                raise StateError(f"{where}: not {schema.what or f'a {name} {schema.noun}'} (expected "
-                                 f"{key} = {show(value)}, found {show(state.get(key)) if key in state else 'none'})")
-        frozen: Data = schema.check(state, where, _RESERVED)
-        return frozen
-    except StateError:
-        if isinstance(state, Mapping):
-            other = _whose(engine, state, schema)
-            if other is not None:
-                system_name, noun = other
-                raise StateError(f"{where}: this looks like a {system_name} {noun}, not a {name} "
-                                 f"{_noun(info)}") from None
-        raise
-
-
-def _noun(info: Any) -> str:
-    schema = schema_of(info)
-    if schema is not None and schema.noun != "target":
-        return schema.noun
-    noun = getattr(info, "target_noun", "") or "target"
-    return noun
-
-
-def _system_key(value: Any, walk: Walk) -> Any:
-    if type(value) is not str:
-        raise Bad(f"must be text naming the system, not {show(value)}")
-    return value
-
-
-_RESERVED: dict[str, Checker] = {"system": _system_key}
-
-
-def _score(schema: Schema | None, state: Mapping[str, Any]) -> int:
-    """How strongly ``state`` looks like a target of ``schema``: a marking value counts 10, a
-    distinctive key 1, a key the schema does not know -1 (only for schemas that refuse them)."""
-    if schema is None:
-        return 0
-    score = 0
-    for key, value in schema.mark_values.items():
-        if state.get(key) == value:
-            score += 10
-    score += sum(1 for key in schema.marks if key in state)
-    return score
-
-
-def _whose(engine: Any, state: Mapping[str, Any], own: Schema | None) -> tuple[str, str] | None:
-    """The installed system whose target ``state`` looks like, when it is not this one's."""
-    mine = _score(own, state)
-    best: tuple[int, str, str] | None = None
-    for info in engine.other_systems():
-        try:
-            schema = schema_of(info)
-        except (CritcoreError, AttributeError, TypeError, ValueError):
-            continue  # a broken plugin says so when it is used, not here
-        score = _score(schema, state)
-        if score > mine and (best is None or score > best[0]):
-            best = (score, info.name, _noun(info))
-    return None if best is None else (best[1], best[2])

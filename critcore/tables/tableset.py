@@ -318,7 +318,7 @@ def build_table(
     (a shipped table read from a cache entry, made only from data that passed it); it may use
     the system's named row types ``row_types`` (a :class:`SystemTypes`).
     """
-    from critcore.dice.dice import parse
+    from critcore.dice.notation import parse
 
     if not isinstance(data, Mapping):
         raise TableError(f"{source}: a table file must hold keys at the top level")

@@ -13,6 +13,8 @@ program imports :func:`critcore.web.app.create_app` itself).
   request size limits and allowed hosts.
 - :mod:`critcore.web.longwork`: odds and simulations one at a time, each with a time limit, one
   more refused with 503 (issue 25).
+- :mod:`critcore.web.edge`: what every route shares: the JSON answer, the refusals at the edge
+  (host, token, cross-site, content type), the body read and checked, the direct routes' app.
 - :mod:`critcore.web.app`: the routes.
 
 May import: ``critcore.errors``, ``critcore._speed``, ``critcore.model``, ``critcore.files``,

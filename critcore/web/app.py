@@ -12,213 +12,31 @@ import functools
 import json
 import os
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping, ParamSpec, TypeVar
+from typing import Any, Awaitable, Callable, ParamSpec, TypeVar
 
-from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request, cookie_parser
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import Receive, Scope, Send
 
-from critcore._speed.jsonbytes import json_dumps
 from critcore.errors import CritcoreError, InputError
-from critcore.files.reading import json_reader, load_json, max_depth, max_digits
+from critcore.files.reading import json_reader, max_depth, max_digits
 from critcore.report.textsafe import error_line
-from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
+from critcore.web.edge import (App, Direct, Endpoint, JSONAnswer, WebError, api, api_edge, check_gm, check_host,
+                               header_map, int_query, json_body, parse_body, root_of, route_path, send_json,
+                               status_and_line, whole_body)
 from critcore.web.longwork import Deadline, LongWork
-from critcore.web.schemas import check_body
-from critcore.web.service import Service, error_status
+from critcore.web.security import CSRF_COOKIE, MAX_BODY, TOKEN_COOKIE, BodyLimit, Policy, new_secret, same
+from critcore.web.service import Service
 
 HERE = Path(__file__).resolve().parent
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
-Endpoint = Callable[[Request], Awaitable[Response]]
 LOG_SHOWN = 40
-
-
-class JSONAnswer(JSONResponse):
-    """Starlette's ``JSONResponse`` with the same JSON, encoded by orjson when it is installed
-    (:mod:`critcore._speed.jsonbytes`: about 20 us less for a resolve's 4 KB answer)."""
-
-    def render(self, content: Any) -> bytes:
-        return json_dumps(content)
-
-
-Direct = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class App(Starlette):
-    """Starlette, with the routes named in ``direct`` (``POST /api/resolve`` and ``/api/treat``)
-    answered before Starlette's two middlewares, its router and its request and response objects
-    (issue 25: a stateless resolve is the request a bot sends most). A direct route makes the same
-    checks and gives the same answers and errors as the same route through Starlette (``api``);
-    any other method on its path, and every other path, goes through Starlette."""
-
-    direct: dict[str, Direct] = {}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST" and self.direct:
-            found = self.direct.get(_below_root(scope))
-            if found is not None:
-                await found(scope, receive, send)
-                return
-        await super().__call__(scope, receive, send)
-
-
-def _below_root(scope: Scope) -> str:
-    """The request's path below the app's ``root_path``, as Starlette's router matches it."""
-    path: str = scope["path"]
-    root: str = scope.get("root_path", "")
-    if not root or not path.startswith(root):
-        return path
-    if path == root:
-        return ""
-    return path[len(root):] if path[len(root)] == "/" else path
-
-
-def _header_map(scope: Scope) -> dict[str, str]:
-    """The request's headers by lower-case name, the first of a repeated one (as Starlette's
-    ``Headers.get`` answers)."""
-    found: dict[str, str] = {}
-    for name, value in scope["headers"]:
-        key = name.decode("latin-1")
-        if key not in found:
-            found[key] = value.decode("latin-1")
-    return found
-
-
-async def _whole_body(receive: Receive) -> bytes | None:
-    """The request's body (None: the client went away before sending it all)."""
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return None
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(chunks)
-
-
-async def _send_json(send: Send, status: int, data: Any) -> None:
-    body = json_dumps(data)
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-length", str(len(body)).encode("latin-1")),
-                            (b"content-type", b"application/json")]})
-    await send({"type": "http.response.body", "body": body})
-
-
-class WebError(Exception):
-    """A refusal at the web edge (no token, cross-site, wrong content type): status and one line."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-# --- the edge: errors, tokens, cross-site checks -------------------------------------------------
-
-
-def _status_and_line(exc: BaseException, policy: Policy) -> tuple[int, str]:
-    if isinstance(exc, WebError):
-        return exc.status, str(exc)
-    return error_status(exc), policy.public(error_line(str(exc)))
-
-
-def _check_host(request: Request, policy: Policy) -> None:
-    _host_ok(request.headers, policy)
-
-
-def _host_ok(headers: Mapping[str, str], policy: Policy) -> None:
-    if not policy.host_allowed(headers.get("host", "")):
-        raise WebError(403, "this server answers only requests addressed to 127.0.0.1 or localhost "
-                            "(start it with --host and a token to serve other names)")
-
-
-def _check_gm(request: Request, policy: Policy) -> None:
-    _gm_ok(request.headers, request.cookies, policy)
-
-
-def _gm_ok(headers: Mapping[str, str], cookies: Mapping[str, str], policy: Policy) -> None:
-    if not policy.gm_allowed(headers, cookies):
-        raise WebError(401, "this server needs its token: open the link crit serve printed, or send "
-                            "Authorization: Bearer TOKEN")
-
-
-def _api_edge(headers: Mapping[str, str], cookies: Mapping[str, str], method: str, policy: Policy,
-              write: bool) -> None:
-    """What every JSON route checks before it reads the body (see :func:`api`)."""
-    _host_ok(headers, policy)
-    _gm_ok(headers, cookies, policy)
-    if write:
-        if policy.cross_site(headers):
-            raise WebError(403, "cross-site requests are refused")
-        kind = headers.get("content-type", "").split(";")[0].strip().lower()
-        if method in ("POST", "PUT", "PATCH") and kind != "application/json":
-            raise WebError(415, "send the request body as JSON (Content-Type: application/json)")
-
-
-def api(policy: Policy, write: bool = False) -> Callable[[Callable[[Request], Awaitable[Any]]], Endpoint]:
-    """A JSON route: host and token checked; a change takes only a same-site application/json body;
-    critcore's errors become ``{"error": LINE, "status": CODE}`` with a 4xx status."""
-
-    def wrap(fn: Callable[[Request], Awaitable[Any]]) -> Endpoint:
-        @functools.wraps(fn)
-        async def endpoint(request: Request) -> Response:
-            try:
-                _api_edge(request.headers, request.cookies, request.method, policy, write)
-                data = await fn(request)
-            except (CritcoreError, WebError) as exc:
-                status, line = _status_and_line(exc, policy)
-                return JSONAnswer({"error": line, "status": status}, status_code=status)
-            if isinstance(data, Response):
-                return data
-            return JSONAnswer(data)
-
-        return endpoint
-
-    return wrap
-
-
-async def _json_body(request: Request, what: str) -> Any:
-    """The request's JSON body, checked against the route's declared schema
-    (:mod:`critcore.web.schemas`) before anything runs."""
-    return _parse_body(await request.body(), what)
-
-
-def _parse_body(raw: bytes, what: str, limits: tuple[int, int] | None = None, reader: Any = None) -> Any:
-    if not raw.strip():
-        return check_body(what, {})
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError("the request body is not UTF-8 text") from None
-    return check_body(what, load_json(text, "request body", limits=limits, reader=reader))
-
-
-def root_of(request: Request) -> str:
-    """Where this app is mounted: ``""`` when it serves one campaign at ``/``, ``/c/NAME`` for a
-    campaign of a hosted database (:mod:`critcore.web.hosted`). Every link, form, redirect and
-    cookie of the page starts with it, so the same templates serve both."""
-    return str(request.scope.get("root_path", "")).rstrip("/")
-
-
-def route_path(request: Request) -> str:
-    """The request's path below :func:`root_of` (``/api/...``, ``/t/NAME``)."""
-    path, root = request.url.path, root_of(request)
-    return path[len(root):] if root and path.startswith(root + "/") else path
-
-
-def _int_query(request: Request, key: str, low: int, high: int) -> int | None:
-    value = request.query_params.get(key)
-    if value is None or value == "":
-        return None
-    if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
-        raise InputError(f"{key}: expected a whole number from {low} to {high}, got {value[:20]!r}")
-    return int(value)
 
 
 # --- the app -------------------------------------------------------------------------------------------
@@ -296,8 +114,8 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             async def endpoint(request: Request) -> Response:
                 form: FormData | None = None
                 try:
-                    _check_host(request, policy)
-                    _check_gm(request, policy)
+                    check_host(request, policy)
+                    check_gm(request, policy)
                     if write:
                         if policy.cross_site(request.headers):
                             raise WebError(403, "cross-site form posts are refused")
@@ -307,7 +125,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
                                                 "and send it again")
                     return await (fn(request, form) if write else fn(request))
                 except (CritcoreError, WebError) as exc:
-                    status, line = _status_and_line(exc, policy)
+                    status, line = status_and_line(exc, policy)
                     return page(request, "error.html", {"status": status, "message": line,
                                                         "back": root_of(request) + "/"}, status)
 
@@ -353,7 +171,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     @gm_page()
     async def target_page(request: Request) -> Response:
         name = request.path_params["name"]
-        shown = _int_query(request, "shown", 1, 2**62)
+        shown = int_query(request, "shown", 1, 2**62)
 
         def work() -> dict[str, Any]:
             from critcore.web.forms import procedure_forms
@@ -533,7 +351,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
     # --- the players' link ------------------------------------------------------------------------------
 
     def _players_check(request: Request) -> None:
-        _check_host(request, policy)
+        check_host(request, policy)
         if not policy.players_ok(request.path_params.get("key")):
             raise WebError(404, "no such page (ask the game master for the players' link)")
 
@@ -545,7 +363,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         try:
             data = await call(service.player_feed, LOG_SHOWN)
         except CritcoreError as exc:  # the campaign cannot be read (damaged, busy): one line, no 500
-            status, line = _status_and_line(exc, policy)
+            status, line = status_and_line(exc, policy)
             return page(request, "error.html", {"status": status, "message": line, "back": ""}, status)
         response = page(request, "players.html", {"feed": data["feed"], "version": data["version"],
                                                    "targets": data["targets"],
@@ -560,7 +378,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         try:
             return JSONAnswer({"version": await call(service.version)})
         except CritcoreError as exc:
-            status, line = _status_and_line(exc, policy)
+            status, line = status_and_line(exc, policy)
             return JSONAnswer({"error": line, "status": status}, status_code=status)
 
     # --- the JSON API ----------------------------------------------------------------------------------
@@ -588,7 +406,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     @api(policy, write=True)
     async def api_add(request: Request) -> Any:
-        body = await _json_body(request, "add a target")
+        body = await json_body(request, "add a target")
         return JSONAnswer(await call(service.add, body), status_code=201)
 
     @api(policy)
@@ -597,7 +415,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
 
     @api(policy, write=True)
     async def api_remove(request: Request) -> Any:
-        await _json_body(request, "remove request")
+        await json_body(request, "remove request")
         return await call(service.remove, request.path_params["name"])
 
     @api(policy, write=True)
@@ -605,18 +423,18 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         which = request.path_params["which"]
         if which not in ("undo", "redo"):
             raise WebError(404, f"{request.url.path}: not found (POST .../undo or .../redo)")
-        await _json_body(request, f"{which} request")
+        await json_body(request, f"{which} request")
         return await call(service.undo if which == "undo" else service.redo, request.path_params["name"])
 
     @api(policy)
     async def api_log(request: Request) -> Any:
-        limit = _int_query(request, "limit", 1, 100_000)
+        limit = int_query(request, "limit", 1, 100_000)
         return await call(service.log, request.query_params.get("target") or None, limit)
 
     def run_route(verb: str, step: bool) -> Endpoint:
         @api(policy, write=True)
         async def endpoint(request: Request) -> Any:
-            body = await _json_body(request, f"{verb} {'step' if step else 'request'}")
+            body = await json_body(request, f"{verb} {'step' if step else 'request'}")
             if isinstance(body, dict) and not body.get("target"):
                 # no campaign target: no write, no lock to wait for, a few hundred microseconds of
                 # work: done here, which is cheaper than the hand-over to a worker thread and back
@@ -629,37 +447,37 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
         return endpoint
 
     def run_direct(verb: str) -> Direct:
-        """``run_route(verb, False)`` without Starlette around it (see :class:`App`)."""
+        """``run_route(verb, False)`` without Starlette around it (see :class:`~critcore.web.edge.App`)."""
         what = f"{verb} request"
         run = service.run
         limits = (max_depth(), max_digits())  # CRITCORE_MAX_DEPTH and _DIGITS, read at the server's start
         reader = json_reader(limits[1])  # and the decoder for them, made once
 
         async def direct(scope: Scope, receive: Receive, send: Send) -> None:
-            headers = _header_map(scope)
+            headers = header_map(scope)
             try:
                 cookies = cookie_parser(headers["cookie"]) if "cookie" in headers else {}
-                _api_edge(headers, cookies, "POST", policy, True)
-                raw = await _whole_body(receive)
+                api_edge(headers, cookies, "POST", policy, True)
+                raw = await whole_body(receive)
                 if raw is None:  # the client went away: nobody to answer
                     return
-                body = _parse_body(raw, what, limits, reader)
+                body = parse_body(raw, what, limits, reader)
                 if isinstance(body, dict) and not body.get("target"):
                     data = run(verb, body, encoded=True)  # done here, as run_route does (no write, no lock)
                 else:
                     data = await call(run, verb, body, encoded=True)
             except (CritcoreError, WebError) as exc:
-                status, line = _status_and_line(exc, policy)
-                await _send_json(send, status, {"error": line, "status": status})
+                status, line = status_and_line(exc, policy)
+                await send_json(send, status, {"error": line, "status": status})
                 return
-            await _send_json(send, 200, data)
+            await send_json(send, 200, data)
 
         return direct
 
     def odds_route(mode: str) -> Endpoint:
         @api(policy, write=True)  # a POST with a JSON body, like the others; it changes nothing
         async def endpoint(request: Request) -> Any:
-            body = await _json_body(request, f"{mode} request")
+            body = await json_body(request, f"{mode} request")
             return (await long_work.run(mode, lambda deadline: service.odds(mode, body, deadline=deadline)))[1]
 
         return endpoint

@@ -94,7 +94,7 @@ def run_body(form: Mapping[str, Any], target: str | None, system: str | None = N
 
 def _check_roll(typed: str, count: str, sides: str) -> None:
     """The faces typed for one roll: as many as it has dice, each on the die."""
-    from critcore.dice.dice import parse_faces
+    from critcore.dice.rollers import parse_faces
 
     faces = parse_faces(typed)
     if count.isdigit() and sides.isdigit():

@@ -121,7 +121,7 @@ def clean(panels: Any, depth: int = 0, budget: list[int] | None = None) -> list[
 def picture(engine: Any, state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The target's picture: the system's panels, else its ``critcore_show`` lines, else the
     state as data. A plugin failing to draw is said on the page (and the lines shown instead)."""
-    from critcore.dice.dice import RandomRoller
+    from critcore.dice.rollers import RandomRoller
     from critcore.model import Procedure
 
     ctx = engine.context(Procedure("show", "show the target", verb="show"), engine.options, RandomRoller(0), state)

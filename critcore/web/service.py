@@ -23,7 +23,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, overload
 
 from critcore._speed.outcomejson import as_is
-from critcore.dice.dice import FaceRoller, ScriptedRoller, make_roller, parse_faces
+from critcore.dice.rollers import FaceRoller, ScriptedRoller, make_roller, parse_faces
 from critcore.errors import CampaignError, CritcoreError, DiceError, InputError
 from critcore.model import outcome_object
 from critcore.report.render import judged, rank, render
@@ -514,7 +514,7 @@ class Service:
             runs = req["body"].get("runs", 10_000)
             if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_SIMULATE_RUNS:
                 raise InputError(f"simulate request: 'runs' must be a whole number from 1 to {MAX_SIMULATE_RUNS:,}")
-            from critcore.dice.dice import parse_seed
+            from critcore.dice.rollers import parse_seed
             from critcore.chance.montecarlo import simulate
 
             seed = req["seed"] if req["seed"] is not None else 0
