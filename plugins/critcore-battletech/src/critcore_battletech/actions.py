@@ -13,7 +13,8 @@ from typing import Any, TypeVar
 from critcore.plugin import Data, Dice, Effect
 
 from . import effects as E
-from .damage import NO_TAGS, Damage, disabled
+from . import unmarked as U
+from .damage import NO_TAGS, TALLIED, Damage, disabled
 from .unitmemo import ACT_HEADS, CASCADE_ACTS, UnitMemo
 from .unitview import Work
 
@@ -61,10 +62,27 @@ class Actions(Damage):
         if found is not None and found[0] is overlay and found[1] is action:
             answer: tuple[Any, ...] = found[2]
             return answer
-        answer = self.acted(action, overlay)
+        answer = self._unmarked(acts, overlay, action)
         if len(acts) >= CASCADE_ACTS:
             acts.clear()
         acts[key] = (overlay, action, answer)
+        return answer
+
+    def _unmarked(self, acts: dict[Any, Any], overlay: tuple[Data, Data, Data],
+                  action: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`acted`, shared by the states that differ only in marks it never reads
+        (:mod:`unmarked`), kept in ``acts`` beside the action and the parts its key names by id;
+        an act that only knocks out an item (:data:`effects.DISABLING`) is worked out as it is."""
+        if action[0] == "act" and action[1].code in E.DISABLING:
+            return self.acted(action, overlay)
+        key = U.state_key(action, overlay, TALLIED, self.memo.marked)
+        found = acts.get(key)
+        if found is not None:
+            return U.applied(self.memo, self.w.base_locs, overlay, found) if found.__class__ is U.Delta else self.acted(action, overlay)
+        answer = self.acted(action, overlay)
+        if len(acts) >= CASCADE_ACTS:
+            acts.clear()
+        acts[key] = U.delta(self.w.base_locs, overlay, answer) or False
         return answer
 
     def acts_kept(self) -> dict[Any, Any]:
