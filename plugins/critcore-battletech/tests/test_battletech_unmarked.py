@@ -1,13 +1,14 @@
 """An act's answer shared by the states that differ only in marks it never reads changes no
 probability (issue 25, eleventh round).
 
-``Actions._unmarked`` (``unmarked.py``) takes what an action that rolls no dice did to one state
-for any state that agrees with it on everything but the marks of slots whose hits the rules of
-such an action never read (``damage.TALLIED``: only settling reads the tally, and only the
-cockpit's and the engine's): the same locations' entries set on that state's own records, the
-same top-level entries, items, queue, story, events and tags. The rules it must keep: on any
-state, with any other slots marked or not, the answer is the one carrying the action out gives;
-and exact odds give the same outcomes with the same fractions with it or without it.
+``Actions._unmarked`` (``actions.py``: ``state_key``, ``Delta``, ``applied``) takes what an action
+that rolls no dice did to one state for any state that agrees with it on everything but the marks
+of slots whose hits the rules of such an action never read (``damage.TALLIED``: only settling
+reads the tally, and only the cockpit's and the engine's): the same locations' entries set on
+that state's own records, the same top-level entries, items, queue, story, events and tags. The
+rules it must keep: on any state, with any other slots marked or not, the answer is the one
+carrying the action out gives; and exact odds give the same outcomes with the same fractions with
+it or without it.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def _remarked(res: Any, overlay: Any, flips: Any) -> Any:
     return top, Data(changed), items
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # the fixtures are only read
+# the fixtures are only read
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(unit=st.sampled_from(["mech", "quad"]), location=st.sampled_from(["LT", "RT", "CT"]),
        amount=st.integers(min_value=12, max_value=40), flips=st.data())
 def test_an_act_shared_across_marks_is_the_act_carried_out(bt_registry: Any, mech: dict[str, Any],
@@ -70,7 +72,7 @@ def test_an_act_shared_across_marks_is_the_act_carried_out(bt_registry: Any, mec
     (of kinds no such action reads, or of any kind): the answer found for the second state after
     the first (shared when only untallied marks differ) is the answer carrying the action out on
     the second gives, state, queue, story, events and tags."""
-    from critcore_battletech import unmarked as U
+    from critcore_battletech import actions as U
 
     met = _met(bt_registry, mech if unit == "mech" else quad, location, amount)
     assert met
@@ -88,7 +90,7 @@ def test_acts_are_shared_across_marks_in_exact_odds(bt_registry: Any, mech: dict
     """The shared answers are taken: exact odds of damage that sets off a cascade of criticals
     find acts (explosions, settling) answered from another state with other marks."""
     from critcore.testing import Engine, exact_odds
-    from critcore_battletech import unmarked as U
+    from critcore_battletech import actions as U
 
     taken: list[Any] = []
     real = U.applied
@@ -104,7 +106,8 @@ def test_acts_are_shared_across_marks_in_exact_odds(bt_registry: Any, mech: dict
     assert taken
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # the fixtures are only read
+# the fixtures are only read
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(location=st.sampled_from(["LT", "RT", "CT", "RA", "LL"]), amount=st.integers(min_value=10, max_value=40))
 def test_odds_with_acts_shared_across_marks_are_those_carried_out(bt_registry: Any, mech: dict[str, Any],
                                                                   location: str, amount: int) -> None:
@@ -132,7 +135,7 @@ def test_a_location_key_reads_the_tallied_marks_alone(mech: dict[str, Any]) -> N
     from critcore.plugin import freeze
 
     from critcore_battletech.damage import TALLIED
-    from critcore_battletech.unmarked import loc_key
+    from critcore_battletech.actions import loc_key
 
     loc = freeze(mech)["locations"]["LT"]
     slots = loc["slots"]
@@ -153,7 +156,7 @@ def test_an_answer_that_changes_slots_is_not_shared(mech: dict[str, Any]) -> Non
     entries set on another state's record: it is never shared (worked out on every state)."""
     from critcore.plugin import freeze
 
-    from critcore_battletech.unmarked import delta
+    from critcore_battletech.actions import delta
 
     base = freeze(mech)["locations"]
     before = (Data(), Data(), Data())
