@@ -12,6 +12,8 @@ Real dice roll the slots as people do at the table (:func:`choose_slot`, each "r
 closed form, one answer per set of slots, with interchangeable slots merged
 (:func:`merge_picks`), so exact odds follow one branch per outcome that anything after can tell
 apart instead of enumerating the rolls (checked against them by ``check_odds_agree``).
+Under exact odds those chances are kept by the shape of the slots left (:func:`_layers`): sets
+of slots whose classes have the same sizes in the same halves share them.
 """
 
 from __future__ import annotations
