@@ -12,6 +12,8 @@ Real dice roll the slots as people do at the table (:func:`choose_slot`, each "r
 closed form, one answer per set of slots, with interchangeable slots merged
 (:func:`merge_picks`), so exact odds follow one branch per outcome that anything after can tell
 apart instead of enumerating the rolls (checked against them by ``check_odds_agree``).
+Under exact odds those chances are kept by the shape of the slots left (:func:`_layers`): sets
+of slots whose classes have the same sizes in the same halves share them.
 """
 
 from __future__ import annotations
@@ -205,6 +207,16 @@ def slot_weights(size: int, ok: tuple[int, ...], reroll: str, half: Table,
     return tuple(sorted(weights.items())), sum(weights.values())
 
 
+@_kept
+def half_rolls(half: Table, known: Answers | None = None) -> tuple[tuple[int, int, int], ...]:
+    """Each total of the half roll (``critical-slot-half``) as the first slot of its half and its
+    chance as a numerator and a denominator, in the order of the roll's distribution."""
+    out = []
+    for total, p in parse(half.dice).distribution():
+        out.append((int(half.lookup(total).data.get("first_slot", 1)), p.numerator, p.denominator))
+    return tuple(out)
+
+
 Pick = tuple[str, int]
 """A critical's slot: (location code, slot index from 0; -1 when nothing was left to hit)."""
 
@@ -344,7 +356,8 @@ def merged_odds(reach: Reach, count: int, reroll: str, half: Table, classes: Cla
 
 def _merged_forward(reach: Reach, count: int, reroll: str, half: Table, classes: Classes,
                     known: Answers | None) -> list[tuple[tuple[tuple[Pick, ...], Fraction], ...]]:
-    """:func:`merged_odds` for 0, 1, ... ``count`` criticals, by count."""
+    """:func:`merged_odds` for 0, 1, ... ``count`` criticals, by count: the states and their
+    chances (:func:`_layers`, kept by the slots' shape), each named by these slots."""
     from fractions import Fraction
 
     # the members of each class, by location of ``reach`` (classes are listed in its order)
@@ -370,10 +383,64 @@ def _merged_forward(reach: Reach, count: int, reroll: str, half: Table, classes:
         picks.sort()
         return tuple([pick for _, pick in picks])
 
-    State = tuple[tuple[tuple[int, ...], ...], int]  # struck by class, criticals with nothing left
+    return [tuple(sorted(((named(*st), Fraction(n, d)) for st, n, d in layer), key=_by_picks))
+            for layer in _layers(reach, count, reroll, half, tuple(groups), known)]
+
+
+State = tuple[tuple[tuple[int, ...], ...], int]  # struck by class, criticals with nothing left
+Layer = tuple[tuple[State, int, int], ...]  # each state after k criticals with its chance (numerator, denominator)
+
+
+def _layers(reach: Reach, count: int, reroll: str, half: Table, groups: tuple[tuple[tuple[int, ...], ...], ...],
+            known: Answers | None) -> list[Layer]:
+    """The states of :func:`_merged_forward` after 0, 1, ... ``count`` criticals, with their
+    chances: how many slots of each class (``groups``: the members of each, by location of
+    ``reach``) were struck, and how many criticals found nothing left. With ``known``, worked out
+    once per shape (:func:`_shape`) and kept by it: the chances depend on each class's size and on
+    which half rows each of its slots lies in, not on which slots they are, so two sets of slots
+    of one shape (the right torso's slots left after one check and after another) move alike,
+    class for class in the order the shape lists them."""
+    if known is None:
+        return _layers_of(reach, count, reroll, half, groups, None)
+    shape, order = _shape(reach, groups, half, known)
+    key = ("layers", shape, count, reroll, half)
+    kept: list[Layer] | None = known.peek(key)
+    if kept is None:
+        worked = _layers_of(reach, count, reroll, half, groups, known)
+        kept = [tuple([((tuple([tuple([taken[pos][ci] for ci in o]) for pos, o in enumerate(order)]), lost), n, d)
+                       for (taken, lost), n, d in layer]) for layer in worked]
+        known.put(key, kept)
+        return worked
+    back = [sorted(range(len(o)), key=o.__getitem__) for o in order]  # each class's place in the shape's order
+    return [tuple([((tuple([tuple([taken[pos][j] for j in b]) for pos, b in enumerate(back)]), lost), n, d)
+                   for (taken, lost), n, d in layer]) for layer in kept]
+
+
+def _shape(reach: Reach, groups: tuple[tuple[tuple[int, ...], ...], ...], half: Table,
+           known: Answers) -> tuple[Any, list[list[int]]]:
+    """What the chances of :func:`_layers` read of ``reach`` and its classes: for each location its
+    number of slots and its classes, each as its members' rows (:func:`slot_weights` gives a slot
+    its chance by whether it lies in the upper half and by which rows of the half roll reach it,
+    shared among the slots left in each), the classes sorted; and for each location the order of
+    its classes in that list."""
+    rows = tuple([first for first, _, _ in half_rolls(half, known=known)])
+    shape = []
+    order = []
+    for (_, _, size, _), cls in zip(reach, groups):
+        sigs = [tuple([(i < 6, tuple([first - 1 <= i < first + 5 for first in rows])) if size > 6 else ()
+                       for i in m]) for m in cls]
+        o = sorted(range(len(cls)), key=sigs.__getitem__)
+        order.append(o)
+        shape.append((size, tuple([sigs[ci] for ci in o])))
+    return tuple(shape), order
+
+
+def _layers_of(reach: Reach, count: int, reroll: str, half: Table, groups: tuple[tuple[tuple[int, ...], ...], ...],
+               known: Answers | None) -> list[Layer]:
+    """:func:`_layers` worked out: the chances carried forward one critical after another."""
     start: State = (tuple(tuple(0 for _ in cls) for cls in groups), 0)
     layer: dict[State, list[int]] = {start: [1, 1]}  # chance as [numerator, denominator]
-    out = [tuple(sorted(((named(*st), Fraction(n, d)) for st, (n, d) in layer.items()), key=_by_picks))]
+    out: list[Layer] = [((start, 1, 1),)]
     # where the next critical goes from a count of each class struck: the location it lands in
     # and each class's next count with its chance (pn / pd), or None when nothing is left (the same
     # counts are met in many states of a layer and in every layer after)
@@ -416,7 +483,7 @@ def _merged_forward(reach: Reach, count: int, reroll: str, half: Table, classes:
             for more, pn in after:
                 _put(nxt, (more, lost), an * pn, ad * pd)
         layer = nxt
-        out.append(tuple(sorted(((named(*st), Fraction(n, d)) for st, (n, d) in layer.items()), key=_by_picks)))
+        out.append(tuple([(st, n, d) for st, (n, d) in layer.items()]))
     return out
 
 

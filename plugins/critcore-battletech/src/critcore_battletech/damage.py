@@ -38,6 +38,10 @@ NO_STORY: Story = ((), ())
 # the settling after a roll's criticals, one object wherever it is queued (an action is found kept by
 # its identity: actions.Actions.kept_action)
 SETTLE: tuple[str] = ("settle",)
+# the kinds of slot whose hits the rules of an action that rolls no dice read (settling: the
+# cockpit lost, the engine's hits), through the tally; no other mark is read by such an action
+# (unmarked.py shares their answers across states that differ only in other marks)
+TALLIED = frozenset({"cockpit", "engine"})
 
 
 def torso_cockpit(view: Any) -> bool:

@@ -133,7 +133,9 @@ class UnitMemo:
         # by what else it reads (the preparation, turn, batch, cascade: at most ACT_HEADS of them,
         # then all start afresh, so a target asked about turn after turn keeps a bounded store),
         # then the state's and the action's identities (each queued action one object per value:
-        # interned), both kept beside the answer
+        # interned), both kept beside the answer; and, in the same part, each answer worked out as
+        # it reads on any state that differs only in marks it never reads (actions.state_key,
+        # actions.Delta: Actions._unmarked)
         self.acts: dict[Any, dict[Any, Any]] = {}
         # the change and row an act that only tells records, by the act (cascadeodds.CascadeOdds._told)
         self.tells: dict[Any, Any] = {}
@@ -141,7 +143,8 @@ class UnitMemo:
         # by the slot, turn and batch; each location marked, by its slots' ids and other entries
         # (and first by the record marked and the marks); and each item knocked out, by its
         # record's id (damage.disabled); the items a location's slots hold, by the slots' id
-        # (damage.contents); every key by ids kept beside the objects it names
+        # (damage.contents); what an action that rolls no dice reads of a location record, by its
+        # id (actions.loc_key); every key by ids kept beside the objects it names
         self.marked: dict[Any, Any] = {}
         # the closed form of a critical check that rolls, by the state it rolls on: with its story
         # (cascadeodds.CascadeOdds._check_odds, for the check's own choose) and without it, as the
