@@ -40,7 +40,7 @@ NO_STORY: Story = ((), ())
 SETTLE: tuple[str] = ("settle",)
 # the kinds of slot whose hits the rules of an action that rolls no dice read (settling: the
 # cockpit lost, the engine's hits), through the tally; no other mark is read by such an action
-# (unmarked.py shares their answers across states that differ only in other marks)
+# (actions.Actions._unmarked shares their answers across states that differ only in other marks)
 TALLIED = frozenset({"cockpit", "engine"})
 
 
