@@ -16,13 +16,14 @@ import pytest
 from critcore.plugin import freeze
 
 from critcore_battletech import criticals as C
+from critcore_battletech import slotodds as S
 from critcore_battletech.unitview import Work
 
 
 def lt_classes(unit: dict[str, Any]) -> tuple[int, ...]:
     w = Work(freeze(unit))
     slots = w.loc("LT")["slots"]
-    return C.slot_classes(w, slots, list(range(11)))
+    return S.slot_classes(w, slots, list(range(11)))
 
 
 def test_slots_of_one_item_in_one_half_are_one_class(mech):
@@ -179,7 +180,7 @@ def test_the_odds_of_a_rolls_slots_are_those_of_rolling_them_one_by_one(mech):
     assert reach[0][3] == tuple(range(9))
     half = _tables()["critical-slot-half"]
     for k in (1, 2, 3):
-        odds = C.picks_odds(reach, k, "slot", half)
+        odds = S.picks_odds(reach, k, "slot", half)
         assert sum((p for _, p in odds), Fraction(0)) == 1
         assert all(len(picks) == k for picks, _ in odds)
         bins = sum((p for picks, p in odds if any(i in (5, 6, 7) for _, i in picks)), Fraction(0))
@@ -193,7 +194,7 @@ def _left_torso_reaches(mech: Any) -> Iterator[tuple[Any, Any]]:
     w = Work(freeze(mech))
     slots = w.loc("LT")["slots"]
     for ok in (tuple(range(9)), (1, 2, 5, 6, 7, 8), (7, 8)):
-        classes = C.slot_classes(w, slots, ok)
+        classes = S.slot_classes(w, slots, ok)
         alone = (("LT", 2, len(slots), ok),)
         inward = alone + (("CT", 3, len(slots), (0, 1, 2)),)
         yield alone, (("LT", 2, ok, classes),)
@@ -209,8 +210,8 @@ def test_merged_odds_class_by_class_are_those_of_every_set_of_slots_merged(mech)
     half = _tables()["critical-slot-half"]
     for reach, cls in _left_torso_reaches(mech):
         for k in range(1, 6):
-            merged = C.merged_odds(reach, k, "slot", half, cls)
-            assert merged == C.merged_by_slots(reach, k, "slot", half, cls)
+            merged = S.merged_odds(reach, k, "slot", half, cls)
+            assert merged == S.merged_by_slots(reach, k, "slot", half, cls)
             assert sum((p for _, p in merged), Fraction(0)) == 1
 
 
@@ -222,11 +223,11 @@ def test_merged_odds_kept_for_a_smaller_count_are_those_worked_out_for_it(mech):
     half = _tables()["critical-slot-half"]
     for reach, cls in _left_torso_reaches(mech):
         known = C.Answers()
-        first = C.merged_odds(reach, 4, "slot", half, cls, known=known)
-        assert first == C.merged_odds(reach, 4, "slot", half, cls)
+        first = S.merged_odds(reach, 4, "slot", half, cls, known=known)
+        assert first == S.merged_odds(reach, 4, "slot", half, cls)
         for k in (3, 2, 1):
-            assert C.merged_odds(reach, k, "slot", half, cls, known=known) == C.merged_odds(reach, k, "slot", half, cls)
-        assert C.merged_odds(reach, 4, "slot", half, cls, known=known) is first
+            assert S.merged_odds(reach, k, "slot", half, cls, known=known) == S.merged_odds(reach, k, "slot", half, cls)
+        assert S.merged_odds(reach, 4, "slot", half, cls, known=known) is first
 
 
 def test_interchangeable_slots_merge_into_the_first_of_their_class(mech):
@@ -235,9 +236,9 @@ def test_interchangeable_slots_merge_into_the_first_of_their_class(mech):
     w = Work(freeze(mech))
     slots = w.loc("LT")["slots"]
     ok = tuple(range(9))
-    classes = (("LT", 2, ok, C.slot_classes(w, slots, ok)),)
-    assert C.merge_picks((("LT", 1), ("LT", 2)), classes) == (("LT", 0), ("LT", 1))
-    assert C.merge_picks((("LT", 2), ("LT", -1)), classes) == (("LT", 0), ("LT", -1))
+    classes = (("LT", 2, ok, S.slot_classes(w, slots, ok)),)
+    assert S.merge_picks((("LT", 1), ("LT", 2)), classes) == (("LT", 0), ("LT", 1))
+    assert S.merge_picks((("LT", 2), ("LT", -1)), classes) == (("LT", 0), ("LT", -1))
 
 
 def test_odds_that_differ_from_the_slot_rolls_fail_the_check(bt_registry, mech, monkeypatch):
@@ -258,7 +259,7 @@ def test_odds_that_differ_from_the_slot_rolls_fail_the_check(bt_registry, mech, 
     def first_slot(reach: Any, count: int, reroll: str, half: Any, classes: Any, known: Any = None) -> Any:
         return (((reach[0][0], reach[0][3][0]),) * count, Fraction(1)),
 
-    monkeypatch.setattr(C, "merged_odds", first_slot)
+    monkeypatch.setattr(S, "merged_odds", first_slot)
     with checking_keys(), pytest.raises(PluginError, match=r"criticals? \(Left Torso\): the odds given to Dice.choose"):
         exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, mech)
 
@@ -365,7 +366,7 @@ def test_the_odds_of_slot_choices_belong_to_the_engine_that_worked_them_out(bt_r
     second = Engine("battletech", registry=bt_registry)
     assert not [p for p in second._prepared.values() if getattr(p, "odds", None) is not None]
     assert exact_odds(second, "critical", {"location": "LT"}, mech).to_json() == odds.to_json()
-    assert not hasattr(C.merged_odds, "cache_info")  # no lru_cache left behind
+    assert not hasattr(S.merged_odds, "cache_info")  # no lru_cache left behind
 
 
 def test_answers_start_afresh_at_their_limit():
@@ -391,5 +392,5 @@ def test_slot_weights_are_the_slot_odds_in_whole_numbers(reroll):
             if 5 < n < 10:
                 continue
             for ok in combinations(range(size), n):
-                weights, den = C.slot_weights(size, ok, reroll, half)
-                assert [(i, Fraction(w, den)) for i, w in weights] == list(C.slot_odds(size, ok, reroll, half)), ok
+                weights, den = S.slot_weights(size, ok, reroll, half)
+                assert [(i, Fraction(w, den)) for i, w in weights] == list(S.slot_odds(size, ok, reroll, half)), ok

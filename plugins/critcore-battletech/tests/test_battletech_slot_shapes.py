@@ -1,7 +1,7 @@
 """The slots' closed form shared by sets of slots of one shape changes no probability (issue 25,
 eleventh round).
 
-``criticals._layers`` keeps the chances of ``merged_odds``'s states (how many slots of each class
+``slotodds._layers`` keeps the chances of ``merged_odds``'s states (how many slots of each class
 struck, how many criticals found nothing left) by the shape of the slots left (``_shape``: each
 location's size and its classes, each as its members' half rows, sorted), not by which slots they
 are: a torso's slots left after one check and after another move alike, class for class. The
@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from critcore_battletech import criticals as C
+from critcore_battletech import slotodds as S
 
 
 def _half() -> Any:
@@ -68,12 +69,12 @@ def test_slots_of_one_shape_share_their_chances(lt: Any, ct: Any, more: Any, inw
         reach, classes, moved = reach + ct[0], classes + ct[1], moved + [ct[2]]
     other_reach, other_classes = _relabelled(reach, classes, moved)
     known = C.Answers()
-    first = C.merged_odds(reach, count, reroll, half, classes, known=known)
-    assert first == C.merged_odds(reach, count, reroll, half, classes)
+    first = S.merged_odds(reach, count, reroll, half, classes, known=known)
+    assert first == S.merged_odds(reach, count, reroll, half, classes)
     for k in range(1, count + 1):
-        shared = C.merged_odds(other_reach, k, reroll, half, other_classes, known=known)
-        assert shared == C.merged_odds(other_reach, k, reroll, half, other_classes)
-        assert C.merged_odds(more[0], k, reroll, half, more[1], known=known) == C.merged_odds(more[0], k, reroll, half,
+        shared = S.merged_odds(other_reach, k, reroll, half, other_classes, known=known)
+        assert shared == S.merged_odds(other_reach, k, reroll, half, other_classes)
+        assert S.merged_odds(more[0], k, reroll, half, more[1], known=known) == S.merged_odds(more[0], k, reroll, half,
                                                                                               more[1])
 
 
@@ -87,28 +88,28 @@ def test_a_shape_worked_out_once_is_taken_for_other_slots(monkeypatch: Any) -> N
     one = ((("RT", 4, 12, ok),), (("RT", 4, ok, (0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),))
     two = ((("RT", 4, 12, ok),), (("RT", 4, ok, (0, 1, 2, 3, 4, 4, 6, 7, 8, 9, 10, 11)),))
     worked: list[Any] = []
-    real = C._layers_of
+    real = S._layers_of
 
     def spy(*args: Any) -> Any:
         if args[-1] is not None:  # with a store of answers (not the answers worked out alone below)
             worked.append(args)
         return real(*args)
 
-    monkeypatch.setattr(C, "_layers_of", spy)
+    monkeypatch.setattr(S, "_layers_of", spy)
     known = C.Answers()
-    C.merged_odds(one[0], 3, "slot", half, one[1], known=known)
+    S.merged_odds(one[0], 3, "slot", half, one[1], known=known)
     assert len(worked) == 1
-    shared = C.merged_odds(two[0], 3, "slot", half, two[1], known=known)
+    shared = S.merged_odds(two[0], 3, "slot", half, two[1], known=known)
     assert len(worked) == 1
-    assert shared == C.merged_odds(two[0], 3, "slot", half, two[1])
-    assert shared != C.merged_odds(one[0], 3, "slot", half, one[1])
+    assert shared == S.merged_odds(two[0], 3, "slot", half, two[1])
+    assert shared != S.merged_odds(one[0], 3, "slot", half, one[1])
     lower = ((("RT", 4, 12, (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)),), (("RT", 4, (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
                                                                   (0, 1, 2, 3, 4, 5, 6, 6, 8, 9)),))
     upper = ((("RT", 4, 12, (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)),), (("RT", 4, (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
                                                                   (0, 0, 2, 3, 4, 5, 6, 7, 8, 9)),))
-    assert C.merged_odds(upper[0], 3, "slot", half, upper[1], known=known) == C.merged_odds(upper[0], 3, "slot", half,
+    assert S.merged_odds(upper[0], 3, "slot", half, upper[1], known=known) == S.merged_odds(upper[0], 3, "slot", half,
                                                                                             upper[1])
     assert len(worked) == 2
-    assert C.merged_odds(lower[0], 3, "slot", half, lower[1], known=known) == C.merged_odds(lower[0], 3, "slot", half,
+    assert S.merged_odds(lower[0], 3, "slot", half, lower[1], known=known) == S.merged_odds(lower[0], 3, "slot", half,
                                                                                             lower[1])
     assert len(worked) == 3

@@ -143,7 +143,7 @@ class CascadeOdds(Actions):
         :meth:`Dice.choose`): each row of Determining Critical Hits with its chance
         (``prep.row_odds``, the totals reading one row taken together, as the check's own
         ``choose`` does under exact odds), and for a row that calls for criticals each set of
-        slots with its chance (:func:`criticals.merged_odds`, the ``odds`` of :meth:`picks`); the
+        slots with its chance (:func:`slotodds.merged_odds`, the ``odds`` of :meth:`picks`); the
         answer of each is what :meth:`_recorded` gives for that row and those slots, equal
         answers taken together. The work that only the state and the row decide (the row's
         effect, the reach and classes of slots) is done once, not once per answer.
@@ -157,7 +157,7 @@ class CascadeOdds(Actions):
             if before is None:
                 out[answer] = [n, d]
             else:
-                C._add(before, n, d)
+                C.add_fraction(before, n, d)
         return [(answer, Fraction(n, d)) for answer, (n, d) in out.items()]
 
     def _check_answers(self, overlay: tuple[Data, Data, Data], action: tuple[Any, ...],

@@ -387,7 +387,7 @@ class Damage:
 
         Answers (location, slot index) pairs in record-sheet order (the batch is applied in
         that order), index -1 when nothing was left to hit. One :meth:`Dice.choose`: real dice
-        roll slot by slot, exact odds take :func:`criticals.merged_odds` (the same chances, one
+        roll slot by slot, exact odds take :func:`slotodds.merged_odds` (the same chances, one
         answer per set of slots, interchangeable slots merged).
         """
         prep = self.prep
@@ -422,22 +422,35 @@ class Damage:
                 found.append(self._classes(reach))
             return found[0]
 
-        chosen = self.dice.choose(roll, lambda: C.merged_odds(reach, count, reroll, self.half, classes(), known=odds),
-                                  f"{label}s ({L.name(code)})" if count > 1 else f"{label} ({L.name(code)})",
-                                  lambda answer: C.merge_picks(answer, classes(), known=odds))
+        def closed() -> Sequence[tuple[tuple[tuple[str, int], ...], Fraction]]:
+            from .slotodds import merged_odds  # exact odds only: real dice never load the closed forms
+
+            return merged_odds(reach, count, reroll, self.half, classes(), known=odds)
+
+        def merge(answer: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+            from .slotodds import merge_picks
+
+            return merge_picks(answer, classes(), known=odds)
+
+        chosen = self.dice.choose(roll, closed, f"{label}s ({L.name(code)})" if count > 1
+                                  else f"{label} ({L.name(code)})", merge)
         return list(chosen)
 
     def _classes(self, reach: C.Reach) -> C.Classes:
         """The classes of interchangeable slots in each location of ``reach`` (exact odds)."""
+        from .slotodds import slot_classes
+
         odds = self.prep.odds
-        return tuple((where, rank, ok, C.slot_classes(self.w, self.slots(where), ok, known=odds))
+        return tuple((where, rank, ok, slot_classes(self.w, self.slots(where), ok, known=odds))
                      for where, rank, _, ok in reach)
 
     def picks_odds(self, code: str, count: int) -> Sequence[tuple[tuple[tuple[str, int], ...], Fraction]]:
-        """The ``odds`` of :meth:`picks` (:func:`criticals.merged_odds`): each set of slots that
+        """The ``odds`` of :meth:`picks` (:func:`slotodds.merged_odds`): each set of slots that
         ``count`` criticals rolled in ``code`` can strike, with its chance."""
+        from .slotodds import merged_odds
+
         reach = self.reach(code)
-        return C.merged_odds(reach, count, self.prep.reroll, self.half, self._classes(reach), known=self.prep.odds)
+        return merged_odds(reach, count, self.prep.reroll, self.half, self._classes(reach), known=self.prep.odds)
 
     def slots(self, code: str) -> Sequence[Any]:
         """The slots of a location that criticals are rolled among (the first six of a six-slot one)."""
