@@ -2,8 +2,9 @@
 strikes, the settling after them, a check of what is already gone), carried out one at a time on
 a resolver, each kept in the unit's memo by the state it acts on (:meth:`Actions.kept_action`):
 such an action is a function of that state, the action and the preparation. The layer of the
-resolver's class between the rules (:class:`damage.Damage`) and the closed forms of exact odds
-(:class:`cascadeodds.CascadeOdds`), which both real dice and exact odds go through.
+resolver's class between the rules (:class:`damage.Damage`, :class:`strikes.Strikes`) and the
+closed forms of exact odds (:class:`cascadeodds.CascadeOdds`), which both real dice and exact
+odds go through.
 
 An action's answer is also shared by the states that differ only in marks it never reads
 (:meth:`Actions._unmarked`; issue 25, eleventh round, speed only). A check's answers mark other
@@ -28,7 +29,8 @@ from typing import Any, Mapping, TypeVar
 from critcore.plugin import Data, Dice, Effect
 
 from . import effects as E
-from .damage import NO_TAGS, TALLIED, Damage, disabled
+from .damage import NO_TAGS, TALLIED, disabled
+from .strikes import Strikes
 from .unitmemo import ACT_HEADS, CASCADE_ACTS, UnitMemo
 from .unitview import Work
 
@@ -121,8 +123,8 @@ def applied(memo: UnitMemo, base_locs: Mapping[str, Mapping[str, Any]], overlay:
     return (now, *d.rest)
 
 
-class Actions(Damage):
-    """The rules of :class:`Damage`, with the actions of their queue carried out and kept by state."""
+class Actions(Strikes):
+    """The rules of :class:`strikes.Strikes`, with the actions of their queue carried out and kept by state."""
 
     actor: Actions | None = None  # the fork that works out the actions kept by state (acted)
     acts_here: dict[Any, Any] | None = None  # this resolver's part of UnitMemo.acts (kept_action)

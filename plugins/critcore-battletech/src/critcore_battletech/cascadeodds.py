@@ -8,7 +8,7 @@ state is its identity (:meth:`CascadeOdds.merged`, with :func:`untold` and :data
 Each is the ``odds`` (or the ``merge``) of one of the resolver's :meth:`Dice.choose` or
 :meth:`Dice.iterate` calls, read only by exact odds and their checks (real dice roll;
 ``checking_keys`` compares each with the enumeration of its roll). A layer of the resolver's
-class (``Damage`` -> ``Actions`` -> ``CascadeOdds`` -> ``Resolver``), not functions over it:
+class (``Damage`` -> ``Strikes`` -> ``Actions`` -> ``CascadeOdds`` -> ``Resolver``), not functions over it:
 they work on the resolver's state and records, on a probe resolver put back on a state for each
 answer, and on the actions kept by state (:class:`actions.Actions`), and a layer sees what it
 builds on with its types, without an import of the class above it (the plugin's modules import

@@ -10,7 +10,8 @@ odds the check and the step are :meth:`Dice.choose` whose closed forms, and the 
 exact odds what of a state is story, are in :mod:`critcore_battletech.cascadeodds`.
 
 The class is built in layers, each in its own module and each using only those below it:
-:class:`damage.Damage` (the rules), :class:`actions.Actions` (the actions kept by state),
+:class:`damage.Damage` (the rules of damage), :class:`strikes.Strikes` (critical checks and the
+slots they strike), :class:`actions.Actions` (the actions kept by state),
 :class:`cascadeodds.CascadeOdds` (the closed forms), :class:`Resolver` (the cascade).
 """
 

@@ -2,7 +2,7 @@
 slot a critical can strike with its chance (:func:`slot_odds`, :func:`slot_weights`), each set of
 slots one roll's criticals strike (:func:`picks_odds`), and the same with interchangeable slots
 merged (:func:`merge_picks`, :func:`slot_classes`, :func:`merged_odds`: the ``odds`` and ``merge``
-of the slots' :meth:`critcore.dice.dice.Dice.choose` in :meth:`damage.Damage.picks`).
+of the slots' :meth:`critcore.dice.dice.Dice.choose` in :meth:`strikes.Strikes.picks`).
 
 Real dice never import this module (:mod:`criticals` rolls the slots as people do at the table),
 so a command that resolves a critical with dice does not load it. Each answer is worked out once

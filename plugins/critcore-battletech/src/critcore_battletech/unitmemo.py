@@ -139,7 +139,7 @@ class UnitMemo:
         self.acts: dict[Any, dict[Any, Any]] = {}
         # the change and row an act that only tells records, by the act (cascadeodds.CascadeOdds._told)
         self.tells: dict[Any, Any] = {}
-        # what a critical's mark makes, one object per value (damage.Damage.mark): each slot marked,
+        # what a critical's mark makes, one object per value (strikes.Strikes.mark): each slot marked,
         # by the slot, turn and batch; each location marked, by its slots' ids and other entries
         # (and first by the record marked and the marks); and each item knocked out, by its
         # record's id (damage.disabled); the items a location's slots hold, by the slots' id
@@ -200,8 +200,8 @@ class UnitMemo:
 
     def interned(self, overlay: T) -> T:
         """The one object kept for a unit state equal to ``overlay`` (``overlay`` itself the first
-        time), or for an effect of a slot struck (``damage.Damage.struck``), or for an action
-        queued in a cascade (``damage.Damage.apply_batch``, ``damage``, ``_recorded_check``); at
+        time), or for an effect of a slot struck (``strikes.Strikes.struck``), or for an action
+        queued in a cascade (``strikes.Strikes.apply_batch``, ``damage``, ``_recorded_check``); at
         :data:`CASCADE_ACTS` the store starts afresh."""
         overlays = self.overlays
         found: T | None = overlays.get(overlay)
@@ -221,7 +221,7 @@ class UnitMemo:
         """One part of a state (top-level entries, locations, items) as ``Data(entries)``: the
         one object kept for that value, found first by the entries' names and their values'
         identities (a location marked, an item knocked out are one object per value already:
-        ``damage.Damage.mark``, ``damage.disabled``), a key hashed in C; on a miss made, kept by
+        ``strikes.Strikes.mark``, ``damage.disabled``), a key hashed in C; on a miss made, kept by
         value (:meth:`interned`) and under that key beside the record made from these very
         values, so no id in a key is reused while the key is kept."""
         overlays = self.overlays
