@@ -249,15 +249,18 @@ class PromptRoller(FaceRoller):
         except (EOFError, KeyboardInterrupt):
             raise Aborted("stopped while waiting for a die roll (no more input); nothing was saved") from None
 
+    def _typed_faces(self, prompt: str) -> list[int]:
+        """Ask until the answer reads as whole numbers, saying what was wrong with each that did not."""
+        while True:
+            try:
+                return parse_faces(self._read(prompt))
+            except DiceError as exc:
+                self.tell(str(exc))
+
     def faces(self, sides: int, count: int, label: str, notation: str) -> list[int]:
         how = f"{count} faces" if count > 1 else "the face"
         while True:
-            answer = self._read(f"Roll {notation} for {label} ({how})")
-            try:
-                faces = parse_faces(answer)
-            except DiceError as exc:
-                self.tell(str(exc))
-                continue
+            faces = self._typed_faces(f"Roll {notation} for {label} ({how})")
             if len(faces) != count or not all(1 <= f <= sides for f in faces):
                 self.tell(f"please type {count} number(s) from 1 to {sides}")
                 continue
@@ -266,12 +269,7 @@ class PromptRoller(FaceRoller):
     def roll_sum(self, expr: DiceExpr, label: str) -> tuple[tuple[int, ...], int]:
         n, s = expr.count, expr.sides
         while True:
-            answer = self._read(f"Roll {expr.notation} for {label} (the faces, or their sum)")
-            try:
-                faces = parse_faces(answer)
-            except DiceError as exc:
-                self.tell(str(exc))
-                continue
+            faces = self._typed_faces(f"Roll {expr.notation} for {label} (the faces, or their sum)")
             if len(faces) == n and all(1 <= f <= s for f in faces):
                 return tuple(faces), expr.value(sum(faces))
             if len(faces) == 1 and n > 1 and n <= faces[0] <= n * s:

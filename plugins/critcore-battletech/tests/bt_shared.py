@@ -5,8 +5,21 @@ They are never copied into the project: a test that needs them skips when they a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 _HERE = Path(__file__).resolve().parent  # plugins/critcore-battletech/tests
 SHARED = next((p / "shared" for p in _HERE.parents[2:5] if (p / "shared").is_dir()), Path("/nonexistent"))
 SAMPLES = SHARED / "mtf-samples"
 CORPUS = SHARED / "mtf-corpus" / "units"
+
+
+def odds_by_outcome(registry: Any, unit: dict[str, Any], procedure: str, params: dict[str, Any]) -> dict[str, Any]:
+    """Exact odds of ``procedure`` on a copy of ``unit``, each outcome (its JSON, sorted) with its
+    probability: what the tests of a speed-only store compare with the store and without it."""
+    import copy
+
+    from critcore.testing import Engine, exact_odds
+
+    odds = exact_odds(Engine("battletech", registry=registry), procedure, params, copy.deepcopy(unit))
+    assert odds.exact
+    return {repr(sorted(b.to_json().items())): b.probability for b in odds.branches}

@@ -17,14 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-
-def _odds(bt_registry: Any, unit: dict[str, Any], location: str) -> dict[str, Any]:
-    from critcore.testing import Engine, exact_odds
-
-    odds = exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": location},
-                      copy.deepcopy(unit))
-    assert odds.exact
-    return {repr(sorted(b.to_json().items())): b.probability for b in odds.branches}
+from bt_shared import odds_by_outcome
 
 
 def _anew(m: pytest.MonkeyPatch, made: list[Any]) -> None:
@@ -44,11 +37,11 @@ def test_the_batch_start_kept_gives_the_odds_of_starting_anew(bt_registry: Any, 
                                                              location: str) -> None:
     """A critical anywhere: the same outcomes with the same fractions, the start kept by batch or
     worked out at every run (which the plain way really does: once per outcome with slots hit)."""
-    kept = _odds(bt_registry, mech, location)
+    kept = odds_by_outcome(bt_registry, mech, "critical", {"location": location})
     made: list[Any] = []
     with pytest.MonkeyPatch.context() as m:
         _anew(m, made)
-        anew = _odds(bt_registry, mech, location)
+        anew = odds_by_outcome(bt_registry, mech, "critical", {"location": location})
     assert kept == anew
     assert made  # the plain way ran: each batch marked and started at every run
 

@@ -8,12 +8,13 @@ location, its marks or the unit; an entry is only taken for the very slots it wa
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from bt_shared import odds_by_outcome
 
 from critcore.plugin import Data, freeze
 
@@ -62,15 +63,10 @@ def test_odds_with_contents_kept_are_those_read_anew(bt_registry: Any, mech: dic
                                                      amount: int) -> None:
     """Damage anywhere, of any amount that reaches the structure: the same outcomes with the same
     fractions, a location's items kept by identity or read anew."""
-    from critcore.testing import Engine, exact_odds
-
     from critcore_battletech import damage
 
     def odds() -> dict[str, Any]:
-        found = exact_odds(Engine("battletech", registry=bt_registry), "damage",
-                           {"location": location, "amount": amount}, copy.deepcopy(mech))
-        assert found.exact
-        return {repr(sorted(b.to_json().items())): b.probability for b in found.branches}
+        return odds_by_outcome(bt_registry, mech, "damage", {"location": location, "amount": amount})
 
     kept = odds()
     with pytest.MonkeyPatch.context() as m:

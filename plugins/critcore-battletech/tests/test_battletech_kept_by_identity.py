@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bt_shared import odds_by_outcome
+
 
 def _by_value(m: pytest.MonkeyPatch) -> None:
     """The stores as they were before: by the state's value (what the identity stores replace)."""
@@ -35,24 +37,16 @@ def _by_value(m: pytest.MonkeyPatch) -> None:
     m.setattr(Resolver, "_merged_kept", merged_kept)
 
 
-def _odds(bt_registry: Any, unit: dict[str, Any], procedure: str, params: dict[str, Any]) -> dict[str, Any]:
-    from critcore.testing import Engine, exact_odds
-
-    odds = exact_odds(Engine("battletech", registry=bt_registry), procedure, params, copy.deepcopy(unit))
-    assert odds.exact
-    return {repr(sorted(b.to_json().items())): b.probability for b in odds.branches}
-
-
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # the fixtures are only read
 @given(location=st.sampled_from(["LT", "RT", "CT", "RA", "LL"]), amount=st.integers(min_value=10, max_value=40))
 def test_kept_by_identity_gives_the_odds_kept_by_value(bt_registry: Any, mech: dict[str, Any], location: str,
                                                        amount: int) -> None:
     """Damage anywhere, of any amount that reaches the structure: the same outcomes with the same
     fractions, the stores keyed by the state's identity or by its value."""
-    by_identity = _odds(bt_registry, mech, "damage", {"location": location, "amount": amount})
+    by_identity = odds_by_outcome(bt_registry, mech, "damage", {"location": location, "amount": amount})
     with pytest.MonkeyPatch.context() as m:
         _by_value(m)
-        by_value = _odds(bt_registry, mech, "damage", {"location": location, "amount": amount})
+        by_value = odds_by_outcome(bt_registry, mech, "damage", {"location": location, "amount": amount})
     assert by_identity == by_value
 
 

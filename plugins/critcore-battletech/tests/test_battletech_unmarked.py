@@ -20,6 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bt_shared import odds_by_outcome
+
 from critcore.plugin import Data
 
 
@@ -113,14 +115,10 @@ def test_odds_with_acts_shared_across_marks_are_those_carried_out(bt_registry: A
                                                                   location: str, amount: int) -> None:
     """Damage anywhere, of any amount that reaches the structure: the same outcomes with the same
     fractions, each act's answer shared across marks or carried out on every state."""
-    from critcore.testing import Engine, exact_odds
     from critcore_battletech.resolver import Resolver
 
     def odds() -> dict[str, Any]:
-        found = exact_odds(Engine("battletech", registry=bt_registry), "damage",
-                           {"location": location, "amount": amount}, copy.deepcopy(mech))
-        assert found.exact
-        return {repr(sorted(b.to_json().items())): b.probability for b in found.branches}
+        return odds_by_outcome(bt_registry, mech, "damage", {"location": location, "amount": amount})
 
     shared = odds()
     with pytest.MonkeyPatch.context() as m:
