@@ -330,6 +330,8 @@ class Damage:
         return any(s["kind"] in ("roll-again", "equipment") and "CASE" in str(s.get("name", "")).upper()
                    for s in self.w.loc(code)["slots"])
 
+    # -- the counters at the end -----------------------------------------------------------
+
     def count_up(self) -> None:
         """Bring the damage counters up to date and note the PSRs this resolution calls for
         (after :meth:`drain`: it reads the state the cascade left, its events and tags)."""

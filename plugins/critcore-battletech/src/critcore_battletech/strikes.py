@@ -36,7 +36,6 @@ def _sheet_order(pick: tuple[str, int]) -> tuple[int, int]:
 class Strikes(Damage):
     """The rules of :class:`Damage`, with the critical checks, the slots they strike and the marks."""
 
-
     def critical_check(self, code: str) -> None:
         """Roll Determining Critical Hits for a location whose internal structure was damaged,
         and apply the criticals it calls for (they wait in the queue)."""
