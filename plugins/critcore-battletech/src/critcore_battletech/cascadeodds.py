@@ -240,16 +240,15 @@ class CascadeOdds(Actions):
         now, queue, _, _, events, tags = found
         if not queue or self.rolls_on(now, queue[0]):
             return now, queue, events, tags
-        return self._walk(now, queue, events, tags, self.acts_kept())
+        return self._walk(now, queue, events, tags)
 
     def _walk(self, now: tuple[Data, Data, Data], queue: tuple[Any, ...], events: tuple[str, ...],
-              tags: frozenset[str], acts: dict[Any, Any]) -> tuple[Any, ...]:
+              tags: frozenset[str]) -> tuple[Any, ...]:
         """The actions of ``queue`` carried out on the state ``now`` up to the first check that
         rolls, without the story: the state, the queue left, the events (``events`` and those
         noted on the way) and the tags. An act that only tells and a check that does not roll are
         taken off the queue without a look-up: neither changes the state, queues anything or notes
-        an event (what they record is story). ``acts``: :meth:`acts_kept`, the store looked up
-        inline as :meth:`kept_action` looks it up."""
+        an event (what they record is story)."""
         kept_action, rolls_on = self.kept_action, self.rolls_on
         seen: list[str] | None = None
         while queue:
@@ -263,8 +262,7 @@ class CascadeOdds(Actions):
             if action[0] == "act" and action[1].code not in ACTING:
                 queue = queue[1:]
                 continue
-            kept = acts.get((id(now), id(action)))  # kept_action's look-up, inline
-            done = kept[2] if kept is not None and kept[0] is now and kept[1] is action else kept_action(now, action)
+            done = kept_action(now, action)
             now = done[0]
             queue = done[1] + queue[1:] if done[1] else queue[1:]
             if done[4]:
@@ -307,7 +305,7 @@ class CascadeOdds(Actions):
         overlay, events, queue, tags, _ = state
         rest = queue[1:]
         walk, merged_kept = self._walk, self._merged_kept
-        merges, acts = self.memo.merges, self.acts_kept()
+        merges = self.memo.merges
         out: dict[Any, list[int]] = {}
         weights, den = self._check_steps(overlay, queue[0])
         # the check's answers in the order an enumeration of the step visits them, and the merged
@@ -317,7 +315,7 @@ class CascadeOdds(Actions):
             q = pending + rest if pending else rest
             now_tags = tags | seen_tags if seen_tags else tags
             if q:
-                now, q, seen, now_tags = walk(now, q, seen, now_tags, acts)
+                now, q, seen, now_tags = walk(now, q, seen, now_tags)
             new_events = events + tuple([e for e in seen if e not in events]) if seen else events
             # merged: what the merge keeps of the state (no story here), found as _merged_kept finds it
             kept = merges.get((id(now), q))

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from .resolver import Resolver
 
 # resolver.py (the resolver of criticals and damage on a unit, with damage.py, strikes.py, actions.py
-# and cascadeodds.py) and status.py are imported where a unit is struck or shown: a hit-location roll or a critical without a unit needs neither
+# and cascadeodds.py) and status.py are imported where a unit is struck or shown: a hit-location roll
+# or a critical without a unit needs neither
 
 TREAT_NOTE = ("the BattleTech rules used here have no repair or healing procedure: damage and critical hits "
               "stay on the unit for the rest of the game (edit or re-import the unit file to start fresh).")
