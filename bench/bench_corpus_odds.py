@@ -1,6 +1,6 @@
 """Exact odds of every location of every unit in MegaMek's unit files (issue 25: at most 2 s each).
 
-    python bench/bench_corpus_odds.py [--units DIR] [--only LT,RT] [--every N] [--out FILE]
+    python bench/bench_corpus_odds.py [--units DIR] [--only LT,RT] [--every N] [--out FILE] [--commands N]
 
 Runs ``crit odds battletech critical --location X`` in-process for every location of every
 ``.mtf`` under ``../shared/mtf-corpus/units`` (skipped when the folder is not there), each on a
@@ -8,12 +8,20 @@ fresh engine with the sub-enumerations forgotten, and prints the slowest ten wit
 (``time.process_time``: the machine is shared, so wall time says more about the load than about
 critcore), the number of outcomes, and the budget as a ratio. ``--every N`` takes every N-th unit
 (a quick look); ``--out`` writes one line per location (unit, location, seconds, outcomes).
+
+Then the slowest ``--commands`` locations (3 by default; 0 for none) are asked as a user asks
+them: ``crit odds battletech critical --unit FILE --location X``, as a command of its own
+(``python -m critcore``, the same as ``crit``), once for the report in words and once with
+``--json``, each timed from start to exit (wall) and by its CPU: start-up, the unit read, the
+odds, the report or the JSON written. That is what the 2 s is felt as.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import subprocess
 import sys
 import time
 
@@ -35,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="locations to run (comma-separated codes); all by default")
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--out", default="")
+    ap.add_argument("--commands", type=int, default=3, help="the slowest N locations asked as crit commands too")
     args = ap.parse_args(argv)
     if not os.path.isdir(args.units):
         print(f"corpus odds: skipped ({args.units} not found)")
@@ -47,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     from critcore_battletech.units import unit_from_mtf
 
     only = {c for c in args.only.split(",") if c}
-    rows: list[tuple[float, str, str, int, bool]] = []
+    rows: list[tuple[float, str, str, int, bool, str]] = []
     failed: list[str] = []
     out = open(args.out, "w", encoding="utf-8") if args.out else None
     cat = catalog()  # one importer catalog for every unit
@@ -72,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                 failed.append(f"{name} {code}: {e}")
                 continue
             took = time.process_time() - t
-            rows.append((took, name, code, len(odds.branches), odds.exact))
+            rows.append((took, name, code, len(odds.branches), odds.exact, path))
             if out is not None:
                 out.write(f"{name}\t{code}\t{took:.4f}\t{len(odds.branches)}\t{odds.exact}\n")
                 out.flush()
@@ -83,14 +92,36 @@ def main(argv: list[str] | None = None) -> int:
     print(f"exact odds of every location of {len(files):,} units ({len(rows):,} locations), "
           f"{total:,.0f} s CPU, load {os.getloadavg()[0]:.1f}")
     print("slowest ten (CPU seconds; budget 2 s each):")
-    for took, name, code, outcomes, exact in rows[:10]:
+    for took, name, code, outcomes, exact, _ in rows[:10]:
         print(f"  {took:6.2f} s  {took / BUDGET:5.2f}x budget  {code:3}  {outcomes:5,} outcomes"
               f"{'' if exact else ' (not exact)'}  {name}")
     over = [r for r in rows if r[0] > BUDGET]
     print(f"over budget: {len(over)}; refused: {len(failed)}")
     for line in failed[:10]:
         print("  " + line)
+    if args.commands > 0 and rows:
+        print(f"the slowest {min(args.commands, len(rows))} as crit commands (wall and CPU seconds, start to exit; "
+              "budget 2 s):")
+        for took, name, code, _, _, path in rows[: args.commands]:
+            text = command(path, code, [])
+            json_out = command(path, code, ["--json"])
+            print(f"  {code:3}  report {text[0]:5.2f} s wall {text[1]:5.2f} s CPU   --json {json_out[0]:5.2f} s wall "
+                  f"{json_out[1]:5.2f} s CPU  {name}")
     return 0
+
+
+def command(path: str, code: str, extra: list[str]) -> tuple[float, float]:
+    """``crit odds battletech critical --unit PATH --location CODE`` as a command: wall and CPU
+    seconds from start to exit, its output read and dropped."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "critcore", "odds", "battletech", "critical", "--unit", path,
+                           "--location", code, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"crit odds failed on {path} {code}: {done.stderr.strip()[-300:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 if __name__ == "__main__":

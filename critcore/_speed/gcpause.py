@@ -1,4 +1,5 @@
-"""The cyclic garbage collector paused while exact odds work (speed only; issue 25).
+"""The cyclic garbage collector paused while exact odds work, and while their JSON is made
+(speed only; issue 25).
 
 Exact odds of a long cascade keep hundreds of thousands of small containers alive until the
 question is answered (the sub-enumerations remembered, a plugin's per-target memo of unit

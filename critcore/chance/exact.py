@@ -25,6 +25,7 @@ from critcore._speed.gcpause import paused
 from critcore.stages.hookspecs import RollLookup
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
+from critcore.chance.probability import add_parts, from_parts, sum_of
 
 DEFAULT_TOLERANCE = Fraction(1, 10**6)
 
@@ -138,10 +139,6 @@ def _unsaid(label: str, said: Sequence[str]) -> str:
     return PART.join(parts)
 
 
-def _zero(branches: Sequence[Branch]) -> Fraction | float:
-    return Fraction(0) if isinstance(branches[0].probability, Fraction) else 0.0
-
-
 def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, said: tuple[str, ...] = ()) -> tuple[Group, ...]:
     """Group outcomes the way a player reads them: determination, then location, effect, result.
 
@@ -153,9 +150,13 @@ def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, said: tupl
         return ()
     level, rest = levels[0], levels[1:]
     buckets: dict[str, list[Branch]] = {}
+    unsaid: dict[str, str] = {}  # each label's words left to say: thousands of outcomes, a few labels
     for b in branches:
         label = b.label(level)
-        buckets.setdefault("" if label == "-" else _unsaid(label, said), []).append(b)
+        key = unsaid.get(label)
+        if key is None:
+            key = unsaid[label] = "" if label == "-" else _unsaid(label, said)
+        buckets.setdefault(key, []).append(b)
     out: list[Group] = []
     quiet = buckets.pop("", None)
     if quiet is not None:
@@ -168,13 +169,13 @@ def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, said: tupl
             else:
                 buckets[NOTHING_MORE] = quiet
     for label, members in buckets.items():
-        total = sum((b.probability for b in members), _zero(members))
+        whole = sum_of(b.probability for b in members)
         children = group(members, rest, said + (label,))
-        while len(children) == 1 and children[0].probability == total:
+        while len(children) == 1 and children[0].probability == whole:
             only = children[0]  # one sub-group: said on the same line
             label = f"{label} — {only.label}"
             children = only.children
-        out.append(Group(level, label, total, children))
+        out.append(Group(level, label, whole, children))
     return _merged(out)
 
 
@@ -218,11 +219,11 @@ class Odds:
 
     def probability(self, predicate: Callable[[Branch], bool]) -> Fraction:
         """Total probability of the outcomes for which ``predicate`` holds."""
-        total = Fraction(0)
+        parts: dict[int, int] = {}
         for b in self.branches:
             if predicate(b):
-                total += _exact(b.probability)
-        return total
+                add_parts(parts, _exact(b.probability))
+        return from_parts(parts)
 
     def event(self, name: str) -> Fraction:
         """Exact probability that the event (outcome tag) ``name`` happens."""
@@ -230,12 +231,14 @@ class Odds:
 
     def event_odds(self) -> list[tuple[Event, Fraction]]:
         """Each declared event with its exact probability, in the order declared."""
-        totals: dict[str, Fraction] = {e.name: Fraction(0) for e in self.events}
+        parts: dict[str, dict[int, int]] = {e.name: {} for e in self.events}
         for b in self.branches:
+            p = _exact(b.probability)
             for tag in b.tags:
-                if tag in totals:
-                    totals[tag] += _exact(b.probability)
-        return [(e, totals[e.name]) for e in self.events]
+                kept = parts.get(tag)
+                if kept is not None:
+                    add_parts(kept, p)
+        return [(e, from_parts(parts[e.name])) for e in self.events]
 
     def groups(self, levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
         return group(self.branches, answered_levels(self.branches, levels))
@@ -245,7 +248,8 @@ class Odds:
         states stored once."""
         from critcore.chance.view import odds_json
 
-        return odds_json(self, levels)
+        with paused():  # a JSON of the thousands of outcomes is a million containers, none in a cycle
+            return odds_json(self, levels)
 
 
 def exact_odds(

@@ -8,8 +8,9 @@ outcomes of a BattleTech torso on an assault 'Mech stay small.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from critcore.chance.probability import LEVELS, Z95, Group, prob_json, wilson
 from critcore.model import Data, _stage_json, thaw
@@ -164,7 +165,7 @@ def outcomes_json(branches: Sequence[Any], base: Any, n: int | None = None) -> t
     ``parts`` holds each distinct stage result and state once."""
     parts = _Parts(base)
     outcomes = []
-    for b in sorted(branches, key=lambda b: -b.probability):
+    for b in sorted(branches, key=_most_likely_first(branches)):
         entry: dict[str, Any] = {"probability": prob_json(b.probability, n), "tags": sorted(b.tags),
                                  "determination": parts.ref("determination", b.determination),
                                  "location": parts.ref("location", b.location),
@@ -174,6 +175,17 @@ def outcomes_json(branches: Sequence[Any], base: Any, n: int | None = None) -> t
     stored = dict(parts.out)
     states = stored.pop("state")
     return outcomes, {"parts": stored, "states": states}
+
+
+def _most_likely_first(branches: Sequence[Any]) -> Callable[[Any], Any]:
+    """A sort key that puts the most likely outcome first: exact probabilities as whole numbers
+    over their least common denominator (the same order as the fractions, compared as integers:
+    sorting the 17,544 outcomes of the slowest corpus location by their fractions took 0.2 s),
+    frequencies as they are."""
+    if not all(isinstance(b.probability, Fraction) for b in branches):
+        return lambda b: -b.probability
+    common = math.lcm(*{b.probability.denominator for b in branches})
+    return lambda b: -b.probability.numerator * (common // b.probability.denominator)
 
 
 def group_json(g: Group, n: int | None = None, interval: Any = None) -> dict[str, Any]:

@@ -1,0 +1,77 @@
+"""The exact sums and the order behind the odds report and its JSON (issue 25: the report of the
+slowest corpus location was a sixth of ``crit odds``'s time, most of it adding fractions).
+
+``sum_of`` and ``add_parts``/``from_parts`` keep a sum of fractions as whole numerators by
+denominator; the odds JSON sorts outcomes by whole numbers over the least common denominator.
+Each must give exactly what the plain fraction arithmetic gives."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from critcore.chance.exact import Branch, Odds, group
+from critcore.chance.probability import add_parts, from_parts, sum_of
+from critcore.chance.view import _most_likely_first, odds_json
+from critcore.model import Data, Determination
+
+# denominators as exact odds make them (products of die sizes) and a few others
+fractions = st.builds(Fraction, st.integers(0, 10**6),
+                      st.sampled_from([1, 2, 3, 6, 8, 12, 20, 36, 216, 1296, 7, 11, 10**9 + 7]))
+
+
+@settings(max_examples=300)
+@given(st.lists(fractions, max_size=60))
+def test_an_exact_sum_is_the_sum_of_the_fractions(values):
+    """Adding numerators by denominator and meeting over the least common denominator is the
+    same number as adding the fractions one by one, and in lowest terms."""
+    assert sum_of(values) == sum(values, Fraction(0))
+    assert isinstance(sum_of(values), Fraction)
+    parts: dict[int, int] = {}
+    for v in values:
+        add_parts(parts, v)
+    assert from_parts(parts) == sum(values, Fraction(0))
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=40))
+def test_frequencies_are_summed_as_floats_in_order(values):
+    """A simulation's frequencies: the same float as a plain sum from 0.0, rounding and all."""
+    assert sum_of(values) == sum(values, 0.0)
+
+
+def test_nothing_sums_to_an_exact_zero():
+    assert sum_of([]) == 0 and isinstance(sum_of([]), Fraction)
+    assert from_parts({}) == Fraction(0)
+
+
+def _branch(p, kind="hit"):
+    return Branch(Determination(kind=kind, critical=False, summary=kind), None, (), None, p)
+
+
+@settings(max_examples=200)
+@given(st.lists(fractions.filter(bool), min_size=1, max_size=40))
+def test_outcomes_sort_most_likely_first_with_ties_in_their_order(values):
+    """The JSON's order: by probability, highest first, equal ones as the odds found them (a
+    stable sort), whatever their denominators."""
+    branches = [_branch(v, f"k{i}") for i, v in enumerate(values)]
+    by_whole = sorted(branches, key=_most_likely_first(branches))
+    assert by_whole == sorted(branches, key=lambda b: -b.probability)
+
+
+def test_the_odds_json_lists_outcomes_most_likely_first():
+    """1/6 and 2/12 are equal (kept in their order), 1/4 is the most likely, 1/8 least."""
+    branches = (_branch(Fraction(1, 6), "a"), _branch(Fraction(1, 8), "b"), _branch(Fraction(1, 4), "c"),
+                _branch(Fraction(2, 12), "d"), _branch(Fraction(7, 24), "e"))
+    odds = Odds("fake", "attack", Data({}), branches, Fraction(0), 1)
+    shown = [o["probability"]["fraction"] for o in odds_json(odds)["outcomes"]]
+    assert shown == ["7/24", "1/4", "1/6", "1/6", "1/8"]
+
+
+def test_a_group_holds_the_exact_sum_of_its_outcomes():
+    """Three hits of 1/6, 1/12 and 1/4 make one group of 1/2; a miss of 1/2 another."""
+    branches = [_branch(Fraction(1, 6)), _branch(Fraction(1, 12)), _branch(Fraction(1, 4)),
+                _branch(Fraction(1, 2), "miss")]
+    groups = group(branches, ("determine",))
+    assert {(g.label, g.probability) for g in groups} == {("hit", Fraction(1, 2)), ("miss", Fraction(1, 2))}
