@@ -75,3 +75,18 @@ def test_a_group_holds_the_exact_sum_of_its_outcomes():
                 _branch(Fraction(1, 2), "miss")]
     groups = group(branches, ("determine",))
     assert {(g.label, g.probability) for g in groups} == {("hit", Fraction(1, 2)), ("miss", Fraction(1, 2))}
+
+
+def test_the_json_stores_equal_stage_results_once_whether_or_not_the_same_object():
+    """The odds JSON stores each distinct stage result once: the same object twice, and an equal
+    one made apart, refer to one part; a different one to another. Exact odds share their stage
+    results as objects, and the JSON finds them by identity first (``_Parts.ref``)."""
+    hit = Determination(kind="hit", critical=False, summary="hit")
+    again = Determination(kind="hit", critical=False, summary="hit")  # equal, not the same object
+    miss = Determination(kind="miss", critical=False, summary="miss")
+    assert again == hit and again is not hit
+    branches = tuple(Branch(d, None, (), None, Fraction(p, 16))
+                     for d, p in ((miss, 8), (hit, 4), (hit, 2), (again, 1), (miss, 1)))
+    data = odds_json(Odds("fake", "attack", Data({}), branches, Fraction(0), 1))
+    assert [o["determination"] for o in data["outcomes"]] == [0, 1, 1, 1, 0]
+    assert [d["kind"] for d in data["parts"]["determination"]] == ["miss", "hit"]

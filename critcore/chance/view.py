@@ -132,16 +132,26 @@ class _Parts:
         self.tables: dict[str, dict[Any, int]] = {"determination": {}, "location": {}, "effect": {},
                                                    "applied": {}, "data": {}, "state": {}}
         self.out: dict[str, list[Any]] = {name: [] for name in self.tables}
+        # each value's index by the value's identity as well: the outcomes of exact odds share
+        # their stage results as objects, so most look-ups need neither a hash nor a comparison
+        # of frozen records (written in Python). The values are all alive while the JSON is made
+        # (the outcomes hold them), so no identity is reused meanwhile.
+        self.ids: dict[str, dict[int, int]] = {name: {} for name in self.tables}
 
     def ref(self, kind: str, value: Any) -> int | None:
         if value is None:
             return None
+        ids = self.ids[kind]
+        found = ids.get(id(value))
+        if found is not None:
+            return found
         table = self.tables[kind]
         found = table.get(value)
         if found is None:
             found = table[value] = len(self.out[kind])
             self.out[kind].append(None)  # reserved: nested parts may be added while making it
             self.out[kind][found] = self.make(kind, value)
+        ids[id(value)] = found
         return found
 
     def make(self, kind: str, value: Any) -> Any:
