@@ -107,3 +107,29 @@ def test_what_a_question_made_goes_to_the_oldest_generation_and_nothing_stays_fr
         finally:
             gc.unfreeze()
         assert kept and gc.get_freeze_count() == 0
+
+
+def test_a_bounded_block_pauses_in_any_thread_and_leaves_the_collector_as_found():
+    """``bounded=True``: the caller runs one such block at a time within a time limit (crit
+    serve's long work), so a worker thread may pause the collector too; on again after, also after
+    an error, and a plain block nested inside it changes nothing."""
+    seen: list[bool] = []
+
+    def worker() -> None:
+        with gcpause.paused(bounded=True):
+            seen.append(gc.isenabled())
+            with gcpause.paused():  # exact odds inside the long request: nothing more
+                seen.append(gc.isenabled())
+            seen.append(gc.isenabled())
+        seen.append(gc.isenabled())
+        with pytest.raises(ZeroDivisionError):
+            with gcpause.paused(bounded=True):
+                1 / 0
+        seen.append(gc.isenabled())
+
+    with _restored():
+        gc.enable()
+        thread = threading.Thread(target=worker)
+        thread.start()
+        thread.join(10)
+        assert seen == [False, False, False, True, True] and gc.isenabled()

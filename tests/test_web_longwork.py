@@ -87,3 +87,23 @@ def test_a_long_request_past_its_time_limit_is_stopped_with_one_line(served):
     assert app.state.long_work.running == 0  # and its slot is free
     app.state.long_work.seconds = 30
     assert httpx.post(f"{base}/api/simulate", json=SIMULATE, timeout=60).status_code == 200
+
+
+@pytest.mark.parametrize("slots, paused", [(1, True), (2, False)])
+def test_long_work_pauses_the_collector_only_one_request_at_a_time(slots, paused):
+    """One slot: the request runs with the cyclic collector paused (it ends by its deadline, so
+    the collector is off for at most that long) and finds it on again after. More slots: requests
+    could overlap without end, so nothing is paused."""
+    import asyncio
+    import gc
+
+    from critcore.web.longwork import LongWork
+
+    seen = []
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        asyncio.run(LongWork(slots=slots, seconds=5).run("odds", lambda deadline: seen.append(gc.isenabled())))
+        assert seen == [not paused] and gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -7,9 +7,11 @@ states), and each full collection walks every one of them only to find them all 
 a third of the CPU time of the longest BattleTech questions. While :func:`paused` is entered in
 the main thread (``crit odds``, a program asking its own question), automatic collection is off;
 it is on again when the outermost block ends, if it was on when it began (``crit``'s start-up
-turns it off itself, ``crit odds`` turns it back on). In any other thread (``crit serve`` answers
-odds in a pool of worker threads) nothing is paused: questions there may overlap without end,
-and the collector is the whole process's, so pausing it there could keep it off for good.
+turns it off itself, ``crit odds`` turns it back on). In any other thread nothing is paused:
+questions there may overlap without end, and the collector is the whole process's, so pausing it
+there could keep it off for good. The one exception is a caller that promises the bound itself
+(``bounded=True``): ``crit serve``'s long work, one request at a time and each stopped after its
+time limit, so the collector is off for at most that long and on again between two requests.
 Reference counting still frees everything that is not in a cycle; what is waits for the next
 collection after, as the memo of a finished question already did (its engine holds it in a cycle).
 
@@ -30,26 +32,31 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-_INSIDE = [0, False]  # main-thread blocks entered, and whether the collector was on when the first began
+_INSIDE = [0, False]  # blocks entered, and whether the collector was on when the first began
+_LOCK = threading.Lock()  # a bounded block may begin or end in a worker thread while another ends
 
 
 @contextmanager
-def paused() -> Iterator[None]:
-    """No automatic cyclic garbage collection within this block when it runs in the main thread
-    (nested blocks: on again when the outermost ends, if it was on before); elsewhere nothing."""
-    if threading.current_thread() is not threading.main_thread():
+def paused(bounded: bool = False) -> Iterator[None]:
+    """No automatic cyclic garbage collection within this block when it runs in the main thread,
+    or anywhere with ``bounded`` (the caller runs one such block at a time, each within a time
+    limit); nested blocks: on again when the outermost ends, if it was on before. Elsewhere
+    nothing."""
+    if not bounded and threading.current_thread() is not threading.main_thread():
         yield
         return
-    if not _INSIDE[0]:
-        _INSIDE[1] = gc.isenabled()
-        gc.disable()
-    _INSIDE[0] += 1
+    with _LOCK:
+        if not _INSIDE[0]:
+            _INSIDE[1] = gc.isenabled()
+            gc.disable()
+        _INSIDE[0] += 1
     try:
         yield
     finally:
-        _INSIDE[0] -= 1
-        if not _INSIDE[0] and _INSIDE[1]:
-            if not gc.get_freeze_count():  # into the oldest generation, unwalked (above)
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
+        with _LOCK:
+            _INSIDE[0] -= 1
+            if not _INSIDE[0] and _INSIDE[1]:
+                if not gc.get_freeze_count():  # into the oldest generation, unwalked (above)
+                    gc.freeze()
+                    gc.unfreeze()
+                gc.enable()

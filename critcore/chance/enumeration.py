@@ -9,7 +9,9 @@ whole-number weights over a common denominator, which is much cheaper than fract
 sub-computation on its own.
 
 Sub-enumerations are remembered (``_UNTIL_CACHE``) under the label, the ``key`` a plugin gives
-and the code of the function, so two different functions never share an answer. Whether a
+and the code of the function, so two different functions never share an answer; they are
+remembered for one question only (:func:`forget`, which exact odds call as a question begins and
+ends: an answer holds the objects of the question that made it). Whether a
 ``key`` names everything the function depends on cannot be seen from outside; with
 :func:`checking_keys` on (``critcore.testing`` turns it on for a plugin's odds tests) every
 remembered answer is worked out again and compared, and a key that is too coarse is a
@@ -431,6 +433,19 @@ def _as_fractions(weights: tuple[tuple[tuple[Any, int], ...], int]) -> dict[Any,
 
     weighted, den = weights
     return {value: Fraction(w, den) for value, w in weighted}
+
+
+def forget() -> None:
+    """Forget what earlier questions remembered: the sub-enumerations (``_UNTIL_CACHE``) and the
+    weights of the odds given to ``Dice.choose``. Exact odds call it as a question begins and
+    ends. Both are found by value, so an earlier question's answer would be handed to a new one
+    with the earlier question's objects in it: equal to the new question's, not the same. A
+    plugin that shares its states as objects (BattleTech) then misses every look-up it keeps by
+    identity: the second question on the Daishi X's right torso in one process took 20.9 G
+    instructions where the first took 15.5 G. Forgetting at the end also frees them (a server
+    keeps running after the question)."""
+    _UNTIL_CACHE.clear()
+    _choice_weights.cache_clear()
 
 
 def _remember(key: Any, value: Any) -> None:

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence, cast
 
 from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRoller, Pruned, _limit, add_to,
-                                        enumerate_weights_within)
+                                        enumerate_weights_within, forget)
 from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_weights
 from critcore.engine.runner import Engine
 from critcore._speed.gcpause import paused
@@ -269,8 +269,12 @@ def exact_odds(
     fractions) and become :class:`~fractions.Fraction` at the end. The cyclic garbage collector
     is paused meanwhile (:func:`critcore._speed.gcpause.paused`).
     """
-    with paused():
-        return _exact_odds(engine, procedure, params, target, tolerance, progress)
+    forget()  # nothing of an earlier question: its objects are not this one's
+    try:
+        with paused():
+            return _exact_odds(engine, procedure, params, target, tolerance, progress)
+    finally:
+        forget()
 
 
 def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None, target: Mapping[str, Any] | None,

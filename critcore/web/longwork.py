@@ -64,8 +64,20 @@ class LongWork:
                             "try again in a moment")
         self.running += 1
         try:
-            done: Awaitable[_T] = run_in_threadpool(fn, Deadline(what, self.seconds))
+            done: Awaitable[_T] = run_in_threadpool(self._call, fn, Deadline(what, self.seconds))
             return await done
         finally:
             self.running -= 1
             self._free.release()
+
+    def _call(self, fn: Callable[[Deadline], _T], deadline: Deadline) -> _T:
+        """``fn(deadline)``, with the cyclic garbage collector paused when one request runs at a
+        time: each ends by its deadline, so the collector is off for at most that long
+        (:func:`critcore._speed.gcpause.paused`; the Daishi X's right torso through ``/api/odds``
+        2.9-4.3 s -> see docs/performance.md)."""
+        if self.slots != 1:  # overlapping requests could keep the collector off without end
+            return fn(deadline)
+        from critcore._speed.gcpause import paused
+
+        with paused(bounded=True):
+            return fn(deadline)
