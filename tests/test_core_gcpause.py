@@ -48,6 +48,31 @@ def test_odds_are_the_same_with_the_collector_running(registry, monkeypatch, par
     assert _shown(paused) == _shown(plain)
 
 
+def test_a_simulation_counts_the_same_with_the_collector_running(registry, monkeypatch):
+    """The pause changes no count of a seeded simulation: 5,000 runs with the collector paused
+    (off while it runs, on after), and with the pause replaced by nothing."""
+    from critcore.chance import montecarlo
+    from critcore.chance.montecarlo import simulate
+
+    seen: list[bool] = []
+
+    @contextmanager
+    def running() -> Iterator[None]:
+        yield
+
+    def watched(done: int) -> None:
+        seen.append(gc.isenabled())
+
+    with _restored():
+        gc.enable()
+        paused = simulate(Engine("fake", registry=registry), "attack", {"ac": 12, "damage": "1d8"}, 5000, 7,
+                          progress=watched)
+        assert gc.isenabled() and len(seen) > 1 and not any(seen[:-1])  # off at each report inside the runs
+        monkeypatch.setattr(montecarlo, "paused", running)
+        plain = simulate(Engine("fake", registry=registry), "attack", {"ac": 12, "damage": "1d8"}, 5000, 7)
+    assert sorted(map(repr, paused.branches)) == sorted(map(repr, plain.branches))
+
+
 def test_the_collector_is_off_inside_and_as_found_after():
     """On before: off inside (nested too), on after, also after an error. Off before: off after."""
     with _restored():

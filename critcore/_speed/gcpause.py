@@ -1,10 +1,12 @@
-"""The cyclic garbage collector paused while exact odds work, and while their JSON is made
-(speed only; issue 25).
+"""The cyclic garbage collector paused while exact odds work, while their JSON is made, and
+while a simulation runs (speed only; issue 25).
 
 Exact odds of a long cascade keep hundreds of thousands of small containers alive until the
 question is answered (the sub-enumerations remembered, a plugin's per-target memo of unit
 states), and each full collection walks every one of them only to find them all still in use:
-a third of the CPU time of the longest BattleTech questions. While :func:`paused` is entered in
+a third of the CPU time of the longest BattleTech questions (a simulation keeps fewer, but
+collects as often: `crit simulate` of 1,000,000 Shadowrun wounds took 27.0 s with the collector
+and 16.1 s without, in the same memory). While :func:`paused` is entered in
 the main thread (``crit odds``, a program asking its own question), automatic collection is off;
 it is on again when the outermost block ends, if it was on when it began (``crit``'s start-up
 turns it off itself, ``crit odds`` turns it back on). In any other thread nothing is paused:

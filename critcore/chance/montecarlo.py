@@ -34,6 +34,7 @@ from critcore.chance import rolltree
 from critcore.dice.notation import DiceExpr, make_test, parse
 from critcore.stages.context import Context
 from critcore.engine.runner import Engine
+from critcore._speed.gcpause import paused
 from critcore._speed.stagecall import stage_function
 from critcore.chance.exact import LEVELS, Branch, Group, answered_levels, declared_events, declared_lookup, group
 from critcore.model import Data, Event, Roll, outcome_tags
@@ -497,13 +498,14 @@ def simulate(
                 _count_stages(tally, m, determine)
     partial = False
     try:
-        for start in range(0, n, step):
-            count(min(step, n - start))
-            if progress is not None:
-                progress(start + min(step, n - start))
-            if len(tally.by_id) > FLUSH_AT:
-                tally.flush()
-                ready[:] = [None] * len(ready)
+        with paused():
+            for start in range(0, n, step):
+                count(min(step, n - start))
+                if progress is not None:
+                    progress(start + min(step, n - start))
+                if len(tally.by_id) > FLUSH_AT:
+                    tally.flush()
+                    ready[:] = [None] * len(ready)
     except KeyboardInterrupt:
         if not stop_ok:
             raise

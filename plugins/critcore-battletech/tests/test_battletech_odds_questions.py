@@ -6,7 +6,7 @@ to the next. A later question on the same unit then got answers holding the earl
 unit states: equal to its own, not the same objects. This plugin finds what it keeps (kept actions,
 merges, marked slots) by identity, so those look-ups missed and the second question on the Daishi
 X's right torso took a third more work than the first. Now the core forgets both as a question
-begins and ends (``critcore.chance.enumeration.forget``)."""
+begins and ends (``critcore.chance.enumeration.forget``; ``tests/test_core_odds_forget.py``)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def test_a_second_question_does_the_work_of_the_first(bt_registry, monkeypatch):
     outcomes and fractions, and the second compares as many unit states field by field as the
     first (kept look-ups answered by identity, not by comparing an earlier question's equal
     states: without ``forget`` the second made 97,459 comparisons where the first made 9,330)."""
-    from critcore import model
+    from critcore.plugin import Data
     from critcore.testing import Engine, exact_odds
     from critcore_battletech.data.catalog import catalog
     from critcore_battletech.units import unit_from_mtf
@@ -30,13 +30,13 @@ def test_a_second_question_does_the_work_of_the_first(bt_registry, monkeypatch):
     path = FIXTURES / "superheavy-fs5x.mtf"
     unit = unit_from_mtf(path.read_text(encoding="utf-8"), str(path), catalog())
     compared = [0]
-    plain_eq = model.Data.__eq__
+    plain_eq = Data.__eq__
 
     def counted(self: Any, other: object) -> bool:
         compared[0] += 1
         return plain_eq(self, other)
 
-    monkeypatch.setattr(model.Data, "__eq__", counted)
+    monkeypatch.setattr(Data, "__eq__", counted)
     answers, counts = [], []
     for _ in range(2):
         compared[0] = 0
@@ -45,15 +45,3 @@ def test_a_second_question_does_the_work_of_the_first(bt_registry, monkeypatch):
         counts.append(compared[0])
     assert counts[1] == counts[0]
     assert answers[0] == answers[1] and len(answers[0]) > 1000  # every outcome and fraction, in order
-
-
-def test_a_question_leaves_nothing_remembered_behind(bt_registry, mech):
-    """After a question, neither the sub-enumerations nor the weights of ``Dice.choose`` keep
-    anything of it: a server that asked it keeps running without its unit states."""
-    from critcore.chance import enumeration
-    from critcore.testing import Engine, exact_odds
-
-    odds = exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "RT"}, copy.deepcopy(mech))
-    assert len(odds.branches) > 10
-    assert not enumeration._UNTIL_CACHE
-    assert enumeration._choice_weights.cache_info().currsize == 0
