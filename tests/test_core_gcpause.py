@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
@@ -24,6 +24,16 @@ def _restored() -> Iterator[None]:
         yield
     finally:
         (gc.enable if before else gc.disable)()
+
+
+def _in_a_thread(worker: Callable[[], None]) -> bool:
+    """Run ``worker`` in a thread of its own with the collector on; whether it is on after."""
+    with _restored():
+        gc.enable()
+        thread = threading.Thread(target=worker)
+        thread.start()
+        thread.join(10)
+        return gc.isenabled()
 
 
 def _shown(odds: exact.Odds) -> list[tuple[str, str]]:
@@ -102,12 +112,7 @@ def test_a_worker_thread_never_pauses_the_collector():
         with gcpause.paused():
             seen.append(gc.isenabled())
 
-    with _restored():
-        gc.enable()
-        thread = threading.Thread(target=worker)
-        thread.start()
-        thread.join(10)
-        assert seen == [True] and gc.isenabled()
+    assert _in_a_thread(worker) and seen == [True]
 
 
 def test_what_a_question_made_goes_to_the_oldest_generation_and_nothing_stays_frozen():
@@ -152,9 +157,4 @@ def test_a_bounded_block_pauses_in_any_thread_and_leaves_the_collector_as_found(
                 1 / 0
         seen.append(gc.isenabled())
 
-    with _restored():
-        gc.enable()
-        thread = threading.Thread(target=worker)
-        thread.start()
-        thread.join(10)
-        assert seen == [False, False, False, True, True] and gc.isenabled()
+    assert _in_a_thread(worker) and seen == [False, False, False, True, True]
