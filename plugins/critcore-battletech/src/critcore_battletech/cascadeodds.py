@@ -200,10 +200,16 @@ class CascadeOdds(Actions):
         if det.data["blown_off"]:
             self.blow_off(code)
         elif picks:
-            batch = self.struck(code, picks, struck)
+            if struck is None:
+                batch = self.struck(code, picks)
+                interned = self.memo.interned  # one object per action (a kept action is found by its identity)
+                acts = [interned(("act", e, True)) for e in batch]
+            else:
+                acts = []
+                batch = self.struck(code, picks, struck, acts)  # the acts interned once per slot, kept with it
             self.mark(batch)
-            interned = self.memo.interned  # one object per action (a kept action is found by its identity)
-            self.pending.extend([interned(("act", e, True)) for e in batch] + [SETTLE])
+            self.pending.extend(acts)
+            self.pending.append(SETTLE)
         pending, self.pending = tuple(self.pending), []
         return (self.memo.state_of(self.w), pending, tuple(self.changes), tuple(self.effects),
                 tuple(self.events), self.tags)
