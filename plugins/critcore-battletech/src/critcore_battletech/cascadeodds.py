@@ -165,6 +165,8 @@ class CascadeOdds(Actions):
         """Each row and set of slots of the check of ``action`` on ``overlay``, in the order an
         enumeration of its roll meets them, as (answer, numerator, denominator): the answer is
         :meth:`_through` of :meth:`_recorded_check` (``story``), or :meth:`_walked` of it."""
+        from .slotodds import merged_odds  # exact odds only: real dice never load the closed forms
+
         code = action[1]
         prep = self.prep
         rows = prep.row_odds()
@@ -173,13 +175,21 @@ class CascadeOdds(Actions):
         # what every answer of this check shares, worked out once: the slots' effects on the state
         # (by slot and whether its items were knocked out earlier in the batch)
         struck: dict[Any, Any] = {}
+        # and where its criticals can land and the classes of the slots there (picks_odds' reach
+        # and classes: the same for every row, so read once, not once per number of criticals)
+        reach: Any = None
+        classes: Any = None
         for (row_id, total), p_row in _first_then_reversed(rows):
             row = self.crit_table.row(row_id)
             det = prep.determination(row, code, True)
             count = 0 if det.data["blown_off"] else int(det.data["criticals"])
             probe.w.adopt(overlay)
+            if count and reach is None:
+                reach = probe.reach(code)
+                classes = probe._classes(reach)
             choices: Sequence[tuple[tuple[tuple[str, int], ...], Fraction]] = (
-                _first_then_reversed(tuple(probe.picks_odds(code, count))) if count else (((), Fraction(1)),))
+                _first_then_reversed(tuple(merged_odds(reach, count, prep.reroll, probe.half, classes, known=prep.odds)))
+                if count else (((), Fraction(1)),))
             rn, rd = p_row.numerator, p_row.denominator
             for picks, p in choices:
                 probe.w.adopt(overlay)  # each answer from the state the check rolls on
