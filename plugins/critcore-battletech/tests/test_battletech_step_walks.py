@@ -96,7 +96,8 @@ def test_a_step_with_its_walks_kept_is_the_step_walked_anew(bt_registry: Any, me
         assert res._step_odds(other) == _walked_anew(res, other)
         rest = state[2][1:]
         kept = [a for a in rest if draws.draw(st.booleans())]
-        more = [("check", code) for code in draws.draw(st.lists(st.sampled_from(["LT", "CT", "RT", "LA"]), max_size=2))]
+        codes = sorted(res.w.base_locs)  # the unit's own locations (a quad's legs are not a biped's)
+        more = [("check", code) for code in draws.draw(st.lists(st.sampled_from(codes), max_size=2))]
         behind = (state[0], state[1], (state[2][0], *kept, *more), state[3], state[4])
         assert res._step_odds(behind) == _walked_anew(res, behind)
 
@@ -170,3 +171,35 @@ def test_the_kept_walks_are_bounded(bt_registry: Any, mech: dict[str, Any], monk
     after = odds_by_outcome(bt_registry, mech, "critical", {"location": "LT"})
     assert sizes and max(sizes) <= 16
     assert before == after
+
+
+def test_equal_answers_met_as_other_objects_are_taken_together(bt_registry: Any, mech: dict[str, Any]) -> None:
+    """A step takes its answers together by value, whatever object a kept walk hands on: with
+    every walk's merged state handed on as an object of its own (equal answers met as other
+    objects), the odds are still those of walking every answer anew, order and fractions."""
+    from critcore_battletech.resolver import Resolver
+
+    real = Resolver._walked_on
+
+    def apart(self: Resolver, walks: dict[Any, Any], key: Any, *args: Any) -> Any:
+        found = real(self, walks, key, *args)
+        short, noted, added = found[3]
+        walks[key] = found = (*found[:3], ((*short,), noted, added))  # an equal tuple, another object
+        return found
+
+    def odds() -> Any:
+        from critcore.chance.enumeration import _UNTIL_CACHE
+        from critcore.testing import Engine, exact_odds
+
+        _UNTIL_CACHE.clear()
+        found = exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"},
+                           copy.deepcopy(mech))
+        return [(repr(sorted(b.to_json().items())), b.probability) for b in found.branches]
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(Resolver, "_walked_on", apart)
+        shared = odds()
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(Resolver, "_step_odds", _walked_anew)
+        anew = odds()
+    assert shared == anew
