@@ -267,13 +267,14 @@ class Strikes(Damage):
                     slots[index] = Data(slot).replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
                     shared = False
                     continue
-                key = (slot, turn, batch_n)
+                # by the slot's identity, the slot beside it (a slot's hash is a Python call)
+                key = ("slot", id(slot), turn, batch_n)
                 found = marked.get(key)
-                if found is None:
+                if found is None or found[0] is not slot:
                     if len(marked) >= CASCADE_ACTS:
                         marked.clear()
-                    found = marked[key] = slot.replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
-                slots[index] = found
+                    found = marked[key] = (slot, slot.replace(destroyed=True, hit_turn=turn, hit_batch=batch_n))
+                slots[index] = found[1]
             if not shared or loc.__class__ is not Data:
                 w.set_loc(code, slots=tuple(slots))
                 continue
