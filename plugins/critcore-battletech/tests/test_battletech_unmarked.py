@@ -167,3 +167,36 @@ def test_an_answer_that_changes_slots_is_not_shared(mech: dict[str, Any]) -> Non
     found = delta(base, before, ((Data(), Data(LT=hit), Data()), (), (), (), (), frozenset()))
     assert found is not None and [code for code, _ in found.locs] == ["LT"]
     assert dict(found.locs[0][1]) == {"structure": 0, "destroyed": True}
+
+
+# the fixture is only read
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changes=st.lists(st.tuples(st.sampled_from(["LT", "RT", "CT"]),
+                                  st.fixed_dictionaries({"structure": st.integers(min_value=0, max_value=12)},
+                                                        optional={"armor": st.integers(min_value=0, max_value=16),
+                                                                  "destroyed": st.booleans()})),
+                        min_size=1, max_size=6), on_changed=st.booleans())
+def test_an_applied_delta_sets_its_own_entries(mech: dict[str, Any], changes: list[tuple[str, dict[str, Any]]],
+                                               on_changed: bool) -> None:
+    """Deltas applied to a state, one after another and again (the record each makes of a
+    location's record kept by both, ``actions.applied``): each location takes that Delta's own
+    entries on that state's own record, whatever other Delta was applied to the same record
+    before."""
+    from critcore.plugin import freeze
+    from critcore.testing import Engine
+
+    from critcore_battletech.actions import Delta, applied
+    from critcore_battletech.damage import NO_TAGS
+    from critcore_battletech.unitmemo import UnitMemo
+
+    state = freeze(mech)
+    base = state["locations"]
+    memo = UnitMemo(state, Engine("battletech").tables["components"])
+    locs = Data(LT=base["LT"].replace(armor=1)) if on_changed else Data()
+    overlay = (Data(), locs, Data())
+    for code, fields in changes + changes:
+        d = Delta(((code, tuple(fields.items())),), Data(), Data(), ((), (), (), (), NO_TAGS))
+        now = applied(memo, base, overlay, d)[0]
+        old = locs.get(code, base[code])
+        assert now[1][code] == old.replace(**fields)
+        assert all(now[1][c] == r for c, r in locs.items() if c != code)

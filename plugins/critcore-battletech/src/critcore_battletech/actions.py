@@ -112,11 +112,22 @@ def applied(memo: UnitMemo, base_locs: Mapping[str, Mapping[str, Any]], overlay:
     locs = overlay[1]
     if d.locs:
         entries = dict(locs)
+        marked = memo.marked
         for code, fields in d.locs:
             old = locs.get(code)
             if old is None:
                 old = base_locs[code]
-            entries[code] = (old if old.__class__ is Data else Data(old)).replace(**dict(fields))
+            # the record these entries make of that record, one object for both (kept in
+            # UnitMemo.marked by their ids, beside them): the state's locations part is then found
+            # by its records' ids (UnitMemo.part), not made and hashed anew with a new record
+            key = ("applied", id(old), id(fields))
+            found = marked.get(key)
+            if found is None or found[0] is not old or found[1] is not fields:
+                found = (old, fields, (old if old.__class__ is Data else Data(old)).replace(**dict(fields)))
+                if len(marked) >= CASCADE_ACTS:
+                    marked.clear()
+                marked[key] = found
+            entries[code] = found[2]
         now = memo.whole(d.top, memo.part(entries), d.items)
     else:
         now = memo.whole(d.top, locs, d.items)

@@ -36,6 +36,8 @@ class Prepared:
         code = params.get("location")
         self.location = Location(code, L.name(code)) if code is not None else None
         self._row_effects: dict[tuple[str, str], Effect] = {}  # row_effect's, made once
+        self._determinations: dict[tuple[int, str, bool], tuple[Row, Determination]] = {}  # determination's
+        self._row_odds: tuple[tuple[tuple[str, None], Fraction], ...] | None = None  # row_odds', once
         self.reroll = str(options.get("slot_reroll", "slot"))
         self.explosion = str(options.get("explosion_damage", "per-turn"))
         self.transfer = options.get("no_slot_left") == "transfer"
@@ -55,10 +57,15 @@ class Prepared:
         """The label of the Determining Critical Hits roll for a location."""
         return f"Determining Critical Hits: {L.name(code)}"
 
-    @staticmethod
-    def determination(row: Row, code: str, with_unit: bool) -> Determination:
-        """The determine stage's answer for a Determining Critical Hits row in a location."""
-        return C.determination(row, L.kind(code), code, with_unit)
+    def determination(self, row: Row, code: str, with_unit: bool) -> Determination:
+        """The determine stage's answer for a Determining Critical Hits row in a location (made
+        once per row, location and whether a unit is given, kept by the row's identity with the
+        row beside it: exact odds ask for it at every row of every check)."""
+        key = (id(row), code, with_unit)
+        found = self._determinations.get(key)
+        if found is None or found[0] is not row:
+            found = self._determinations[key] = (row, C.determination(row, L.kind(code), code, with_unit))
+        return found[1]
 
     def row_effect(self, row_id: str, code: str) -> Effect:
         """The effect of a Determining Critical Hits row in a location (made once: exact odds ask
@@ -78,8 +85,12 @@ class Prepared:
         return C.slot_roll(self.half, size, ok, tag, self.reroll)
 
     def row_odds(self) -> tuple[tuple[tuple[str, None], Fraction], ...]:
-        """The chance of each Determining Critical Hits row (:func:`criticals.row_odds`)."""
-        return C.row_odds(self.crit_table)
+        """The chance of each Determining Critical Hits row (:func:`criticals.row_odds`), worked
+        out once (exact odds ask for it at every check)."""
+        found = self._row_odds
+        if found is None:
+            found = self._row_odds = C.row_odds(self.crit_table)
+        return found
 
     @staticmethod
     def hit_location(row: Row, side: str, quad: bool) -> Location:

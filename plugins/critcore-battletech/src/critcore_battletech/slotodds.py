@@ -12,6 +12,7 @@ per engine and kept in its preparation's :class:`criticals.Answers` (:func:`_kep
 from __future__ import annotations
 
 from functools import wraps
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from critcore.plugin import Data, Table, freeze, parse
@@ -150,6 +151,9 @@ def _by_picks(item: tuple[tuple[Pick, ...], Fraction]) -> tuple[Pick, ...]:
     return item[0]
 
 
+_first = itemgetter(0)  # _by_picks in C (merged_odds sorts every state it names)
+
+
 @_kept
 def merge_picks(answer: tuple[Pick, ...], classes: Classes, known: Answers | None = None) -> tuple[Pick, ...]:
     """``answer`` with each class of interchangeable slots told only by how many of its slots
@@ -207,8 +211,6 @@ def _merged_forward(reach: Reach, count: int, reroll: str, half: Table, classes:
                     known: Answers | None) -> list[tuple[tuple[tuple[Pick, ...], Fraction], ...]]:
     """:func:`merged_odds` for 0, 1, ... ``count`` criticals, by count: the states and their
     chances (:func:`_layers`, kept by the slots' shape), each named by these slots."""
-    from fractions import Fraction
-
     # the members of each class, by location of ``reach`` (classes are listed in its order)
     groups: list[tuple[tuple[int, ...], ...]] = []
     for _, _, ok, firsts in classes:
@@ -232,37 +234,50 @@ def _merged_forward(reach: Reach, count: int, reroll: str, half: Table, classes:
         picks.sort()
         return tuple([pick for _, pick in picks])
 
-    return [tuple(sorted(((named(*st), Fraction(n, d)) for st, n, d in layer), key=_by_picks))
+    return [tuple(sorted([(named(*st), p) for st, p in layer], key=_first))
             for layer in _layers(reach, count, reroll, half, tuple(groups), known)]
 
 
 State = tuple[tuple[tuple[int, ...], ...], int]  # struck by class, criticals with nothing left
 Layer = tuple[tuple[State, int, int], ...]  # each state after k criticals with its chance (numerator, denominator)
+Chances = tuple[tuple[State, "Fraction"], ...]  # each state after k criticals with its chance
+
+
+def _chances(layer: Layer) -> Chances:
+    """A layer's chances as fractions."""
+    from fractions import Fraction
+
+    return tuple([(st, Fraction(n, d)) for st, n, d in layer])
 
 
 def _layers(reach: Reach, count: int, reroll: str, half: Table, groups: tuple[tuple[tuple[int, ...], ...], ...],
-            known: Answers | None) -> list[Layer]:
+            known: Answers | None) -> list[Chances]:
     """The states of :func:`_merged_forward` after 0, 1, ... ``count`` criticals, with their
     chances: how many slots of each class (``groups``: the members of each, by location of
     ``reach``) were struck, and how many criticals found nothing left. With ``known``, worked out
     once per shape (:func:`_shape`) and kept by it: the chances depend on each class's size and on
     which half rows each of its slots lies in, not on which slots they are, so two sets of slots
     of one shape (the right torso's slots left after one check and after another) move alike,
-    class for class in the order the shape lists them."""
+    class for class in the order the shape lists them. The chances are kept as fractions, made
+    once per shape, not once per set of slots (a fraction is made in Python, with a gcd); and a set
+    of slots whose classes come in the shape's order takes the kept states as they are (the Daishi
+    X's right torso: 651 sets of slots, 27 shapes, 31,349 states named)."""
     if known is None:
-        return _layers_of(reach, count, reroll, half, groups, None)
+        return [_chances(layer) for layer in _layers_of(reach, count, reroll, half, groups, None)]
     shape, order = _shape(reach, groups, half, known)
     key = ("layers", shape, count, reroll, half)
-    kept: list[Layer] | None = known.peek(key)
+    kept: list[Chances] | None = known.peek(key)
     if kept is None:
-        worked = _layers_of(reach, count, reroll, half, groups, known)
-        kept = [tuple([((tuple([tuple([taken[pos][ci] for ci in o]) for pos, o in enumerate(order)]), lost), n, d)
-                       for (taken, lost), n, d in layer]) for layer in worked]
+        worked = [_chances(layer) for layer in _layers_of(reach, count, reroll, half, groups, known)]
+        kept = [tuple([((tuple([tuple([taken[pos][ci] for ci in o]) for pos, o in enumerate(order)]), lost), p)
+                       for (taken, lost), p in layer]) for layer in worked]
         known.put(key, kept)
         return worked
     back = [sorted(range(len(o)), key=o.__getitem__) for o in order]  # each class's place in the shape's order
-    return [tuple([((tuple([tuple([taken[pos][j] for j in b]) for pos, b in enumerate(back)]), lost), n, d)
-                   for (taken, lost), n, d in layer]) for layer in kept]
+    if all(b == sorted(b) for b in back):
+        return kept
+    return [tuple([((tuple([tuple([taken[pos][j] for j in b]) for pos, b in enumerate(back)]), lost), p)
+                   for (taken, lost), p in layer]) for layer in kept]
 
 
 def _shape(reach: Reach, groups: tuple[tuple[tuple[int, ...], ...], ...], half: Table,

@@ -163,19 +163,25 @@ class Strikes(Damage):
             where = nxt if nxt is not None and self.w.has(nxt) else None
         return tuple(out)
 
-    def struck(self, code: str, picks: Sequence[tuple[str, int]], kept: dict[Any, Any] | None = None) -> list[Effect]:
+    def struck(self, code: str, picks: Sequence[tuple[str, int]], kept: dict[Any, Any] | None = None,
+               acts: list[Any] | None = None) -> list[Effect]:
         """What the criticals of a roll in ``code`` strike, in the slots :meth:`picks` chose
         (no dice: the same picks on the same state give the same effects). ``kept``: the effects
         of each slot worked out before on this same state (:meth:`_check_odds`), by slot and
         whether its items were knocked out earlier in the batch (all :func:`effects.classify`
-        reads of the batch)."""
+        reads of the batch), each with the act it queues (recorded: a check's own criticals), which
+        go on ``acts`` when given (one object per value, as :meth:`apply_batch` interns them: kept
+        with the slot, an act is interned once per check, not once per set of slots)."""
         out: list[Effect] = []
         knocked: set[str] = set()
+        interned = self.memo.interned
         for where, idx in picks:
             if where != code:
                 self.change(f"Nothing left to hit in the {L.name(code)}: a critical passes to the {L.name(where)}")
             if idx < 0:
                 out.append(self.components.row("nothing-to-hit").effect(self.components.id, None, location=where))
+                if acts is not None:
+                    acts.append(interned(("act", out[-1], True)))
                 continue
             if kept is None:
                 effects, items = self._slot_struck(where, idx, knocked)
@@ -187,8 +193,11 @@ class Strikes(Damage):
                     # one object per distinct effect (UnitMemo.interned): the actions queued with it
                     # are then found kept by identity, not field by field, whichever check made them
                     effects, items = self._slot_struck(where, idx, knocked)
-                    found = kept[key] = (tuple([self.memo.interned(e) for e in effects]), items)
-                effects, items = found
+                    effects = tuple([interned(e) for e in effects])
+                    found = kept[key] = (effects, items, tuple([interned(("act", e, True)) for e in effects]))
+                effects, items, queued = found
+                if acts is not None:
+                    acts.extend(queued)
             out.extend(effects)
             knocked.update(items)
         return out
@@ -258,13 +267,14 @@ class Strikes(Damage):
                     slots[index] = Data(slot).replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
                     shared = False
                     continue
-                key = (slot, turn, batch_n)
+                # by the slot's identity, the slot beside it (a slot's hash is a Python call)
+                key = ("slot", id(slot), turn, batch_n)
                 found = marked.get(key)
-                if found is None:
+                if found is None or found[0] is not slot:
                     if len(marked) >= CASCADE_ACTS:
                         marked.clear()
-                    found = marked[key] = slot.replace(destroyed=True, hit_turn=turn, hit_batch=batch_n)
-                slots[index] = found
+                    found = marked[key] = (slot, slot.replace(destroyed=True, hit_turn=turn, hit_batch=batch_n))
+                slots[index] = found[1]
             if not shared or loc.__class__ is not Data:
                 w.set_loc(code, slots=tuple(slots))
                 continue
