@@ -94,6 +94,22 @@ def test_a_memo_handed_on_is_the_memo_of_the_next_run_on_that_state_only() -> No
     assert system.seen[3] is not system.seen[0]
 
 
+def test_clear_forgets_the_memo_in_use_and_the_one_handed_on() -> None:
+    """After ``clear`` (crit serve, done with a request's target), a run on the same target and a
+    run on the state handed on both start from an empty memo; the one held before is untouched."""
+    system = MemoSystem(hand_on=True)
+    engine = _engine(system)
+    unit = Data(hp=5)
+    out = engine.run("poke", roller=RandomRoller(1), target=unit)
+    assert engine.memos is not None
+    engine.memos.clear()
+    engine.run("poke", roller=RandomRoller(1), target=out.target)  # handed on before the clear
+    engine.run("poke", roller=RandomRoller(1), target=unit)
+    assert system.seen[0] == {"runs": 1}  # what a run held is left as it was
+    assert system.seen[1] is not system.seen[0] and system.seen[1] == {"runs": 1}
+    assert system.seen[2] is not system.seen[0] and system.seen[2] == {"runs": 1}
+
+
 def test_two_engines_never_share_a_memo() -> None:
     system = MemoSystem()
     unit = Data(hp=4)
@@ -129,3 +145,28 @@ def test_a_handed_on_memo_is_met_once_and_a_target_met_again_starts_afresh() -> 
     memos.hand_on(b, first)
     assert memos.of(b) is first and memos.handed is None
     assert memos.of(a) is not first and memos.of(None) is None
+
+
+@pytest.mark.parametrize("mode", ["odds", "simulate"])
+def test_crit_serve_forgets_a_campaign_targets_memo_after_an_odds_or_simulate_request(tmp_path, mode) -> None:
+    """A web odds or simulate request on a campaign target reads the target afresh (a new object,
+    so a new memo) and, done with it, leaves no memo on the engine (a long question's memo is
+    large and would only linger until another target came)."""
+    pytest.importorskip("starlette")
+    from critcore.campaign.campaign import Campaign
+    from critcore.web.service import Service
+
+    system = MemoSystem()
+    registry = Registry.installed(extra_systems={"memo": system}, discover=False)
+    path = str(tmp_path / "memo.db")
+    with Campaign.new(path, registry=registry) as camp:
+        camp.add("memo", "dummy", {"hp": 7})
+    service = Service(path, registry=registry)
+    try:
+        body = {"target": "dummy", "procedure": "poke", **({"runs": 50, "seed": 1} if mode == "simulate" else {})}
+        result, _ = service.odds(mode, body)
+        engine = service.engine("memo")
+        assert system.seen and system.seen[-1] is not None and system.seen[-1]["runs"] >= 1
+        assert engine.memos is not None and engine.memos.current == (None, {}) and engine.memos.handed is None
+    finally:
+        service.close()

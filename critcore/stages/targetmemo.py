@@ -53,6 +53,16 @@ class TargetMemo:
         handed it next; only the latest hand-on is kept."""
         self.handed = (state, memo)
 
+    def clear(self) -> None:
+        """Forget every memo now, as a caller done with its targets: ``crit serve`` after an odds
+        or simulate request, whose next request reads its target afresh (a new object, so a new
+        memo anyway). The memo of a long question is large (the Daishi X's right torso: about
+        100 MB of unit states); kept, it would stay until another target came, and the cyclic
+        collector would walk all of it once more after the request. A run that already holds a
+        memo keeps using it."""
+        self.current = (None, {})
+        self.handed = None
+
     def frozen_as(self, state: Any, frozen: Any) -> None:
         """The engine froze ``state``, handed back by a run, into ``frozen``: a memo handed on to
         the one is the other's."""

@@ -505,21 +505,25 @@ class Service:
         state = self.campaign().state(req["target"]) if req["target"] is not None else None
         engine = req["engine"]
         result: Odds | Simulation
-        if mode == "odds":
-            from critcore.chance.exact import exact_odds
+        try:
+            if mode == "odds":
+                from critcore.chance.exact import exact_odds
 
-            result = exact_odds(engine, req["proc"].name, req["params"], target=state,
-                                progress=deadline.check if deadline is not None else None)
-        else:
-            runs = req["body"].get("runs", 10_000)
-            if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_SIMULATE_RUNS:
-                raise InputError(f"simulate request: 'runs' must be a whole number from 1 to {MAX_SIMULATE_RUNS:,}")
-            from critcore.dice.rollers import parse_seed
-            from critcore.chance.montecarlo import simulate
+                result = exact_odds(engine, req["proc"].name, req["params"], target=state,
+                                    progress=deadline.check if deadline is not None else None)
+            else:
+                runs = req["body"].get("runs", 10_000)
+                if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_SIMULATE_RUNS:
+                    raise InputError(f"simulate request: 'runs' must be a whole number from 1 to {MAX_SIMULATE_RUNS:,}")
+                from critcore.dice.rollers import parse_seed
+                from critcore.chance.montecarlo import simulate
 
-            seed = req["seed"] if req["seed"] is not None else 0
-            result = simulate(engine, req["proc"].name, req["params"], runs, parse_seed(seed), target=state,
-                              progress=deadline.check if deadline is not None else None)
+                seed = req["seed"] if req["seed"] is not None else 0
+                result = simulate(engine, req["proc"].name, req["params"], runs, parse_seed(seed), target=state,
+                                  progress=deadline.check if deadline is not None else None)
+        finally:
+            if state is not None and engine.memos is not None:
+                engine.memos.clear()  # the next request reads the target afresh: its memo would only linger
         return result, result.to_json(LEVELS[:depth])
 
 
