@@ -139,6 +139,39 @@ def test_what_a_question_made_goes_to_the_oldest_generation_and_nothing_stays_fr
         assert kept and gc.get_freeze_count() == 0
 
 
+def test_a_bounded_block_begun_while_another_holds_the_pause_does_not_extend_it():
+    """Two bounded blocks overlapping in two threads (two hosted campaigns' long work): the
+    collector is on again as soon as the first ends, while the second still runs; the second's
+    end changes nothing. So it is never off for longer than one bounded block."""
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: dict[str, bool] = {}
+
+    def first() -> None:
+        with gcpause.paused(bounded=True):
+            first_in.set()
+            second_in.wait(10)
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait(10)
+        with gcpause.paused(bounded=True):
+            seen["inside, the first still in"] = gc.isenabled()
+            second_in.set()
+            first_out.wait(10)
+            seen["inside, the first gone"] = gc.isenabled()
+        seen["after both"] = gc.isenabled()
+
+    with _restored():
+        gc.enable()
+        threads = [threading.Thread(target=first), threading.Thread(target=second)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        assert seen == {"inside, the first still in": False, "inside, the first gone": True, "after both": True}
+        assert gc.isenabled() and gcpause._INSIDE[0] == 0
+
+
 def test_a_bounded_block_pauses_in_any_thread_and_leaves_the_collector_as_found():
     """``bounded=True``: the caller runs one such block at a time within a time limit (crit
     serve's long work), so a worker thread may pause the collector too; on again after, also after

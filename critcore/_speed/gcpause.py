@@ -11,9 +11,12 @@ the main thread (``crit odds``, a program asking its own question), automatic co
 it is on again when the outermost block ends, if it was on when it began (``crit``'s start-up
 turns it off itself, ``crit odds`` turns it back on). In any other thread nothing is paused:
 questions there may overlap without end, and the collector is the whole process's, so pausing it
-there could keep it off for good. The one exception is a caller that promises the bound itself
-(``bounded=True``): ``crit serve``'s long work, one request at a time and each stopped after its
-time limit, so the collector is off for at most that long and on again between two requests.
+there could keep it off for good. The one exception is a block whose caller bounds its time
+(``bounded=True``: ``crit serve``'s long work, each request stopped at its deadline). Such a block
+pauses the collector only when no other block is inside, in any thread; one that begins while
+another is inside runs with the collector as that one leaves it. So the collector is never off
+for longer than one bounded block, however many campaigns a hosted server runs long work for at
+once.
 Reference counting still frees everything that is not in a cycle; what is waits for the next
 collection after, as the memo of a finished question already did (its engine holds it in a cycle).
 
@@ -40,18 +43,26 @@ _LOCK = threading.Lock()  # a bounded block may begin or end in a worker thread 
 
 @contextmanager
 def paused(bounded: bool = False) -> Iterator[None]:
-    """No automatic cyclic garbage collection within this block when it runs in the main thread,
-    or anywhere with ``bounded`` (the caller runs one such block at a time, each within a time
-    limit); nested blocks: on again when the outermost ends, if it was on before. Elsewhere
-    nothing."""
-    if not bounded and threading.current_thread() is not threading.main_thread():
+    """No automatic cyclic garbage collection within this block when it runs in the main thread
+    (nested blocks: on again when the outermost ends, if it was on before), or, with ``bounded``
+    (the caller ends it within a time limit), in any thread when no other block is inside.
+    Elsewhere nothing."""
+    main = threading.current_thread() is threading.main_thread()
+    if not bounded and not main:
         yield
         return
     with _LOCK:
-        if not _INSIDE[0]:
-            _INSIDE[1] = gc.isenabled()
-            gc.disable()
-        _INSIDE[0] += 1
+        if bounded and not main and _INSIDE[0]:
+            entered = False  # another block holds the pause: it must not last past that one's end
+        else:
+            entered = True
+            if not _INSIDE[0]:
+                _INSIDE[1] = gc.isenabled()
+                gc.disable()
+            _INSIDE[0] += 1
+    if not entered:
+        yield
+        return
     try:
         yield
     finally:

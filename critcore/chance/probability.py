@@ -52,8 +52,7 @@ def sum_of(probabilities: Iterable[Fraction | float]) -> Fraction | float:
     seen_float = False
     for p in probabilities:
         if isinstance(p, Fraction):
-            d = p.denominator
-            parts[d] = parts.get(d, 0) + p.numerator
+            add_parts(parts, p)
         else:
             floats += p
             seen_float = True

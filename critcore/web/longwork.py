@@ -70,13 +70,12 @@ class LongWork:
             self.running -= 1
             self._free.release()
 
-    def _call(self, fn: Callable[[Deadline], _T], deadline: Deadline) -> _T:
-        """``fn(deadline)``, with the cyclic garbage collector paused when one request runs at a
-        time: each ends by its deadline, so the collector is off for at most that long
-        (:func:`critcore._speed.gcpause.paused`; the Daishi X's right torso through ``/api/odds``
-        2.9-4.3 s -> see docs/performance.md)."""
-        if self.slots != 1:  # overlapping requests could keep the collector off without end
-            return fn(deadline)
+    @staticmethod
+    def _call(fn: Callable[[Deadline], _T], deadline: Deadline) -> _T:
+        """``fn(deadline)`` with the cyclic garbage collector paused: it ends by its deadline, and
+        a request that begins while another holds the pause does not extend it
+        (:func:`critcore._speed.gcpause.paused`; the Daishi X's right torso through ``/api/odds``:
+        docs/performance.md)."""
         from critcore._speed.gcpause import paused
 
         with paused(bounded=True):
