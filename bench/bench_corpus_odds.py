@@ -48,7 +48,6 @@ def main(argv: list[str] | None = None) -> int:
     if not os.path.isdir(args.units):
         print(f"corpus odds: skipped ({args.units} not found)")
         return 0
-    from critcore.chance.enumeration import _UNTIL_CACHE
     from critcore.chance.exact import exact_odds
     from critcore.engine.runner import Engine
     from critcore.errors import CritcoreError
@@ -72,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         for code in unit["locations"]:
             if only and code not in only:
                 continue
-            engine = Engine("battletech")
-            _UNTIL_CACHE.clear()  # each location works its sub-enumerations out afresh
+            engine = Engine("battletech")  # and exact_odds forgets what the location before remembered
             t = time.process_time()
             try:
                 odds = exact_odds(engine, "critical", {"location": code}, target=unit)

@@ -27,7 +27,6 @@ FIXTURE = os.path.join(HERE, "..", "plugins", "critcore-battletech", "tests", "f
 
 
 def digests(jobs: list[tuple[str, str | None]]) -> dict[str, list[object]]:
-    from critcore.chance.enumeration import _UNTIL_CACHE
     from critcore.chance.exact import exact_odds
     from critcore.engine.runner import Engine
     from critcore_battletech.data.catalog import catalog
@@ -42,7 +41,6 @@ def digests(jobs: list[tuple[str, str | None]]) -> dict[str, list[object]]:
             if only and code != only:
                 continue
             engine = Engine("battletech")
-            _UNTIL_CACHE.clear()
             start = time.process_time()
             odds = exact_odds(engine, "critical", {"location": code}, target=unit)
             took = time.process_time() - start

@@ -8,10 +8,10 @@ whole-number weights over a common denominator, which is much cheaper than fract
 :class:`EnumeratingRoller`'s part of the :class:`~critcore.dice.rollers.Roller` protocol to enumerate a
 sub-computation on its own.
 
-Sub-enumerations are remembered (``_UNTIL_CACHE``) under the label, the ``key`` a plugin gives
+Sub-enumerations are remembered (``_KEPT.until``) under the label, the ``key`` a plugin gives
 and the code of the function, so two different functions never share an answer; they are
-remembered for one question only (:func:`forget`, which exact odds call as a question begins and
-ends: an answer holds the objects of the question that made it). Whether a
+remembered for one question only, in the thread asking it (:func:`forget`, which exact odds call
+as a question begins and ends: an answer holds the objects of the question that made it). Whether a
 ``key`` names everything the function depends on cannot be seen from outside; with
 :func:`checking_keys` on (``critcore.testing`` turns it on for a plugin's odds tests) every
 remembered answer is worked out again and compared, and a key that is too coarse is a
@@ -20,6 +20,7 @@ remembered answer is worked out again and compared, and a key that is too coarse
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Sequence, TypeVar
@@ -86,7 +87,19 @@ _weights_of = lru_cache(maxsize=4096)(lambda request: _weights(_bounded(request)
 """Weights of a DiceExpr or SuccessTest, cached by the (cheaply hashed) request (within the limits)."""
 
 
-_UNTIL_CACHE: dict[Any, Any] = {}
+class _Kept(threading.local):
+    """What the question this thread is asking remembers (emptied by :func:`forget` as a
+    question begins and ends): its sub-enumerations by label, key and code (``until``), and the
+    weights of the odds its plugin gave ``Dice.choose`` (``choices``). Per thread, so two
+    questions asked at once (a hosted server's campaigns, a program's threads) neither share
+    answers nor empty each other's."""
+
+    def __init__(self) -> None:
+        self.until: dict[Any, Any] = {}
+        self.choices: dict[Any, Any] = {}
+
+
+_KEPT = _Kept()
 _CHECK_KEYS = [False]  # while True, every remembered sub-enumeration is worked out again and compared
 
 
@@ -99,12 +112,12 @@ def checking_keys() -> Iterator[None]:
     never taken for what this one checks."""
     before = _CHECK_KEYS[0]
     _CHECK_KEYS[0] = True
-    _UNTIL_CACHE.clear()
+    _KEPT.until.clear()
     try:
         yield
     finally:
         _CHECK_KEYS[0] = before
-        _UNTIL_CACHE.clear()
+        _KEPT.until.clear()
 
 
 def _same(label: str, key: Any, remembered: Any, fresh: Any) -> Any:
@@ -250,7 +263,7 @@ class EnumeratingRoller:
     def _iterate_whole(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
                        label: str, key: Hashable | None,
                        merge: Callable[[Any], Any] | None) -> tuple[tuple[tuple[Any, int], ...], int]:
-        cache = _UNTIL_CACHE
+        cache = _KEPT.until
         raw = state
         if merge is not None:
             state = merge(state)
@@ -303,7 +316,7 @@ class EnumeratingRoller:
         from, for the check of ``merge``)."""
         from fractions import Fraction
 
-        cache = _UNTIL_CACHE
+        cache = _KEPT.until
         finished: dict[Any, list[int]] = {}
         frontier: dict[Any, list[int]] = {state: [1, 1]}
         # only states far below the cut-off are dropped: a finite process (the usual case)
@@ -372,7 +385,7 @@ class EnumeratingRoller:
 
     def _sub(self, fn: Callable[[Dice], Any], label: str, key: Hashable | None, reject_none: bool) -> Any:
         cache_key = (label, key, reject_none, _code_of(fn), self.cut_num, self.cut_den) if key is not None else None
-        weights = _UNTIL_CACHE.get(cache_key) if cache_key is not None else None
+        weights = _KEPT.until.get(cache_key) if cache_key is not None else None
         if weights is None:
             weights = self._enumerate_sub(fn, label, reject_none)
             if cache_key is not None:
@@ -399,12 +412,19 @@ class EnumeratingRoller:
         return _weights(found)
 
 
-@lru_cache(maxsize=4096)
 def _choice_weights(odds: tuple[tuple[Any, Fraction], ...], label: str) -> tuple[tuple[tuple[Any, int], ...], int]:
-    """:func:`_weights` of the odds a plugin gave :meth:`Dice.choose`, which must add up to 1."""
-    weights = _weights(odds)
-    if sum(w for _, w in weights[0]) != weights[1] or any(w < 0 for _, w in weights[0]):
-        raise PluginError(f"{label}: the odds given to Dice.choose must be probabilities adding up to 1")
+    """:func:`_weights` of the odds a plugin gave :meth:`Dice.choose`, which must add up to 1,
+    remembered for the question (``_KEPT.choices``; emptied when it holds 4,096)."""
+    kept = _KEPT.choices
+    key = (odds, label)
+    weights = kept.get(key)
+    if weights is None:
+        weights = _weights(odds)
+        if sum(w for _, w in weights[0]) != weights[1] or any(w < 0 for _, w in weights[0]):
+            raise PluginError(f"{label}: the odds given to Dice.choose must be probabilities adding up to 1")
+        if len(kept) >= 4096:
+            kept.clear()
+        kept[key] = weights
     return weights
 
 
@@ -436,24 +456,25 @@ def _as_fractions(weights: tuple[tuple[tuple[Any, int], ...], int]) -> dict[Any,
 
 
 def forget() -> None:
-    """Forget what earlier questions remembered: the sub-enumerations (``_UNTIL_CACHE``) and the
-    weights of the odds given to ``Dice.choose``. Exact odds call it as a question begins and
-    ends. Both are found by value, so an earlier question's answer would be handed to a new one
+    """Forget what this thread's earlier questions remembered (:class:`_Kept`): the
+    sub-enumerations and the weights of the odds given to ``Dice.choose``. Exact odds call it as
+    a question begins and ends. Both are found by value, so an earlier question's answer would be handed to a new one
     with the earlier question's objects in it: equal to the new question's, not the same. A
     plugin that shares its states as objects (BattleTech) then misses every look-up it keeps by
     identity: the second question on the Daishi X's right torso in one process took 20.9 G
     instructions where the first took 15.5 G. Forgetting at the end also frees them (a server
     keeps running after the question)."""
-    _UNTIL_CACHE.clear()
-    _choice_weights.cache_clear()
+    _KEPT.until.clear()
+    _KEPT.choices.clear()
 
 
 def _remember(key: Any, value: Any) -> None:
     """Keep a sub-enumeration's answer for later runs (the cache is emptied when it grows
     past 50,000 entries, so a long session does not keep every one)."""
-    if len(_UNTIL_CACHE) > 50_000:
-        _UNTIL_CACHE.clear()
-    _UNTIL_CACHE[key] = value
+    cache = _KEPT.until
+    if len(cache) > 50_000:
+        cache.clear()
+    cache[key] = value
 
 
 T = TypeVar("T")
