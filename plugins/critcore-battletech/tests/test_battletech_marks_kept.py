@@ -35,10 +35,9 @@ def _marks(bt_registry: Any, mech: dict[str, Any]) -> list[tuple[Any, Any, Any]]
 
     with pytest.MonkeyPatch.context() as m:
         m.setattr(Resolver, "mark", spy)
-        # under a model name of its own: no step found remembered from another test's run (the core
-        # remembers steps by the unit), the same batches for every example
-        exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"},
-                   {**copy.deepcopy(mech), "model": "TM-1 (marks kept)"})
+        # the same batches for every example (a question starts from nothing remembered: the
+        # core's enumeration.forget)
+        exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, copy.deepcopy(mech))
     return met
 
 

@@ -74,8 +74,8 @@ def test_leaving_out_the_acts_that_only_tell_merges_more_cascades(bt_registry: A
     fewer = steps[0]
     monkeypatch.setattr(cascadeodds, "untold", lambda queue: queue)
     steps[0] = 0
-    # another model name: a unit no cascade worked out before has been keyed by (none is reused)
-    whole = _odds(bt_registry, dict(unit, model=f"{unit['model']} (whole queues)"))
+    whole = _odds(bt_registry, unit)  # worked out afresh: nothing outlives a question (enumeration.forget)
+
     def outcomes(odds: Any) -> set[Any]:
         return {(b.effects, b.applied.summary, b.applied.tags, b.applied.data, b.probability) for b in odds.branches}
 

@@ -46,12 +46,6 @@ def _walked_anew(res: Any, state: tuple[Any, ...]) -> list[tuple[Any, Fraction]]
     return [(answer, Fraction(w[0], den)) for answer, w in _first_then_reversed(tuple(out.items()))]
 
 
-def _named(unit: dict[str, Any], name: str) -> dict[str, Any]:
-    """``unit`` under a model name of its own: a unit no other run asked about, so none of its
-    steps is found remembered from another test's run (the core remembers steps by the unit)."""
-    return {**copy.deepcopy(unit), "model": f"TM-1 ({name})"}
-
-
 _MET: dict[Any, list[tuple[Any, Any]]] = {}  # by unit and question: the same steps for every example
 
 
@@ -72,7 +66,7 @@ def _steps(bt_registry: Any, unit: dict[str, Any], procedure: str, params: dict[
 
     with pytest.MonkeyPatch.context() as m:
         m.setattr(Resolver, "_step_odds", spy)
-        exact_odds(Engine("battletech", registry=bt_registry), procedure, params, _named(unit, f"steps {key}"))
+        exact_odds(Engine("battletech", registry=bt_registry), procedure, params, copy.deepcopy(unit))
     return met
 
 
@@ -134,7 +128,7 @@ def test_walks_are_kept_and_taken_in_exact_odds(bt_registry: Any, mech: dict[str
     with pytest.MonkeyPatch.context() as m:
         m.setattr(Resolver, "_walked_on", walk)
         m.setattr(Resolver, "_check_steps", check)
-        exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, _named(mech, "taken"))
+        exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, copy.deepcopy(mech))
     assert walked and len(walked) < sum(read)
 
 
@@ -151,15 +145,10 @@ def test_odds_with_walks_kept_are_those_walked_anew(bt_registry: Any, mech: dict
     procedure, params = ("critical", {"location": location}) if critical else (
         "damage", {"location": location, "amount": amount})
 
-    def odds(name: str) -> dict[str, Any]:
-        named = f"{name} {procedure} {params}"
-        found = odds_by_outcome(bt_registry, _named(mech, named), procedure, params)
-        return {k.replace(f"TM-1 ({named})", "TM-1"): p for k, p in found.items()}
-
-    kept = odds("kept")
+    kept = odds_by_outcome(bt_registry, mech, procedure, params)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(Resolver, "_step_odds", _walked_anew)
-        anew = odds("anew")
+        anew = odds_by_outcome(bt_registry, mech, procedure, params)
     assert kept == anew
 
 
@@ -177,12 +166,10 @@ def test_the_kept_walks_are_bounded(bt_registry: Any, mech: dict[str, Any], monk
         sizes.append(len(walks))
         return found
 
-    before = {k.replace("TM-1 (before)", "TM-1"): p
-              for k, p in odds_by_outcome(bt_registry, _named(mech, "before"), "critical", {"location": "LT"}).items()}
+    before = odds_by_outcome(bt_registry, mech, "critical", {"location": "LT"})
     monkeypatch.setattr(cascadeodds, "CASCADE_ACTS", 16)
     monkeypatch.setattr(Resolver, "_walked_on", walk)
-    after = {k.replace("TM-1 (after)", "TM-1"): p
-             for k, p in odds_by_outcome(bt_registry, _named(mech, "after"), "critical", {"location": "LT"}).items()}
+    after = odds_by_outcome(bt_registry, mech, "critical", {"location": "LT"})
     assert sizes and max(sizes) <= 16
     assert before == after
 
@@ -201,18 +188,17 @@ def test_equal_answers_met_as_other_objects_are_taken_together(bt_registry: Any,
         walks[key] = found = (*found[:3], ((*short,), noted, added))  # an equal tuple, another object
         return found
 
-    def odds(name: str) -> Any:
+    def odds() -> Any:
         from critcore.testing import Engine, exact_odds
 
         found = exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"},
-                           _named(mech, name))
-        return [(repr(sorted(b.to_json().items())).replace(f"TM-1 ({name})", "TM-1"), b.probability)
-                for b in found.branches]
+                           copy.deepcopy(mech))
+        return [(repr(sorted(b.to_json().items())), b.probability) for b in found.branches]
 
     with pytest.MonkeyPatch.context() as m:
         m.setattr(Resolver, "_walked_on", apart)
-        shared = odds("apart")
+        shared = odds()
     with pytest.MonkeyPatch.context() as m:
         m.setattr(Resolver, "_step_odds", _walked_anew)
-        anew = odds("anew")
+        anew = odds()
     assert shared == anew
