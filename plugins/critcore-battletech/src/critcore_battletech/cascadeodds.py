@@ -175,8 +175,8 @@ class CascadeOdds(Actions):
         # what every answer of this check shares, worked out once: the slots' effects on the state
         # (by slot and whether its items were knocked out earlier in the batch)
         struck: dict[Any, Any] = {}
-        # and where its criticals can land and the classes of the slots there (picks_odds' reach
-        # and classes: the same for every row, so read once, not once per number of criticals)
+        # and where its criticals can land and the classes of the slots there (what the closed form
+        # of Strikes.picks reads: the same for every row, so read once, not once per row)
         reach: Any = None
         classes: Any = None
         for (row_id, total), p_row in _first_then_reversed(rows):

@@ -135,14 +135,6 @@ class Strikes(Damage):
         return tuple((where, rank, ok, slot_classes(self.w, self.slots(where), ok, known=odds))
                      for where, rank, _, ok in reach)
 
-    def picks_odds(self, code: str, count: int) -> Sequence[tuple[tuple[tuple[str, int], ...], Fraction]]:
-        """The ``odds`` of :meth:`picks` (:func:`slotodds.merged_odds`): each set of slots that
-        ``count`` criticals rolled in ``code`` can strike, with its chance."""
-        from .slotodds import merged_odds
-
-        reach = self.reach(code)
-        return merged_odds(reach, count, self.prep.reroll, self.half, self._classes(reach), known=self.prep.odds)
-
     def slots(self, code: str) -> Sequence[Any]:
         """The slots of a location that criticals are rolled among (the first six of a six-slot one)."""
         slots: Sequence[Any] = self.w.loc(code)["slots"]
