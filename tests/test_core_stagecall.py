@@ -214,3 +214,33 @@ def test_a_stage_with_no_implementation_answers_none_as_pluggy_does() -> None:
     call = direct_caller(pm.hook.critcore_treat, ("ctx",))
     assert call(object()) is None is pm.hook.critcore_treat(ctx=object())
 
+
+
+# --- hook_function: a report hook's function, kept with its plugin manager ---
+
+from critcore._speed.stagecall import hook_function  # noqa: E402
+
+
+def test_a_kept_hook_function_answers_as_pluggy_and_follows_a_plugin_registered_later() -> None:
+    """Every report calls critcore_changes through the function kept for its plugin manager: it
+    answers what pluggy answers, and a plugin registered (or taken out) after the first report
+    is heard from the next report on, as it would be through pluggy."""
+    log: list = []
+    pm = manager([plain("system", log, "system")])
+    first = hook_function(pm, "critcore_locate", NAMES)
+    assert first("C", "D") == pm.hook.critcore_locate(ctx="C", determination="D") == "system"
+    assert hook_function(pm, "critcore_locate", NAMES) is first  # kept: no pluggy work the second time
+    rule = Holder(plain("rule", log, "rule", tryfirst=True))
+    pm.register(rule, name="rule")
+    assert hook_function(pm, "critcore_locate", NAMES)("C", "D") == "rule"
+    pm.unregister(rule)
+    assert hook_function(pm, "critcore_locate", NAMES)("C", "D") == "system"
+
+
+def test_a_kept_hook_function_belongs_to_its_own_plugin_manager() -> None:
+    """Two managers (two systems' engines) each get their own implementation's answer, and a
+    manager with none answers None, as a firstresult hook does through pluggy."""
+    one, two = manager([plain("one", [], "one")]), manager([plain("two", [], "two")])
+    assert hook_function(one, "critcore_locate", NAMES)("C", "D") == "one"
+    assert hook_function(two, "critcore_locate", NAMES)("C", "D") == "two"
+    assert hook_function(manager([]), "critcore_locate", NAMES)("C", "D") is None

@@ -37,3 +37,31 @@ def stage_function(caller: Any, names: Sequence[str]) -> Callable[..., Any]:
 
     return through_pluggy
 
+
+
+_KEPT: Any = None  # a WeakKeyDictionary: plugin manager -> {hook name: (its implementations, the function)}
+
+
+def hook_function(pm: Any, name: str, names: Sequence[str]) -> Callable[..., Any]:
+    """:func:`stage_function` of ``pm``'s firstresult hook ``name``, kept with the manager while
+    it lives and made again whenever the hook's implementations have changed since (a plugin
+    registered or taken out later): for the hooks every report of an outcome calls
+    (``critcore_changes``, ``critcore_report``), where pluggy's call loop costs about as much as
+    a system's own answer. A manager that cannot be weakly referenced gets a new function each time."""
+    global _KEPT
+    caller = getattr(pm.hook, name)
+    impls = caller.get_hookimpls()
+    if _KEPT is None:
+        from weakref import WeakKeyDictionary
+
+        _KEPT = WeakKeyDictionary()
+    try:
+        kept = _KEPT.get(pm)
+        if kept is None:
+            kept = _KEPT[pm] = {}
+    except TypeError:
+        return stage_function(caller, names)
+    found = kept.get(name)
+    if found is None or found[0] != impls:  # HookImpl compares by identity
+        found = kept[name] = (impls, stage_function(caller, names))
+    return found[1]  # type: ignore[no-any-return]

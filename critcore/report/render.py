@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from critcore._speed.stagecall import hook_function
 from critcore.dice.notation import parse
 from critcore.errors import DiceError
 from critcore.model import Effect, Outcome, Roll, thaw
@@ -304,7 +305,7 @@ def report_lines(outcome: Outcome, explain: bool = False, view: str = "gm", pm: 
     defaults = option_defaults(pm) if explain else None
     own: Sequence[str] | None = None
     if pm is not None:
-        own = pm.hook.critcore_report(outcome=outcome, view=view)
+        own = hook_function(pm, "critcore_report", ("outcome", "view"))(outcome, view)
     if own is None:
         head, headed = (headline(outcome), None) if judged is None else judged
         lead, kept = _lead(outcome, head, view, pm, ranked, headed)

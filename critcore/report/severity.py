@@ -11,6 +11,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Sequence
 
+from critcore._speed.stagecall import hook_function
 from critcore.model import SEVERITIES, Outcome, record
 
 
@@ -89,16 +90,30 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
         at = place.get(severity) if isinstance(severity, str) else None
         if at is None:
             severity, at = "minor", place["minor"]
-        words = str(text).split()
-        if words:  # _clean's work, inline: one call less for each of a report's changes
-            text = " ".join(words).rstrip(".;")
-            out.append((-at, Change(severity, text[:1].upper() + text[1:])))
+        if text.__class__ is not str:
+            text = str(text)
+        if text and not text.isspace():  # a text of no words is left out
+            out.append((-at, Change(severity, _tidy(text))))
     # stable: a system's own order is kept among changes of the same severity
     out.sort(key=_first)
     return [c for _, c in out]
 
 
+def _tidy(text: str) -> str:
+    """:func:`_clean` of a change's text, without splitting it into words when it has no run of
+    whitespace to fold (``isprintable``: no whitespace but the ASCII space): a system's lines
+    mostly come tidy, and a report ranks every one of them."""
+    if not text.isprintable() or "  " in text or text[:1] == " " or text[-1:] == " ":
+        text = " ".join(text.split())
+    text = text.rstrip(".;")
+    first = text[:1]
+    return text if first == first.upper() else first.upper() + text[1:]
+
+
 _first = itemgetter(0)  # a pair's place
+
+
+_OUTCOME_VIEW = ("outcome", "view")  # the report hooks' arguments, in order
 
 
 def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "") -> Assessment:
@@ -108,7 +123,7 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     answer: Sequence[Any] | None = None
     if pm is not None:
         try:
-            answer = pm.hook.critcore_changes(outcome=outcome, view=view)
+            answer = hook_function(pm, "critcore_changes", _OUTCOME_VIEW)(outcome, view)
         except Exception:  # a report must not fail because a plugin misbehaves here
             answer = None
     if answer is not None:

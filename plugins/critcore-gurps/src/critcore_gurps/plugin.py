@@ -13,7 +13,7 @@ from critcore import hookimpl
 from critcore.plugin import Applied, Data, Procedure, SystemInfo
 
 from . import apply as _apply
-from . import chains, determine
+from . import chains, determine, report
 from .procedures import INFO
 
 
@@ -90,13 +90,8 @@ def critcore_web_view(ctx: Any) -> Any:
     return view(ctx)
 
 
-@hookimpl
-def critcore_changes(outcome: Any, view: str) -> Any:
-    """What an outcome did, most serious first (report.py, imported only when a report asks)."""
-    if outcome.system != INFO.name:
-        return None
-    from .report import changes
-
-    return changes(outcome, view)
+# What an outcome did, most serious first: every report of a resolve asks, so the function is
+# the hook implementation itself (an import inside a wrapper cost a tenth of the ranking)
+critcore_changes = hookimpl(report.changes)
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from critcore.plugin import Outcome
 
+from .procedures import INFO
+
 # (severity, words in a line of this plugin's own): the first that matches ranks the line
 _RANKS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("deadly", (": dead", "failed: dead")),
@@ -26,11 +28,14 @@ def rank_line(line: str) -> str:
     return "minor"
 
 
-def changes(outcome: Outcome, view: str) -> list[tuple[str, str]]:
+def changes(outcome: Outcome, view: str) -> list[tuple[str, str]] | None:
     """The apply (or treat) stage's lines, each with its severity: a plain hit's lines are
     ``minor`` (``none`` when no injury got through), a critical miss's at least ``serious`` (it
     costs the fumbler a turn or more), a major wound or a roll owed ``serious``, crippling or a
-    roll to avoid death ``grave``, death ``deadly``."""
+    roll to avoid death ``grave``, death ``deadly``. Another system's outcome: None (the
+    ``critcore_changes`` hook of this plugin is this function)."""
+    if outcome.system != INFO.name:
+        return None
     applied = outcome.applied
     if applied is None:
         det = outcome.determination
