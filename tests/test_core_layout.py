@@ -19,7 +19,7 @@ ALLOWED: dict[str, set[str]] = {
     "dice": {"errors", "model"},
     "tables": {"errors", "_speed", "model", "files", "dice"},
     "targets": {"errors", "model", "files"},
-    "report": {"errors", "model", "dice"},
+    "report": {"errors", "_speed", "model", "dice"},
     "stages": {"errors", "_speed", "model", "dice", "tables"},
     "config": {"errors", "model", "files", "tables", "stages"},
     "engine": {"errors", "_speed", "model", "dice", "tables", "stages", "config", "report"},

@@ -2,5 +2,5 @@
 (``style``), text made safe to print (``textsafe``) and tables exported for virtual tabletops
 (``export``).
 
-May import: ``critcore.errors``, ``critcore.model``, ``critcore.dice``.
+May import: ``critcore.errors``, ``critcore._speed``, ``critcore.model``, ``critcore.dice``.
 """
