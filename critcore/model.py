@@ -476,17 +476,25 @@ def outcome_tags(determination: Determination | None, location: Location | None,
     return frozenset(found)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a stage record's class -> its fields in order (see _stage_json)
+
+
 def _stage_json(value: Any, keep: Callable[[Any], Any] = thaw) -> Any:
     if value is None:
         return None
     if isinstance(value, Effect):
         return value.to_json()
     out: dict[str, Any] = {}
-    # A record's fields in order are its __match_args__: asking for its __dataclass_fields__ would
-    # register it with dataclasses (importing it: 0.7 ms of a campaign command or --json). A real
-    # dataclass (a plugin's subclass of a record) has them in its own dict, with every field.
-    fields = type(value).__dict__.get("__dataclass_fields__")
-    for name in fields if isinstance(fields, dict) else value.__match_args__:
+    kind = value.__class__
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        # A record's fields in order are its __match_args__: asking for its __dataclass_fields__
+        # would register it with dataclasses (importing it: 0.7 ms of a campaign command or
+        # --json). A real dataclass (a plugin's subclass of a record) has them in its own dict,
+        # with every field. Read once for each class (each outcome's JSON asks for three).
+        fields = kind.__dict__.get("__dataclass_fields__")
+        names = _FIELD_NAMES[kind] = tuple(fields) if isinstance(fields, dict) else tuple(value.__match_args__)
+    for name in names:
         v = getattr(value, name)
         if v.__class__ in _SCALARS:  # most fields (summary, kind, critical): as they are
             out[name] = v
@@ -565,8 +573,14 @@ class Outcome:
 
     @property
     def tags(self) -> frozenset[str]:
-        """The outcome's tags: every tag its stage results carry (see :class:`Event`)."""
-        return outcome_tags(self.determination, self.location, self.effects, self.applied)
+        """The outcome's tags: every tag its stage results carry (see :class:`Event`). Worked out
+        once (the outcome is frozen) and kept beside its fields: a report, its ranking and its
+        JSON each ask."""
+        found: frozenset[str] | None = self.__dict__.get("_tags")
+        if found is None:
+            found = self.__dict__["_tags"] = outcome_tags(self.determination, self.location, self.effects,
+                                                           self.applied)
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         """The outcome as plain JSON data: the ``--json`` object, ``format`` its version."""

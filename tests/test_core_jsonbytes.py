@@ -125,3 +125,55 @@ def test_crit_serves_json_answer_sends_what_starlettes_json_response_sends(value
         assert json.loads(ours) == json.loads(theirs)
         if not _has_float(value):
             assert ours == theirs
+
+
+# --- reading a request's body: orjson where it reads as json reads, the standard way elsewhere ---
+
+from critcore.errors import InputError  # noqa: E402
+from critcore.web.edge import parse_body  # noqa: E402
+
+READ_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.integers(-99, 99),
+                        st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8),
+                        st.sampled_from(["\ud800", "a\udfffb", "\x00", "\u2028", "é"]))
+READ_VALUES = st.recursive(READ_LEAVES, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)), max_leaves=12)
+# texts json writes, and texts around them: a number written long or as an exponent, a control
+# character, a byte-order mark, a cut, too deep, a duplicate key
+TWEAKS = st.sampled_from(["", "1" * 25, "1e999", "-0", "0.1e-400", "\x01", "\ufeff", "]", "[[[[[[[[", "NaN",
+                          '"\\ud800"', ',"a":1,"a":2'])
+
+
+def _typed(value):
+    """The value with the type of every part (so that 1 and 1.0, 0.0 and -0.0 are told apart)."""
+    if isinstance(value, dict):
+        return ("dict", [(k, _typed(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("list", [_typed(v) for v in value])
+    return (type(value).__name__, repr(value))
+
+
+def _read(raw: bytes, fast: bool, limits: tuple[int, int]):
+    from unittest import mock
+
+    with mock.patch("critcore.web.edge.json_loads", lambda data: jsonbytes.NOT_READ) if not fast else \
+            mock.patch.dict({}):
+        try:
+            return ("value", _typed(parse_body(raw, "odds request", limits=limits)))
+        except InputError as exc:
+            return ("error", str(exc))
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=READ_VALUES, tweak=st.one_of(st.just(""), TWEAKS), at=st.integers(0, 60), ascii_only=st.booleans(),
+       limits=st.sampled_from([(20, 30), (3, 4), (3, 18), (3, 17)]))
+def test_a_body_reads_the_same_through_orjson_as_through_the_standard_reader(value, tweak, at, ascii_only, limits):
+    """A request's body gives the same value, to the type of every number, or the same one-line
+    error, whether orjson reads it or the standard reader with critcore's hooks and checks (the
+    depth and digit limits, as CRITCORE_MAX_DEPTH and _DIGITS set them): orjson is used only
+    where the two agree."""
+    written = json.dumps(value, ensure_ascii=ascii_only)
+    at %= len(written) + 1
+    written = written[:at] + tweak + written[at:]
+    text = '{"system": "x", "procedure": "p", "params": {"v": %s}, "seed": %s}' % (written, written)
+    raw = text.encode("utf-8", "surrogatepass")
+    assert _read(raw, True, limits) == _read(raw, False, limits)

@@ -7,6 +7,7 @@ terminal after making the text safe; nothing here writes an escape sequence.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from critcore._speed.stagecall import hook_function
@@ -29,6 +30,7 @@ Line = tuple[str, str]
 severity: ``headline-none`` ... ``headline-deadly``), ``title``, ``stage``, ``roll``, ``detail``,
 ``note`` or ``plain``."""
 
+@lru_cache(maxsize=1024)  # as the parser's own: a system rolls a few notations, every report shows them
 def _modifiers(notation: str) -> str:
     """The part of a roll's notation applied after the faces are added: ``" +1"``, ``" -3 x10"``
     (read by the dice parser; a notation it does not read shows none)."""
@@ -165,25 +167,29 @@ def generic_lines(outcome: Outcome, explain: bool = False, defaults: Mapping[str
     lines: list[Line] = []
     params = _params(outcome, param_defaults)
     lines.append(("title", f"{outcome.system} {outcome.procedure}" + (f": {params}" if params else "")))
-    effects_by_stage = {"effect": list(outcome.effects), "apply": list(outcome.applied.effects) if outcome.applied else []}
+    applied = outcome.applied
+    rolls = outcome.rolls
     for step in outcome.steps:
         for i in step.rolls:
-            lines.append(("roll", f"  rolled {roll_line(outcome.rolls[i])}"))
-        words = STAGE_WORDS.get(step.stage, step.stage)
+            lines.append(("roll", f"  rolled {roll_line(rolls[i])}"))
+        stage = step.stage
+        words = STAGE_WORDS.get(stage, stage)
         sep = " " if words.endswith("?") else ": "
-        stage_effects = effects_by_stage.get(step.stage, ())
-        if step.stage == "effect" and len(stage_effects) == 1 and stage_effects[0].text == step.summary:
+        # the rows each stage rolled: the effect stage's, and those rolled while applying
+        stage_effects: Sequence[Effect] = outcome.effects if stage == "effect" else \
+            applied.effects if stage == "apply" and applied else ()
+        if stage == "effect" and len(stage_effects) == 1 and stage_effects[0].text == step.summary:
             lines.append(("stage", f"{words}{sep}{effect_line(stage_effects[0], explain)}"))
-            stage_effects = []
-        elif step.stage == "effect" and len(stage_effects) > 1:
+            stage_effects = ()
+        elif stage == "effect" and len(stage_effects) > 1:
             # several rows (a re-roll, "use result N"): the one that applies is the last; each row below
             lines.append(("stage", f"{words}{sep}{stage_effects[-1].text}"))
         else:
             lines.append(("stage", f"{words}{sep}{step.summary}"))
         for eff in stage_effects:
             lines.append(("detail", f"  {effect_line(eff, explain)}"))
-        if step.stage in ("apply", "treat") and outcome.applied:
-            lines.extend(("detail", f"  {c}") for c in outcome.applied.changes)
+        if applied and (stage == "apply" or stage == "treat"):
+            lines.extend([("detail", f"  {c}") for c in applied.changes])
     for note in outcome.notes:
         if explain or note.by:
             who = f" [{note.by}]" if note.by else ""

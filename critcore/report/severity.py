@@ -137,4 +137,8 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     else:
         det = outcome.determination
         severity = "minor" if det is not None and det.critical else "none"
-    return Assessment(severity, "", tuple(changes)).headed(headline)
+    if headline:
+        return Assessment(severity, "", tuple(changes)).headed(headline)
+    # headed(""): the worst change leads when it is at least serious (what every report asks first)
+    lead = changes[0].text if changes and _PLACE[severity] >= _SERIOUS else ""
+    return Assessment(severity, lead, tuple(changes))

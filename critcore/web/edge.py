@@ -18,9 +18,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
-from critcore._speed.jsonbytes import json_dumps
+from critcore._speed.jsonbytes import NOT_READ, json_dumps, json_loads
 from critcore.errors import CritcoreError, InputError
-from critcore.files.reading import load_json
+from critcore.files.reading import check_data, load_json, max_digits
 from critcore.report.textsafe import error_line
 from critcore.web.schemas import check_body
 from critcore.web.security import Policy
@@ -185,6 +185,13 @@ def parse_body(raw: bytes, what: str, limits: tuple[int, int] | None = None, rea
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("the request body is not UTF-8 text") from None
+    # orjson reads no integer of 19 digits or more (json_loads); below a digit limit that low the
+    # standard reader's own words for a long number are wanted (and for a byte-order mark)
+    if not text.startswith("\ufeff") and (limits[1] if limits is not None else max_digits()) >= 18:
+        data = json_loads(raw)
+        if data is not NOT_READ:  # the value load_json reads, checked as it checks it
+            check_data(data, "request body", limits=limits)
+            return check_body(what, data)
     return check_body(what, load_json(text, "request body", limits=limits, reader=reader))
 
 

@@ -20,6 +20,7 @@ _RANKS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 def rank_line(line: str) -> str:
+    """The severity of one line: the first in :data:`_RANKS` with a word the line holds."""
     low = line.lower()
     for severity, words in _RANKS:
         for w in words:
