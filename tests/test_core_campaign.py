@@ -351,3 +351,35 @@ def test_a_log_summary_says_a_stage_summary_repeated_by_the_next_stage_once():
     assert _summary(outcome("torso", "", "6 injury")) == "torso; 6 injury"
     assert _summary(outcome("a", "b", "a")) == "a; b; a"
     assert _summary(outcome("", "")) == "p: nothing happened"
+
+
+def test_a_settings_window_trusts_the_settings_it_read_for_that_long(camp, registry, monkeypatch):
+    """crit serve's campaigns (settings_window, 10 ms there) do not ask the store again within
+    the window: an option another process sets applies from the first call after the window has
+    passed since the settings were last read; a campaign without a window (the CLI's, a bot's)
+    plays by it at once (the test above). (The clock is time.monotonic, stood in for here.)"""
+    import sys
+    import time
+
+    now = [time.monotonic() + 1]  # a second on from anything the fixture read
+    monkeypatch.setattr(sys.modules["critcore.campaign.campaign"], "monotonic", lambda: now[0])
+    camp.settings_window = 0.010
+    assert camp.resolve("ogre", "attack", dice="19,3", preview=True).target["hp"] == 7  # the settings read now
+    with Campaign(camp.path, registry=registry) as other:
+        other.set_option("fake", "crit_on_19", "true")
+    now[0] += 0.009  # inside the window: the settings read 9 ms ago
+    assert camp.resolve("ogre", "attack", dice="19,3", preview=True).target["hp"] == 7
+    now[0] += 0.002  # 11 ms after they were read: read again, and the option applies
+    assert camp.resolve("ogre", "attack", dice="19,3,3", preview=True).target["hp"] == 4
+
+
+def test_crit_serves_campaigns_keep_the_servers_settings_window(camp, registry):
+    """Each thread's campaign of crit serve trusts its settings for SETTINGS_WINDOW (10 ms)."""
+    from critcore.web.service import SETTINGS_WINDOW, Service
+
+    service = Service(camp.path, registry=registry)
+    try:
+        assert SETTINGS_WINDOW == 0.010 and service.campaign().settings_window == SETTINGS_WINDOW
+    finally:
+        service.close()
+    assert Campaign(camp.path, registry=registry).settings_window == 0

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
+from time import monotonic
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from critcore.errors import CampaignError, InputError, StateError
@@ -169,8 +170,14 @@ class Campaign:
         self.who = who or _who()
         self._registry = registry
         self._engines: dict[tuple[str, tuple[str, ...], str], Engine] = {}
-        # the engine last returned for (system, rules), with the store's data version it was read at
-        self._latest: dict[tuple[str, tuple[str, ...]], tuple[int, Engine]] = {}
+        # the engine last returned for (system, rules), with the store's data version it was read
+        # at and when that version was last read (time.monotonic)
+        self._latest: dict[tuple[str, tuple[str, ...]], tuple[int, Engine, float]] = {}
+        self.settings_window = 0.0
+        """Seconds during which :meth:`engine` trusts the settings it read last, without asking
+        the store whether another process changed them (0: it asks at every call). ``crit serve``
+        sets :data:`critcore.web.service.SETTINGS_WINDOW`: a busy server asks once for many
+        requests, not three system calls for each."""
 
     @classmethod
     def new(cls, path: str, **kwargs: Any) -> Campaign:
@@ -260,11 +267,15 @@ class Campaign:
     def engine(self, system: str, rules: Iterable[str] = ()) -> Engine:
         """The engine for ``system`` with the campaign's house rules and options (plus ``rules``)."""
         rules = tuple(rules)
-        # nothing committed by another connection since the last call: the same settings, the same
-        # engine (one statement instead of a read transaction, for every request crit serve answers)
-        version = self.store.data_version()
         latest = self._latest.get((system, rules))
+        now = monotonic()
+        if latest is not None and now - latest[2] < self.settings_window:
+            return latest[1]  # read within the window (crit serve's): the same settings
+        # nothing committed by another connection since the last call: the same settings, the same
+        # engine (one statement instead of a read transaction)
+        version = self.store.data_version()
         if latest is not None and version is not None and latest[0] == version:
+            self._latest[(system, rules)] = (version, latest[1], now)
             return latest[1]
         enabled, options = self.settings(system)
         enabled += rules
@@ -281,7 +292,7 @@ class Campaign:
         if version is not None:
             if len(self._latest) >= 64:
                 self._latest.clear()
-            self._latest[(system, rules)] = (version, found)
+            self._latest[(system, rules)] = (version, found, now)
         return found
 
     # --- targets ------------------------------------------------------------------------

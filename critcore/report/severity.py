@@ -8,7 +8,6 @@ the JSON's ``severity``, ``summary`` and ``changes`` all read it, so one ranking
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any, Sequence
 
 from critcore._speed.stagecall import hook_function
@@ -80,8 +79,11 @@ def _fallback(outcome: Outcome) -> list[Change]:
 
 
 def _ranked(answer: Sequence[Any]) -> list[Change]:
-    out: list[tuple[int, Change]] = []
+    """The changes of ``answer``'s pairs, worst first, a system's own order kept among changes of
+    the same severity (one list for each severity, read from the worst)."""
+    by_place: list[list[Change]] = [[] for _ in SEVERITIES]
     place = _PLACE
+    minor = place["minor"]
     for item in answer:
         try:
             severity, text = item
@@ -89,28 +91,20 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
             continue  # not a pair: left out rather than failing the report
         at = place.get(severity) if isinstance(severity, str) else None
         if at is None:
-            severity, at = "minor", place["minor"]
+            severity, at = "minor", minor
         if text.__class__ is not str:
             text = str(text)
-        if text and not text.isspace():  # a text of no words is left out
-            out.append((-at, Change(severity, _tidy(text))))
-    # stable: a system's own order is kept among changes of the same severity
-    out.sort(key=_first)
-    return [c for _, c in out]
+        if not text or text.isspace():  # a text of no words is left out
+            continue
+        # _clean's work, without splitting the text into words when it has no run of whitespace
+        # to fold (isprintable: no whitespace but the ASCII space): a system's lines mostly come tidy
+        if not text.isprintable() or "  " in text or text[0] == " " or text[-1] == " ":
+            text = " ".join(text.split())
+        text = text.rstrip(".;")
+        first = text[:1]
+        by_place[at].append(Change(severity, text if first == first.upper() else first.upper() + text[1:]))
+    return [c for changes in reversed(by_place) for c in changes]
 
-
-def _tidy(text: str) -> str:
-    """:func:`_clean` of a change's text, without splitting it into words when it has no run of
-    whitespace to fold (``isprintable``: no whitespace but the ASCII space): a system's lines
-    mostly come tidy, and a report ranks every one of them."""
-    if not text.isprintable() or "  " in text or text[:1] == " " or text[-1:] == " ":
-        text = " ".join(text.split())
-    text = text.rstrip(".;")
-    first = text[:1]
-    return text if first == first.upper() else first.upper() + text[1:]
-
-
-_first = itemgetter(0)  # a pair's place
 
 
 _OUTCOME_VIEW = ("outcome", "view")  # the report hooks' arguments, in order

@@ -116,6 +116,16 @@ def param_json(p: Any) -> dict[str, Any]:
     return out
 
 
+SETTINGS_WINDOW = 0.010
+"""How long (seconds) a thread of ``crit serve`` trusts the campaign's settings it read last
+(:attr:`critcore.campaign.campaign.Campaign.settings_window`). Asking SQLite whether another
+process changed them takes three system calls, about a tenth of a stateless resolve's server
+time under load (docs/performance.md); so a request plays by the settings as they stood at most
+10 ms before it began: a house rule or an option changed in a terminal (``crit campaign rules``,
+``crit campaign set``) applies to every request that begins 10 ms or more after it was saved.
+``crit serve`` itself changes no settings."""
+
+
 class Service:
     """A campaign served to the page and the API (see the module's docstring)."""
 
@@ -154,7 +164,9 @@ class Service:
         from critcore.campaign.campaign import Campaign, is_database, open_store
 
         store = open_store(path, pooled=True) if is_database(path) else None
-        return Campaign(path, registry=self.registry, who=self.who, store=store)
+        campaign = Campaign(path, registry=self.registry, who=self.who, store=store)
+        campaign.settings_window = SETTINGS_WINDOW
+        return campaign
 
     def close(self) -> None:
         with self._lock:
