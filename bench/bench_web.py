@@ -18,7 +18,9 @@ logged and synced). One client, then 8.
 Then long work: a ``simulate`` of many BattleTech runs (``--long-runs``) while one client keeps
 resolving: how the resolve's latency moves, and what more long requests than the pool holds get.
 
-Run alone: ``python bench/bench_web.py [--quick]``.
+Run alone: ``python bench/bench_web.py [--quick] [--only stateless] [--rounds N] [--floor]``;
+``--floor`` adds uvicorn alone (a raw ASGI app of a few lines sending the same bytes): what the
+server itself costs a stateless resolve, below both apps.
 """
 
 from __future__ import annotations
@@ -55,6 +57,24 @@ async def target(request: Request) -> JSONResponse:
 
 app = Starlette(routes=[Route("/api/resolve", resolve, methods=["POST"]),
                         Route("/api/targets/{name}", target)])
+print("ready", flush=True)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", lifespan="off",
+            server_header=False, limit_concurrency=200, access_log=False)
+'''
+
+RAW = r'''
+import json, sys, uvicorn
+
+with open(sys.argv[2], encoding="utf-8") as fh:
+    ANSWER = json.dumps(json.load(fh)["resolve"], ensure_ascii=False, separators=(",", ":")).encode()
+HEADERS = [(b"content-length", str(len(ANSWER)).encode()), (b"content-type", b"application/json")]
+
+async def app(scope, receive, send):  # the server alone: the body read, the same bytes sent
+    while (await receive()).get("more_body"):
+        pass
+    await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+    await send({"type": "http.response.body", "body": ANSWER})
+
 print("ready", flush=True)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", lifespan="off",
             server_header=False, limit_concurrency=200, access_log=False)
@@ -284,7 +304,20 @@ def server_kind() -> str:
             f"{'uvloop' if have('uvloop') else 'asyncio'}, crit serve's JSON by {'orjson' if have('orjson') else 'json'}")
 
 
-def report(systems: list[str], quick: bool = False, rounds: int | None = None, only: str = "") -> None:
+def start_raw(folder: str) -> tuple[subprocess.Popen[str], int]:
+    """uvicorn alone (``--floor``): an ASGI app of a few lines that reads the body and sends a copy
+    of crit serve's answer as bytes made at start; what the server costs a request by itself."""
+    port = _free_port()
+    raw = subprocess.Popen([sys.executable, "-c", RAW, str(port), os.path.join(folder, "answers.json")],
+                           stdout=subprocess.PIPE, text=True)
+    assert raw.stdout is not None
+    raw.stdout.readline()
+    _wait(port)
+    return raw, port
+
+
+def report(systems: list[str], quick: bool = False, rounds: int | None = None, only: str = "",
+           floor_too: bool = False) -> None:
     if "gurps" not in systems:
         print("\nweb: skipped (needs the GURPS system)")
         return
@@ -304,6 +337,7 @@ def report(systems: list[str], quick: bool = False, rounds: int | None = None, o
           f"{'ratio':>6} {'ratio':>6}")
     with tempfile.TemporaryDirectory() as folder:
         serve, serve_port, bare, bare_port = start_servers(folder)
+        raw, raw_port = start_raw(folder) if floor_too else (None, 0)
         try:
             for label, make in requests().items():
                 if only not in label:
@@ -318,6 +352,10 @@ def report(systems: list[str], quick: bool = False, rounds: int | None = None, o
                     print(f"  {label:<42} {clients:>7} {a['rps']:7.0f} {a['p50']:7.2f} {a['p99']:7.2f} {a['cpu']:7.0f} "
                           f"{b['rps']:7.0f} {b['p50']:7.2f} {b['p99']:7.2f} {b['cpu']:7.0f} "
                           f"{a['rps'] / b['rps']:6.2f} {b['cpu'] / a['cpu'] if a['cpu'] else 0:6.2f}")
+                    if raw is not None and label.startswith("stateless"):
+                        c = _median([load(raw_port, clients, seconds, make, raw.pid) for _ in range(rounds)])
+                        print(f"  {'  uvicorn alone (the same bytes, no framework)':<42} {clients:>7} {c['rps']:7.0f} "
+                              f"{c['p50']:7.2f} {c['p99']:7.2f} {c['cpu']:7.0f}")
             print("  budgets: a stateless resolve p50 at most 5 ms and at least 0.5 of the bare app's req/s "
                   "(1 and 8 clients); a campaign write with 8 clients p99 at most 100 ms")
             print("  (CPU ratio: the bare app's server CPU time per request over crit serve's, what req/s would be "
@@ -328,9 +366,10 @@ def report(systems: list[str], quick: bool = False, rounds: int | None = None, o
                 for line in long_work(serve_port, seconds * 3, 10_000 if quick else 200_000):
                     print(line)
         finally:
-            for p in (serve, bare):
-                p.terminate()
-                p.wait(10)
+            for p in (serve, bare, raw):
+                if p is not None:
+                    p.terminate()
+                    p.wait(10)
 
 
 def main() -> None:
@@ -338,10 +377,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--only", default="", help="only the requests whose label holds this ('long': the long work)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also uvicorn alone: a raw ASGI app sending the same answer's bytes (a stateless resolve)")
     args = parser.parse_args()
     from critcore.stages.loader import Registry
 
-    report(sorted(Registry.installed().systems), quick=args.quick, rounds=args.rounds, only=args.only)
+    report(sorted(Registry.installed().systems), quick=args.quick, rounds=args.rounds, only=args.only,
+           floor_too=args.floor)
 
 
 if __name__ == "__main__":
