@@ -61,6 +61,14 @@ def owed_for(before: int, after: int, hp: int) -> list[dict[str, Any]]:
     return out
 
 
+def owes_death_roll(before: int, after: int, hp: int) -> bool:
+    """Whether :func:`owed_for` of this HP loss holds a roll to avoid death: a death threshold
+    reached, and no threshold that kills outright (death then owes no roll). The outcome's
+    ``death-check`` tag asks this on every blow; answered without making owed_for's lines."""
+    checks = [check for m, check in THRESHOLDS if before > m * hp >= after]
+    return "death" in checks and "dead" not in checks
+
+
 def describe(item: dict[str, Any]) -> str:
     """One plain line for an owed roll (or death)."""
     kind = item.get("kind", "knockdown")
