@@ -42,11 +42,16 @@ def blow(
     row: Mapping[str, Any],
     why: str,
     fraction: float = 1.0,
+    hp: int | None = None,
 ) -> Injury:
-    """Roll and apply one blow of ``spec`` to ``location``; return the numbers."""
-    hp = ch.hp_of(ctx, state)
-    ht = ch.number(ctx, state, "ht", ch.default(ctx, "ht")) or ch.default(ctx, "ht")
-    divisor = ctx.params.get("armor_divisor") or spec.divisor
+    """Roll and apply one blow of ``spec`` to ``location``; return the numbers. ``hp``: the
+    HP attribute (:func:`~.character.hp_of`) when the caller has read it already."""
+    if hp is None:
+        hp = ch.hp_of(ctx, state)
+    params = ctx.params
+    usual_ht = ch.default(ctx, "ht")
+    ht = ch.number(ctx, state, "ht", usual_ht) or usual_ht
+    divisor = params.get("armor_divisor") or spec.divisor
     basic = roll_basic(ctx, spec, row, fraction, ctx.options["half_damage_rounding"])
     opts = ctx.options
     extra: dict[str, Any] = {}
@@ -62,7 +67,7 @@ def blow(
         high_pain=ch.flag(ctx, state, "high_pain_threshold"),
         low_pain=ch.flag(ctx, state, "low_pain_threshold"),
     )
-    if ctx.params.get("hp") is None and (state is None or "hp" not in state):
+    if params.get("hp") is None and (state is None or "hp" not in state):
         changes.append(f"(HP {hp} assumed: give --hp or a character file)")
     wound = f"{inj.wounding:g}"
     changes.append(f"{basic} basic {spec.dtype} damage against DR {inj.dr}: {inj.penetrating} through, "
@@ -170,7 +175,7 @@ def injury_data(inj: Injury) -> dict[str, Any]:
 def dr_here(ctx: Any, state: dict[str, Any] | None, location: str, dtype: str) -> int:
     """DR at ``location`` against ``dtype``: --dr, else the body's own DR there (a GCS
     character's, as GCS computed it), else the character file's ``dr``."""
-    if ctx.params.get("dr") is None and state is not None and "body" in state:
+    if state is not None and "body" in state and ctx.params.get("dr") is None:
         from .bodies import body_of, dr_for
 
         body = body_of(ctx)
