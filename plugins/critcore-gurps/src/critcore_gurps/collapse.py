@@ -19,6 +19,7 @@ THRESHOLDS: tuple[tuple[int, str], ...] = tuple(
     (int(t["multiple"]), str(t["check"])) for t in RULES["hp_thresholds"])
 OUT_COLD = ("unconscious", "knocked-out", "mortal-wound", "dead")  # no roll to stay conscious is made in these
 REELING = RULES["reeling"]
+BELOW_FRACTION = int(REELING["below_fraction"])  # read once: every blow asks is_reeling twice
 
 
 def consciousness_penalty(current: int, hp: int) -> int:
@@ -31,7 +32,7 @@ def consciousness_penalty(current: int, hp: int) -> int:
 
 def is_reeling(current: int, hp: int) -> bool:
     """B419: less than 1/3 of the HP left (``below_fraction``)."""
-    return current * int(REELING["below_fraction"]) < hp
+    return current * BELOW_FRACTION < hp
 
 
 def reel(state: dict[str, Any] | None, changes: list[str], before: int, after: int, hp: int) -> None:
@@ -92,6 +93,8 @@ def note(state: dict[str, Any] | None, changes: list[str], before: int, after: i
         from .traits import adjust_owed
 
         owed = adjust_owed(state["traits"], owed, before, after, hp)
+    if not owed:
+        return  # no threshold reached (most blows)
     statuses = state["statuses"] if state is not None else []
     if any(s.get("id") == "dead" for s in statuses):
         return

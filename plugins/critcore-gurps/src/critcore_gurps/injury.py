@@ -80,7 +80,6 @@ def blow(
 def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Injury, location: LocationRule,
            dtype: str, why: str, hp: int) -> None:
     """Put the numbers of ``inj`` on the character: HP, statuses, owed rolls."""
-    now = ch.clock(state)
     lose_hp(state, changes, inj.injury, location.id, dtype, why, hp)
     if inj.major:
         changes.append("a major wound")
@@ -93,7 +92,7 @@ def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Inju
                                        "text": f"{location.name} {location.crippled_word}"},
                       f"{location.name} {location.crippled_word} (roll after the fight: crit treat gurps after-fight)")
     if inj.funny_bone_seconds:
-        ch.add_status(state, changes, {"id": "funny-bone", "location": location.id, "until": now + inj.funny_bone_seconds,
+        ch.add_status(state, changes, {"id": "funny-bone", "location": location.id, "until": ch.clock(state) + inj.funny_bone_seconds,
                                        "text": f"{location.name} numb and useless"},
                       f"{location.name} numb and useless for {inj.funny_bone_seconds} seconds (funny-bone blow)")
     add_shock(state, changes, inj.shock, inj.shock_cap)
@@ -124,19 +123,21 @@ def add_shock(state: dict[str, Any] | None, changes: list[str], shock: int, cap:
     """Shock for the next turn. Shock from several injuries adds up, to the largest cap among them."""
     if shock <= 0:
         return
+    line = f"shock: -{shock} to DX and IQ on his next turn"
+    if state is None:  # no character: the line alone (no status to make only to drop it, as add_status would)
+        changes.append(line)
+        return
     now = ch.clock(state)
-    if state is not None:
-        old = ch.find_status(state, "shock")
-        if old is not None and int(old.get("until", 0)) > now:
-            cap = max(cap, int(old.get("cap", cap)))
-            total = min(cap, -int(old.get("penalty", 0)) + shock)
-            old.update(penalty=-total, cap=cap, until=now + TURN_SECONDS,
-                       text=f"-{total} to DX and IQ (not defenses) on the next turn")
-            changes.append(f"shock: -{total} in all to DX and IQ on his next turn")
-            return
+    old = ch.find_status(state, "shock")
+    if old is not None and int(old.get("until", 0)) > now:
+        cap = max(cap, int(old.get("cap", cap)))
+        total = min(cap, -int(old.get("penalty", 0)) + shock)
+        old.update(penalty=-total, cap=cap, until=now + TURN_SECONDS,
+                   text=f"-{total} to DX and IQ (not defenses) on the next turn")
+        changes.append(f"shock: -{total} in all to DX and IQ on his next turn")
+        return
     ch.add_status(state, changes, {"id": "shock", "penalty": -shock, "cap": cap, "until": now + TURN_SECONDS,
-                                   "text": f"-{shock} to DX and IQ (not defenses) on the next turn"},
-                  f"shock: -{shock} to DX and IQ on his next turn")
+                                   "text": f"-{shock} to DX and IQ (not defenses) on the next turn"}, line)
 
 
 def owe(state: dict[str, Any] | None, changes: list[str], modifier: int, why: str) -> None:
