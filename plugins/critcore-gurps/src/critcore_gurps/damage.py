@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cached_property
 from typing import Any, Mapping
 
 from critcore.plugin import DiceExpr, parse
@@ -28,7 +29,7 @@ class DamageSpec:
     dtype: str
     divisor: float = 1.0
 
-    @property
+    @cached_property  # worked out once: the plan keeps its spec, and every damage roll is labelled with it
     def notation(self) -> str:
         div = f" ({self.divisor:g})" if self.divisor != 1 else ""
         return f"{self.expr.notation}{div} {self.dtype}"
