@@ -13,7 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import inspect
+
 from critcore_gurps.collapse import owed_for, owes_death_roll
+from critcore_gurps.damage import compute_injury
+from critcore_gurps.reference import DAMAGE_TYPES, LOCATIONS
+from critcore_gurps.traits import injury_terms
 
 
 @pytest.mark.parametrize(("before", "after", "owed"), [
@@ -38,3 +43,37 @@ def test_owes_death_roll_says_what_owed_for_holds(before: int, injury: int, hp: 
     kind "death" among :func:`owed_for` of the same loss."""
     after = before - injury
     assert owes_death_roll(before, after, hp) == any(o["kind"] == "death" for o in owed_for(before, after, hp))
+
+
+# what blow hands compute_injury of the traits' terms, by name, and the value it passes without them
+BLOW_TERMS = {"wounding": None, "multiplier": 1, "most": None}
+
+
+def test_blow_passes_the_traits_terms_with_compute_injurys_own_defaults() -> None:
+    """blow names each term of injury_terms rather than passing ``**terms``: the value it passes
+    for a term the traits leave alone is compute_injury's own default."""
+    params = inspect.signature(compute_injury).parameters
+    assert {name: params[name].default for name in BLOW_TERMS} == BLOW_TERMS
+
+
+TRAITS = st.fixed_dictionaries({}, optional={
+    "injury_tolerance": st.lists(st.sampled_from(["diffuse", "homogenous", "unliving", "no brain", "no vitals",
+                                                  "no eyes", "no neck"]), unique=True),
+    "vulnerability": st.lists(st.fixed_dictionaries({"types": st.lists(st.sampled_from(sorted(DAMAGE_TYPES)),
+                                                                       min_size=1, unique=True),
+                                                     "multiplier": st.integers(1, 4)}), max_size=2),
+})
+
+
+@settings(max_examples=300, deadline=None)
+@given(TRAITS, st.sampled_from(sorted(LOCATIONS)), st.sampled_from(sorted(DAMAGE_TYPES)),
+       st.integers(0, 40), st.integers(0, 10), st.integers(1, 30))
+def test_the_traits_terms_by_name_give_the_injury_of_passing_them_all(traits: dict, where: str, dtype: str,
+                                                                       basic: int, dr: int, hp: int) -> None:
+    """Every term injury_terms gives is one blow names, and naming them gives the same injury
+    as ``compute_injury(..., **terms)`` (the call blow made before)."""
+    terms = injury_terms({"traits": traits}, LOCATIONS[where], dtype, [])
+    assert set(terms) <= set(BLOW_TERMS)
+    named = {name: terms.get(name, default) for name, default in BLOW_TERMS.items()}
+    args = (basic, dtype, dr, 1.0, LOCATIONS[where], hp, 10, {})
+    assert compute_injury(*args, **named) == compute_injury(*args, **terms)

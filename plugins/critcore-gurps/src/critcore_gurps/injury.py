@@ -11,6 +11,8 @@ from . import collapse
 from .damage import DamageSpec, Injury, compute_injury, least_basic, shock_penalty
 from .reference import LOCATIONS, RULES, TURN_SECONDS, LocationRule
 
+NO_TERMS: Mapping[str, Any] = {}  # no traits: nothing changes compute_injury's numbers (never changed)
+
 INJURIES_KEPT = 20
 """The latest injuries a character's state lists (what ``crit show`` and the web page show). No
 rule reads them, HP and statuses carry what the rules need, and a campaign's log keeps every one,
@@ -54,18 +56,23 @@ def blow(
     divisor = params.get("armor_divisor") or spec.divisor
     basic = roll_basic(ctx, spec, row, fraction, ctx.options["half_damage_rounding"])
     opts = ctx.options
-    extra: dict[str, Any] = {}
+    terms: Mapping[str, Any] = NO_TERMS
     if state is not None and state.get("traits"):  # the traits module only for a character with traits
         from . import traits
 
-        extra = traits.injury_terms(state, location, spec.dtype, changes)
+        terms = traits.injury_terms(state, location, spec.dtype, changes)
+    # the traits' terms by name, with compute_injury's own defaults: a call with **terms merged
+    # them into a new dict of keywords at every blow, most often to add nothing
     inj = compute_injury(
-        basic, spec.dtype, dr_here(ctx, state, location.id, spec.dtype), divisor, location, hp, ht, row, **extra,
+        basic, spec.dtype, dr_here(ctx, state, location.id, spec.dtype), divisor, location, hp, ht, row,
         divided_round=opts["divided_dr_rounding"],
         crippling_major=bool(opts["crippling_is_major_wound"]),
         male=ch.flag(ctx, state, "male"),
         high_pain=ch.flag(ctx, state, "high_pain_threshold"),
         low_pain=ch.flag(ctx, state, "low_pain_threshold"),
+        wounding=terms.get("wounding"),
+        multiplier=terms.get("multiplier", 1),
+        most=terms.get("most"),
     )
     if params.get("hp") is None and (state is None or "hp" not in state):
         changes.append(f"(HP {hp} assumed: give --hp or a character file)")
