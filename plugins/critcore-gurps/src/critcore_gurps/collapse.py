@@ -46,15 +46,13 @@ def reel(state: dict[str, Any] | None, changes: list[str], before: int, after: i
     changes.append(f"reeling: {REELING['text']}")
 
 
-def reached(before: int, after: int, hp: int) -> list[tuple[int, str]]:
-    """The thresholds ``(multiple, check)`` passed going from ``before`` to ``after`` HP."""
-    return [(m, check) for m, check in THRESHOLDS if before > m * hp >= after]
-
-
 def owed_for(before: int, after: int, hp: int) -> list[dict[str, Any]]:
-    """The rolls (or death) an HP loss from ``before`` to ``after`` brings, as plain data."""
+    """The rolls (or death) an HP loss from ``before`` to ``after`` brings, as plain data: one
+    for each threshold passed on the way."""
     out: list[dict[str, Any]] = []
-    for m, check in reached(before, after, hp):
+    for m, check in THRESHOLDS:
+        if not before > m * hp >= after:
+            continue
         why = f"down to {m}xHP = {m * hp} HP" if m else "at 0 HP or less"
         if check == "dead":
             return [{"kind": "dead", "why": why}]
@@ -95,11 +93,11 @@ def note(state: dict[str, Any] | None, changes: list[str], before: int, after: i
         owed = adjust_owed(state["traits"], owed, before, after, hp)
     if not owed:
         return  # no threshold reached (most blows)
-    statuses = state["statuses"] if state is not None else []
-    if any(s.get("id") == "dead" for s in statuses):
+    statuses = state["statuses"] if state is not None else ()
+    if statuses and any(s.get("id") == "dead" for s in statuses):  # no character: no statuses to look through
         return
     for item in owed:
-        if item["kind"] == "consciousness" and any(s.get("id") in OUT_COLD for s in statuses):
+        if item["kind"] == "consciousness" and statuses and any(s.get("id") in OUT_COLD for s in statuses):
             continue
         changes.append(describe(item))
         if state is None:
