@@ -8,8 +8,8 @@ from typing import Any, Mapping
 
 from . import character as ch
 from . import collapse
-from .damage import DamageSpec, Injury, compute_injury, least_basic, shock_penalty
-from .reference import LOCATIONS, RULES, TURN_SECONDS, LocationRule
+from .damage import DamageSpec, Injury, compute_injury, shock_penalty
+from .reference import LEAST_BASIC, LOCATIONS, RULES, TURN_SECONDS, LocationRule
 
 NO_TERMS: Mapping[str, Any] = {}  # no traits: nothing changes compute_injury's numbers (never changed)
 
@@ -28,7 +28,7 @@ def roll_basic(ctx: Any, spec: DamageSpec, row: Mapping[str, Any], fraction: flo
         basic = spec.expr.maximum
     else:
         basic = ctx.dice.roll(spec.expr, f"damage ({spec.notation})").total
-    basic = max(least_basic(spec.dtype), basic) * int(row.get("multiplier", 1))
+    basic = max(LEAST_BASIC[spec.dtype], basic) * int(row.get("multiplier", 1))  # the table itself: no call at every blow
     if fraction != 1:
         scaled = basic * fraction
         basic = math.ceil(scaled) if rounding == "up" else math.floor(scaled)
