@@ -64,7 +64,7 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
         return _done(summary, changes, state, data)
     hp = ch.hp_of(ctx, state)
     before = hp if state is None else ch.current_hp(state, hp)
-    inj = blow(ctx, state, changes, spec, where, row, effect.id if effect is not None else "hit")
+    inj = blow(ctx, state, changes, spec, where, row, effect.id if effect is not None else "hit", hp=hp)
     if row.get("deafen_if") and inj.penetrating > 0:
         if spec.dtype == row["deafen_if"]:
             ch.add_status(state, changes, {"id": "deafened", "duration": "pending", "text": "deaf"},

@@ -19,6 +19,7 @@ THRESHOLDS: tuple[tuple[int, str], ...] = tuple(
     (int(t["multiple"]), str(t["check"])) for t in RULES["hp_thresholds"])
 OUT_COLD = ("unconscious", "knocked-out", "mortal-wound", "dead")  # no roll to stay conscious is made in these
 REELING = RULES["reeling"]
+BELOW_FRACTION = int(REELING["below_fraction"])  # read once: every blow asks is_reeling twice
 
 
 def consciousness_penalty(current: int, hp: int) -> int:
@@ -31,7 +32,7 @@ def consciousness_penalty(current: int, hp: int) -> int:
 
 def is_reeling(current: int, hp: int) -> bool:
     """B419: less than 1/3 of the HP left (``below_fraction``)."""
-    return current * int(REELING["below_fraction"]) < hp
+    return current * BELOW_FRACTION < hp
 
 
 def reel(state: dict[str, Any] | None, changes: list[str], before: int, after: int, hp: int) -> None:
@@ -45,20 +46,26 @@ def reel(state: dict[str, Any] | None, changes: list[str], before: int, after: i
     changes.append(f"reeling: {REELING['text']}")
 
 
-def reached(before: int, after: int, hp: int) -> list[tuple[int, str]]:
-    """The thresholds ``(multiple, check)`` passed going from ``before`` to ``after`` HP."""
-    return [(m, check) for m, check in THRESHOLDS if before > m * hp >= after]
-
-
 def owed_for(before: int, after: int, hp: int) -> list[dict[str, Any]]:
-    """The rolls (or death) an HP loss from ``before`` to ``after`` brings, as plain data."""
+    """The rolls (or death) an HP loss from ``before`` to ``after`` brings, as plain data: one
+    for each threshold passed on the way."""
     out: list[dict[str, Any]] = []
-    for m, check in reached(before, after, hp):
+    for m, check in THRESHOLDS:
+        if not before > m * hp >= after:
+            continue
         why = f"down to {m}xHP = {m * hp} HP" if m else "at 0 HP or less"
         if check == "dead":
             return [{"kind": "dead", "why": why}]
         out.append({"roll": "ht", "kind": check, "modifier": 0, "why": why})
     return out
+
+
+def owes_death_roll(before: int, after: int, hp: int) -> bool:
+    """Whether :func:`owed_for` of this HP loss holds a roll to avoid death: a death threshold
+    reached, and no threshold that kills outright (death then owes no roll). The outcome's
+    ``death-check`` tag asks this on every blow; answered without making owed_for's lines."""
+    checks = [check for m, check in THRESHOLDS if before > m * hp >= after]
+    return "death" in checks and "dead" not in checks
 
 
 def describe(item: dict[str, Any]) -> str:
@@ -84,11 +91,13 @@ def note(state: dict[str, Any] | None, changes: list[str], before: int, after: i
         from .traits import adjust_owed
 
         owed = adjust_owed(state["traits"], owed, before, after, hp)
-    statuses = state["statuses"] if state is not None else []
-    if any(s.get("id") == "dead" for s in statuses):
+    if not owed:
+        return  # no threshold reached (most blows)
+    statuses = state["statuses"] if state is not None else ()
+    if statuses and any(s.get("id") == "dead" for s in statuses):  # no character: no statuses to look through
         return
     for item in owed:
-        if item["kind"] == "consciousness" and any(s.get("id") in OUT_COLD for s in statuses):
+        if item["kind"] == "consciousness" and statuses and any(s.get("id") in OUT_COLD for s in statuses):
             continue
         changes.append(describe(item))
         if state is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cached_property
 from typing import Any, Mapping
 
 from critcore.plugin import DiceExpr, parse
@@ -15,6 +16,8 @@ from critcore.plugin import DiceError, ParamError
 from critcore.plugin import record
 
 from .reference import DAMAGE_TYPES, LEAST_BASIC, RULES, LocationRule, wounding_modifier
+
+SHOCK = RULES["shock"]  # read once: every blow works out its shock
 
 # compiled when first used (re's cache), not at every start-up
 _DAMAGE = r"^\s*(?P<dice>[^\s(]+)\s*(?:\(\s*(?P<div>[0-9]*\.?[0-9]+)\s*\))?\s*(?P<type>\S+)?\s*$"
@@ -28,7 +31,7 @@ class DamageSpec:
     dtype: str
     divisor: float = 1.0
 
-    @property
+    @cached_property  # worked out once: the plan keeps its spec, and every damage roll is labelled with it
     def notation(self) -> str:
         div = f" ({self.divisor:g})" if self.divisor != 1 else ""
         return f"{self.expr.notation}{div} {self.dtype}"
@@ -111,7 +114,7 @@ def shock_penalty(injury: int, hp: int, factor: int, cap: int) -> int:
     (HP/10 rounded down: HP 29 takes one per 2 points), times ``factor``, capped."""
     if injury <= 0 or factor <= 0:
         return 0
-    rules = RULES["shock"]
+    rules = SHOCK
     units = injury if hp < rules["large_hp"] else injury // (hp // rules["large_hp_divisor"])
     return min(units * factor, cap)
 
@@ -154,7 +157,7 @@ def compute_injury(
             injury = min(raw, least)
     major = injury * 2 > hp or (crippled and crippling_major) or (penetrating > 0 and bool(row.get("major_if_penetrates")))
     # shock
-    shock_rules = RULES["shock"]
+    shock_rules = SHOCK
     factor = int(row.get("shock_factor", 1))
     cap = int(row.get("shock_cap", shock_rules["cap"]))
     male_groin = male and location.male_crushing_shock_factor != 1

@@ -7,7 +7,7 @@ from typing import Any
 
 from critcore.plugin import Event
 
-from .collapse import owed_for
+from .collapse import owes_death_roll
 
 CRITICAL_HIT = frozenset({"critical-hit"})
 CRITICAL_MISS = frozenset({"critical-miss"})
@@ -37,6 +37,6 @@ def injury_tags(inj: Any, before: int, hp: int) -> frozenset[str]:
         tags.add("crippling")
     if inj.knockdown is not None:
         tags.add("knockdown-roll")
-    if inj.injury > 0 and any(item["kind"] == "death" for item in owed_for(before, before - inj.injury, hp)):
+    if inj.injury > 0 and owes_death_roll(before, before - inj.injury, hp):
         tags.add("death-check")
     return frozenset(tags)

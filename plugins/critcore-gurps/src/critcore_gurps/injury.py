@@ -8,8 +8,10 @@ from typing import Any, Mapping
 
 from . import character as ch
 from . import collapse
-from .damage import DamageSpec, Injury, compute_injury, least_basic, shock_penalty
-from .reference import LOCATIONS, RULES, TURN_SECONDS, LocationRule
+from .damage import DamageSpec, Injury, compute_injury, shock_penalty
+from .reference import LEAST_BASIC, LOCATIONS, RULES, TURN_SECONDS, LocationRule
+
+NO_TERMS: Mapping[str, Any] = {}  # no traits: nothing changes compute_injury's numbers (never changed)
 
 INJURIES_KEPT = 20
 """The latest injuries a character's state lists (what ``crit show`` and the web page show). No
@@ -26,7 +28,7 @@ def roll_basic(ctx: Any, spec: DamageSpec, row: Mapping[str, Any], fraction: flo
         basic = spec.expr.maximum
     else:
         basic = ctx.dice.roll(spec.expr, f"damage ({spec.notation})").total
-    basic = max(least_basic(spec.dtype), basic) * int(row.get("multiplier", 1))
+    basic = max(LEAST_BASIC[spec.dtype], basic) * int(row.get("multiplier", 1))  # the table itself: no call at every blow
     if fraction != 1:
         scaled = basic * fraction
         basic = math.ceil(scaled) if rounding == "up" else math.floor(scaled)
@@ -42,27 +44,37 @@ def blow(
     row: Mapping[str, Any],
     why: str,
     fraction: float = 1.0,
+    hp: int | None = None,
 ) -> Injury:
-    """Roll and apply one blow of ``spec`` to ``location``; return the numbers."""
-    hp = ch.hp_of(ctx, state)
-    ht = ch.number(ctx, state, "ht", ch.default(ctx, "ht")) or ch.default(ctx, "ht")
-    divisor = ctx.params.get("armor_divisor") or spec.divisor
+    """Roll and apply one blow of ``spec`` to ``location``; return the numbers. ``hp``: the
+    HP attribute (:func:`~.character.hp_of`) when the caller has read it already."""
+    if hp is None:
+        hp = ch.hp_of(ctx, state)
+    params = ctx.params
+    usual_ht = ch.default(ctx, "ht")
+    ht = ch.number(ctx, state, "ht", usual_ht) or usual_ht
+    divisor = params.get("armor_divisor") or spec.divisor
     basic = roll_basic(ctx, spec, row, fraction, ctx.options["half_damage_rounding"])
     opts = ctx.options
-    extra: dict[str, Any] = {}
+    terms: Mapping[str, Any] = NO_TERMS
     if state is not None and state.get("traits"):  # the traits module only for a character with traits
         from . import traits
 
-        extra = traits.injury_terms(state, location, spec.dtype, changes)
+        terms = traits.injury_terms(state, location, spec.dtype, changes)
+    # the traits' terms by name, with compute_injury's own defaults: a call with **terms merged
+    # them into a new dict of keywords at every blow, most often to add nothing
     inj = compute_injury(
-        basic, spec.dtype, dr_here(ctx, state, location.id, spec.dtype), divisor, location, hp, ht, row, **extra,
+        basic, spec.dtype, dr_here(ctx, state, location.id, spec.dtype), divisor, location, hp, ht, row,
         divided_round=opts["divided_dr_rounding"],
         crippling_major=bool(opts["crippling_is_major_wound"]),
         male=ch.flag(ctx, state, "male"),
         high_pain=ch.flag(ctx, state, "high_pain_threshold"),
         low_pain=ch.flag(ctx, state, "low_pain_threshold"),
+        wounding=terms.get("wounding"),
+        multiplier=terms.get("multiplier", 1),
+        most=terms.get("most"),
     )
-    if ctx.params.get("hp") is None and (state is None or "hp" not in state):
+    if params.get("hp") is None and (state is None or "hp" not in state):
         changes.append(f"(HP {hp} assumed: give --hp or a character file)")
     wound = f"{inj.wounding:g}"
     changes.append(f"{basic} basic {spec.dtype} damage against DR {inj.dr}: {inj.penetrating} through, "
@@ -75,7 +87,6 @@ def blow(
 def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Injury, location: LocationRule,
            dtype: str, why: str, hp: int) -> None:
     """Put the numbers of ``inj`` on the character: HP, statuses, owed rolls."""
-    now = ch.clock(state)
     lose_hp(state, changes, inj.injury, location.id, dtype, why, hp)
     if inj.major:
         changes.append("a major wound")
@@ -88,7 +99,7 @@ def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Inju
                                        "text": f"{location.name} {location.crippled_word}"},
                       f"{location.name} {location.crippled_word} (roll after the fight: crit treat gurps after-fight)")
     if inj.funny_bone_seconds:
-        ch.add_status(state, changes, {"id": "funny-bone", "location": location.id, "until": now + inj.funny_bone_seconds,
+        ch.add_status(state, changes, {"id": "funny-bone", "location": location.id, "until": ch.clock(state) + inj.funny_bone_seconds,
                                        "text": f"{location.name} numb and useless"},
                       f"{location.name} numb and useless for {inj.funny_bone_seconds} seconds (funny-bone blow)")
     add_shock(state, changes, inj.shock, inj.shock_cap)
@@ -119,19 +130,21 @@ def add_shock(state: dict[str, Any] | None, changes: list[str], shock: int, cap:
     """Shock for the next turn. Shock from several injuries adds up, to the largest cap among them."""
     if shock <= 0:
         return
+    line = f"shock: -{shock} to DX and IQ on his next turn"
+    if state is None:  # no character: the line alone (no status to make only to drop it, as add_status would)
+        changes.append(line)
+        return
     now = ch.clock(state)
-    if state is not None:
-        old = ch.find_status(state, "shock")
-        if old is not None and int(old.get("until", 0)) > now:
-            cap = max(cap, int(old.get("cap", cap)))
-            total = min(cap, -int(old.get("penalty", 0)) + shock)
-            old.update(penalty=-total, cap=cap, until=now + TURN_SECONDS,
-                       text=f"-{total} to DX and IQ (not defenses) on the next turn")
-            changes.append(f"shock: -{total} in all to DX and IQ on his next turn")
-            return
+    old = ch.find_status(state, "shock")
+    if old is not None and int(old.get("until", 0)) > now:
+        cap = max(cap, int(old.get("cap", cap)))
+        total = min(cap, -int(old.get("penalty", 0)) + shock)
+        old.update(penalty=-total, cap=cap, until=now + TURN_SECONDS,
+                   text=f"-{total} to DX and IQ (not defenses) on the next turn")
+        changes.append(f"shock: -{total} in all to DX and IQ on his next turn")
+        return
     ch.add_status(state, changes, {"id": "shock", "penalty": -shock, "cap": cap, "until": now + TURN_SECONDS,
-                                   "text": f"-{shock} to DX and IQ (not defenses) on the next turn"},
-                  f"shock: -{shock} to DX and IQ on his next turn")
+                                   "text": f"-{shock} to DX and IQ (not defenses) on the next turn"}, line)
 
 
 def owe(state: dict[str, Any] | None, changes: list[str], modifier: int, why: str) -> None:
@@ -170,7 +183,7 @@ def injury_data(inj: Injury) -> dict[str, Any]:
 def dr_here(ctx: Any, state: dict[str, Any] | None, location: str, dtype: str) -> int:
     """DR at ``location`` against ``dtype``: --dr, else the body's own DR there (a GCS
     character's, as GCS computed it), else the character file's ``dr``."""
-    if ctx.params.get("dr") is None and state is not None and "body" in state:
+    if state is not None and "body" in state and ctx.params.get("dr") is None:
         from .bodies import body_of, dr_for
 
         body = body_of(ctx)
