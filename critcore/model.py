@@ -476,25 +476,17 @@ def outcome_tags(determination: Determination | None, location: Location | None,
     return frozenset(found)
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a stage record's class -> its fields in order (see _stage_json)
-
-
 def _stage_json(value: Any, keep: Callable[[Any], Any] = thaw) -> Any:
     if value is None:
         return None
     if isinstance(value, Effect):
         return value.to_json()
     out: dict[str, Any] = {}
-    kind = value.__class__
-    names = _FIELD_NAMES.get(kind)
-    if names is None:
-        # A record's fields in order are its __match_args__: asking for its __dataclass_fields__
-        # would register it with dataclasses (importing it: 0.7 ms of a campaign command or
-        # --json). A real dataclass (a plugin's subclass of a record) has them in its own dict,
-        # with every field. Read once for each class (each outcome's JSON asks for three).
-        fields = kind.__dict__.get("__dataclass_fields__")
-        names = _FIELD_NAMES[kind] = tuple(fields) if isinstance(fields, dict) else tuple(value.__match_args__)
-    for name in names:
+    # A record's fields in order are its __match_args__: asking for its __dataclass_fields__ would
+    # register it with dataclasses (importing it: 0.7 ms of a campaign command or --json). A real
+    # dataclass (a plugin's subclass of a record) has them in its own dict, with every field.
+    fields = type(value).__dict__.get("__dataclass_fields__")
+    for name in fields if isinstance(fields, dict) else value.__match_args__:
         v = getattr(value, name)
         if v.__class__ in _SCALARS:  # most fields (summary, kind, critical): as they are
             out[name] = v

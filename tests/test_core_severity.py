@@ -162,3 +162,42 @@ def test_a_change_reads_as_its_text_with_spaces_collapsed_and_capitalised(pairs:
     expected.sort(key=lambda c: -place[c[0]])
     assert [(c.severity, c.text) for c in _ranked(pairs)] == expected
 
+
+
+from critcore._speed.cleantext import tidy  # noqa: E402
+
+
+@settings(max_examples=400, deadline=None)
+@given(_WORDS)
+def test_a_text_is_tidied_as_cleaning_it_word_by_word_does(text: str) -> None:
+    """The seam's tidy answers what splitting into words, joining, dropping a trailing stop and
+    capitalising answers, for any text: spaces, tabs, line breaks, no-break and em spaces, a
+    zero-width space (not whitespace), stops and semicolons, a sharp s (two capitals)."""
+    assert tidy(text) == _clean(text)
+
+
+def test_without_a_headline_the_worst_serious_change_leads() -> None:
+    """An assessment made without the report's headline leads with its worst change when that
+    is at least serious (nothing otherwise), as headed("") does; with a headline, that headline
+    stays unless such a change is not already in it."""
+    from critcore.model import Data, Outcome
+    from critcore.report.severity import Assessment, assess
+
+    outcome = Outcome("x", "p", Data(), (), (), None, None, (), None, None, (), (), Data())
+
+    def pm_answering(pairs: list[tuple[str, str]]) -> object:
+        class Pm:  # a system answering critcore_changes (called through pluggy's hook attribute)
+            class hook:  # noqa: N801
+                @staticmethod
+                def critcore_changes(outcome: object, view: str) -> list[tuple[str, str]]:
+                    return pairs
+
+        return Pm()
+
+    grave = assess(outcome, "gm", pm_answering([("minor", "a scratch"), ("grave", "an arm crippled")]))
+    assert (grave.severity, grave.headline) == ("grave", "An arm crippled")
+    assert grave == Assessment(grave.severity, "", grave.changes).headed("")
+    minor = assess(outcome, "gm", pm_answering([("minor", "a scratch")]))
+    assert (minor.severity, minor.headline) == ("minor", "")
+    kept = assess(outcome, "gm", pm_answering([("grave", "an arm crippled")]), headline="Hit: an arm crippled")
+    assert kept.headline == "Hit: an arm crippled"

@@ -244,3 +244,18 @@ def test_a_kept_hook_function_belongs_to_its_own_plugin_manager() -> None:
     assert hook_function(one, "critcore_locate", NAMES)("C", "D") == "one"
     assert hook_function(two, "critcore_locate", NAMES)("C", "D") == "two"
     assert hook_function(manager([]), "critcore_locate", NAMES)("C", "D") is None
+
+
+def test_a_stand_in_manager_is_called_by_keyword_as_pluggys_hook_is() -> None:
+    """A manager that is not pluggy's (a test's stand-in with a hook attribute) is called with
+    the hook's arguments by name, as a report called it through pluggy."""
+    seen = []
+
+    class Pm:
+        class hook:  # noqa: N801
+            @staticmethod
+            def critcore_locate(ctx, determination):
+                seen.append((ctx, determination))
+                return "answer"
+
+    assert hook_function(Pm(), "critcore_locate", NAMES)("C", "D") == "answer" and seen == [("C", "D")]

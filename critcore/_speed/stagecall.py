@@ -50,7 +50,11 @@ def hook_function(pm: Any, name: str, names: Sequence[str]) -> Callable[..., Any
     a system's own answer. A manager that cannot be weakly referenced gets a new function each time."""
     global _KEPT
     caller = getattr(pm.hook, name)
-    impls = caller.get_hookimpls()
+    implementations = getattr(caller, "get_hookimpls", None)
+    if implementations is None:  # not pluggy's (a stand-in manager): called by keyword, as pluggy's is
+        names = tuple(names)
+        return lambda *args: caller(**dict(zip(names, args)))
+    impls = implementations()
     if _KEPT is None:
         from weakref import WeakKeyDictionary
 

@@ -7,7 +7,6 @@ terminal after making the text safe; nothing here writes an escape sequence.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from critcore._speed.stagecall import hook_function
@@ -30,7 +29,6 @@ Line = tuple[str, str]
 severity: ``headline-none`` ... ``headline-deadly``), ``title``, ``stage``, ``roll``, ``detail``,
 ``note`` or ``plain``."""
 
-@lru_cache(maxsize=1024)  # as the parser's own: a system rolls a few notations, every report shows them
 def _modifiers(notation: str) -> str:
     """The part of a roll's notation applied after the faces are added: ``" +1"``, ``" -3 x10"``
     (read by the dice parser; a notation it does not read shows none)."""

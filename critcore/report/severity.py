@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from critcore._speed.cleantext import tidy
 from critcore._speed.stagecall import hook_function
 from critcore.model import SEVERITIES, Outcome, record
 
@@ -40,12 +41,10 @@ class Assessment:
         does not depend on the headline, so one ranking serves the report's headline and the
         JSON's ``summary`` (:func:`assess` once, then ``headed`` for each)."""
         head = _clean(headline)
-        changes = self.changes
-        if changes and rank(changes[0].severity) >= _SERIOUS:
-            top = changes[0].text
-            if top.lower() not in head.lower():
-                head = top
-        return Assessment(self.severity, head, changes)
+        top = _leading(self.changes)
+        if top and top.lower() not in head.lower():
+            head = top
+        return Assessment(self.severity, head, self.changes)
 
     def to_json(self) -> dict[str, Any]:
         """``severity``, ``summary`` and ``changes`` as ``--json`` and the API carry them."""
@@ -66,6 +65,12 @@ def rank(severity: str) -> int:
 
 
 _SERIOUS = SEVERITIES.index("serious")
+
+
+def _leading(changes: Sequence[Change]) -> str:
+    """The text of the worst change when it is at least ``serious`` (a headline gives way to
+    it), else nothing."""
+    return changes[0].text if changes and rank(changes[0].severity) >= _SERIOUS else ""
 
 
 def _clean(text: str) -> str:
@@ -94,15 +99,8 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
             severity, at = "minor", minor
         if text.__class__ is not str:
             text = str(text)
-        if not text or text.isspace():  # a text of no words is left out
-            continue
-        # _clean's work, without splitting the text into words when it has no run of whitespace
-        # to fold (isprintable: no whitespace but the ASCII space): a system's lines mostly come tidy
-        if not text.isprintable() or "  " in text or text[0] == " " or text[-1] == " ":
-            text = " ".join(text.split())
-        text = text.rstrip(".;")
-        first = text[:1]
-        by_place[at].append(Change(severity, text if first == first.upper() else first.upper() + text[1:]))
+        if text and not text.isspace():  # a text of no words is left out
+            by_place[at].append(Change(severity, tidy(text)))  # _clean(text)
     return [c for changes in reversed(by_place) for c in changes]
 
 
@@ -131,8 +129,5 @@ def assess(outcome: Outcome, view: str = "gm", pm: Any = None, headline: str = "
     else:
         det = outcome.determination
         severity = "minor" if det is not None and det.critical else "none"
-    if headline:
-        return Assessment(severity, "", tuple(changes)).headed(headline)
-    # headed(""): the worst change leads when it is at least serious (what every report asks first)
-    lead = changes[0].text if changes and _PLACE[severity] >= _SERIOUS else ""
-    return Assessment(severity, lead, tuple(changes))
+    ranked = Assessment(severity, _leading(changes), tuple(changes))  # headed(""), as every report asks first
+    return ranked.headed(headline) if headline else ranked
