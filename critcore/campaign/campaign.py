@@ -171,8 +171,8 @@ class Campaign:
         self._registry = registry
         self._engines: dict[tuple[str, tuple[str, ...], str], Engine] = {}
         # the engine last returned for (system, rules), with the store's data version it was read
-        # at and when that version was last read (time.monotonic)
-        self._latest: dict[tuple[str, tuple[str, ...]], tuple[int, Engine, float]] = {}
+        # at (None: a store that cannot tell) and when that version was last read (time.monotonic)
+        self._latest: dict[tuple[str, tuple[str, ...]], tuple[int | None, Engine, float]] = {}
         self.settings_window = 0.0
         """Seconds during which :meth:`engine` trusts the settings it read last, without asking
         the store whether another process changed them (0: it asks at every call). ``crit serve``
@@ -289,7 +289,7 @@ class Campaign:
                 self._engines.clear()
             found = self._engines[key] = Engine(system, rules=enabled, options=options, registry=self.registry,
                                                 option_sources={n: f"{self.path} (campaign option)" for n in options})
-        if version is not None:
+        if version is not None or self.settings_window:  # (a store that cannot tell: kept for the window only)
             if len(self._latest) >= 64:
                 self._latest.clear()
             self._latest[(system, rules)] = (version, found, now)
