@@ -12,6 +12,7 @@ import math
 
 import pytest
 from hypothesis import given, settings
+from runlength import examples
 from hypothesis import strategies as st
 
 from critcore._speed import jsonbytes
@@ -163,7 +164,7 @@ def _read(raw: bytes, fast: bool, limits: tuple[int, int]):
             return ("error", str(exc))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200, 3000), deadline=None)
 @given(value=READ_VALUES, tweak=st.one_of(st.just(""), TWEAKS), at=st.integers(0, 60), ascii_only=st.booleans(),
        limits=st.sampled_from([(20, 30), (3, 4), (3, 18), (3, 17)]))
 def test_a_body_reads_the_same_through_orjson_as_through_the_standard_reader(value, tweak, at, ascii_only, limits):

@@ -144,6 +144,7 @@ def test_an_unknown_severity_word_ranks_as_minor() -> None:
 # --- a change's words, cleaned ---
 
 from hypothesis import given, settings  # noqa: E402
+from runlength import examples  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from critcore.report.severity import _clean, _ranked  # noqa: E402
@@ -167,7 +168,7 @@ def test_a_change_reads_as_its_text_with_spaces_collapsed_and_capitalised(pairs:
 from critcore._speed.cleantext import tidy  # noqa: E402
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200, 2000), deadline=None)
 @given(_WORDS)
 def test_a_text_is_tidied_as_cleaning_it_word_by_word_does(text: str) -> None:
     """The seam's tidy answers what splitting into words, joining, dropping a trailing stop and

@@ -10,6 +10,8 @@ code it replaces, the expected value is that code's answer on generated inputs.
 from __future__ import annotations
 
 import pytest
+import os
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +21,8 @@ from critcore_gurps.collapse import owed_for, owes_death_roll
 from critcore_gurps.damage import compute_injury
 from critcore_gurps.reference import DAMAGE_TYPES, LOCATIONS
 from critcore_gurps.traits import injury_terms
+
+LONG = bool(os.environ.get("CRITCORE_LONG"))  # .ci/run's long run (step 7) draws ten times as many
 
 
 @pytest.mark.parametrize(("before", "after", "owed"), [
@@ -36,7 +40,7 @@ def test_a_death_roll_is_owed_at_each_multiple_of_minus_hp_until_death(before: i
     assert owes_death_roll(before, after, 10) is owed
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=2000 if LONG else 200, deadline=None)
 @given(st.integers(-200, 60), st.integers(0, 150), st.integers(1, 40))
 def test_owes_death_roll_says_what_owed_for_holds(before: int, injury: int, hp: int) -> None:
     """The death-check tag's shortcut answers as the owed rolls it no longer makes: a roll of
@@ -65,7 +69,7 @@ TRAITS = st.fixed_dictionaries({}, optional={
 })
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1500 if LONG else 150, deadline=None)
 @given(TRAITS, st.sampled_from(sorted(LOCATIONS)), st.sampled_from(sorted(DAMAGE_TYPES)),
        st.integers(0, 40), st.integers(0, 10), st.integers(1, 30))
 def test_the_traits_terms_by_name_give_the_injury_of_passing_them_all(traits: dict, where: str, dtype: str,

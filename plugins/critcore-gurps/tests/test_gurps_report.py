@@ -4,10 +4,14 @@ none is minor."""
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from critcore_gurps.report import _RANKS, rank_line
+
+LONG = bool(os.environ.get("CRITCORE_LONG"))  # .ci/run's long run (step 7) draws ten times as many
 
 
 def test_each_line_ranks_by_the_worst_words_it_holds() -> None:
@@ -24,7 +28,7 @@ PIECES = st.one_of(st.sampled_from(WORDS + [w.upper() for w in WORDS] + [w.title
                    st.text(alphabet="abcdeiklnorstuvwy :-\n()İ", max_size=10))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1500 if LONG else 150, deadline=None)
 @given(st.lists(PIECES, max_size=5).map("".join))
 def test_a_line_ranks_by_the_first_severity_whose_words_it_holds_in_any_case(line: str) -> None:
     """A line of the plugin's words and other text, in any case (a dotted capital I lowers to
