@@ -89,3 +89,18 @@ def bt() -> Any:
     from types import SimpleNamespace
 
     return SimpleNamespace(state=state, derived=derived, slot=slot, one_crit=one_crit, load_unit=load_unit)
+
+
+@pytest.fixture(scope="session")
+def corpus_units() -> list[tuple[Path, dict[str, Any]]]:
+    """Every unit file of ../shared/mtf-corpus/units, imported with one catalog (as one engine
+    reading every file keeps it), once for every test module of a test process that reads them
+    (skipped without the corpus; a refused file fails here)."""
+    from bt_shared import CORPUS
+    from critcore_battletech.data.catalog import catalog
+    from critcore_battletech.units import unit_from_mtf
+
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/mtf-corpus/units is not here")
+    cat = catalog()
+    return [(p, unit_from_mtf(p.read_bytes(), str(p), cat)) for p in sorted(CORPUS.rglob("*.mtf"))]

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from critcore_battletech.units import unit_from_mtf
 from bt_shared import CORPUS
 
 
@@ -30,15 +29,9 @@ def _norm(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
-@pytest.fixture(scope="module")
-def corpus() -> list[tuple[Path, dict[str, Any]]]:
-    from critcore_battletech.data.catalog import catalog
-
-    cat = catalog()  # one catalog for the whole corpus, as one engine reading every file keeps
-    units = []
-    for path in sorted(CORPUS.rglob("*.mtf")):
-        units.append((path, unit_from_mtf(path.read_bytes(), str(path), cat)))  # a refused file fails here
-    return units
+@pytest.fixture
+def corpus(corpus_units: list[tuple[Path, dict[str, Any]]]) -> list[tuple[Path, dict[str, Any]]]:
+    return corpus_units  # conftest.py: every file imported once a test process (a refused file fails there)
 
 
 def test_the_corpus_is_the_size_its_readme_says(corpus: list[tuple[Path, dict[str, Any]]]) -> None:

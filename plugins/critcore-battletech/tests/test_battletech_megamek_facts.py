@@ -19,8 +19,6 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 import critcore_battletech
-from critcore_battletech.units import unit_from_mtf
-from bt_shared import CORPUS
 
 FACTS = Path(critcore_battletech.__file__).resolve().parent / "data" / "megamek-facts.toml"
 
@@ -57,14 +55,9 @@ def test_battletech_every_family_of_the_facts_names_its_source() -> None:
     assert data["explosive"]["source"]
 
 
-@pytest.fixture(scope="module")
-def corpus() -> list[tuple[Path, dict[str, Any]]]:
-    if not CORPUS.is_dir():
-        pytest.skip("../shared/mtf-corpus/units is not here")
-    from critcore_battletech.data.catalog import catalog
-
-    cat = catalog()  # one catalog for every file
-    return [(p, unit_from_mtf(p.read_bytes(), str(p), cat)) for p in sorted(CORPUS.rglob("*.mtf"))]
+@pytest.fixture
+def corpus(corpus_units: list[tuple[Path, dict[str, Any]]]) -> list[tuple[Path, dict[str, Any]]]:
+    return corpus_units  # conftest.py: every file imported once a test process (skipped without the corpus)
 
 
 def test_battletech_every_ammunition_bin_of_the_corpus_matches_megamek(
