@@ -38,7 +38,6 @@ def stage_function(caller: Any, names: Sequence[str]) -> Callable[..., Any]:
     return through_pluggy
 
 
-
 _KEPT: Any = None  # a WeakKeyDictionary: plugin manager -> {hook name: (its implementations, the function)}
 
 

@@ -104,7 +104,6 @@ def _ranked(answer: Sequence[Any]) -> list[Change]:
     return [c for changes in reversed(by_place) for c in changes]
 
 
-
 _OUTCOME_VIEW = ("outcome", "view")  # the report hooks' arguments, in order
 
 
