@@ -83,7 +83,8 @@ def test_a_direct_route_answers_as_the_route_through_starlette(camp_path, regist
         answers = [_answer(c.post(url, content=content, headers=headers)) for c in clients]
         assert answers[0] == answers[1], (headers, body, mangle)
 
-    send()
+    with clients[0], clients[1]:  # one event loop each for all the examples, as a server has
+        send()
 
 
 def test_a_direct_route_leaves_other_methods_and_paths_to_starlette(camp_path, registry):

@@ -46,7 +46,10 @@ def camp_path(tmp_path, registry):
 @pytest.fixture
 def client(camp_path, registry):
     app = create_app(camp_path, registry=registry, players_key="players-key-for-tests")
-    return TestClient(with_limits(app), base_url="http://127.0.0.1")
+    # entered: one event loop for all the test's requests, as a server has (not one started for
+    # each request, a third of a request's time here)
+    with TestClient(with_limits(app), base_url="http://127.0.0.1") as client:
+        yield client
 
 
 def error_of(response, status):
