@@ -2,7 +2,7 @@
 
 Every API body is checked against its route's declared schema (critcore.web.schemas): a
 hypothesis test posts generated bodies to every route that takes one and asserts no 5xx, and
-nothing written on a 4xx. 100 bodies a route by default; ``CRITCORE_LONG=1`` (the long run of
+nothing written on a 4xx. 60 bodies a route by default; ``CRITCORE_LONG=1`` (the long run of
 .ci/run) makes it 2,000.
 """
 
@@ -30,7 +30,7 @@ from critcore.campaign.campaign import Campaign  # noqa: E402
 from critcore.web.app import create_app, with_limits  # noqa: E402
 from critcore.web.schemas import SCHEMAS  # noqa: E402
 
-EXAMPLES = int(os.environ.get("CRITCORE_WEB_EXAMPLES", 0)) or examples(100, 2000)
+EXAMPLES = int(os.environ.get("CRITCORE_WEB_EXAMPLES", 0)) or examples(60, 2000)
 
 
 @pytest.fixture
