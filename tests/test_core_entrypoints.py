@@ -10,6 +10,7 @@ import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from runlength import examples
 
 from critcore._speed.entrypoints import _parse_entry_points, installed_entry_points
 
@@ -65,7 +66,7 @@ LINE = st.one_of(WORD.map(lambda s: f"[{s}]"), WORD.map(lambda s: f" [ {s} ] "),
                  st.tuples(WORD, VALUE).map(lambda kv: f"  {kv[0]}={kv[1]}  "), st.just(""), st.just("# a note"))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(120, 2000), deadline=None)
 @given(st.lists(LINE, max_size=12))
 def test_entry_point_files_are_read_into_the_entries_importlib_metadata_reads(lines):
     """importlib.metadata reads entry_points.txt with its ``Sectioned`` reader: the same
@@ -79,7 +80,7 @@ def test_entry_point_files_are_read_into_the_entries_importlib_metadata_reads(li
     assert sorted(ours_read) == sorted(theirs_read)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(120, 2000), deadline=None)
 @given(st.text(max_size=200))
 def test_any_text_at_all_is_read_without_an_error(text):
     """A damaged entry_points.txt (importlib.metadata itself raises on some) never stops crit:

@@ -10,6 +10,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from runlength import examples
 
 from critcore.errors import InputError
 from critcore.files.reading import load_json
@@ -21,14 +22,14 @@ JSONISH = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(120, 2000), deadline=None)
 @given(JSONISH)
 def test_well_formed_json_reads_as_json_reads_it(value):
     text = json.dumps(value)
     assert load_json(text, "t.json") == json.loads(text)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(200, 3000), deadline=None)
 @given(st.one_of(st.text(alphabet='{}[]":,0123456789.eE-+ntrufalsbad\\\n\t ', max_size=40),
                  JSONISH.map(json.dumps).flatmap(lambda t: st.integers(0, len(t)).map(lambda i: t[:i]))))
 def test_any_text_is_json_or_one_line_naming_the_source(text):
@@ -55,7 +56,7 @@ def test_the_reproducers_are_one_line(text):
     assert str(caught.value).startswith("b.json") and "\n" not in str(caught.value)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(150, 2000), deadline=None)
 @given(st.one_of(JSONISH.map(json.dumps),
                  st.text(alphabet='{}[]":,0123456789.eE-+ntrufalsbadNI\\\ufeff\n\t ', max_size=40),
                  st.integers(-10**30, 10**30).map(str)),

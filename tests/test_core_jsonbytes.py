@@ -58,7 +58,7 @@ def _check(value) -> None:
         assert ours == theirs
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(120, 2000), deadline=None)
 @given(VALUES)
 def test_the_same_json_as_the_standard_library(value):
     _check(value)

@@ -11,6 +11,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from runlength import examples
 
 import critcore
 from critcore.engine.runner import Engine
@@ -270,7 +271,7 @@ def test_a_merge_patch_applied_to_the_input_gives_the_state_back():
                           max_leaves=12)
     states = st.dictionaries(st.text(max_size=2), values, max_size=4)
 
-    @hypothesis.settings(max_examples=300, deadline=None)
+    @hypothesis.settings(max_examples=examples(100, 2000), deadline=None)
     @hypothesis.given(states, states)
     def check(before, after):
         patch = merge_patch(freeze(before), freeze(after))

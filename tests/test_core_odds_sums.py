@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from runlength import examples
 
 from critcore.chance.exact import Branch, Odds, group
 from critcore.chance.probability import add_parts, from_parts, sum_of
@@ -22,7 +23,7 @@ fractions = st.builds(Fraction, st.integers(0, 10**6),
                       st.sampled_from([1, 2, 3, 6, 8, 12, 20, 36, 216, 1296, 7, 11, 10**9 + 7]))
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(120, 2000))
 @given(st.lists(fractions, max_size=60))
 def test_an_exact_sum_is_the_sum_of_the_fractions(values):
     """Adding numerators by denominator and meeting over the least common denominator is the
@@ -50,7 +51,7 @@ def _branch(p, kind="hit"):
     return Branch(Determination(kind=kind, critical=False, summary=kind), None, (), None, p)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(80, 1000))
 @given(st.lists(fractions.filter(bool), min_size=1, max_size=40))
 def test_outcomes_sort_most_likely_first_with_ties_in_their_order(values):
     """The JSON's order: by probability, highest first, equal ones as the odds found them (a

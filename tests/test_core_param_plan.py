@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from runlength import examples
 
 from critcore.engine.params import ParamPlan, check_params, coerce_param
 from critcore.errors import ParamError
@@ -59,7 +60,7 @@ def answer(fn, procedure, values):
         return ("error", str(exc))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(150, 2000), deadline=None)
 @given(PROCEDURES, GIVEN)
 def test_the_plan_checks_as_the_walk_over_every_parameter(procedure, values):
     expected = answer(walk, procedure, values)

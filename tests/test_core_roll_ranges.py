@@ -9,6 +9,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from runlength import examples
 
 from critcore.errors import TableError
 from critcore.tables.tableset import parse_rolls, read_roll
@@ -25,13 +26,13 @@ def by_expression(text: str) -> tuple[int, int] | None:
     return (int(m[1]), int(m[1])) if m else None
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(700, 6000), deadline=None)
 @given(st.text(alphabet="0123456789٣-–.  \t\n\u2003x,+", max_size=12))
 def test_any_text_reads_as_the_expression_reads_it(text: str) -> None:
     assert read_roll(text) == by_expression(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(120, 2000), deadline=None)
 @given(st.from_regex(RANGE, fullmatch=True))
 def test_every_range_the_expression_reads_is_read(text: str) -> None:
     assert read_roll(text) == by_expression(text) is not None

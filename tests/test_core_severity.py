@@ -152,7 +152,7 @@ from critcore.report.severity import _clean, _ranked  # noqa: E402
 _WORDS = st.text(alphabet=st.sampled_from(list("ab .;\t\n\u00a0\u2003\u200bXé") + ["ß"]), max_size=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(120, 2000), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(list(SEVERITIES) + ["oops"]), _WORDS), max_size=6))
 def test_a_change_reads_as_its_text_with_spaces_collapsed_and_capitalised(pairs: list[tuple[str, str]]) -> None:
     """Each change's text is its words joined by single spaces, without a trailing full stop or

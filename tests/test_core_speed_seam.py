@@ -12,6 +12,7 @@ import os
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from runlength import examples
 
 from critcore._speed.records import record
 from critcore.errors import TableError
@@ -50,7 +51,7 @@ def both(args, kwargs):
     return out
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(80, 1000), deadline=None)
 @given(VALUES, VALUES)
 def test_a_record_equals_hashes_and_prints_as_a_frozen_dataclass(one, other):
     m1, m2, p1, p2 = Made(*one), Made(*other), Plain(*one), Plain(*other)
@@ -67,7 +68,7 @@ ARGS = st.lists(st.one_of(st.integers(0, 3), st.text(max_size=3)), max_size=5)
 KWARGS = st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), st.integers(0, 3), max_size=3)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(120, 2000), deadline=None)
 @given(ARGS, KWARGS)
 def test_a_record_refuses_the_calls_a_dataclass_refuses(args, kwargs):
     """Too many or too few arguments, an unknown name, a name given twice: a TypeError from both,
@@ -86,7 +87,7 @@ DOCS = st.dictionaries(KEYS, st.one_of(SCALARS, st.lists(st.integers(0, 99), max
                                        st.dictionaries(KEYS, SCALARS, max_size=3)), max_size=6)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(50, 500), deadline=None)
 @given(DOCS)
 def test_the_disk_cache_hands_back_what_tomllib_reads(tmp_path_factory, doc):
     """A table read twice (the second time from the cache entry the first one wrote) is what
@@ -116,7 +117,7 @@ def test_the_disk_cache_hands_back_what_tomllib_reads(tmp_path_factory, doc):
     assert first == want and second == want
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(120, 2000), deadline=None)
 @given(st.text(alphabet='ab=[]."\n 1#', max_size=40))
 def test_a_malformed_table_is_refused_exactly_when_tomllib_refuses_it(text):
     from critcore.tables.resources import load_toml_text

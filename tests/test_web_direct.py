@@ -21,6 +21,7 @@ import warnings  # noqa: E402
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from runlength import examples  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -75,7 +76,7 @@ def _answer(response):
 def test_a_direct_route_answers_as_the_route_through_starlette(camp_path, registry, host, url):
     clients = _pair(camp_path, registry, host)
 
-    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=examples(60, 1000), deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(headers=HEADERS, body=BODY, mangle=st.sampled_from(["json", "bad", "empty", "latin1"]))
     def send(headers, body, mangle):
         content = {"json": json.dumps(body).encode(), "bad": b"{not json", "empty": b"",
@@ -83,7 +84,8 @@ def test_a_direct_route_answers_as_the_route_through_starlette(camp_path, regist
         answers = [_answer(c.post(url, content=content, headers=headers)) for c in clients]
         assert answers[0] == answers[1], (headers, body, mangle)
 
-    send()
+    with clients[0], clients[1]:  # one event loop each for all the examples, as a server has
+        send()
 
 
 def test_a_direct_route_leaves_other_methods_and_paths_to_starlette(camp_path, registry):

@@ -4,6 +4,7 @@ They are never copied into the project: a test that needs them skips when they a
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,18 @@ _HERE = Path(__file__).resolve().parent  # plugins/critcore-battletech/tests
 SHARED = next((p / "shared" for p in _HERE.parents[2:5] if (p / "shared").is_dir()), Path("/nonexistent"))
 SAMPLES = SHARED / "mtf-samples"
 CORPUS = SHARED / "mtf-corpus" / "units"
+
+
+@lru_cache(maxsize=None)
+def kept_catalog() -> Any:
+    """One importer catalog for the whole test process, kept the way one engine keeps it for every
+    unit it reads (``catalog()``: read-only once built; ``unit_from_mtf(text, source, cat)``). For
+    tests of what a name or a unit file imports as: building a catalog afresh (its frame, and
+    megamek-names.toml at the first name the tables lack) costs about 0.1 s, most of these
+    tests' time. A test of how a catalog is built or when it reads a file builds its own."""
+    from critcore_battletech.data.catalog import catalog
+
+    return catalog()
 
 
 def odds_by_outcome(registry: Any, unit: dict[str, Any], procedure: str, params: dict[str, Any]) -> dict[str, Any]:

@@ -5,12 +5,13 @@ docs/systems/battletech.md ("Real units")."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bt_shared import CORPUS
+from bt_shared import CORPUS, kept_catalog
 
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/mtf-corpus/units is not here")
@@ -25,6 +26,7 @@ INERT_WORDS = ("gauss", "hag", "sbg", "silverbullet", "magshot", "plasma", "flui
                "sprayer")
 
 
+@lru_cache(maxsize=None)  # the corpus repeats its names many times over
 def _norm(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
@@ -113,9 +115,7 @@ def test_the_development_half_is_read_from_megameks_names(corpus: list[tuple[Pat
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
 
-    from critcore_battletech.data.catalog import catalog
-
-    cat = catalog()
+    cat = kept_catalog()
     data = Path(__file__).resolve().parents[1] / "src" / "critcore_battletech" / "data" / "equipment.toml"
     tabled = {(item["name"], item["tech"]) for group in tomllib.loads(data.read_text(encoding="utf-8"))["group"]
               for item in group["items"]}

@@ -20,6 +20,24 @@ from critcore_battletech import slotodds as S
 from critcore_battletech.unitview import Work
 
 
+@pytest.fixture(scope="module")
+def lt_critical_checked() -> Any:
+    """Exact odds of a critical in the Testmech's left torso under ``checking_keys`` (every key and
+    merge the plugin gives is checked against the enumeration of the rolls): the plugin's own
+    odds pass. About a second of work, done once for the tests below that each then break one
+    part of the plugin and see the check catch it."""
+    import json
+    from pathlib import Path
+
+    import critcore_battletech.plugin as plugin
+    from critcore import testing
+    from critcore.testing import Engine, checking_keys, exact_odds
+
+    unit = json.loads((Path(__file__).resolve().parent / "units" / "testmech-tm1.json").read_text(encoding="utf-8"))
+    with checking_keys():
+        return exact_odds(Engine("battletech", registry=testing.registry(plugin)), "critical", {"location": "LT"}, unit)
+
+
 def lt_classes(unit: dict[str, Any]) -> tuple[int, ...]:
     w = Work(freeze(unit))
     slots = w.loc("LT")["slots"]
@@ -241,7 +259,7 @@ def test_interchangeable_slots_merge_into_the_first_of_their_class(mech):
     assert S.merge_picks((("LT", 2), ("LT", -1)), classes) == (("LT", 0), ("LT", -1))
 
 
-def test_odds_that_differ_from_the_slot_rolls_fail_the_check(bt_registry, mech, monkeypatch):
+def test_odds_that_differ_from_the_slot_rolls_fail_the_check(bt_registry, mech, monkeypatch, lt_critical_checked):
     """The slot choice is one Dice.choose: with checking_keys on (check_odds_agree) its odds are
     compared with the enumeration of the rolls. Odds that put every critical on the first slot
     a roll can reach are caught, naming the label; the plugin's own odds pass."""
@@ -251,9 +269,7 @@ def test_odds_that_differ_from_the_slot_rolls_fail_the_check(bt_registry, mech, 
     from critcore.plugin import PluginError
     from critcore.testing import exact_odds
 
-    engine = Engine("battletech", registry=bt_registry)
-    with checking_keys():
-        right = exact_odds(engine, "critical", {"location": "LT"}, mech)
+    right = lt_critical_checked  # the plugin's own odds, under checking_keys
     assert right.remainder == 0
 
     def first_slot(reach: Any, count: int, reroll: str, half: Any, classes: Any, known: Any = None) -> Any:
@@ -323,7 +339,7 @@ def test_real_dice_tell_the_cascade_and_exact_odds_leave_the_story_out(run, bt_r
     assert same
 
 
-def test_a_merge_that_forgets_what_the_cascade_reads_is_caught(bt_registry, mech, monkeypatch):
+def test_a_merge_that_forgets_what_the_cascade_reads_is_caught(bt_registry, mech, monkeypatch, lt_critical_checked):
     """Resolver.merged may forget only what nothing after reads. One that also forgot the hits
     of a torso still standing (after the Ultra AC/5 bin's 10 damage the left torso stands with
     2 structure, and its next check must not strike the same slots again) would give wrong odds;
@@ -345,8 +361,7 @@ def test_a_merge_that_forgets_what_the_cascade_reads_is_caught(bt_registry, mech
         locs = Data({code: loc.replace(slots=base[code]["slots"]) for code, loc in locs.items()})
         return ((top, locs, items), *rest)
 
-    with checking_keys():
-        exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, mech)
+    assert lt_critical_checked.exact  # the plugin's own merge passes the check
     monkeypatch.setattr(Resolver, "merged", forgetful)
     with checking_keys(), pytest.raises(PluginError, match="cascade: the merge given to Dice.iterate leaves out"):
         exact_odds(Engine("battletech", registry=bt_registry), "critical", {"location": "LT"}, mech)

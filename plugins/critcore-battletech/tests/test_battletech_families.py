@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from critcore_battletech.data.catalog import catalog
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import kept_catalog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -69,7 +69,7 @@ def item_at(u: dict[str, Any], code: str, index: int, key: str = "item") -> dict
     ("ISSniperCannonAmmo", "Inner Sphere", "Sniper Cannon", 10, 10, 1),
 ])
 def test_ammunition_families(name: str, tech: str, weapon: str, shots: int, damage: int, per_turn: int) -> None:
-    match = catalog().ammo(name, tech)
+    match = kept_catalog().ammo(name, tech)
     assert match is not None and match.ammo.explosive
     assert (match.ammo.weapon, match.shots, match.damage_per_shot, match.ammo.shots_per_turn) == (
         weapon, shots, damage, per_turn)
@@ -81,13 +81,13 @@ def test_ammunition_families(name: str, tech: str, weapon: str, shots: int, dama
 ])
 def test_gauss_slugs_and_plasma_never_explode(name: str) -> None:
     """Gauss ammunition of every kind and plasma charges are the rules' non-explosive bins."""
-    match = catalog().ammo(name, "Mixed (IS Chassis)")
+    match = kept_catalog().ammo(name, "Mixed (IS Chassis)")
     assert match is not None and match.ammo.explosive is False and match.shots > 0
 
 
 def test_a_clan_ams_bin_holds_twice_the_inner_sphere_one() -> None:
-    assert catalog().ammo("ISAMS Ammo", "Clan").shots == 12  # the IS prefix wins over the tech base
-    assert catalog().ammo("CLAMS Ammo", "Inner Sphere").shots == 24
+    assert kept_catalog().ammo("ISAMS Ammo", "Clan").shots == 12  # the IS prefix wins over the tech base
+    assert kept_catalog().ammo("CLAMS Ammo", "Inner Sphere").shots == 24
 
 
 # --- explosive weapons ----------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def test_a_clan_ams_bin_holds_twice_the_inner_sphere_one() -> None:
     ("CLAPGaussRifle", "Clan", 3),
 ])
 def test_explosive_weapons(name: str, tech: str, explosion: int) -> None:
-    entry = catalog().equipment(name, tech)
+    entry = kept_catalog().equipment(name, tech)
     assert entry is not None and (entry.kind, entry.explosion) == ("weapon", explosion)
 
 
@@ -120,7 +120,7 @@ def test_explosive_weapons(name: str, tech: str, explosion: int) -> None:
     ("Environmental Sealing", "equipment"), ("PPC Capacitor", "equipment"), ("ISClaw", "equipment"),
 ])
 def test_other_equipment_families_get_their_slot_kind(name: str, kind: str) -> None:
-    entry = catalog().equipment(name, "Inner Sphere")
+    entry = kept_catalog().equipment(name, "Inner Sphere")
     assert entry is not None and entry.kind == kind and entry.explosion == 0
 
 
@@ -128,7 +128,7 @@ def test_a_silver_bullet_gauss_rifle_explodes_on_its_first_hit(run: Any) -> None
     """Rule document: explosive components such as Gauss rifles explode on their first critical
     hit like ammunition; the Silver Bullet Gauss rifle for 20."""
     body = fixture("legacy-biped-fb1l.mtf").decode().replace("ISGaussRifle", "ISSBGR")
-    u = unit_from_mtf(body, "fb1l.mtf")
+    u = unit_from_mtf(body, "fb1l.mtf", kept_catalog())
     assert item_at(u, "LT", 5)["explosive"] and item_at(u, "LT", 5)["explosion_damage"] == 20
     # 8: one critical; lower half (4), slot 8 (2): the rifle; then the check after the explosion: 2
     out = run("critical", "4,4,4,2,1,1", unit=u, location="LT")
@@ -140,7 +140,7 @@ def test_a_silver_bullet_gauss_rifle_explodes_on_its_first_hit(run: Any) -> None
 # --- unknown names -------------------------------------------------------------------------------
 
 def test_unknown_equipment_is_a_warning_and_a_plain_component(run: Any) -> None:
-    u = unit_from_mtf(fixture("legacy-biped-fb1l.mtf"), "fb1l.mtf")
+    u = unit_from_mtf(fixture("legacy-biped-fb1l.mtf"), "fb1l.mtf", kept_catalog())
     assert u["unrecognised"] == ["Fixture Widget"]
     widget = item_at(u, "LA", 7)
     assert (widget["kind"], widget["explosive"]) == ("equipment", False)
@@ -150,7 +150,7 @@ def test_unknown_equipment_is_a_warning_and_a_plain_component(run: Any) -> None:
 
 
 def test_warnings_are_repeated_only_on_the_first_resolution(run: Any) -> None:
-    u = unit_from_mtf(fixture("legacy-biped-fb1l.mtf"), "fb1l.mtf")
+    u = unit_from_mtf(fixture("legacy-biped-fb1l.mtf"), "fb1l.mtf", kept_catalog())
     first = run("critical", "1,1", unit=u, location="LA")
     assert first.applied.data["warnings"]
     from critcore.plugin import thaw
@@ -172,7 +172,7 @@ def test_crit_show_lists_the_unrecognised_equipment(bt_registry: Any, tmp_path: 
 # --- stray bytes ---------------------------------------------------------------------------------
 
 def test_stray_bytes_in_free_text_are_read_as_cp1252_then_latin1_with_a_warning() -> None:
-    u = unit_from_mtf(fixture("cp1252-biped-fb1c.mtf"), "fb1c.mtf")
+    u = unit_from_mtf(fixture("cp1252-biped-fb1c.mtf"), "fb1c.mtf", kept_catalog())
     assert u["import_warnings"][:2] == ["line 156: bytes that are not UTF-8, read as cp1252",
                                         "line 157: bytes that are not UTF-8, read as latin-1"]
     from critcore_battletech.mtf import parse_mtf
@@ -207,14 +207,14 @@ def test_a_json_target_with_stray_bytes_is_still_refused(bt_registry: Any, tmp_p
 
 def test_a_superheavy_takes_its_structure_from_the_superheavy_table() -> None:
     """135 tons (Tactical Operations): head 4, centre torso 41, side torsos 28, arms 22, legs 28."""
-    u = unit_from_mtf(fixture("superheavy-fs5x.mtf"), "fs5x.mtf")
+    u = unit_from_mtf(fixture("superheavy-fs5x.mtf"), "fs5x.mtf", kept_catalog())
     assert u["superheavy"] is True and u["tonnage"] == 135
     assert {c: loc["structure"] for c, loc in u["locations"].items()} == {
         "HD": 4, "CT": 41, "LT": 28, "RT": 28, "LA": 22, "RA": 22, "LL": 28, "RL": 28}
 
 
 def test_a_double_slot_holds_two_items() -> None:
-    u = unit_from_mtf(fixture("superheavy-fs5x.mtf"), "fs5x.mtf")
+    u = unit_from_mtf(fixture("superheavy-fs5x.mtf"), "fs5x.mtf", kept_catalog())
     slot = u["locations"]["RT"]["slots"][7]
     assert (slot["name"], slot["kind"], slot["kind2"]) == ("IS Ammo SRM-6|IS Ammo LRM-10", "ammo", "ammo")
     first, second = item_at(u, "RT", 7), item_at(u, "RT", 7, "item2")
@@ -225,7 +225,7 @@ def test_a_double_slot_holds_two_items() -> None:
 def test_a_critical_on_a_double_slot_strikes_both_bins(run: Any) -> None:
     """As MegaMek resolves it: both items of the slot take the hit, so both AC/20 bins explode
     (20 each to the right torso's 28 structure, 2 for the MechWarrior each; 12 pass inward)."""
-    u = unit_from_mtf(fixture("superheavy-fs5x.mtf"), "fs5x.mtf")
+    u = unit_from_mtf(fixture("superheavy-fs5x.mtf"), "fs5x.mtf", kept_catalog())
     # 8: one critical; lower half (4), slot 7 (1); the check after the first explosion (1+1), then
     # the centre torso's check (1+1)
     out = run("critical", "4,4,4,1,1,1,1,1", unit=u, location="RT")

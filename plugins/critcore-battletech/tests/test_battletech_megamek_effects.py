@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from critcore_battletech.units import unit_from_mtf
-from bt_shared import SHARED
+from bt_shared import SHARED, kept_catalog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 NO_CRIT = "1,1"  # a critical check that rolls 2: no critical
@@ -26,7 +26,7 @@ def unit_with(header: str, slots: list[str], fixture: str = "legacy-biped-fb1l.m
     lines = (FIXTURES / fixture).read_text(encoding="utf-8").splitlines()
     at = lines.index(header) + 1
     lines[at:at + 12] = (slots + ["-Empty-"] * 12)[:12]
-    return unit_from_mtf("\n".join(lines) + "\n", "fixture.mtf")
+    return unit_from_mtf("\n".join(lines) + "\n", "fixture.mtf", kept_catalog())
 
 
 ARM = ["Shoulder", "Upper Arm Actuator", "Lower Arm Actuator", "Hand Actuator"]
@@ -174,14 +174,12 @@ def test_a_double_slot_explosion_in_a_location_gone_is_vented_by_case_there(run:
 def test_megameks_lookup_names_are_known_with_their_class(name: str, kind: str, slots: int, megamek: str) -> None:
     """Names issue 28 found unrecognised on units beyond the corpus, and their MegaMek lookup
     names: each is the catalog entry that names the MegaMek class or factory it comes from."""
-    from critcore_battletech.data.catalog import catalog
-
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
 
-    entry = catalog().equipment(name, "Inner Sphere" if not name.startswith(("CL", "Clan")) else "Clan")
+    entry = kept_catalog().equipment(name, "Inner Sphere" if not name.startswith(("CL", "Clan")) else "Clan")
     assert entry is not None and (entry.kind, entry.slots) == (kind, slots), name
     data = tomllib.loads((Path(__file__).resolve().parents[1] / "src" / "critcore_battletech" / "data"
                           / "equipment.toml").read_text(encoding="utf-8"))

@@ -23,6 +23,7 @@ import critcore_battletech
 from critcore_battletech.data.catalog import SLOT_KINDS, catalog, norm
 from critcore_battletech.examples import __file__ as _examples
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import kept_catalog
 
 NAMES = Path(critcore_battletech.__file__).resolve().parent / "data" / "megamek-names.toml"
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "megamek_names.py"
@@ -61,7 +62,7 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     slots and explosion; a bin holds the entry's shots and damage and explodes as it says. A
     class that is not 'Mech equipment (``mek = false``: MegaMek's battle-armour "Medium Laser")
     gives way to a 'Mech class or table item of the same name, so its shared names are not its."""
-    cat = catalog()
+    cat = kept_catalog()
     mech_names = {norm(n) for e in classes() if e.get("mek", True) for n in e["names"]}
     bad = []
     for e in classes():
@@ -167,7 +168,7 @@ def test_battletech_every_megamek_name_resolves_to_its_entry() -> None:
     ("ISHeadTurret", "Inner Sphere", ("equipment", 1, 0)),
 ])
 def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str, want: tuple[str, int, int]) -> None:
-    item = catalog().equipment(name, tech_base)
+    item = kept_catalog().equipment(name, tech_base)
     assert item is not None and (item.kind, item.slots, item.explosion) == want
 
 
@@ -203,7 +204,7 @@ def test_battletech_megamek_weapon_and_equipment_names(name: str, tech_base: str
     ("Advanced SRM 2 Ammo", (1, 4, True)),  # createAdvancedSRM2Ammo: a battle-armour slot, not the SRM-2's 50
 ])
 def test_battletech_megamek_ammunition_names(name: str, want: tuple[int, int, bool]) -> None:
-    m = catalog().ammo(name, "Clan")
+    m = kept_catalog().ammo(name, "Clan")
     assert m is not None and (m.shots, m.damage_per_shot, m.ammo.explosive) == want
 
 
@@ -213,7 +214,7 @@ def test_battletech_a_unit_naming_megamek_equipment_is_recognised() -> None:
     text = QUILLBACK.read_text(encoding="utf-8")
     text = text.replace("Large Laser\nLarge Laser\n", "ISRISCHyperLaser\nISRISCHyperLaser\n", 1)
     text = text.replace("IS Ammo SRM-4", "Clan Ammo ProtoMech LRTorpedo-1", 1)
-    u = unit_from_mtf(text, "quillback-risc.mtf")
+    u = unit_from_mtf(text, "quillback-risc.mtf", kept_catalog())
     assert u["unrecognised"] == []
     items = {i["name"]: i for i in u["items"].values()}
     assert (items["ISRISCHyperLaser"]["explosive"], items["ISRISCHyperLaser"]["explosion_damage"]) == (True, 10)
@@ -396,7 +397,7 @@ def test_battletech_every_table_entry_names_the_megamek_class_it_comes_from() ->
     one of whose names (its name, internal name or a lookup name) the catalog reads as that very
     entry; the entries MegaMek has no class for are listed in NO_CLASS with the reason, and none
     of them names one."""
-    cat = catalog()
+    cat = kept_catalog()
     by = {e["megamek"]: e for e in classes()}
     bad = []
     listed = set()
@@ -443,7 +444,7 @@ def test_battletech_identical_weapons_side_by_side_are_each_one_weapon() -> None
     text = text.replace("Medium Laser\nMedium Laser\n-Empty-\n-Empty-\n",
                         "ISMediumVSPLaser\nISMediumVSPLaser\nISMediumVSPLaser\nISMediumVSPLaser\n", 1)
     text = text.replace("SRM 4\nIS Ammo SRM-4\n-Empty-\n", "SRM 4\nIS Ammo SRM-4\nISBPod\n", 1)
-    u = unit_from_mtf(text, "quillback-vsp.mtf")
+    u = unit_from_mtf(text, "quillback-vsp.mtf", kept_catalog())
     assert u["unrecognised"] == []
     lasers = [i for i in u["items"].values() if i["name"] == "ISMediumVSPLaser"]
     assert [(i["location"], i["slots"]) for i in lasers] == [("LA", [4, 5]), ("LA", [6, 7])]

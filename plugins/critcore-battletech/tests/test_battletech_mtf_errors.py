@@ -14,6 +14,7 @@ from critcore.plugin import StateError
 from critcore.testing import Registry
 from critcore_battletech.mtf import parse_mtf
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import kept_catalog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GOOD = (FIXTURES / "legacy-biped-fb1l.mtf").read_text(encoding="utf-8")
@@ -32,14 +33,14 @@ def broken(old: str, new: str, count: int = 1) -> str:
 
 def error_of(body: str) -> str:
     with pytest.raises(StateError) as info:
-        unit_from_mtf(body, SOURCE)
+        unit_from_mtf(body, SOURCE, kept_catalog())
     message = str(info.value)
     assert "\n" not in message
     return message
 
 
 def test_the_good_fixture_imports() -> None:
-    assert unit_from_mtf(GOOD, SOURCE)["chassis"] == "Fixture Biped"
+    assert unit_from_mtf(GOOD, SOURCE, kept_catalog())["chassis"] == "Fixture Biped"
 
 
 @pytest.mark.parametrize("old, new, what", [

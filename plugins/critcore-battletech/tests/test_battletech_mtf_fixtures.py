@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from critcore_battletech.data.catalog import catalog
 from critcore_battletech.mtf import parse_mtf
 from critcore_battletech.units import SlotName, parse_slot_name, unit_from_mtf
+from bt_shared import kept_catalog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -21,7 +21,7 @@ def text(name: str) -> str:
 
 
 def unit(name: str, body: str | None = None) -> dict[str, Any]:
-    return unit_from_mtf(text(name) if body is None else body, name)
+    return unit_from_mtf(text(name) if body is None else body, name, kept_catalog())
 
 
 def item_at(u: dict[str, Any], code: str, index: int) -> dict[str, Any]:
@@ -281,14 +281,14 @@ def test_ultra_autocannon_ammo_fires_two_shots_a_turn() -> None:
     ("ISNarc Pods", "Inner Sphere", "Narc", 6, 2),
 ])
 def test_ammunition_names_in_their_many_spellings(name: str, tech: str, weapon: str, shots: int, damage: int) -> None:
-    match = catalog().ammo(name, tech)
+    match = kept_catalog().ammo(name, tech)
     assert match is not None
     assert (match.ammo.weapon, match.shots, match.ammo.damage_per_shot) == (weapon, shots, damage)
 
 
 def test_rule_document_examples_of_one_shots_damage() -> None:
     """The rule document: a machine gun slot 2, an LRM-15 15, an SRM-6 12."""
-    cat = catalog()
+    cat = kept_catalog()
     assert [cat.ammo(n, "Inner Sphere").ammo.damage_per_shot  # type: ignore[union-attr]
             for n in ("IS Ammo MG - Full", "IS Ammo LRM-15", "IS Ammo SRM-6")] == [2, 15, 12]
 
@@ -367,12 +367,12 @@ def test_a_compact_heat_sink_pair_slot_holds_two_heat_sinks() -> None:
     (65, 21, 15, 10, 15), (70, 22, 15, 11, 15), (85, 27, 18, 14, 18), (100, 31, 21, 17, 21),
 ])
 def test_standard_internal_structure_table(tons: int, ct: int, side: int, arm: int, leg: int) -> None:
-    assert catalog().structure(tons) == {"head": 3, "center_torso": ct, "side_torso": side, "arm": arm, "leg": leg}
+    assert kept_catalog().structure(tons) == {"head": 3, "center_torso": ct, "side_torso": side, "arm": arm, "leg": leg}
 
 
 def test_structure_table_covers_10_to_200_tons_in_steps_of_5() -> None:
     """Standard 'Mechs 10-100 tons, superheavies 105-200 (Tactical Operations)."""
-    cat = catalog()
+    cat = kept_catalog()
     assert sorted(cat.structure_rows) == list(range(10, 201, 5))
     assert cat.structure(37) is None and cat.structure(205) is None
 
@@ -383,8 +383,8 @@ def test_structure_table_covers_10_to_200_tons_in_steps_of_5() -> None:
 ])
 def test_superheavy_internal_structure_table(tons: int, ct: int, side: int, arm: int, leg: int) -> None:
     """A superheavy's head has 4 points (Tactical Operations' superheavy table)."""
-    assert catalog().structure(tons) == {"head": 4, "center_torso": ct, "side_torso": side, "arm": arm, "leg": leg}
-    assert catalog().superheavy(tons) and not catalog().superheavy(100)
+    assert kept_catalog().structure(tons) == {"head": 4, "center_torso": ct, "side_torso": side, "arm": arm, "leg": leg}
+    assert kept_catalog().superheavy(tons) and not kept_catalog().superheavy(100)
 
 
 # --- notes on odd but readable files -----------------------------------------------------------

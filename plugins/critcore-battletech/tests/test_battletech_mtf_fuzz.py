@@ -11,6 +11,7 @@ import pytest
 
 from critcore.plugin import StateError
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import kept_catalog
 
 hypothesis = pytest.importorskip("hypothesis")
 st = hypothesis.strategies
@@ -25,7 +26,7 @@ LONG = bool(os.environ.get("CRITCORE_LONG"))
 
 def _check(body: str) -> None:
     try:
-        unit = unit_from_mtf(body, "fuzz.mtf")
+        unit = unit_from_mtf(body, "fuzz.mtf", kept_catalog())
     except StateError as exc:
         assert ERROR.match(str(exc)), str(exc)
         assert "\n" not in str(exc)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from critcore_battletech.units import unit_from_mtf
-from bt_shared import SAMPLES
+from bt_shared import SAMPLES, kept_catalog
 
 
 pytestmark = pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/mtf-samples is not here")
@@ -20,7 +20,7 @@ def sample(name: str) -> dict[str, Any]:
     path = SAMPLES / name
     if not path.exists():
         pytest.skip(f"{name} is not in the sample folder")
-    return unit_from_mtf(path.read_text(encoding="utf-8"), str(path))
+    return unit_from_mtf(path.read_text(encoding="utf-8"), str(path), kept_catalog())
 
 
 def item_at(unit: dict[str, Any], code: str, index: int) -> dict[str, Any]:
@@ -30,7 +30,7 @@ def item_at(unit: dict[str, Any], code: str, index: int) -> dict[str, Any]:
 def test_no_sample_has_equipment_the_importer_does_not_know() -> None:
     """Every slot line of the ten samples is in the equipment and ammunition data."""
     for path in sorted(SAMPLES.glob("*.mtf")):
-        unit = unit_from_mtf(path.read_text(encoding="utf-8"), str(path))
+        unit = unit_from_mtf(path.read_text(encoding="utf-8"), str(path), kept_catalog())
         assert unit["import_notes"] == [], (path.name, unit["import_notes"])
 
 

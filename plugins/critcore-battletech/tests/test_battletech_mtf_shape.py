@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from critcore_battletech.data.catalog import SLOT_KINDS, catalog
+from critcore_battletech.data.catalog import SLOT_KINDS
 from critcore_battletech.units import unit_from_mtf
-from bt_shared import SAMPLES
+from bt_shared import SAMPLES, kept_catalog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -34,7 +34,7 @@ def unit_files() -> list[Path]:
 
 
 def load(path: Path) -> dict[str, Any]:
-    return unit_from_mtf(path.read_bytes(), str(path))
+    return unit_from_mtf(path.read_bytes(), str(path), kept_catalog())
 
 
 def check_contract(unit: dict[str, Any]) -> None:
@@ -106,5 +106,5 @@ def test_the_sample_folder_is_used_when_present() -> None:
 
 def test_slot_kinds_in_the_data_are_the_contracts_kinds() -> None:
     """equipment.toml only uses the slot kinds the rules engine knows."""
-    cat = catalog()
+    cat = kept_catalog()
     assert {e.kind for e in cat.equipment_strong.values()} <= SLOT_KINDS

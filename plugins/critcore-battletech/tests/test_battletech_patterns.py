@@ -20,7 +20,7 @@ from critcore_battletech.needs import _literals, filter_of, needs
 from critcore_battletech.records import TECH_PREFIX, Pattern, TechPrefix, Words, words
 
 # examples a property draws: more in .ci/run's long run (CRITCORE_LONG=1, tests/runlength.py)
-ROUNDS = 3000 if os.environ.get("CRITCORE_LONG") else 400
+ROUNDS = 3000 if os.environ.get("CRITCORE_LONG") else 150
 
 
 def data_patterns() -> list[str]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from critcore_battletech.units import unit_from_mtf
+from bt_shared import kept_catalog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BASE = (FIXTURES / "legacy-biped-fb1l.mtf").read_text(encoding="utf-8")
@@ -19,7 +20,7 @@ def unit(*changes: tuple[str, str]) -> dict[str, Any]:
     for old, new in changes:
         assert old in text, old
         text = text.replace(old, new, 1)
-    return unit_from_mtf(text, "fb1l.mtf")
+    return unit_from_mtf(text, "fb1l.mtf", kept_catalog())
 
 
 TORSO_COCKPIT = (("myomer:Standard", "myomer:Standard\ncockpit:Torso-Mounted Cockpit"),
