@@ -103,6 +103,17 @@ def _sideways(page: Any) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
 
 
+# each element's box as Playwright's ``bounding_box()`` gives it (its client rectangle: relative to
+# the main frame's viewport), for every element a locator finds, in one call to the browser: a
+# card's parts one by one were about sixty round trips a width
+_BOXES = ("els => els.map(e => { const r = e.getBoundingClientRect(); "
+          "return {x: r.x, y: r.y, width: r.width, height: r.height}; })")
+# the same for the parts of each card, with the card's title
+_CARD_PARTS = ("(cards, sel) => cards.map(c => ({label: c.querySelector('h3').innerText, "
+               "boxes: Array.from(c.querySelectorAll(sel)).map(e => { const r = e.getBoundingClientRect(); "
+               "return {x: r.x, y: r.y, width: r.width, height: r.height}; })}))")
+
+
 def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     """Two boxes share more than a pixel's sliver of area."""
     return (min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"]) > 1
@@ -135,18 +146,16 @@ def test_home_and_mech_pages_at_each_width(browser: Any, server: tuple[str, Any]
 
     cells = page.locator("#picture .grid .cell")
     assert cells.count() == 8  # the Quillback's eight locations
-    boxes = [cells.nth(i).bounding_box() for i in range(cells.count())]
+    boxes = cells.evaluate_all(_BOXES)
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             assert not _overlap(a, b), f"two location cards overlap at {width} px"
     view_w = page.evaluate("document.documentElement.clientWidth")
-    for i in range(cells.count()):
-        cell = cells.nth(i)
-        outer = boxes[i]
+    cards = cells.evaluate_all(_CARD_PARTS, ":scope > h3, .meter .plabel, .meter .bar, .meter .pvalue, .slotlist")
+    for outer, card in zip(boxes, cards):
         assert outer["x"] >= 0 and outer["x"] + outer["width"] <= view_w + 0.5  # nothing cut off
-        parts = cell.locator(":scope > h3, .meter .plabel, .meter .bar, .meter .pvalue, .slotlist")
-        inner = [parts.nth(j).bounding_box() for j in range(parts.count())]
-        label = cell.locator("h3").inner_text()
+        label, inner = card["label"], card["boxes"]
+        assert len(inner) >= 2  # the title and the slot list at least
         for box in inner:
             assert _inside(box, outer), f"{label}: something runs out of its card at {width} px"
         for j, a in enumerate(inner):
