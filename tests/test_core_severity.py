@@ -164,7 +164,6 @@ def test_a_change_reads_as_its_text_with_spaces_collapsed_and_capitalised(pairs:
     assert [(c.severity, c.text) for c in _ranked(pairs)] == expected
 
 
-
 from critcore._speed.cleantext import tidy  # noqa: E402
 
 

@@ -106,12 +106,11 @@ def _sideways(page: Any) -> int:
 # each element's box as Playwright's ``bounding_box()`` gives it (its client rectangle: relative to
 # the main frame's viewport), for every element a locator finds, in one call to the browser: a
 # card's parts one by one were about sixty round trips a width
-_BOXES = ("els => els.map(e => { const r = e.getBoundingClientRect(); "
-          "return {x: r.x, y: r.y, width: r.width, height: r.height}; })")
+_BOX = "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }"
+_BOXES = f"els => els.map({_BOX})"
 # the same for the parts of each card, with the card's title
 _CARD_PARTS = ("(cards, sel) => cards.map(c => ({label: c.querySelector('h3').innerText, "
-               "boxes: Array.from(c.querySelectorAll(sel)).map(e => { const r = e.getBoundingClientRect(); "
-               "return {x: r.x, y: r.y, width: r.width, height: r.height}; })}))")
+               f"boxes: Array.from(c.querySelectorAll(sel)).map({_BOX})}}))")
 
 
 def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:

@@ -14,6 +14,16 @@ SAMPLES = SHARED / "mtf-samples"
 CORPUS = SHARED / "mtf-corpus" / "units"
 
 
+UNITS = Path(__file__).resolve().parent / "units"  # the units we wrote
+
+
+def load_unit(name: str) -> dict[str, Any]:
+    """One of the units we wrote (``tests/units/NAME.json``), as plain data."""
+    import json
+
+    return json.loads((UNITS / f"{name}.json").read_text(encoding="utf-8"))
+
+
 @lru_cache(maxsize=None)
 def kept_catalog() -> Any:
     """One importer catalog for the whole test process, kept the way one engine keeps it for every

@@ -4,7 +4,6 @@ other system needed), the units we wrote (tests/units/*.json) and a runner with 
 from __future__ import annotations
 
 import copy
-import json
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -15,11 +14,7 @@ import pytest
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-UNITS = Path(__file__).resolve().parent / "units"
-
-
-def load_unit(name: str) -> dict[str, Any]:
-    return json.loads((UNITS / f"{name}.json").read_text(encoding="utf-8"))
+from bt_shared import load_unit  # noqa: E402 (the units we wrote)
 
 
 @pytest.fixture
@@ -96,11 +91,10 @@ def corpus_units() -> list[tuple[Path, dict[str, Any]]]:
     """Every unit file of ../shared/mtf-corpus/units, imported with one catalog (as one engine
     reading every file keeps it), once for every test module of a test process that reads them
     (skipped without the corpus; a refused file fails here)."""
-    from bt_shared import CORPUS
-    from critcore_battletech.data.catalog import catalog
+    from bt_shared import CORPUS, kept_catalog
     from critcore_battletech.units import unit_from_mtf
 
     if not CORPUS.is_dir():
         pytest.skip("../shared/mtf-corpus/units is not here")
-    cat = catalog()
+    cat = kept_catalog()
     return [(p, unit_from_mtf(p.read_bytes(), str(p), cat)) for p in sorted(CORPUS.rglob("*.mtf"))]

@@ -26,16 +26,14 @@ def lt_critical_checked() -> Any:
     merge the plugin gives is checked against the enumeration of the rolls): the plugin's own
     odds pass. About a second of work, done once for the tests below that each then break one
     part of the plugin and see the check catch it."""
-    import json
-    from pathlib import Path
-
     import critcore_battletech.plugin as plugin
+    from bt_shared import load_unit
     from critcore import testing
     from critcore.testing import Engine, checking_keys, exact_odds
 
-    unit = json.loads((Path(__file__).resolve().parent / "units" / "testmech-tm1.json").read_text(encoding="utf-8"))
-    with checking_keys():
-        return exact_odds(Engine("battletech", registry=testing.registry(plugin)), "critical", {"location": "LT"}, unit)
+    with checking_keys():  # the Testmech, as the mech fixture gives it
+        return exact_odds(Engine("battletech", registry=testing.registry(plugin)), "critical", {"location": "LT"},
+                          load_unit("testmech-tm1"))
 
 
 def lt_classes(unit: dict[str, Any]) -> tuple[int, ...]:

@@ -117,7 +117,7 @@ def test_an_armor_divisor_may_follow_the_dice_with_no_space(text: str) -> None:
 
 def test_the_cli_reads_2d_2_pi() -> None:
     done = crit_process("resolve", "gurps", "critical-hit", "--damage", "2d(2) pi", "--dr", "5", "--hp", "20",
-                "--dice", "4,3,3,4,4")
+                        "--dice", "4,3,3,4,4")
     assert done.returncode == 0, done.stderr
     assert "against DR 2: 6 through" in done.stdout
 
