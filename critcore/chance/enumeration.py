@@ -245,7 +245,8 @@ class EnumeratingRoller:
         return self._choose_sub(self._met(lambda: self._sub(fn, label, key, False)))
 
     def roll_iterate(self, dice: Dice, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
-                     label: str, key: Hashable | None, merge: Callable[[Any], Any] | None) -> Any:
+                     label: str, key: Hashable | None, merge: Callable[[Any], Any] | None,
+                     odds: Callable[[Any], Sequence[tuple[Any, Fraction]] | None] | None = None) -> Any:
         """Apply ``step`` to every unfinished state of the distribution, merging equal states,
         until every state is ``done``; branch on the finished states. Unfinished states whose
         probability falls below a millionth of the cut-off are dropped (and show in the
@@ -253,16 +254,17 @@ class EnumeratingRoller:
         and every answer of ``step`` are put through it first: states equal once merged merge.
 
         With a ``key`` each step's answers from each state are remembered, and so is the answer
-        of the whole process from ``state``.
+        of the whole process from ``state``. With ``odds`` a step whose closed form it gives is
+        not enumerated (:meth:`_step_once`).
         """
-        weights = self._met(lambda: self._iterate_whole(state, step, done, label, key, merge))
+        weights = self._met(lambda: self._iterate_whole(state, step, done, label, key, merge, odds))
         if not weights[0]:
             raise Pruned()  # every way on fell below the cut-off
         return self._choose_sub(weights)
 
     def _iterate_whole(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
-                       label: str, key: Hashable | None,
-                       merge: Callable[[Any], Any] | None) -> tuple[tuple[tuple[Any, int], ...], int]:
+                       label: str, key: Hashable | None, merge: Callable[[Any], Any] | None,
+                       odds: Any = None) -> tuple[tuple[tuple[Any, int], ...], int]:
         cache = _KEPT.until
         raw = state
         if merge is not None:
@@ -273,12 +275,12 @@ class EnumeratingRoller:
                      self.cut_den, state) if key is not None else None
         weights = cache.get(whole_key) if whole_key is not None else None
         if weights is None:
-            weights = self._iterate(state, step, done, label, key, merge, raw)
+            weights = self._iterate(state, step, done, label, key, merge, raw, odds)
             if whole_key is not None:
                 _remember(whole_key, weights)
         elif _CHECK_KEYS[0]:
             _same(label, key, _as_fractions(weights),
-                  _as_fractions(self._iterate(state, step, done, label, key, merge, raw)))
+                  _as_fractions(self._iterate(state, step, done, label, key, merge, raw, odds)))
         return weights
 
     def roll_choice(self, dice: Dice, roll: Callable[[Dice], Any], odds: Callable[[], Sequence[tuple[Any, Fraction]]],
@@ -311,7 +313,7 @@ class EnumeratingRoller:
 
     def _iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
                  key: Hashable | None, merge: Callable[[Any], Any] | None = None,
-                 raw: Any = None) -> tuple[tuple[tuple[Any, int], ...], int]:
+                 raw: Any = None, odds: Any = None) -> tuple[tuple[tuple[Any, int], ...], int]:
         """The finished states from ``state`` (already merged; ``raw`` is what it was merged
         from, for the check of ``merge``)."""
         from fractions import Fraction
@@ -343,7 +345,7 @@ class EnumeratingRoller:
                 step_key = (label, key, "iterate step", code, cut, before) if key is not None else None
                 after = cache.get(step_key) if step_key is not None else None
                 if after is None or _CHECK_KEYS[0]:
-                    fresh = self._step_once(before, step, done, merge, label, unmerged if checking else None)
+                    fresh = self._step_once(before, step, done, merge, label, unmerged if checking else None, odds)
                     if after is not None:
                         _same(label, key, {new: Fraction(n, d) for new, n, d in after},
                               {new: Fraction(n, d) for new, n, d in fresh})
@@ -365,10 +367,24 @@ class EnumeratingRoller:
         return _weights([(s, Fraction(n, d)) for s, (n, d) in finished.items()])
 
     def _step_once(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
-                   merge: Callable[[Any], Any] | None, label: str,
-                   unmerged: dict[Any, set[Any]] | None) -> tuple[tuple[Any, int, int], ...]:
+                   merge: Callable[[Any], Any] | None, label: str, unmerged: dict[Any, set[Any]] | None,
+                   odds: Any = None) -> tuple[tuple[Any, int, int], ...]:
         """Every answer of one ``step`` from ``state`` with its weight (merged, with ``merge``);
-        ``unmerged`` (under checks) collects the answers as they were before merging."""
+        ``unmerged`` (under checks) collects the answers as they were before merging. The
+        step's closed form (``odds(state)``, when it gives one) is taken instead of running
+        ``step`` once per answer, and under checks compared with that enumeration."""
+        closed = odds(state) if odds is not None else None
+        if closed is not None:
+            found = _closed_step(closed, merge, label)
+            if not _CHECK_KEYS[0]:
+                return found
+            enumerated = self._step_once(state, step, done, merge, label, unmerged)
+            promised, rolled = _as_dict(found), _as_dict(enumerated)
+            if promised != rolled:
+                raise PluginError(f"{label}: the odds given to Dice.iterate are not those of its step "
+                                  f"(stepped: {_shown(rolled)}; given: {_shown(promised)})")
+            return enumerated
+
         def one_step(roller: EnumeratingRoller) -> Any:
             after = step(Dice(roller), state)
             if merge is None:
@@ -380,8 +396,8 @@ class EnumeratingRoller:
                     unmerged.setdefault(merged, set()).add(after)
             return merged
 
-        found, _ = enumerate_weights(one_step, self.cutoff)
-        return tuple((new, n, d) for new, (n, d) in found.items())
+        sums, _ = enumerate_weights(one_step, self.cutoff)
+        return tuple((new, n, d) for new, (n, d) in sums.items())
 
     def _sub(self, fn: Callable[[Dice], Any], label: str, key: Hashable | None, reject_none: bool) -> Any:
         cache_key = (label, key, reject_none, _code_of(fn), self.cut_num, self.cut_den) if key is not None else None
@@ -412,6 +428,34 @@ class EnumeratingRoller:
         return _weights(found)
 
 
+def _closed_step(odds: Sequence[tuple[Any, Fraction]], merge: Callable[[Any], Any] | None,
+                 label: str) -> tuple[tuple[Any, int, int], ...]:
+    """What :meth:`EnumeratingRoller._step_once` finds of a step whose closed form is ``odds``:
+    each answer (through ``merge``) with its weight, as the enumeration of a step that is one
+    :meth:`Dice.choose` on ``odds`` finds them: the same weights, met in the same order (the
+    first answer, then the last to the second), equal answers added up."""
+    weighted, den = _checked_weights(odds, label, "Dice.iterate")
+    sums: dict[Any, list[int]] = {}
+    for answer, w in (weighted[:1] + weighted[:0:-1] if len(weighted) > 2 else weighted):
+        if merge is not None:
+            answer = merge(answer)
+        acc = sums.get(answer)
+        if acc is None:
+            sums[answer] = [w, den]
+        else:
+            add_to(acc, w, den)
+    return tuple((answer, n, d) for answer, (n, d) in sums.items())
+
+
+def _checked_weights(odds: Sequence[tuple[Any, Fraction]], label: str,
+                     given_to: str) -> tuple[tuple[tuple[Any, int], ...], int]:
+    """:func:`_weights` of the odds a plugin gave ``given_to``, which must be probabilities adding up to 1."""
+    weights = _weights(odds)
+    if sum(w for _, w in weights[0]) != weights[1] or any(w < 0 for _, w in weights[0]):
+        raise PluginError(f"{label}: the odds given to {given_to} must be probabilities adding up to 1")
+    return weights
+
+
 def _choice_weights(odds: tuple[tuple[Any, Fraction], ...], label: str) -> tuple[tuple[tuple[Any, int], ...], int]:
     """:func:`_weights` of the odds a plugin gave :meth:`Dice.choose`, which must add up to 1,
     remembered for the question (``_KEPT.choices``; emptied when it holds 4,096)."""
@@ -419,9 +463,7 @@ def _choice_weights(odds: tuple[tuple[Any, Fraction], ...], label: str) -> tuple
     key = (odds, label)
     weights = kept.get(key)
     if weights is None:
-        weights = _weights(odds)
-        if sum(w for _, w in weights[0]) != weights[1] or any(w < 0 for _, w in weights[0]):
-            raise PluginError(f"{label}: the odds given to Dice.choose must be probabilities adding up to 1")
+        weights = _checked_weights(odds, label, "Dice.choose")
         if len(kept) >= 4096:
             kept.clear()
         kept[key] = weights

@@ -169,7 +169,7 @@ class SamplingDice:
         return state
 
     def iterate(self, state: Any, step: Callable[[Any, Any], Any], done: Callable[[Any], bool], label: str,
-                key: Any = None, merge: Any = None) -> Any:
+                key: Any = None, merge: Any = None, odds: Any = None) -> Any:
         while not done(state):
             state = step(self, state)
         # what exact odds keep of the state (merge): the outcomes counted are the ones they tell apart

@@ -56,9 +56,10 @@ class Roller(Protocol):
         ...
 
     def roll_iterate(self, dice: Dice, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool],
-                     label: str, key: Hashable | None, merge: Callable[[T], T] | None) -> T:
-        """``step`` applied until ``done`` (see :meth:`Dice.iterate`); ``merge`` is for exact
-        odds only (a roller of real dice never calls it)."""
+                     label: str, key: Hashable | None, merge: Callable[[T], T] | None,
+                     odds: Callable[[T], Sequence[tuple[T, Fraction]] | None] | None = None) -> T:
+        """``step`` applied until ``done`` (see :meth:`Dice.iterate`); ``merge`` and ``odds``
+        are for exact odds only (a roller of real dice never calls them)."""
         ...
 
     def roll_choice(self, dice: Dice, roll: Callable[[Dice], T], odds: Callable[[], Sequence[tuple[T, Fraction]]],
@@ -135,7 +136,8 @@ class Dice:
         return self.iterate((0, state), step, lambda at: at[0] == len(steps), label, named)[1]
 
     def iterate(self, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool], label: str,
-                key: Hashable | None = None, merge: Callable[[T], T] | None = None) -> T:
+                key: Hashable | None = None, merge: Callable[[T], T] | None = None,
+                odds: Callable[[T], Sequence[tuple[T, Fraction]] | None] | None = None) -> T:
         """Apply ``step`` (``step(dice, state)``) until ``done(state)``, and return that state.
 
         With real dice this is a plain loop. Under exact odds the distribution of unfinished
@@ -157,8 +159,15 @@ class Dice:
         ``merge`` must give the same state again when handed its own answer, and ``done`` and
         the merged answers of ``step`` must be the same from a state as from its merge; a
         difference is a :class:`~critcore.errors.PluginError` naming the label.
+
+        ``odds`` (optional) is one step's closed form, as :meth:`choose`'s ``odds`` is a roll's:
+        ``odds(state)`` gives ``(answer, probability)`` for every answer ``step`` can give from
+        ``state`` (adding up to 1), or None to have that step enumerated as usual. Exact odds
+        then take those answers as they are (each through ``merge``) instead of running ``step``
+        once per answer; real dice and simulations never call it. It is a promise, checked under
+        :func:`critcore.chance.enumeration.checking_keys` against the enumeration of ``step``.
         """
-        return self.roller.roll_iterate(self, state, step, done, label, key, merge)
+        return self.roller.roll_iterate(self, state, step, done, label, key, merge, odds)
 
     def keep(self, value: T, merge: Callable[[T], T]) -> T:
         """``value`` as these dice keep what they carry: whole with real dice, ``merge(value)``

@@ -5,7 +5,8 @@ to a unit state (``UnitMemo.acts``), what the merge keeps of a state (``UnitMemo
 object per distinct unit state (``UnitMemo.interned``), work out the check a step starts with in
 closed form once per unit state (``UnitMemo.checks``, with the actions its answers call for up to
 the next roll), and take each step in closed form (``Resolver._step_odds``, in cascadeodds.py: the check's answers,
-then the kept actions behind them, merged); a check's answers share the effects of each slot on
+then the kept actions behind them, merged; handed to the cascade's ``Dice.iterate`` as its ``odds``
+by ``Resolver._step_closed``, so no step is enumerated answer by answer); a check's answers share the effects of each slot on
 its state, an act that only tells is kept by the act alone (``UnitMemo.tells``) and left out of
 the step's closed form, and a slot marked by a critical is one object (``UnitMemo.marked``). Each case below is worked out twice: the plain
 way (every action carried out again on every branch, the check and the step enumerated roll by
@@ -65,6 +66,7 @@ def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Resolver, "carry_out", lambda self, queue: self._carry_out(queue))
     monkeypatch.setattr(Resolver, "_check", lambda self, queue: self._carry_out(queue))
     monkeypatch.setattr(Resolver, "_step", lambda self, dice, state: self._step_rolled(dice, state))
+    monkeypatch.setattr(Resolver, "_step_closed", lambda self, state: None)  # every step enumerated
     monkeypatch.setattr(Resolver, "merged", merged)
 
 

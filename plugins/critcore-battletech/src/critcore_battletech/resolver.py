@@ -17,7 +17,7 @@ slots they strike), :class:`actions.Actions` (the actions kept by state),
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from critcore.plugin import Data, Dice, Effect
 
@@ -25,6 +25,9 @@ from .cascadeodds import CascadeOdds
 from .damage import SETTLE, Story
 from .derived import read_key_after
 from .events import unit_tags
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 # where a cascade starts (Resolver.until_rolled): its state (the unit's changes, the events of its
 # steps, the actions pending, the tags, the story) and the events noted before it
@@ -65,7 +68,7 @@ class Resolver(CascadeOdds):
         """
         start = (self.started or self.start())[0]
         end = self.dice.iterate(start, self._step, _no_pending, "cascade", key=self.context_key("cascade"),
-                                merge=self.merged)
+                                merge=self.merged, odds=self._step_closed)
         if end is start:  # nothing rolled, nothing left out: the records are the start's already
             kept: tuple[Data, Data, Data] = start[0]
             return kept
@@ -176,6 +179,12 @@ class Resolver(CascadeOdds):
             return self._step_rolled(dice, state)
         return dice.choose(lambda d: self._step_rolled(d, state), lambda: self._step_odds(state), "cascade step",
                            self.merged)
+
+    def _step_closed(self, state: tuple[Any, ...]) -> list[tuple[Any, Fraction]] | None:
+        """The closed form of :meth:`_step` from ``state`` (the ``odds`` of the cascade's
+        :meth:`Dice.iterate`): :meth:`_step_odds` when the step rolls, None when it rolls
+        nothing (one answer, which exact odds find by running it)."""
+        return self._step_odds(state) if self.rolls_on(state[0], state[2][0]) else None
 
     def _step_rolled(self, dice: Dice, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """One pending action carried out on a copy of the state, and the actions after it up to
