@@ -91,3 +91,43 @@ def test_the_json_stores_equal_stage_results_once_whether_or_not_the_same_object
     data = odds_json(Odds("fake", "attack", Data({}), branches, Fraction(0), 1))
     assert [o["determination"] for o in data["outcomes"]] == [0, 1, 1, 1, 0]
     assert [d["kind"] for d in data["parts"]["determination"]] == ["miss", "hit"]
+
+
+TAGS = ("explosion", "engine", "pilot-hit", "destroyed")
+
+
+def _tagged(p, tags, effects=()):
+    return Branch(Determination(kind="hit", critical=False, summary="hit", tags=frozenset(tags)), None, effects,
+                  None, p)
+
+
+@settings(max_examples=examples(120, 2000))
+@given(st.lists(st.tuples(fractions, st.sets(st.sampled_from(TAGS + ("undeclared",)))), max_size=40))
+def test_each_events_chance_is_the_sum_of_the_outcomes_that_carry_it(outcomes):
+    """The report's events: each declared event's chance is the exact sum of the chances of the
+    outcomes whose tags name it (asked one event at a time through ``Odds.event``, outcome by
+    outcome), however many outcomes share a set of tags; a tag no event declares counts nowhere."""
+    from critcore.model import Event
+
+    events = tuple(Event(name, name) for name in TAGS)
+    odds = Odds("fake", "attack", Data({}), tuple(_tagged(p, tags) for p, tags in outcomes), Fraction(0), 1, events)
+    found = odds.event_odds()
+    assert [e.name for e, _ in found] == list(TAGS)
+    for e, p in found:
+        assert p == odds.event(e.name) == sum((q for q, tags in outcomes if e.name in tags), Fraction(0))
+
+
+def test_outcomes_that_share_an_effect_stage_answer_read_as_those_that_do_not():
+    """Exact odds hand many outcomes the same tuple of effects (one per effect-stage answer), and
+    the grouping puts each tuple in words once: the groups are those of the same outcomes with
+    equal tuples made apart (1/2 + 1/4 of "a", 1/4 of "b")."""
+    from critcore.model import Effect
+
+    a, b = (Effect("t", "a", "a", "row a"),), (Effect("t", "b", "b", "row b"),)
+    shared = [_tagged(Fraction(1, 2), (), a), _tagged(Fraction(1, 4), (), a), _tagged(Fraction(1, 4), (), b)]
+    apart = [_tagged(Fraction(1, 2), (), tuple(list(a))), _tagged(Fraction(1, 4), (), (Effect("t", "a", "a", "row a"),)),
+             _tagged(Fraction(1, 4), (), tuple(list(b)))]
+    levels = ("effect",)
+    assert group(shared, levels) == group(apart, levels)
+    assert {(g.label, g.probability) for g in group(shared, levels)} == {("row a", Fraction(3, 4)),
+                                                                          ("row b", Fraction(1, 4))}

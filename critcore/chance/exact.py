@@ -151,8 +151,7 @@ def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, said: tupl
     level, rest = levels[0], levels[1:]
     buckets: dict[str, list[Branch]] = {}
     unsaid: dict[str, str] = {}  # each label's words left to say: thousands of outcomes, a few labels
-    for b in branches:
-        label = b.label(level)
+    for b, label in zip(branches, _labels(branches, level)):
         key = unsaid.get(label)
         if key is None:
             key = unsaid[label] = "" if label == "-" else _unsaid(label, said)
@@ -177,6 +176,28 @@ def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, said: tupl
             children = only.children
         out.append(Group(level, label, whole, children))
     return _merged(out)
+
+
+# the stage result a level's label reads (Branch.label): outcomes share them (the 17,544 outcomes of
+# the slowest corpus location share 156 effect-stage answers), so each is put in words once
+_READS = {"determine": "determination", "locate": "location", "effect": "effects"}
+
+
+def _labels(branches: Sequence[Branch], level: str) -> list[str]:
+    """``b.label(level)`` of each outcome, worked out once per stage result it reads (found by
+    identity, the result kept beside its words)."""
+    reads = _READS.get(level)
+    if reads is None:
+        return [b.label(level) for b in branches]
+    said: dict[int, tuple[Any, str]] = {}
+    out = []
+    for b in branches:
+        part = getattr(b, reads)
+        kept = said.get(id(part))
+        if kept is None or kept[0] is not part:
+            kept = said[id(part)] = (part, b.label(level))
+        out.append(kept[1])
+    return out
 
 
 def answered_levels(branches: Sequence[Branch], levels: Sequence[str]) -> tuple[str, ...]:
@@ -230,14 +251,23 @@ class Odds:
         return self.probability(lambda b: name in b.tags)
 
     def event_odds(self) -> list[tuple[Event, Fraction]]:
-        """Each declared event with its exact probability, in the order declared."""
-        parts: dict[str, dict[int, int]] = {e.name: {} for e in self.events}
+        """Each declared event with its exact probability, in the order declared: the outcomes
+        summed by their set of tags first (thousands of outcomes, a few dozen sets), then each
+        set's sum added to each of its events."""
+        by_tags: dict[frozenset[str], dict[int, int]] = {}
         for b in self.branches:
-            p = _exact(b.probability)
-            for tag in b.tags:
-                kept = parts.get(tag)
-                if kept is not None:
-                    add_parts(kept, p)
+            tags = b.tags
+            kept = by_tags.get(tags)
+            if kept is None:
+                kept = by_tags[tags] = {}
+            add_parts(kept, _exact(b.probability))
+        parts: dict[str, dict[int, int]] = {e.name: {} for e in self.events}
+        for tags, summed in by_tags.items():
+            for tag in tags:
+                into = parts.get(tag)
+                if into is not None:
+                    for d, n in summed.items():
+                        into[d] = into.get(d, 0) + n
         return [(e, from_parts(parts[e.name])) for e in self.events]
 
     def groups(self, levels: Sequence[str] = LEVELS) -> tuple[Group, ...]:
