@@ -15,7 +15,10 @@ May import: the standard library only.
 
 from __future__ import annotations
 
+from functools import lru_cache
 
+
+@lru_cache(maxsize=4096)
 def tidy(text: str) -> str:
     """``severity._clean(text)``: the words joined by single spaces, without a trailing full
     stop or semicolon, the first letter a capital."""
