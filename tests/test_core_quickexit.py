@@ -107,8 +107,35 @@ def test_the_interpreter_teardown_is_what_is_left_out() -> None:
     assert _end("pass", True, setup).stdout == ""
 
 
+def test_what_a_command_leaves_to_the_end_is_held_only_under_run() -> None:
+    """keep_until_exit: under run, an object handed to it is never finalized (the process ends
+    first); a program calling main itself frees it as before, as soon as nothing holds it."""
+    setup = """
+        from critcore._speed.quickexit import keep_until_exit
+        class Noisy:
+            def __del__(self):
+                print("freed")
+        """
+    body = """
+        keep_until_exit(Noisy())
+        print("done")
+        """
+    assert _end(body, False, setup).stdout == "freed\ndone\n"
+    assert _end(body, True, setup).stdout == "done\n"
+
+
+def test_keep_until_exit_holds_nothing_outside_run() -> None:
+    from critcore._speed import quickexit
+
+    before = list(quickexit._HELD)
+    quickexit.keep_until_exit(object(), [1, 2])
+    assert quickexit._HELD == before
+
+
 @pytest.mark.parametrize("args", [["--version"], ["resolve", "gurps", "attack", "--skill", "14", "--seed", "1"],
-                                  ["resolve", "gurps", "attack", "--skill", "many"]])
+                                  ["resolve", "gurps", "attack", "--skill", "many"],
+                                  ["odds", "gurps", "attack", "--skill", "14"],
+                                  ["odds", "gurps", "attack", "--skill", "14", "--json"]])
 def test_crit_ends_as_before(args: list[str]) -> None:
     # `python -m critcore` (the console script's function) against cli.main.main with Python's own ending
     quick = subprocess.run([sys.executable, "-m", "critcore", *args], capture_output=True, text=True, timeout=60)

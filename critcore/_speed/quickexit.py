@@ -16,6 +16,12 @@ is not a number (Python prints it), an exception (Python prints its traceback), 
 or error that cannot be flushed (Python reports it and ends with status 120). What it saves,
 measured: docs/architecture.md, "Speed machinery"; ``tests/test_core_quickexit.py`` holds it to
 the normal ending (the same output, status and atexit calls).
+
+:func:`keep_until_exit` lets a command leave what it made to that ending: the objects handed to it
+are held until the process ends, so they are never freed one by one either (``crit odds`` on a
+long cascade: the engine's memo of unit states, about 50 ms to free). It holds them only while
+:func:`run` runs the command; elsewhere (the Python API, ``cli.main`` called by a program, the
+tests) it does nothing, and the objects go as they always did.
 """
 
 from __future__ import annotations
@@ -25,10 +31,22 @@ import sys
 from typing import Any, Callable, NoReturn
 
 
+_HELD: list[Any] = []  # what keep_until_exit holds while run runs a command
+_RUNNING = [False]
+
+
+def keep_until_exit(*objects: Any) -> None:
+    """Hold ``objects`` until the process ends, when :func:`run` is running the command (its
+    ending frees nothing one by one); otherwise nothing."""
+    if _RUNNING[0]:
+        _HELD.extend(objects)
+
+
 def run(main: Callable[[], Any]) -> NoReturn:
     """Call ``main()`` (a click command in standalone mode ends by :class:`SystemExit`) and end
     the process with its status, without the interpreter's teardown when nothing else is left to
     finish (see above); otherwise as Python would have ended it."""
+    _RUNNING[0] = True
     try:
         main()
         code: Any = 0

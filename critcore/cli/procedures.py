@@ -378,7 +378,10 @@ def run_odds(ctx: click.Context, system: str, procedure: str, mode: str, values:
     other = None
     if common["compare"]:
         other = _other_side(ctx, system, common, engine)
+    from critcore._speed.quickexit import keep_until_exit
+
     results = [_odds_run(engine, procedure, params, state, mode, common, show)]
+    keep_until_exit(engine, other, results)  # freed by the process's end, not one by one before it
     if other is not None:
         first = results[0]
         if getattr(first, "partial", False):  # stopped early: the other side runs as many, to compare like with like

@@ -6,8 +6,6 @@ ranked by what it says happened, using the injury's numbers where the apply stag
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from critcore.plugin import Outcome
 
 from .procedures import INFO
@@ -21,7 +19,6 @@ _RANKS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-@lru_cache(maxsize=4096)
 def rank_line(line: str) -> str:
     """The severity of one line: the first in :data:`_RANKS` with a word the line holds."""
     low = line.lower()
