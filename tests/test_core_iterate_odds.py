@@ -54,7 +54,8 @@ def test_two_scoring_dice_from_the_closed_form_have_the_rules_odds():
 
 def test_the_closed_form_gives_what_the_enumeration_gives_in_the_same_order():
     """The same outcomes, chances and order with and without ``odds`` (the order a report lists
-    outcomes of equal chance in)."""
+    outcomes of equal chance in): the die's totals are met 1, then 6 down to 2, so its scores
+    0, 2, 1, the order in which a choose on the closed form (0, 1, 2) meets them too."""
     with_odds, without = run(score_odds), run(None)
     assert list(as_fractions(with_odds).items()) == list(as_fractions(without).items())
 
@@ -126,3 +127,73 @@ def test_a_closed_form_that_is_not_a_distribution_is_refused(odds):
     (the same promise as Dice.choose's odds)."""
     with pytest.raises(PluginError, match="scoring dice: the odds given to Dice.iterate must be probabilities"):
         run(odds)
+
+
+def test_a_closed_form_given_as_a_generator_is_read_once_whole():
+    """``odds`` may give its answers as any iterable (a generator here): the same odds as a list."""
+    assert as_fractions(run(lambda s: (pair for pair in score_odds(s)))) == as_fractions(run(score_odds))
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from runlength import examples  # noqa: E402
+
+
+@settings(max_examples=examples(60, 600), deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=2, max_size=8), st.integers(1, 3), st.none() | st.integers(1, 4))
+def test_any_closed_form_of_a_die_step_gives_the_enumerations_outcomes(points, dice, cap):
+    """A step that rolls one die of len(points) faces and scores points[face - 1], ``dice`` times,
+    points capped at ``cap`` by merge when given: the closed form (each score with its share of
+    the faces, counted here from ``points``) gives the same outcomes with the same chances as the
+    step enumerated, and passes the check of checking_keys. (Their order is that of a step that
+    is one Dice.choose on the closed form: the next test.)"""
+    sides = len(points)
+
+    def step(d, state):
+        total, left = state
+        return total + points[d.roll(f"1d{sides}", "scoring die").total - 1], left - 1
+
+    def closed(state):
+        total, left = state
+        shares: dict[tuple[int, int], Fraction] = {}
+        for p in points:
+            answer = (total + p, left - 1)
+            shares[answer] = shares.get(answer, Fraction(0)) + Fraction(1, sides)
+        return list(shares.items())
+
+    merge = None if cap is None else (lambda s: (min(s[0], cap), s[1]))
+
+    def odds_of(odds):
+        found = enumerate_weights(lambda r: Dice(r).iterate((0, dice), step, finished, "die", merge=merge,
+                                                            odds=odds))[0]
+        return as_fractions(found)
+
+    assert odds_of(closed) == odds_of(None)
+    with checking_keys():
+        assert odds_of(closed) == odds_of(None)
+
+
+@settings(max_examples=examples(60, 600), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(1, 6)), min_size=1, max_size=8), st.integers(1, 3))
+def test_a_closed_form_meets_its_outcomes_as_a_step_that_chooses_on_it(shares, dice):
+    """The order of the outcomes (a report lists equal chances in it) is the order an enumeration
+    meets the answers of a step that is one Dice.choose on the same odds: the closed form read as
+    it is gives that order exactly, whatever the answers and their weights."""
+    total = sum(w for _, w in shares)
+
+    def closed(state):
+        points, left = state
+        found: dict[tuple[int, int], Fraction] = {}
+        for p, w in shares:
+            answer = (points + p, left - 1)
+            found[answer] = found.get(answer, Fraction(0)) + Fraction(w, total)
+        return list(found.items())
+
+    def chooses(d, state):
+        return d.choose(lambda dd: (_ for _ in ()).throw(AssertionError("rolled")), lambda: closed(state), "pick")
+
+    def odds_of(step, odds):
+        found = enumerate_weights(lambda r: Dice(r).iterate((0, dice), step, finished, "picks", odds=odds))[0]
+        return list(as_fractions(found).items())
+
+    assert odds_of(chooses, closed) == odds_of(chooses, None)

@@ -434,7 +434,7 @@ def _closed_step(odds: Sequence[tuple[Any, Fraction]], merge: Callable[[Any], An
     each answer (through ``merge``) with its weight, as the enumeration of a step that is one
     :meth:`Dice.choose` on ``odds`` finds them: the same weights, met in the same order (the
     first answer, then the last to the second), equal answers added up."""
-    weighted, den = _checked_weights(odds, label, "Dice.iterate")
+    weighted, den = _checked_weights(tuple(odds), label, "Dice.iterate")  # any iterable, read once
     sums: dict[Any, list[int]] = {}
     for answer, w in (weighted[:1] + weighted[:0:-1] if len(weighted) > 2 else weighted):
         if merge is not None:
