@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
 
 from critcore.dice.dice import Dice, _code_of
 from critcore.dice.notation import DiceExpr, SuccessTest
@@ -47,6 +47,9 @@ def _weights(options: Sequence[tuple[Any, Fraction]]) -> tuple[tuple[tuple[Any, 
     den = lcm(*(p.denominator for _, p in options)) if options else 1
     return tuple((v, p.numerator * (den // p.denominator)) for v, p in options), den
 
+
+# Dice.iterate's ``odds``: a step's answers with their chances from a state, or None (enumerate it)
+StepOdds = Callable[[Any], "Iterable[tuple[Any, Fraction]] | None"]
 
 MAX_ROLL_RESULTS = 2_000
 """Most distinct results one roll may have in an exact enumeration (``CRITCORE_MAX_ROLL_RESULTS``)."""
@@ -246,7 +249,7 @@ class EnumeratingRoller:
 
     def roll_iterate(self, dice: Dice, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
                      label: str, key: Hashable | None, merge: Callable[[Any], Any] | None,
-                     odds: Callable[[Any], Sequence[tuple[Any, Fraction]] | None] | None = None) -> Any:
+                     odds: StepOdds | None = None) -> Any:
         """Apply ``step`` to every unfinished state of the distribution, merging equal states,
         until every state is ``done``; branch on the finished states. Unfinished states whose
         probability falls below a millionth of the cut-off are dropped (and show in the
@@ -264,7 +267,7 @@ class EnumeratingRoller:
 
     def _iterate_whole(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
                        label: str, key: Hashable | None, merge: Callable[[Any], Any] | None,
-                       odds: Any = None) -> tuple[tuple[tuple[Any, int], ...], int]:
+                       odds: StepOdds | None = None) -> tuple[tuple[tuple[Any, int], ...], int]:
         cache = _KEPT.until
         raw = state
         if merge is not None:
@@ -313,7 +316,7 @@ class EnumeratingRoller:
 
     def _iterate(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool], label: str,
                  key: Hashable | None, merge: Callable[[Any], Any] | None = None,
-                 raw: Any = None, odds: Any = None) -> tuple[tuple[tuple[Any, int], ...], int]:
+                 raw: Any = None, odds: StepOdds | None = None) -> tuple[tuple[tuple[Any, int], ...], int]:
         """The finished states from ``state`` (already merged; ``raw`` is what it was merged
         from, for the check of ``merge``)."""
         from fractions import Fraction
@@ -368,7 +371,7 @@ class EnumeratingRoller:
 
     def _step_once(self, state: Any, step: Callable[[Dice, Any], Any], done: Callable[[Any], bool],
                    merge: Callable[[Any], Any] | None, label: str, unmerged: dict[Any, set[Any]] | None,
-                   odds: Any = None) -> tuple[tuple[Any, int, int], ...]:
+                   odds: StepOdds | None = None) -> tuple[tuple[Any, int, int], ...]:
         """Every answer of one ``step`` from ``state`` with its weight (merged, with ``merge``);
         ``unmerged`` (under checks) collects the answers as they were before merging. The
         step's closed form (``odds(state)``, when it gives one) is taken instead of running
@@ -428,7 +431,7 @@ class EnumeratingRoller:
         return _weights(found)
 
 
-def _closed_step(odds: Sequence[tuple[Any, Fraction]], merge: Callable[[Any], Any] | None,
+def _closed_step(odds: Iterable[tuple[Any, Fraction]], merge: Callable[[Any], Any] | None,
                  label: str) -> tuple[tuple[Any, int, int], ...]:
     """What :meth:`EnumeratingRoller._step_once` finds of a step whose closed form is ``odds``:
     each answer (through ``merge``) with its weight, as the enumeration of a step that is one

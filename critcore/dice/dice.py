@@ -13,7 +13,7 @@ faces.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
 from critcore.dice.notation import DiceExpr, make_test, parse
 from critcore.model import Roll
@@ -57,7 +57,7 @@ class Roller(Protocol):
 
     def roll_iterate(self, dice: Dice, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool],
                      label: str, key: Hashable | None, merge: Callable[[T], T] | None,
-                     odds: Callable[[T], Sequence[tuple[T, Fraction]] | None] | None = None) -> T:
+                     odds: Callable[[T], Iterable[tuple[T, Fraction]] | None] | None = None) -> T:
         """``step`` applied until ``done`` (see :meth:`Dice.iterate`); ``merge`` and ``odds``
         are for exact odds only (a roller of real dice never calls them)."""
         ...
@@ -137,7 +137,7 @@ class Dice:
 
     def iterate(self, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool], label: str,
                 key: Hashable | None = None, merge: Callable[[T], T] | None = None,
-                odds: Callable[[T], Sequence[tuple[T, Fraction]] | None] | None = None) -> T:
+                odds: Callable[[T], Iterable[tuple[T, Fraction]] | None] | None = None) -> T:
         """Apply ``step`` (``step(dice, state)``) until ``done(state)``, and return that state.
 
         With real dice this is a plain loop. Under exact odds the distribution of unfinished

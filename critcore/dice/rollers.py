@@ -56,7 +56,7 @@ class FaceRoller:
 
     def roll_iterate(self, dice: Dice, state: T, step: Callable[[Dice, T], T], done: Callable[[T], bool],
                      label: str, key: Hashable | None, merge: Callable[[T], T] | None,
-                     odds: Callable[[T], Sequence[tuple[T, Fraction]] | None] | None = None) -> T:
+                     odds: Callable[[T], Iterable[tuple[T, Fraction]] | None] | None = None) -> T:
         # real dice keep the whole state, story and all, and roll every step: merge and odds are never called
         while not done(state):
             state = step(dice, state)
