@@ -6,6 +6,9 @@ checking_keys holds it to its promise."""
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from runlength import examples
 
 from critcore.chance.enumeration import checking_keys, enumerate_runs, enumerate_weights
 from critcore.dice.dice import Dice
@@ -132,11 +135,6 @@ def test_a_closed_form_that_is_not_a_distribution_is_refused(odds):
 def test_a_closed_form_given_as_a_generator_is_read_once_whole():
     """``odds`` may give its answers as any iterable (a generator here): the same odds as a list."""
     assert as_fractions(run(lambda s: (pair for pair in score_odds(s)))) == as_fractions(run(score_odds))
-
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from runlength import examples  # noqa: E402
 
 
 @settings(max_examples=examples(60, 600), deadline=None)

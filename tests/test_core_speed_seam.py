@@ -129,3 +129,23 @@ def test_a_malformed_table_is_refused_exactly_when_tomllib_refuses_it(text):
             load_toml_text(text, "t.toml")
     else:
         assert load_toml_text(text, "t.toml") == want
+
+
+@settings(max_examples=examples(100, 1500), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.booleans()), max_size=40))
+def test_work_on_shared_parts_is_the_plain_list_done_once_a_part(picks):
+    """sharedparts.once_per: the same answers, in the same order, as working out every item, the
+    work done once for each part object however many items hold it; an equal part made apart is
+    worked out on its own (found by identity, never by a value it may only look like)."""
+    from critcore._speed.sharedparts import once_per
+
+    shared = [("part", n) for n in range(5)]  # one object each, held by many items
+    items = [(shared[n] if same else ("part", n), i) for i, (n, same) in enumerate(picks)]
+    calls = []
+
+    def words(item):
+        calls.append(item[0])
+        return f"{item[0][1]} said"
+
+    assert once_per(items, lambda item: item[0], words) == [f"{item[0][1]} said" for item in items]
+    assert len(calls) == len({id(part) for part, _ in items})

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any, Callable, Mapping, Sequence, cast
 
 from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRoller, Pruned, _limit, add_to,
@@ -22,6 +23,7 @@ from critcore.chance.enumeration import (_CHECK_KEYS, MAX_RUNS, EnumeratingRolle
 from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_weights
 from critcore.engine.runner import Engine
 from critcore._speed.gcpause import paused
+from critcore._speed.sharedparts import once_per
 from critcore.stages.hookspecs import RollLookup
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
@@ -178,26 +180,17 @@ def group(branches: Sequence[Branch], levels: Sequence[str] = LEVELS, said: tupl
     return _merged(out)
 
 
-# the stage result a level's label reads (Branch.label): outcomes share them (the 17,544 outcomes of
-# the slowest corpus location share 156 effect-stage answers), so each is put in words once
+# the stage result a level's label reads (Branch.label): outcomes share them, so each is put in
+# words once (critcore._speed.sharedparts)
 _READS = {"determine": "determination", "locate": "location", "effect": "effects"}
 
 
 def _labels(branches: Sequence[Branch], level: str) -> list[str]:
-    """``b.label(level)`` of each outcome, worked out once per stage result it reads (found by
-    identity, the result kept beside its words)."""
+    """``b.label(level)`` of each outcome."""
     reads = _READS.get(level)
     if reads is None:
         return [b.label(level) for b in branches]
-    said: dict[int, tuple[Any, str]] = {}
-    out = []
-    for b in branches:
-        part = getattr(b, reads)
-        kept = said.get(id(part))
-        if kept is None or kept[0] is not part:
-            kept = said[id(part)] = (part, b.label(level))
-        out.append(kept[1])
-    return out
+    return once_per(branches, attrgetter(reads), lambda b: b.label(level))
 
 
 def answered_levels(branches: Sequence[Branch], levels: Sequence[str]) -> tuple[str, ...]:
