@@ -13,7 +13,9 @@ Then the slowest ``--commands`` locations (3 by default; 0 for none) are asked a
 them: ``crit odds battletech critical --unit FILE --location X``, as a command of its own
 (``python -m critcore``, the same as ``crit``), once for the report in words and once with
 ``--json``, each timed from start to exit (wall) and by its CPU: start-up, the unit read, the
-odds, the report or the JSON written. That is what the 2 s is felt as.
+odds, the report or the JSON written. That is what the 2 s is felt as. Each is asked with one
+process (``CRITCORE_ODDS_PROCESSES=1``) and with two (the default: a long question shares its last
+stage with a second process, ``critcore._speed.twocores``), one after the other.
 """
 
 from __future__ import annotations
@@ -101,20 +103,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the slowest {min(args.commands, len(rows))} as crit commands (wall and CPU seconds, start to exit; "
               "budget 2 s):")
         for took, name, code, _, _, path in rows[: args.commands]:
-            text = command(path, code, [])
-            json_out = command(path, code, ["--json"])
-            print(f"  {code:3}  report {text[0]:5.2f} s wall {text[1]:5.2f} s CPU   --json {json_out[0]:5.2f} s wall "
-                  f"{json_out[1]:5.2f} s CPU  {name}")
+            for extra, what in (([], "report"), (["--json"], "--json")):
+                # one process and two (the default), side by side: wall time is what two save
+                one = command(path, code, extra, "1")
+                two = command(path, code, extra, "2")
+                print(f"  {code:3}  {what:6}  1 process {one[0]:5.2f} s wall {one[1]:5.2f} s CPU   2 processes "
+                      f"{two[0]:5.2f} s wall {two[1]:5.2f} s CPU  ({two[0] / one[0]:.2f}x wall)  {name}")
     return 0
 
 
-def command(path: str, code: str, extra: list[str]) -> tuple[float, float]:
+def command(path: str, code: str, extra: list[str], processes: str = "2") -> tuple[float, float]:
     """``crit odds battletech critical --unit PATH --location CODE`` as a command: wall and CPU
-    seconds from start to exit, its output read and dropped."""
+    seconds (of both processes, when it shared the question with a second) from start to exit,
+    its output read and dropped; ``processes``: ``CRITCORE_ODDS_PROCESSES``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "critcore", "odds", "battletech", "critical", "--unit", path,
-                           "--location", code, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                           "--location", code, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, "CRITCORE_ODDS_PROCESSES": processes})
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:

@@ -131,3 +131,43 @@ def test_outcomes_that_share_an_effect_stage_answer_read_as_those_that_do_not():
     assert group(shared, levels) == group(apart, levels)
     assert {(g.label, g.probability) for g in group(shared, levels)} == {("row a", Fraction(3, 4)),
                                                                           ("row b", Fraction(1, 4))}
+
+
+_STATES = st.sampled_from([Data({"armor": 10, "slots": ("a", "b")}), Data({"armor": 7, "slots": ("a", "b")}),
+                           Data({"armor": 7, "slots": ("a",)}), None])
+_APPLIED = st.builds(lambda summary, target, rows, data, tags: (summary, target, rows, data, tags),
+                     st.sampled_from(["one", "two"]), _STATES, st.lists(st.sampled_from(["r1", "r2"]), max_size=2),
+                     st.sampled_from([Data({}), Data({"psr": 1})]), st.sets(st.sampled_from(["x", "y"])))
+
+
+@settings(max_examples=examples(80, 1000))
+@given(st.lists(st.tuples(_APPLIED, st.booleans()), max_size=12))
+def test_apply_answers_made_apart_are_stored_as_those_shared(answers):
+    """The odds JSON stores each distinct apply answer once, its state, effects and data each by
+    index: answers whose parts are equal copies made apart (a long question's answers from a second
+    process, ``critcore._speed.twocores``) give the same JSON as answers sharing their parts as
+    objects."""
+    import pickle
+
+    from critcore.model import Applied, Effect
+
+    def made(spec):
+        summary, target, rows, data, tags = spec
+        return Applied(summary, (), target, tuple(Effect("t", r, r, "row " + r) for r in rows), data, frozenset(tags))
+
+    def key(spec):
+        summary, target, rows, data, tags = spec
+        return summary, repr(target), tuple(rows), repr(data), tuple(sorted(tags))
+
+    shared: dict[object, Applied] = {}
+    one = [shared.setdefault(key(spec), made(spec)) for spec, _ in answers]
+    # the same answers, some of them copies with every part made apart
+    apart = [pickle.loads(pickle.dumps(a)) if copy else a for a, (_, copy) in zip(one, answers)]
+
+    def as_json(applied):
+        branches = tuple(Branch(None, None, (), a, Fraction(1, 16)) for a in applied)
+        return odds_json(Odds("fake", "attack", Data({}), branches, Fraction(0), 1))
+
+    assert as_json(apart) == as_json(one)
+    found = as_json(one)
+    assert len(found["parts"]["applied"]) == len({key(spec) for spec, _ in answers})

@@ -3,5 +3,5 @@ milliseconds it saves on a user's command (docs/architecture.md, "Speed machiner
 tested against what it replaces. Nothing outside this package touches the internals of
 ``dataclasses``, ``json``, ``importlib`` or ``pluggy``.
 
-May import: the standard library only (and orjson, when installed, in jsonbytes).
+May import: the standard library only (and orjson, when installed, in jsonbytes; twocores uses quickexit).
 """

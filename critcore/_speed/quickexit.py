@@ -42,6 +42,11 @@ def keep_until_exit(*objects: Any) -> None:
         _HELD.extend(objects)
 
 
+def in_own_process() -> bool:
+    """Whether :func:`run` is running the command: the ``crit`` process, not a caller's."""
+    return _RUNNING[0]
+
+
 def run(main: Callable[[], Any]) -> NoReturn:
     """Call ``main()`` (a click command in standalone mode ends by :class:`SystemExit`) and end
     the process with its status, without the interpreter's teardown when nothing else is left to

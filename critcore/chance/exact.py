@@ -24,6 +24,7 @@ from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_w
 from critcore.engine.runner import Engine
 from critcore._speed.gcpause import paused
 from critcore._speed.sharedparts import once_per
+from critcore._speed.twocores import each
 from critcore.stages.hookspecs import RollLookup
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
@@ -417,11 +418,15 @@ def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None
                     nxt.append((prefix + (answer,), pn * qn, pd * qd))
             states = nxt
         # the last stage: its answers are the outcomes (most apply calls are answered by one run)
-        last = len(states)
-        for done, (prefix, pn, pd) in enumerate(states):
-            if progress is not None:
-                progress(done, last)
-            dist, cut_off = stage(apply, prefix)
+        def apply_one(item: tuple[tuple[Any, ...], int, int]) -> tuple[tuple[Any, list[int] | None], int]:
+            before = runs[0]
+            return stage(apply, item[0]), runs[0] - before
+
+        # each answer apart (a long question shares them with a second process: critcore._speed.twocores)
+        ran = runs[0]
+        answers = each(states, apply_one, progress, held=frozen)
+        runs[0] = ran + sum(n for _, n in answers)
+        for (prefix, pn, pd), ((dist, cut_off), _) in zip(states, answers):
             if cut_off is None:  # one run, probability 1 (most apply calls: 39 of them an attack)
                 finals.append((prefix + (dist,), pn, pd))
                 continue

@@ -124,6 +124,13 @@ def merge_patch(before: Any, after: Any) -> Any:
     return out
 
 
+def _applied_json(key: tuple[Any, ...]) -> dict[str, Any]:
+    """An apply answer in the JSON, from :meth:`_Parts._applied_key` (its parts' indices)."""
+    summary, changes, target, effects, data, tags = key
+    return {"summary": summary, "changes": list(changes), "target": target, "effects": list(effects), "data": data,
+            "tags": sorted(tags)}
+
+
 class _Parts:
     """Stage results and states, each stored once and referred to by its index."""
 
@@ -146,13 +153,24 @@ class _Parts:
         if found is not None:
             return found
         table = self.tables[kind]
-        found = table.get(value)
+        # an apply answer is found by its parts' indices: equal parts made apart (a long question's
+        # answers from a second process, critcore._speed.twocores) are compared once each, not once
+        # for every answer that holds them
+        key = self._applied_key(value) if kind == "applied" else value
+        found = table.get(key)
         if found is None:
-            found = table[value] = len(self.out[kind])
+            found = table[key] = len(self.out[kind])
             self.out[kind].append(None)  # reserved: nested parts may be added while making it
-            self.out[kind][found] = self.make(kind, value)
+            self.out[kind][found] = self.make(kind, value) if key is value else _applied_json(key)
         ids[id(value)] = found
         return found
+
+    def _applied_key(self, value: Any) -> tuple[Any, ...]:
+        """What tells apply answers apart, each part by its index (so an equal answer has an equal
+        key): its parts are put in their tables here, the state first, then the effects, then the
+        data."""
+        return (value.summary, value.changes, self.ref("state", value.target),
+                tuple([self.ref("effect", e) for e in value.effects]), self.ref("data", value.data), value.tags)
 
     def make(self, kind: str, value: Any) -> Any:
         if kind == "effect":
@@ -161,12 +179,6 @@ class _Parts:
             return merge_patch(self.base, value) if self.base is not None else thaw(value)
         if kind == "data":
             return thaw(value)
-        if kind == "applied":
-            out: dict[str, Any] = {"summary": value.summary, "changes": list(value.changes),
-                                   "target": self.ref("state", value.target),
-                                   "effects": [self.ref("effect", e) for e in value.effects],
-                                   "data": self.ref("data", value.data), "tags": sorted(value.tags)}
-            return out
         return _stage_json(value)
 
 

@@ -451,6 +451,20 @@ def _other_side(ctx: click.Context, system: str, common: dict[str, Any], engine:
                   option_sources={n: w for (s, n), w in config.option_source.items() if s == system})
 
 
+def _odds_processes() -> int:
+    """How many processes a long exact-odds question may use (``CRITCORE_ODDS_PROCESSES``: 1, or
+    2 by default; see docs/odds.md)."""
+    import os
+
+    from critcore.errors import InputError
+
+    text = os.environ.get("CRITCORE_ODDS_PROCESSES", "").strip() or "2"
+    if text not in ("1", "2"):
+        raise InputError(f"CRITCORE_ODDS_PROCESSES: {text[:40]!r} is not 1 or 2 (the processes a long exact-odds "
+                         "question may use)")
+    return int(text)
+
+
 def _odds_run(engine: Any, procedure: str, params: dict[str, Any], state: Any, mode: str, common: dict[str, Any],
               show: bool) -> Any:
     """One exact-odds or simulation run, with progress on stderr when it is long."""
@@ -460,8 +474,10 @@ def _odds_run(engine: Any, procedure: str, params: dict[str, Any], state: Any, m
 
     side = f" ({', '.join(map(_rule_name, engine.rules)) or 'no house rules'})" if common["compare"] else ""
     if mode == "odds":
+        from critcore._speed.twocores import use
         from critcore.chance.exact import exact_odds
 
+        use(_odds_processes())
         bar = Progress("exact odds" + side, "branches", sys.stderr, show)
         try:
             return exact_odds(engine, procedure, params, target=state, progress=bar)
