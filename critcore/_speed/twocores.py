@@ -58,7 +58,8 @@ def use(processes: int) -> None:
     _WANTED[0] = processes
 
 
-def _may_fork() -> bool:
+def may_fork() -> bool:
+    """Whether :func:`each` may fork here and now (see above): cheap when the command did not ask."""
     if _WANTED[0] < 2 or not in_own_process() or not sys.platform.startswith("linux"):
         return False
     threading = sys.modules.get("threading")
@@ -84,7 +85,7 @@ def each(items: Sequence[T], work: Callable[[T], R], progress: Callable[[int, in
     answers are used, come back from the child as the parent's own objects, not as copies."""
     n = len(items)
     out: list[R] = []
-    if not _may_fork():
+    if not may_fork():
         for item in items:
             if progress is not None:
                 progress(len(out), n)
@@ -145,7 +146,8 @@ def _shared(rest: Sequence[T], work: Callable[[T], R], progress: Callable[[int, 
                     theirs[back] = work(rest[back])
                 buffer = io.BytesIO()
                 pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
-                pickler.persistent_id = lambda value: id(value) if parts.get(id(value), parts) is value else None  # type: ignore[method-assign]
+                pickler.persistent_id = (  # type: ignore[method-assign]
+                    lambda value: id(value) if parts.get(id(value), parts) is value else None)
                 pickler.dump(("ok", theirs))
                 data = buffer.getvalue()
             except BaseException:  # the parent works the share out itself and meets the error there

@@ -24,7 +24,7 @@ from critcore.chance.firstroll import agrees as _agrees, by_first_roll, lookup_w
 from critcore.engine.runner import Engine
 from critcore._speed.gcpause import paused
 from critcore._speed.sharedparts import once_per
-from critcore._speed.twocores import each
+from critcore._speed.twocores import each, may_fork
 from critcore.stages.hookspecs import RollLookup
 from critcore.model import Applied, Data, Determination, Effect, Event, Location, outcome_tags, record
 from critcore.chance.probability import LEVELS as LEVELS, Group as Group, prob_json as prob_json
@@ -417,16 +417,19 @@ def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None
                         answer = ()
                     nxt.append((prefix + (answer,), pn * qn, pd * qd))
             states = nxt
-        # the last stage: its answers are the outcomes (most apply calls are answered by one run)
-        def apply_one(item: tuple[tuple[Any, ...], int, int]) -> tuple[tuple[Any, list[int] | None], int]:
-            before = runs[0]
-            return stage(apply, item[0]), runs[0] - before
-
-        # each answer apart (a long question shares them with a second process: critcore._speed.twocores)
-        ran = runs[0]
-        answers = each(states, apply_one, progress, held=frozen)
-        runs[0] = ran + sum(n for _, n in answers)
-        for (prefix, pn, pd), ((dist, cut_off), _) in zip(states, answers):
+        # the last stage: its answers are the outcomes (most apply calls are answered by one run); a
+        # long crit odds question shares it with a second process (critcore._speed.twocores)
+        split = None
+        if may_fork():
+            split = _shared_stage(states, lambda prefix: stage(apply, prefix), runs, progress, frozen)
+        last = len(states)
+        for done, (prefix, pn, pd) in enumerate(states):
+            if split is None:
+                if progress is not None:
+                    progress(done, last)
+                dist, cut_off = stage(apply, prefix)
+            else:
+                dist, cut_off = split[done]
             if cut_off is None:  # one run, probability 1 (most apply calls: 39 of them an attack)
                 finals.append((prefix + (dist,), pn, pd))
                 continue
@@ -452,6 +455,21 @@ def _exact_odds(engine: Engine, procedure: str, params: Mapping[str, Any] | None
     missing = Fraction(total[1] - total[0], total[1])  # 1 - total, normalised as Fraction does
     return Odds(engine.info.name, proc.name, checked, branches, missing, runs[0], declared_events(engine, proc.name),
                 tuple(engine.rules), frozen)
+
+
+def _shared_stage(states: list[tuple[tuple[Any, ...], int, int]], apply: Callable[[tuple[Any, ...]], Any],
+                  runs: list[int], progress: Callable[[int, int], None] | None, held: Any) -> list[Any]:
+    """The last stage's answer for each of ``states`` (``apply(prefix)``), shared with a second
+    process when it is long (:func:`critcore._speed.twocores.each`), ``runs`` counting the runs
+    of both."""
+    def one(item: tuple[tuple[Any, ...], int, int]) -> tuple[Any, int]:
+        before = runs[0]
+        return apply(item[0]), runs[0] - before
+
+    ran = runs[0]
+    found = each(states, one, progress, held=held)
+    runs[0] = ran + sum(n for _, n in found)
+    return [answer for answer, _ in found]
 
 
 def _whole(dist: Any, rem: list[int] | None) -> tuple[dict[Any, list[int]], list[int]]:
