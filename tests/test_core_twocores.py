@@ -60,6 +60,34 @@ def test_in_a_callers_process_each_is_the_plain_list(items: list[int]) -> None:
     assert seen == [(i, len(items)) for i in range(len(items))]
 
 
+def test_a_fork_waits_for_a_long_stage_judged_by_its_median_item() -> None:
+    # nothing before AFTER seconds, nothing with fewer than two items left
+    assert not twocores.worth_sharing([0.1], 100, 0.1, 0.25)
+    assert not twocores.worth_sharing([0.3], 1, 0.3, 0.25)
+    # the Daishi X's right torso: seven answers of about 0.035 s, 150 left (about 1.7 s in fact)
+    assert twocores.worth_sharing([0.035] * 7, 150, 0.26, 0.25)
+    # its right arm: three quick answers and one long cascade, 16 left that took 0.06 s in all;
+    # the mean (0.1 s an answer) would have forked
+    assert not twocores.worth_sharing([0.01, 0.01, 0.01, 0.38], 16, 0.41, 0.25)
+    # with no wait asked for, before the first item (how the tests below fork at once)
+    assert twocores.worth_sharing([], 5, 0.0, 0.0)
+
+
+@given(st.lists(st.floats(0, 0.2), min_size=3, max_size=30), st.integers(0, 60), st.floats(0, 5),
+       st.floats(0, 1000), st.integers(0, 500))
+def test_one_long_item_never_decides_and_more_items_left_never_undecide(took: list[float], left: int, elapsed: float,
+                                                                        longer: float, more: int) -> None:
+    # uneven items (one cascade can take most of a stage): the longest item made any longer does
+    # not change the answer, once three items are done
+    found = twocores.worth_sharing(took, left, elapsed, twocores.AFTER)
+    stretched = sorted(took)
+    stretched[-1] += longer
+    assert twocores.worth_sharing(stretched, left, elapsed, twocores.AFTER) == found
+    # and a stage judged long enough to share stays so with more items left
+    if found:
+        assert twocores.worth_sharing(took, left + more, elapsed, twocores.AFTER)
+
+
 @two_cores
 def test_shared_items_come_back_in_their_order_with_progress_that_only_grows() -> None:
     _script("""
