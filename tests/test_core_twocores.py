@@ -88,6 +88,30 @@ def test_one_long_item_never_decides_and_more_items_left_never_undecide(took: li
         assert twocores.worth_sharing(took, left + more, elapsed, twocores.AFTER)
 
 
+@pytest.mark.parametrize("refused", ["fork", "pipe", "mmap"])
+def test_a_fork_or_pipe_the_system_refuses_leaves_every_item_here(monkeypatch, refused: str) -> None:
+    # a limit on processes, open files or memory (EAGAIN, EMFILE, ENOMEM): one process's answers and
+    # progress, no error, and no descriptor left open
+    import errno
+
+    def refuse(*args: object) -> None:
+        raise OSError({"fork": errno.EAGAIN, "pipe": errno.EMFILE, "mmap": errno.ENOMEM}[refused], "refused")
+
+    if refused == "mmap":
+        import mmap
+
+        monkeypatch.setattr(mmap, "mmap", refuse)
+    else:
+        monkeypatch.setattr(twocores.os, refused, refuse)
+    fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    seen: list[tuple[int, int]] = []
+    found = twocores._shared([1, 2, 3, 4], lambda x: x * 10, lambda d, n: seen.append((d, n)), 3, 7, None)
+    assert found == [10, 20, 30, 40]
+    assert seen == [(3, 7), (4, 7), (5, 7), (6, 7)]
+    if fds is not None:
+        assert len(os.listdir("/proc/self/fd")) == fds
+
+
 @two_cores
 def test_shared_items_come_back_in_their_order_with_progress_that_only_grows() -> None:
     _script("""

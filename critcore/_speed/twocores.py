@@ -31,7 +31,7 @@ It forks only where forking is safe and pays:
   the median forks on every one with more than 0.45 s left and on none with less than 0.42 s.
 
 Whatever goes wrong in the child (an error of a plugin, an answer that cannot be pickled, the
-child killed) makes the parent work out the child's share itself, so the answers and errors are
+child killed), or a fork the system refuses, makes the parent work out the child's share itself, so the answers and errors are
 the ones one process gives. The child ends by ``os._exit``: nothing of the parent's (its output
 buffers, ``atexit`` functions, files) is flushed or run twice. The child never reports progress.
 
@@ -148,10 +148,26 @@ def _shared(rest: Sequence[T], work: Callable[[T], R], progress: Callable[[int, 
     # what the caller holds throughout (the question's target) is handed back by reference: the
     # child's answers share its unchanged parts with the parent's, as one process's answers do
     parts = _parts(held)
-    ends = mmap.mmap(-1, 16)  # shared with the child (MAP_SHARED | MAP_ANONYMOUS)
-    ends[:16] = struct.pack("qq", 0, last)
-    read, write = os.pipe()
-    pid = os.fork()
+    ends: mmap.mmap | None = None
+    try:
+        ends = mmap.mmap(-1, 16)  # shared with the child (MAP_SHARED | MAP_ANONYMOUS)
+        ends[:16] = struct.pack("qq", 0, last)
+        read, write = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read)
+            os.close(write)
+            raise
+    except OSError:  # no page, pipe or process to be had (a limit on them): the items are worked out here
+        if ends is not None:
+            ends.close()
+        alone: list[R] = []
+        for j, item in enumerate(rest):
+            if progress is not None:
+                progress(done + j, total)
+            alone.append(work(item))
+        return alone
     if pid == 0:  # the child: from the back, its answers pickled into the pipe, then gone without a teardown
         os.close(read)
         try:
