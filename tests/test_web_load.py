@@ -6,7 +6,7 @@ Each resolution is the fake system's attack with typed dice 20, 1, 1: a critical
 different hp, and the log holds N resolutions: a lost update would show as a repeated hp.
 
 CI runs 20 clients x 10 resolutions; ``CRITCORE_LOAD_FULL=1`` runs the issue's 20 x 100 (its
-figures are in docs/performance.md). p50/p99 latency are printed (``pytest -s``).
+figures are in docs/performance-log.md). p50/p99 latency are printed (``pytest -s``).
 """
 
 import os

@@ -6,7 +6,7 @@ them for the report and the JSON puts each outcome's stage result in words
 (``critcore.chance.exact.Branch.label``), a join of every effect's words each time; :func:`once_per`
 puts each shared result in words once, found by identity (the items hold their parts while it
 runs, so no identity is reused meanwhile). On that location: the grouping 0.058 -> 0.038 s of a
-`crit odds` that takes about 2 s (docs/performance.md, "The sixth session").
+`crit odds` that takes about 2 s (docs/performance-log.md, "The sixth session").
 ``tests/test_core_speed_seam.py`` holds it to the plain list on generated items.
 
 May import: the standard library only.

@@ -438,7 +438,7 @@ def create_app(campaign: str, *, host: str = "127.0.0.1", token: str | None = No
             if isinstance(body, dict) and not body.get("target"):
                 # no campaign target: no write, no lock to wait for, a few hundred microseconds of
                 # work: done here, which is cheaper than the hand-over to a worker thread and back
-                # (the GIL lets only one run at a time either way; see docs/performance.md)
+                # (the GIL lets only one run at a time either way; see docs/performance-log.md)
                 return service.step(verb, body) if step else service.run(verb, body, encoded=True)
             if step:
                 return await call(service.step, verb, body)

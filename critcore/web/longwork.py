@@ -10,7 +10,7 @@ time limit, so that it cannot hold up the other requests (issue 25).
   such limit.
 
 The worker thread shares the GIL with the event loop: what that costs the other requests is
-measured in ``bench/bench_web.py`` and written in docs/performance.md.
+measured in ``bench/bench_web.py`` and written in docs/performance-log.md.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class LongWork:
         """``fn(deadline)`` with the cyclic garbage collector paused: it ends by its deadline, and
         a request that begins while another holds the pause does not extend it
         (:func:`critcore._speed.gcpause.paused`; the Daishi X's right torso through ``/api/odds``:
-        docs/performance.md)."""
+        docs/performance-log.md)."""
         from critcore._speed.gcpause import paused
 
         with paused(bounded=True):

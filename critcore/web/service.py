@@ -120,7 +120,7 @@ SETTINGS_WINDOW = 0.010
 """How long (seconds) a thread of ``crit serve`` trusts the campaign's settings it read last
 (:attr:`critcore.campaign.campaign.Campaign.settings_window`). Asking SQLite whether another
 process changed them takes three system calls, about a tenth of a stateless resolve's server
-time under load (docs/performance.md); so a request plays by the settings as they stood at most
+time under load (docs/performance-log.md); so a request plays by the settings as they stood at most
 10 ms before it began: a house rule or an option changed in a terminal (``crit campaign enable``,
 ``crit campaign set``) applies to every request that begins 10 ms or more after it was saved.
 ``crit serve`` itself changes no settings."""

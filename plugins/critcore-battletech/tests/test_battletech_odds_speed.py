@@ -1,4 +1,4 @@
-"""What keeps BattleTech's exact odds fast (docs/performance.md, "Exact odds budgets"): a
+"""What keeps BattleTech's exact odds fast (docs/performance-log.md, "Exact odds budgets"): a
 cascade's start and the numbers of its end kept per unit state, and the acts that only tell left
 out of a cascade's merged queue. Each test fails without its mechanism; the answers themselves are
 held by the other odds tests."""

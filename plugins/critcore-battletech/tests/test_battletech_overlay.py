@@ -1,6 +1,6 @@
 """Work.overlay, the snapshot of a unit state exact odds key their kept answers by, keeps each of
 its three parts (top-level entries, locations, items) while that part does not change (docs/
-performance.md, "Exact odds budgets", fifth round): after any changes, in any order, it must equal
+performance-log.md, "Exact odds budgets", fifth round): after any changes, in any order, it must equal
 the snapshot made afresh from what the Work holds."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Usage: python tools/battletech_frame.py [--check]
 
 The frame (``critcore_battletech.data.frame.frame``: the data files read, checked and indexed,
 each pattern's filter worked out) is what the first unit after an install would otherwise build
-(26 M instructions, docs/performance.md). The file holds, in :mod:`marshal` form, the format, the
+(26 M instructions, docs/performance-log.md). The file holds, in :mod:`marshal` form, the format, the
 bytes of every file the frame is made of (``frame.SOURCES``: the data files and the modules that
 read them) and the frame; the plugin uses it only while every one of those files is the same on
 disk (``unitcache.shipped_frame``), so an edited data file is never answered from it (the frame

@@ -49,7 +49,7 @@ ARMOR_CODES = frozenset({
 
 
 # The three checks below are string methods rather than regular expressions: each expression
-# compiled costs about 0.2 ms of a command that imports a unit file (docs/performance.md).
+# compiled costs about 0.2 ms of a command that imports a unit file (docs/performance-log.md).
 
 def _armor_code(key: str) -> str | None:
     """``"la"`` for the key ``"la armor"`` (lower case, single spaces): two or three letters, then ``armor``."""
