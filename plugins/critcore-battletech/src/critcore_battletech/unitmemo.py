@@ -33,7 +33,14 @@ KEY = "battletech"  # the plugin's entry in ctx.memo
 LOC_TALLIES = 8192  # location tallies kept by content before they are forgotten
 DERIVED = 4096  # derived numbers kept by key before they are forgotten
 CASCADE_ENDS = 4096  # starts and ends of cascades kept (Resolver.start, Resolver.finish) before they are forgotten
-CASCADE_ACTS = 65536  # actions that roll no dice kept by the state they act on (Resolver.carry_out) before they are forgotten
+# actions that roll no dice kept by the state they act on (Resolver.carry_out), and each of the
+# stores sized like it (the states, parts and marks made one object per value), before they are
+# forgotten. A store that fills starts afresh, and a deep cascade then makes again, as new objects,
+# states that other stores still hold: MegaMek's Missile Test Mek's left torso (eight ammunition
+# bins) filled the states' store four times and took 9.0 s with 65,536, 4.8 s with 262,144 and
+# 4.7 s with four times that, its peak memory 177 -> 242 MB (docs/performance.md, "Beyond the
+# corpus"); no corpus location fills a store of 65,536
+CASCADE_ACTS = 262144
 ACT_HEADS = 8  # sets of kept actions (one per preparation, turn, batch and cascade) before they are all forgotten
 
 
