@@ -267,8 +267,11 @@ def test_a_processes_value_other_than_1_or_2_is_one_line_and_exit_2(invoke, monk
     assert len(lines) == 1 and "CRITCORE_ODDS_PROCESSES" in lines[0] and "is not 1 or 2" in lines[0]
 
 
-@pytest.mark.parametrize("value", ["1", "2", " 2 ", ""])
-def test_one_two_or_nothing_set_is_taken(invoke, monkeypatch, value: str) -> None:
+@pytest.mark.parametrize("value, processes", [("1", 1), ("2", 2), (" 2 ", 2), ("", 2), (" 1", 1)])
+def test_one_two_or_nothing_set_is_taken(invoke, monkeypatch, value: str, processes: int) -> None:
+    # docs/cli.md: 1 keeps one process; 2, or nothing set, lets a long question use two
+    monkeypatch.setattr(twocores, "_WANTED", [0])  # put back after the test
     monkeypatch.setenv("CRITCORE_ODDS_PROCESSES", value)
     result = invoke("odds", "fake", "attack")
     assert result.exit_code == 0, result.output
+    assert twocores._WANTED[0] == processes
