@@ -85,6 +85,36 @@ def test_minus_five_times_hp_is_death() -> None:
     assert treat("survive", [], out.target).applied.summary == "dead"
 
 
+@pytest.mark.parametrize("target", [{"hp": 10, "ht": 10}, None], ids=["character", "no character"])
+def test_a_blow_that_kills_says_death_alone(target: Any) -> None:
+    """HP 10: a critical hit rolled 18 triples 20d cr rolled all 6s, 360 injury to the torso: past
+    -5xHP (-50), dead at once. The dead roll for nothing and take no shock, so the report says
+    death and the major wound, and owes no knockdown roll nor a roll to stay conscious; the
+    outcome carries neither roll's event."""
+    params = {"target": target} if target is not None else {"hp": 10}
+    out = critcore.resolve("gurps", "critical-hit", damage="20d cr", dice=faces(18) + [6] * 20, registry=REG,
+                           **params)
+    lines = " | ".join(out.applied.changes)
+    assert "down to -5xHP = -50 HP: dead" in lines and "a major wound" in lines
+    assert "owes" not in lines and "shock" not in lines
+    assert not {"knockdown-roll", "death-check"} & set(out.applied.tags)
+
+
+def test_fragile_unnatural_gone_at_minus_hp_says_death_alone() -> None:
+    """Fragile (Unnatural) is destroyed at -1xHP with no roll (B137). HP 10, a critical hit rolled
+    6 (maximum damage) to the torso: 3d cr does 18 (10 -> -8), short of -10: alive, owing the roll
+    to stay conscious and the knockdown roll of a major wound; 3d+5 cr does 23 (10 -> -13), past
+    it: dead, and neither roll is said or owed."""
+    fragile = {"hp": 10, "ht": 10, "traits": {"fragile": ["unnatural"]}}
+    alive = critcore.resolve("gurps", "critical-hit", damage="3d cr", target=fragile, dice=faces(6), registry=REG)
+    assert kinds(alive.target) == ["consciousness", "knockdown"]
+    gone = critcore.resolve("gurps", "critical-hit", damage="3d+5 cr", target=fragile, dice=faces(6), registry=REG)
+    lines = " | ".join(gone.applied.changes)
+    assert "Fragile (Unnatural): down to -1xHP = -10 HP: dead" in lines
+    assert "owes" not in lines and "shock" not in lines
+    assert status_ids(gone.target) == ["dead"] and kinds(gone.target) == []
+
+
 def test_skull_on_critical_hit_uses_the_head_blow_table() -> None:
     """critical-hit --location skull rolls on the Critical Head Blow table (3: maximum damage, DR
     ignored); the torso stays on the Critical Hit table (3: triple damage)."""

@@ -32,11 +32,17 @@ def test_weapon_dropped_or_broken_after_a_critical_miss():
     assert events(skill=16)["weapon-lost"] == 1 * D * 102 * D == Fraction(17, 7776)
 
 
-def test_a_blow_over_half_hp_is_a_major_wound_and_owes_a_knockdown_roll_whenever_it_lands():
+def test_a_blow_over_half_hp_is_a_major_wound_and_owes_a_knockdown_roll_unless_it_kills():
     """3d+20 crushing to the torso of a 10 HP man does 23+ injury, over HP/2: every hit or
-    critical hit (3-16 at skill 16: 212 of 216) is a major wound with a knockdown roll."""
+    critical hit (3-16 at skill 16: 212 of 216) is a major wound. Each owes a knockdown roll,
+    but one that kills outright (60 or more: -50 HP, -5xHP) owes none, as the dead roll for
+    nothing. Among the critical hits (20 of 216), triple damage (a 3 or an 18 on the Critical Hit
+    table, 2 of 216) always kills (69+), and double damage (5 or 16, 12 of 216) kills when 3d
+    rolls 10 or more (135 of 216)."""
     found = events(skill=16, damage="3d+20 cr", hp=10)
-    assert found["major-wound"] == found["knockdown-roll"] == 212 * D
+    killed = 20 * D * (2 * D + 12 * D * 135 * D)
+    assert found["major-wound"] == 212 * D
+    assert found["knockdown-roll"] == 212 * D - killed == Fraction(22801, 23328)
     assert found["crippling"] == 0  # the torso cannot be crippled
 
 

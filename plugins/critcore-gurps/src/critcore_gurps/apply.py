@@ -7,6 +7,7 @@ from typing import Any, Callable, Sequence
 from critcore.plugin import Applied, Data, Effect, freeze
 
 from . import character as ch
+from .collapse import kills
 from .determine import damage_of, rule_at
 from .events import FUMBLE_TAGS, injury_tags
 from .injury import blow, injury_data, plain_injury
@@ -76,7 +77,9 @@ def apply_blow(ctx: Any, location: Any, effect: Effect | None) -> Applied | None
                           f"scarred: loses {levels} appearance level{'s' if levels > 1 else ''}")
     data.update(injury_data(inj))
     summary = f"{inj.injury} injury to the {where.name}" + (" (major wound)" if inj.major else "")
-    return _done(summary, changes, state, data, (), injury_tags(inj, before, hp))
+    killed = (ch.find_status(state, "dead") is not None if state is not None
+              else inj.injury > 0 and kills(before, before - inj.injury, hp))
+    return _done(summary, changes, state, data, (), injury_tags(inj, before, hp, killed))
 
 
 # --- a fumble ---------------------------------------------------------------------------------

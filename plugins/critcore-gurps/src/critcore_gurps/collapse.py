@@ -68,6 +68,12 @@ def owes_death_roll(before: int, after: int, hp: int) -> bool:
     return "death" in checks and "dead" not in checks
 
 
+def kills(before: int, after: int, hp: int) -> bool:
+    """Whether an HP loss from ``before`` to ``after`` kills outright (a character without traits:
+    a threshold that means death passed, -5xHP in the Basic Set)."""
+    return any(check == "dead" for m, check in THRESHOLDS if before > m * hp >= after)
+
+
 def describe(item: dict[str, Any]) -> str:
     """One plain line for an owed roll (or death)."""
     kind = item.get("kind", "knockdown")
@@ -84,18 +90,23 @@ def describe(item: dict[str, Any]) -> str:
     return f"owes an {ht} roll against knockdown and stunning ({why})" + (f", {times} times" if times > 1 else "")
 
 
-def note(state: dict[str, Any] | None, changes: list[str], before: int, after: int, hp: int) -> None:
-    """Say what an HP loss demands and, with a character, record it: owed rolls, or death."""
+def note(state: dict[str, Any] | None, changes: list[str], before: int, after: int, hp: int) -> bool:
+    """Say what an HP loss demands and, with a character, record it: owed rolls, or death. True
+    when the loss kills: then death alone is said, as the dead roll for nothing (a roll to stay
+    conscious that a trait's threshold came with is dropped too)."""
     owed = owed_for(before, after, hp)
     if state is not None and state.get("traits"):
         from .traits import adjust_owed
 
         owed = adjust_owed(state["traits"], owed, before, after, hp)
     if not owed:
-        return  # no threshold reached (most blows)
+        return False  # no threshold reached (most blows)
     statuses = state["statuses"] if state is not None else ()
     if statuses and any(s.get("id") == "dead" for s in statuses):  # no character: no statuses to look through
-        return
+        return True
+    killed = [item for item in owed if item["kind"] == "dead"]
+    if killed:
+        owed = killed[:1]
     for item in owed:
         if item["kind"] == "consciousness" and statuses and any(s.get("id") in OUT_COLD for s in statuses):
             continue
@@ -105,10 +116,11 @@ def note(state: dict[str, Any] | None, changes: list[str], before: int, after: i
         if item["kind"] == "dead":
             state["owed_rolls"] = []  # the dead roll for nothing
             state["statuses"].append({"id": "dead", "duration": "permanent", "text": "dead", "since": state.get("clock", 0)})
-            return
+            return True
         if item["kind"] == "consciousness" and item in state["owed_rolls"]:
             continue  # one roll a turn to stay conscious, however many blows brought him there
         state["owed_rolls"].append(item)
+    return bool(killed)
 
 
 def dead(state: Any) -> bool:

@@ -27,14 +27,17 @@ FUMBLE_TAGS = {"weapon-breaks": WEAPON_LOST, "drop-weapon": WEAPON_LOST, "weapon
 """Critical-miss effect codes after which the fumbler no longer holds a working weapon."""
 
 
-def injury_tags(inj: Any, before: int, hp: int) -> frozenset[str]:
+def injury_tags(inj: Any, before: int, hp: int, killed: bool = False) -> frozenset[str]:
     """The events one blow's injury brings: a major wound, crippling (or worse), a knockdown roll,
-    a roll to avoid death (HP from ``before`` down past a multiple of -HP)."""
+    a roll to avoid death (HP from ``before`` down past a multiple of -HP). A blow that ``killed``
+    owes no roll, so it brings neither roll (the report says death alone)."""
     tags = set()
     if inj.major:
         tags.add("major-wound")
     if inj.crippled or inj.dismembered:
         tags.add("crippling")
+    if killed:
+        return frozenset(tags)
     if inj.knockdown is not None:
         tags.add("knockdown-roll")
     if inj.injury > 0 and owes_death_roll(before, before - inj.injury, hp):

@@ -86,8 +86,9 @@ def blow(
 
 def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Injury, location: LocationRule,
            dtype: str, why: str, hp: int) -> None:
-    """Put the numbers of ``inj`` on the character: HP, statuses, owed rolls."""
-    lose_hp(state, changes, inj.injury, location.id, dtype, why, hp)
+    """Put the numbers of ``inj`` on the character: HP, statuses, owed rolls. A blow that kills
+    leaves no shock and no knockdown roll (nor a numb funny bone) behind: the dead roll for nothing."""
+    killed = lose_hp(state, changes, inj.injury, location.id, dtype, why, hp)
     if inj.major:
         changes.append("a major wound")
     if inj.dismembered:
@@ -97,7 +98,10 @@ def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Inju
     elif inj.crippled:
         ch.add_status(state, changes, {"id": "crippled", "location": location.id, "duration": "pending",
                                        "text": f"{location.name} {location.crippled_word}"},
-                      f"{location.name} {location.crippled_word} (roll after the fight: crit treat gurps after-fight)")
+                      f"{location.name} {location.crippled_word}" + ("" if killed else
+                                                                     " (roll after the fight: crit treat gurps after-fight)"))
+    if killed:
+        return
     if inj.funny_bone_seconds:
         ch.add_status(state, changes, {"id": "funny-bone", "location": location.id, "until": ch.clock(state) + inj.funny_bone_seconds,
                                        "text": f"{location.name} numb and useless"},
@@ -108,22 +112,25 @@ def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Inju
 
 
 def lose_hp(state: dict[str, Any] | None, changes: list[str], amount: int, location: str, dtype: str, why: str,
-            hp: int) -> None:
+            hp: int) -> bool:
+    """Take ``amount`` HP off the character (or, with none, off ``hp``) and say what it demands;
+    True when it kills (:func:`collapse.note`)."""
     if amount <= 0:
         changes.append("no injury")
-        return
+        return False
     if state is None:
         changes.append(f"{amount} HP of injury")
-        collapse.note(None, changes, hp, hp - amount, hp)  # no character: he started unhurt
+        killed = collapse.note(None, changes, hp, hp - amount, hp)  # no character: he started unhurt
         collapse.reel(None, changes, hp, hp - amount, hp)
-        return
+        return killed
     before = ch.current_hp(state, hp)
     state["current_hp"] = before - amount
     state["injuries"].append({"location": location, "injury": amount, "type": dtype, "why": why, "at": ch.clock(state)})
     del state["injuries"][:-INJURIES_KEPT]  # the latest only: the campaign's log keeps them all
     changes.append(f"HP {before} -> {before - amount}")
-    collapse.note(state, changes, before, before - amount, hp)
+    killed = collapse.note(state, changes, before, before - amount, hp)
     collapse.reel(state, changes, before, before - amount, hp)
+    return killed
 
 
 def add_shock(state: dict[str, Any] | None, changes: list[str], shock: int, cap: int) -> None:
@@ -163,7 +170,8 @@ def plain_injury(ctx: Any, state: dict[str, Any] | None, changes: list[str], amo
     """Injury that is not damage (no DR, no wounding modifier): HP, shock, a major wound's roll."""
     hp = ch.hp_of(ctx, state)
     amount = max(0, amount)
-    lose_hp(state, changes, amount, location, "injury", why, hp)
+    if lose_hp(state, changes, amount, location, "injury", why, hp):
+        return  # the dead take no shock and roll nothing
     high = ch.flag(ctx, state, "high_pain_threshold")
     low = ch.flag(ctx, state, "low_pain_threshold")
     rules = RULES["shock"]
