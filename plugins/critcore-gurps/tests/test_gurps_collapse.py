@@ -9,15 +9,20 @@ to the head (skull, face, eye) to the Critical Head Blow table.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import critcore
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from critcore.plugin import StateError
 from critcore.plugin import thaw
 
 from critcore_gurps.collapse import owed_for
 from gurps_testkit import REG, faces
+
+LONG = bool(os.environ.get("CRITCORE_LONG"))  # .ci/run's long run draws ten times as many
 
 BERTRAM = {"name": "Sir Bertram", "hp": 12, "ht": 11, "iq": 10, "dx": 12,
            "dr": {"torso": 4, "skull": 4, "all": 2}, "male": True}
@@ -179,3 +184,34 @@ def test_old_files_without_kind_are_knockdown_rolls_and_bad_kinds_are_refused() 
     assert treat("knockdown", faces(9), old).applied.summary == "no knockdown"
     with pytest.raises(StateError, match=r"owed_rolls\[1\]\.kind"):
         treat("survive", [], dict(BERTRAM, owed_rolls=[{"roll": "ht", "kind": "hunger"}]))
+
+
+DEATH_TRAITS = st.fixed_dictionaries({}, optional={
+    "fragile": st.just(["unnatural"]),
+    "hard_to_kill": st.integers(1, 5),
+    "hard_to_subdue": st.integers(1, 5),
+    "supernatural_durability": st.just(True),
+    "unkillable": st.integers(1, 3),
+})
+
+
+@settings(max_examples=1000 if LONG else 100, deadline=None)
+@given(DEATH_TRAITS, st.sampled_from([{}, {"high_pain_threshold": True}, {"low_pain_threshold": True}]),
+       st.integers(1, 30), st.integers(-60, 0), st.sampled_from(["skull", "torso", "neck", "right-arm"]),
+       st.sampled_from(["1d cr", "3d cut", "6d+10 cr", "12d imp", "20d cr"]), st.integers(0, 10_000))
+def test_whoever_a_blow_kills_owes_no_roll_and_takes_no_shock(traits: dict[str, Any], pain: dict[str, bool], hp: int,
+                                                             hurt: int, where: str, damage: str, seed: int) -> None:
+    """The Basic Set's rolls after a blow (to stay conscious, to avoid death, against knockdown)
+    and its shock are for the living: whatever the character's traits, HP and injuries so far, a
+    blow that leaves him dead says death and owes nothing, and its outcome carries neither roll's
+    event; one that leaves him alive never says dead."""
+    target = {"hp": hp, "ht": 10, "current_hp": max(hp + hurt, -4 * hp + 1), "traits": traits, **pain}
+    out = critcore.resolve("gurps", "critical-hit", damage=damage, location=where, target=target, seed=seed,
+                           registry=REG)
+    lines = out.applied.changes
+    if "dead" in status_ids(out.target):
+        assert kinds(out.target) == []
+        assert not [c for c in lines if c.startswith("owes") or c.startswith("shock")]
+        assert not {"knockdown-roll", "death-check"} & set(out.applied.tags)
+    else:
+        assert not [c for c in lines if c.endswith(": dead")]
