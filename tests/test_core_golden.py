@@ -5,7 +5,9 @@ by field with ``golden/outcomes-65d83fa.json``, written by an install of commit 
 fix that changes an outcome on purpose rewrites that file (``python tests/golden/cases.py``) in
 the same commit, so the change shows in review. (Issue 28's rule fixes changed 14 of these:
 GURPS blows that leave 10 HP at 1 now add reeling, B419, to ``applied``; issue 30 added keys
-to every answer, and issue 28 an option, which are allowed.)"""
+to every answer, and issue 28 an option, which are allowed. A 'Mech destroyed in its resolution
+owes no roll now, so the Triskelion's left torso on seed 2, three engine hits with a MechWarrior
+still alive, lost its consciousness roll from ``applied``.)"""
 
 from __future__ import annotations
 

@@ -38,6 +38,22 @@ def test_three_engine_hits_across_torsos_destroy_the_mech(run, bt, mech):
     assert out.target["damage"]["engine_hits"] == 3
 
 
+def test_a_mech_destroyed_in_the_resolution_owes_no_psr_now(run, bt, mech):
+    """A destroyed 'Mech leaves the map at the end of the phase (engine, cockpit): nothing is
+    rolled for it now. A 10 in the CT (two criticals) on slots 1 and 4, an engine slot and the
+    gyro: with no engine hit before, the gyro's first hit calls for a PSR now; after two engine
+    hits the engine slot is the third, the 'Mech is destroyed, and no PSR is owed."""
+    dice = "5,5,2,1,2,4"  # 10: two criticals; upper half, slot 1; upper half, slot 4
+    alive = run("critical", dice, unit=mech, location="CT")
+    assert not alive.target["destroyed"] and "PSR now (gyro damaged)" in alive.applied.data["psr_now"]
+    u = bt.state(crit(run, bt, mech, "LT", 1))
+    u = bt.state(crit(run, bt, u, "RT", 2))
+    out = run("critical", dice, unit=u, location="CT")
+    assert out.target["destroyed"] and out.target["destroyed_reason"] == "3 engine hits"
+    assert out.target["damage"]["gyro_hits"] == 1
+    assert out.applied.data["psr_now"] == ()
+
+
 def test_gyro_damaged_then_destroyed(run, bt, mech):
     """Gyro: first hit PSR +3 and a PSR now; second hit +3 more, automatic fall, cannot stand."""
     out = crit(run, bt, mech, "CT", 4)

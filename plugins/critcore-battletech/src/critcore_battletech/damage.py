@@ -350,8 +350,8 @@ class Damage:
                            f"in the fall is at +{fall}")
             elif gyro >= gyro_psr_now_from(self.w, self.components.row("gyro")):
                 self.event("PSR now (gyro damaged)")
-        if self.w.get("pilot", {}).get("dead"):
-            self.events = [e for e in self.events if not e.startswith("consciousness")]
+        if self.destroyed:  # it leaves the map at the end of the phase: nothing is rolled for it now
+            self.events = []
 
     def count_items(self, kind: str) -> int:
         """Items of a kind knocked out (a critical on any of their slots, or their location lost);
