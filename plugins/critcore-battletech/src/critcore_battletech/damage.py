@@ -350,7 +350,7 @@ class Damage:
                            f"in the fall is at +{fall}")
             elif gyro >= gyro_psr_now_from(self.w, self.components.row("gyro")):
                 self.event("PSR now (gyro damaged)")
-        if self.destroyed:  # it leaves the map at the end of the phase: nothing is rolled for it now
+        if self.destroyed:  # off the board once the phase ends: nothing is rolled for it now
             self.events = []
 
     def count_items(self, kind: str) -> int:
