@@ -96,10 +96,11 @@ def record(ctx: Any, state: dict[str, Any] | None, changes: list[str], inj: Inju
         ch.add_status(state, changes, {"id": "dismembered", "location": location.id, "duration": "permanent",
                                        "text": f"{location.name} {word}"}, f"{location.name} {word} (permanent)")
     elif inj.crippled:
+        line = f"{location.name} {location.crippled_word}"
+        if not killed:  # the dead make no roll after the fight
+            line += " (roll after the fight: crit treat gurps after-fight)"
         ch.add_status(state, changes, {"id": "crippled", "location": location.id, "duration": "pending",
-                                       "text": f"{location.name} {location.crippled_word}"},
-                      f"{location.name} {location.crippled_word}" + ("" if killed else
-                                                                     " (roll after the fight: crit treat gurps after-fight)"))
+                                       "text": f"{location.name} {location.crippled_word}"}, line)
     if killed:
         return
     if inj.funny_bone_seconds:
