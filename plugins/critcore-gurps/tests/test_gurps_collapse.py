@@ -105,6 +105,17 @@ def test_a_blow_that_kills_says_death_alone(target: Any) -> None:
     assert not {"knockdown-roll", "death-check"} & set(out.applied.tags)
 
 
+def test_a_limb_crippled_by_a_blow_that_kills_is_rolled_for_by_no_one() -> None:
+    """HP 10 at -45: a critical hit rolled 6 (maximum damage) with 1d cr to the right arm does 6,
+    over HP/2, so the arm is crippled (short of 12, twice that, which would destroy it) and he is
+    at -51, past -5xHP: dead. The arm is said crippled, without the roll after the fight."""
+    out = critcore.resolve("gurps", "critical-hit", damage="1d cr", location="right-arm",
+                           target={"hp": 10, "ht": 10, "current_hp": -45}, dice=faces(6), registry=REG)
+    lines = " | ".join(out.applied.changes)
+    assert "dead" in status_ids(out.target) and "crippled" in status_ids(out.target)
+    assert "right arm crippled" in lines and "after the fight" not in lines
+
+
 def test_fragile_unnatural_gone_at_minus_hp_says_death_alone() -> None:
     """Fragile (Unnatural) is destroyed at -1xHP with no roll (B137). HP 10, a critical hit rolled
     6 (maximum damage) to the torso: 3d cr does 18 (10 -> -8), short of -10: alive, owing the roll
